@@ -1,0 +1,55 @@
+"""Properties every dialect parser keeps for arbitrary input: it never raises, spans are ordered and inside
+the input, and every non-blank character is accounted for (message, understood frame, or a diagnostic)."""
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from viewer import parse
+from viewer.model import Transcript
+from viewer.parse import DIALECTS
+
+TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|call|>", "<|return|>",
+          "<|literal|>", "<|endliteral|>", "<<|start|>", "<|im_start|>", "<|im_end|>", "<s>", "</s>", "[BOS]",
+          "[EOS]", "<|start_reason|>", "<|end_reason|>", "<|function_call|>", "<|function_output|>",
+          "<|function_list|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|file_separator|>",
+          "assistant", "user", "tool", "system", "developer", "functions.f", " to=", "=", " call_id=a",
+          "intent=preamble", "commentary", "analysis", "final", "json", "\n", " ", "---\n", "version: 2.2\n",
+          '{"role": "user", "content": "x"}', "[", "]", "{", "}", '"', ",", ":", '{"type": "response.delta"}']
+
+transcript_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
+
+
+def assert_accounted_for(transcript: Transcript, text: str) -> None:
+    covered = []
+    previous_end = 0
+    for message in transcript.messages:
+        start, end = message.span
+        assert 0 <= start <= end <= len(text), message
+        assert start >= previous_end, "message spans overlap or go backwards"
+        previous_end = end
+        covered.append((start, end))
+    for diagnostic in transcript.diagnostics:
+        assert 0 <= diagnostic.span[0] <= diagnostic.span[1] <= len(text), diagnostic
+        covered.append(diagnostic.span)
+    covered.extend(segment.span for segment in transcript.frame)
+    covered.sort()
+    position = 0
+    for start, end in covered:
+        if start > position:
+            assert text[position:start].strip() == "", f"unaccounted text {text[position:start]!r}"
+        position = max(position, end)
+    assert text[position:].strip() == "", f"unaccounted text {text[position:]!r}"
+
+
+@given(transcript_text, st.sampled_from(("auto", *DIALECTS)))
+def test_any_text_parses_with_every_character_accounted_for(text, dialect):
+    transcript = parse(text, dialect)
+    assert transcript.source == text.removeprefix("\ufeff")
+    assert_accounted_for(transcript, transcript.source)
+    transcript.to_json()
+
+
+@given(st.binary(max_size=200), st.sampled_from(("auto", *DIALECTS)))
+def test_any_bytes_parse_without_raising(data, dialect):
+    transcript = parse(data, dialect)
+    assert_accounted_for(transcript, transcript.source)

@@ -1,0 +1,3 @@
+from viewer.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""Parse a transcript of any dialect into the one model: decode, detect, parse, check, pair."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from viewer.checks import check
+from viewer.model import Transcript
+from viewer.pairing import pair_calls
+from viewer.parse.decode import decode
+from viewer.parse.detect import DIALECTS, detect
+from viewer.parse.options import ParseOptions
+
+PARSER_VERSION = "1"
+"""Bump when the model a given input parses to changes, so stored parses are redone."""
+
+DialectParser = Callable[[str, ParseOptions], Transcript]
+
+
+def _parsers() -> dict[str, DialectParser]:
+    from viewer.parse import chatml, events, harmony, json_import
+
+    return {
+        "openchatml": harmony.parse_harmony,
+        "harmony": harmony.parse_harmony,
+        "chatml": chatml.parse_chatml,
+        "json": json_import.parse_json,
+        "events": events.parse_events,
+    }
+
+
+def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
+    """Parse text or bytes into a Transcript. Never raises on user input: defects become diagnostics."""
+    if dialect != "auto" and dialect not in DIALECTS:
+        raise ValueError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
+    text, decode_diagnostics = decode(data)
+    chosen = detect(text) if dialect == "auto" else dialect
+    transcript = _parsers()[chosen](text, ParseOptions(primed_role=primed_role))
+    return _finish(transcript, decode_diagnostics)
+
+
+def _finish(transcript: Transcript, extra: list) -> Transcript:
+    pairs, pairing_diagnostics = pair_calls(transcript.messages, transcript.dialect)
+    diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
+    diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
+    return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
+
+
+__all__ = ["DIALECTS", "PARSER_VERSION", "ParseOptions", "detect", "parse"]
