@@ -1,0 +1,165 @@
+"""The visibility policy: which messages an end user sees, as a table of rules.
+
+`apply(transcript, view)` returns one `Decision` per message. The default view follows OpenChatML 2.2 §4, §5
+and §11 (system, developer, analysis and commentary hidden; `intent=preamble` shown) plus Harmony's own
+definition of a preamble for raw Harmony transcripts. The debug view shows everything but still names the
+rule that decides each message in the default view, so it can say why a message is normally hidden.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from viewer.model import Message, Transcript
+
+VIEWS = ("default", "debug")
+SHOW_AS = ("message", "preamble", "marker", "hidden")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One row of the policy table."""
+
+    name: str
+    """Short, stable name shown in the debug view (`tool-call`)."""
+    applies: Callable[[Message, Transcript], bool]
+    """Whether the rule decides this message; the first rule that applies wins."""
+    show_as: str
+    """`message` (in full), `preamble` (a plan note), `marker` (a content-free note) or `hidden` (nothing)."""
+    reason: str
+    """One sentence for a person, saying why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """How one message is shown in a view, and which rule of the default view decides it."""
+
+    index: int
+    """The message's index in the transcript."""
+    show_as: str
+    """How this view shows the message: `message`, `preamble`, `marker` or `hidden`."""
+    rule: str
+    """Name of the rule that decides the message in the default view."""
+    reason: str
+    """That rule's reason, for a person."""
+    default_show_as: str
+    """How the default view shows the message (equal to `show_as` there; what the debug view explains)."""
+    tool: str | None = None
+    """For markers only: the tool called or replying, the one thing a marker may say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One content-free note standing for consecutive tool calls and replies in the default view."""
+
+    indices: tuple[int, ...]
+    """The messages the note stands for."""
+    tools: tuple[str, ...]
+    """Their tool names, each once, in order of first use."""
+
+    @property
+    def text(self) -> str:
+        """The note as a person reads it: `used get_weather, browser.search`."""
+        return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
+
+
+def _is_assistant(message: Message) -> bool:
+    return message.role == "assistant"
+
+
+def _is_preamble_intent(message: Message, transcript: Transcript) -> bool:
+    # A call marked as a preamble is still a call: its arguments are not a plan for the user.
+    return (_is_assistant(message) and message.intent == "preamble"
+            and message.channel in ("commentary", "final") and not message.is_call)
+
+
+def _is_harmony_preamble(message: Message, transcript: Transcript) -> bool:
+    # HARMONY.md: raw Harmony never marks preambles, and its own docs define one as recipient-less commentary.
+    raw_harmony = transcript.dialect == "harmony" and not transcript.header
+    return (raw_harmony and _is_assistant(message) and message.channel == "commentary"
+            and message.recipient is None and message.intent is None and not message.is_call)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("system-prompt", lambda m, t: m.role in ("system", "developer"), "hidden",
+         "System and developer instructions are hidden from end users (OpenChatML 2.2 §4)."),
+    Rule("user", lambda m, t: m.role == "user", "message",
+         "The user's own messages are always shown."),
+    Rule("preamble-intent", _is_preamble_intent, "preamble",
+         "The assistant marked this message intent=preamble, a plan meant for the user (OpenChatML 2.2 §5)."),
+    Rule("harmony-preamble", _is_harmony_preamble, "preamble",
+         "In a raw Harmony transcript, commentary with no recipient is a preamble meant for the user."),
+    Rule("tool-call", lambda m, t: m.is_call, "marker",
+         "Tool calls are shown only as a note naming the tool; their arguments stay hidden."),
+    Rule("tool-reply", lambda m, t: m.is_reply, "marker",
+         "Tool replies are shown only as a note naming the tool; their content stays hidden."),
+    Rule("status-debug", lambda m, t: m.intent in ("status", "debug"), "hidden",
+         "Messages marked intent=status or intent=debug are not meant for the user."),
+    Rule("commentary", lambda m, t: _is_assistant(m) and m.channel == "commentary", "hidden",
+         "Commentary is hidden from end users unless marked as a preamble (OpenChatML 2.2 §5)."),
+    Rule("analysis", lambda m, t: m.channel == "analysis", "hidden",
+         "Analysis is the model's reasoning and is never shown to end users (OpenChatML 2.2 §5)."),
+    Rule("final", lambda m, t: _is_assistant(m) and m.channel == "final", "message",
+         "The assistant's final answer is what the user is meant to see."),
+    # Fail closed: an unknown role or channel is never shown by default.
+    Rule("unknown", lambda m, t: True, "hidden",
+         "The role or channel is not one the policy knows, so it is hidden to be safe."),
+)
+
+RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def rule_for(message: Message, transcript: Transcript) -> Rule:
+    """The first rule of the table that applies to the message (the `unknown` rule always does)."""
+    return next(rule for rule in RULES if rule.applies(message, transcript))
+
+
+def apply(transcript: Transcript, view: str = "default") -> tuple[Decision, ...]:
+    """One decision per message, in order, for the `default` or the `debug` view."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+    return tuple(_decide(message, transcript, view) for message in transcript.messages)
+
+
+def _decide(message: Message, transcript: Transcript, view: str) -> Decision:
+    rule = rule_for(message, transcript)
+    tool = message.tool_name if rule.show_as == "marker" else None
+    show_as = "message" if view == "debug" else rule.show_as
+    return Decision(message.index, show_as, rule.name, rule.reason, rule.show_as, tool)
+
+
+def hidden_count(decisions: Iterable[Decision]) -> int:
+    """How many messages a view leaves out entirely."""
+    return sum(1 for decision in decisions if decision.show_as == "hidden")
+
+
+def visible_entries(decisions: Iterable[Decision]) -> tuple[Decision | Marker, ...]:
+    """What a view draws, in order: shown messages and preambles, with runs of markers collapsed into one.
+
+    Hidden messages are dropped and do not break a run, so "call, hidden analysis, reply" is one note.
+    """
+    entries: list[Decision | Marker] = []
+    for decision in decisions:
+        if decision.show_as == "hidden":
+            continue
+        if decision.show_as != "marker":
+            entries.append(decision)
+            continue
+        previous = entries[-1] if entries else None
+        if isinstance(previous, Marker):
+            entries[-1] = _extend(previous, decision)
+        else:
+            entries.append(_extend(Marker((), ()), decision))
+    return tuple(entries)
+
+
+def _extend(marker: Marker, decision: Decision) -> Marker:
+    tools = marker.tools
+    if decision.tool and decision.tool not in tools:
+        tools = (*tools, decision.tool)
+    return Marker((*marker.indices, decision.index), tools)
+
+
+def _short_tool_name(tool: str) -> str:
+    # `functions.` is the namespace of every user-defined tool; built-ins (`browser.search`) keep theirs.
+    return tool.removeprefix("functions.") or tool
