@@ -9,14 +9,15 @@ DIALECTS = ("openchatml", "harmony", "chatml", "json", "events")
 _CHATML_MARKS = ("<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|file_separator|>", "<|function_call|>")
 _HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
-_EVENT_TYPE = re.compile(r'"(?:type|event)"\s*:\s*"(?:response|tool)\.')
+_EVENT_PREFIXES = ("response.", "tool.")
+_SNIFF_LINES = 5
 _SNIFF = 65536
 
 
 def detect(text: str) -> str:
     """One of DIALECTS. Plain text with no marks reads as Harmony (it becomes stray text there)."""
     head = text[:_SNIFF].lstrip()
-    if head.startswith(("{", "[")):
+    if head.startswith(("{", "[")) and not head.startswith("[BOS]"):
         return _json_kind(head)
     if _YAML_VERSION.match(text[:_SNIFF]):
         return "openchatml"
@@ -32,17 +33,25 @@ def detect(text: str) -> str:
 
 
 def _json_kind(head: str) -> str:
-    first_line = head.split("\n", 1)[0]
-    if _EVENT_TYPE.search(first_line) and _is_json_object(first_line):
-        return "events"
+    """An event log is JSON Lines whose objects carry a `type` (or `event`) like `response.delta` or
+    `tool.cancel`. The first line that decodes to an object decides, so a broken first line does not turn a
+    log into plain JSON; a message list (`[`) is never an event log."""
+    if head.startswith("["):
+        return "json"
+    for line in head.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:
+        event = _json_object(line)
+        if event is not None:
+            kind = event.get("type", event.get("event"))
+            return "events" if isinstance(kind, str) and kind.startswith(_EVENT_PREFIXES) else "json"
     return "json"
 
 
-def _is_json_object(line: str) -> bool:
+def _json_object(line: str) -> dict | None:
     try:
-        return isinstance(json.loads(line), dict)
-    except ValueError:
-        return False
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _first_index(text: str, marks: tuple[str, ...]) -> int:
