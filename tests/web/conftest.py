@@ -1,0 +1,84 @@
+"""Web test setup: an app with a temporary database, clients for the uploader and for a stranger."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from bs4 import BeautifulSoup
+from flask import Flask
+from flask.testing import FlaskClient
+
+from viewer.web import create_app
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+WEATHER = FIXTURES / "harmony-weather.txt"
+HIDDEN_CANARIES = ("SYSTEM-CANARY-7Q", "DEVELOPER-CANARY-3K", "ANALYSIS-CANARY-9X", "CALL-CANARY-5M",
+                   "REPLY-CANARY-2P")
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Callable[..., Flask]:
+    def make(**config: Any) -> Flask:
+        settings = {"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "test", "TESTING": True,
+                    "PRELOAD_SAMPLES": False, **config}
+        return create_app(settings)
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """The uploader's browser."""
+    return app.test_client()
+
+
+@pytest.fixture
+def stranger(app: Flask) -> FlaskClient:
+    """Someone who only has the share link."""
+    return app.test_client()
+
+
+@pytest.fixture
+def upload(client: FlaskClient) -> Callable[..., dict[str, str]]:
+    """Upload through the API as the uploader's browser would through the form; returns id, url, manage_url."""
+    def do(raw: bytes | None = None, **query: str) -> dict[str, str]:
+        response = client.post("/api/transcripts", data=WEATHER.read_bytes() if raw is None else raw,
+                               query_string=query)
+        assert response.status_code == 201, response.data
+        return response.get_json()
+    return do
+
+
+@pytest.fixture
+def owned(client: FlaskClient, upload: Callable[..., dict[str, str]]) -> Callable[..., str]:
+    """Upload and open the manage link, so the uploader's browser owns the transcript; returns its id."""
+    def do(raw: bytes | None = None, **query: str) -> str:
+        created = upload(raw, **query)
+        assert client.get(created["manage_url"]).status_code == 303
+        return created["id"]
+    return do
+
+
+def soup(response: Any) -> BeautifulSoup:
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def text_of(response: Any) -> str:
+    """All text and attribute values of a page, to check what is absent from it."""
+    page = soup(response)
+    attributes = " ".join(str(value) for tag in page.find_all(True) for value in tag.attrs.values())
+    return page.get_text(" ") + " " + attributes
+
+
+def harmony(*messages: tuple[str, str, str]) -> bytes:
+    """A Harmony transcript from (role, channel, content) triples; channel '' means none."""
+    parts = []
+    for role, channel, content in messages:
+        header = role + (f"<|channel|>{channel}" if channel else "")
+        parts.append(f"<|start|>{header}<|message|>{content}<|end|>")
+    return "".join(parts).encode()

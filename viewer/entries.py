@@ -1,0 +1,131 @@
+"""Python picks the fragment: stored entries of one window become cards, one per thing the page draws.
+
+The default view's cards come from non-hidden rows only (the store never reads hidden rows for it), with runs
+of tool markers collapsed by the policy; the debug view gets one card per message with its header fields,
+diagnostics and pairing. Templates draw cards with one macro per `kind` and never decide visibility.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from viewer import policy, render
+from viewer.store import Entry, Located
+
+_CACHED_BODY_LIMIT = 100_000
+"""Characters; longer bodies are rendered each time rather than kept in memory."""
+
+ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
+               "tool": "Tool"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One drawable item of a window."""
+
+    kind: str
+    """Macro that draws it: `message`, `preamble`, `marker` (default view) or `debug`."""
+    index: int
+    """Message index it anchors at (`#m-<index>`)."""
+    entry: Entry | None = None
+    body: render.Rendered | None = None
+    marker_text: str = ""
+    indices: tuple[int, ...] = ()
+    diagnostics: tuple[Located, ...] = ()
+
+    @property
+    def label(self) -> str:
+        message = self.entry.message
+        label = ROLE_LABELS.get(message.role, message.role)
+        if message.role == "tool" and message.name:
+            return f"{label} · {message.name}"
+        if message.is_call and message.recipient:
+            return f"{label} → {message.recipient}"
+        return label
+
+    @property
+    def tone(self) -> str:
+        """Colour class: the channel, or the role for system/developer/user/tool messages."""
+        message = self.entry.message
+        if message.role in ("system", "developer"):
+            return "system"
+        if message.role == "user":
+            return "user"
+        if message.role == "tool":
+            return "tool"
+        return message.channel if message.channel in ("analysis", "commentary", "final") else "unknown"
+
+    @property
+    def pair_state(self) -> str | None:
+        """`unanswered` for a call with no reply, `orphan` for a reply to nothing, else None."""
+        message = self.entry.message
+        if self.entry.pair is not None:
+            return None
+        if message.is_call:
+            return "unanswered"
+        if message.is_reply:
+            return "orphan"
+        return None
+
+    @property
+    def fields(self) -> list[tuple[str, Any]]:
+        """The raw header fields the debug view lists, in the order a header is written."""
+        message = self.entry.message
+        # An implied channel is only worth listing for the assistant, whose channel decides visibility.
+        channel = message.channel if message.channel_explicit else (
+            f"{message.channel} (implied)" if message.role == "assistant" else None)
+        content_type = message.content_type
+        if content_type and message.constrained:
+            content_type = f"<|constrain|>{content_type}"
+        return [(name, value) for name, value in (
+            ("role", message.role), ("name", message.name), ("to", message.recipient), ("channel", channel),
+            ("content type", content_type), ("intent", message.intent), ("call_id", message.call_id),
+            ("ended by", message.end), ("turn", message.turn),
+            ("segments", ", ".join(segment.kind for segment in message.segments) or None),
+        ) if value is not None]
+
+
+def default_cards(entries: list[Entry], *, with_bodies: bool = True) -> list[Card]:
+    """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin)."""
+    by_index = {entry.message.index: entry for entry in entries}
+    decisions = [policy.Decision(entry.message.index, entry.show_as, entry.rule, entry.reason, entry.show_as,
+                                 entry.message.tool_name if entry.show_as == "marker" else None)
+                 for entry in entries if entry.show_as != "hidden"]
+    cards = []
+    for item in policy.visible_entries(decisions):
+        if isinstance(item, policy.Marker):
+            cards.append(Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices))
+        else:
+            entry = by_index[item.index]
+            cards.append(Card(kind=item.show_as, index=item.index, entry=entry,
+                              body=body(entry) if with_bodies else None))
+    return cards
+
+
+def debug_cards(entries: list[Entry], diagnostics: list[Located]) -> list[Card]:
+    """One card per message with its diagnostics."""
+    attached: dict[int, list[Located]] = {}
+    for located in diagnostics:
+        attached.setdefault(located.diagnostic.message_index, []).append(located)
+    return [Card(kind="debug", index=entry.message.index, entry=entry, body=body(entry),
+                 diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
+
+
+def body(entry: Entry) -> render.Rendered:
+    """A message body as safe HTML: JSON for JSON bodies and tool-call arguments, else by content type."""
+    message = entry.message
+    content_type = message.content_type
+    # Tool traffic is usually JSON even when no content type says so; render_body keeps non-JSON as written.
+    if (message.is_call or message.is_reply) and content_type is None \
+            and message.content.lstrip().startswith(("{", "[")):
+        content_type = "json"
+    if len(message.content) > _CACHED_BODY_LIMIT:
+        return render.render_body(message.content, content_type)
+    return _rendered(message.content, content_type)
+
+
+@functools.lru_cache(maxsize=2048)
+def _rendered(text: str, content_type: str | None) -> render.Rendered:
+    # Rendering is the expensive step (markdown + Pygments); windows re-read the same bodies often.
+    return render.render_body(text, content_type)

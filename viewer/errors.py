@@ -1,0 +1,68 @@
+"""One error path: every HTTP error answers `error.html` or one JSON envelope, never a stack trace.
+
+JSON is chosen for the API, for `.json` URLs and for clients that ask for it; everyone else gets the page.
+"""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+log = logging.getLogger(__name__)
+
+HINTS = {
+    403: "If someone shared this link with you, ask them to open their manage link and allow the debug view.",
+    404: "Check the link: share links are long and easy to cut short when copied.",
+    410: "The uploader deleted this transcript.",
+    413: "Split the transcript, or ask the server's operator to raise VIEWER_MAX_UPLOAD_BYTES.",
+}
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/") or request.path.endswith(".json"):
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+def error_response(status: int, title: str, message: str) -> tuple[Response | str, int]:
+    if wants_json():
+        return jsonify({"error": {"status": status, "title": title, "message": message}}), status
+    return render_template("error.html", status=status, title=title, message=message,
+                           hint=HINTS.get(status)), status
+
+
+def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPException:
+    if error.code is None or error.code < 400:  # redirects raised as exceptions pass through
+        return error
+    message = error.description or error.name
+    if error.code == 413:
+        message = f"The upload is larger than this server's limit of {_size(current_app.config['MAX_CONTENT_LENGTH'])}."
+    response, status = error_response(error.code, error.name, message)
+    if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
+        response = _with_allow(response, status, error.valid_methods)
+    return response, status
+
+
+def _with_allow(response: Response | str, status: int, methods: list[str]) -> Response:
+    response = make_response(response, status)
+    response.headers["Allow"] = ", ".join(methods)
+    return response
+
+
+def _size(limit: int) -> str:
+    if limit >= 1024 * 1024:
+        return f"{limit / (1024 * 1024):g} MiB"
+    return f"{limit:,} bytes"
+
+
+def _unexpected(error: Exception) -> tuple[Response | str, int]:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    fallback = InternalServerError()
+    return error_response(500, fallback.name, "Something went wrong on our side; the error has been logged.")

@@ -1,0 +1,270 @@
+"""A stored transcript's pages: the views (full page or htmx partial), windows, JSON twin, raw bytes, manage.
+
+Filtering happens here, never in templates: the default view reads only rows the policy shows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+from typing import Any
+
+from flask import (Blueprint, abort, current_app, flash, jsonify, make_response, redirect, render_template,
+                   request, send_file, url_for)
+from werkzeug.wrappers import Response
+
+from viewer import access, entries, policy
+from viewer.model import SCHEMA
+from viewer.parse import PARSER_VERSION
+from viewer.store import Entry, Record, get_store
+
+bp = Blueprint("pages", __name__)
+
+VIEWS = policy.VIEWS
+DIAGNOSTICS_PANEL_LIMIT = 200
+POSITION_LIMIT = 2**31
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One window of a view: its cards and where the windows before and after it start."""
+
+    view: str
+    cards: list[entries.Card]
+    start: int
+    earlier: tuple[int, int] | None
+    """(window position, first message index) of the previous window, if any."""
+    next: tuple[int, int] | None
+    """(window position, first message index) of the next window, if any."""
+
+
+@bp.get("/t/<id>")
+def transcript(id: str) -> Response:
+    record = _open(id)
+    view = _view(record)
+    window = _window(record, view, _start(record, view, _int_arg("at")))
+    context = _page_context(record, view, window)
+    if _wants_partial():
+        response = make_response(render_template("_transcript.html", **context))
+    else:
+        response = make_response(render_template("transcript.html", **context))
+    response.vary.update(("HX-Request", "HX-History-Restore-Request", "Cookie"))
+    response.cache_control.private = True
+    response.cache_control.no_store = True  # a fresh upload's page shows the manage key once
+    return response
+
+
+@bp.get("/t/<id>/window")
+def window(id: str) -> Response:
+    """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there."""
+    record = _open(id)
+    view = _view(record)
+    start = max(_int_arg("start") or 0, 0)
+    direction = request.args.get("direction", "next")
+    if direction not in ("next", "earlier"):
+        abort(400, "direction must be next or earlier.")
+    part = _window(record, view, start)
+    if not _wants_partial():
+        first = part.cards[0].index if part.cards else 0
+        return redirect(_view_url(record, view, at=first), 303)
+    response = make_response(render_template("_window.html", record=record, view=view, window=part,
+                                             direction=direction, can_debug=access.can_debug(record)))
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/t/<id>.json")
+def transcript_json(id: str) -> Response:
+    record = _open(id)
+    view = _view(record)
+    store = get_store()
+    data: dict[str, Any] = {"schema": SCHEMA, "id": record.id, "view": view, "dialect": record.dialect,
+                            "counts": _counts(record)}
+    if view == "debug":
+        data["header"] = record.header
+        data["messages"] = [_debug_json(entry) for entry in store.iter_entries(record.id, "debug")]
+        data["pairs"] = store.pairs(record.id)
+        data["diagnostics"] = [located.diagnostic.to_json() for located in store.diagnostics(record.id)]
+    else:
+        data["messages"] = _default_json(list(store.iter_entries(record.id, "default")))
+    return jsonify(data)
+
+
+@bp.get("/t/<id>/raw")
+def raw(id: str) -> Response:
+    record = _open(id)
+    if not access.can_debug(record):
+        abort(403, "The raw transcript includes everything the default view hides, and the uploader has not "
+                   "allowed the debug view for this link.")
+    name = (record.name or record.id).rsplit("/", 1)[-1]
+    if "." not in name:
+        name += ".txt"
+    return send_file(BytesIO(get_store().raw(record.id) or b""), mimetype="text/plain", as_attachment=True,
+                     download_name=name)
+
+
+@bp.get("/t/<id>/manage")
+def manage(id: str) -> Response:
+    record = _open(id)
+    key = request.args.get("key")
+    if key is not None:
+        if not access.key_matches(record, key):
+            abort(403, "This manage link is not valid: its key does not match.")
+        access.remember_owner(record.id)
+        # Drop the key from the address bar and history; the cookie now stands for it.
+        return redirect(url_for("pages.manage", id=record.id), 303)
+    _require_owner(record)
+    response = make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
+                                              share_url=url_for("pages.transcript", id=record.id,
+                                                                _external=True)))
+    response.cache_control.no_store = True
+    return response
+
+
+@bp.post("/t/<id>/manage")
+def manage_action(id: str) -> Response:
+    record = _open(id)
+    _require_owner(record)
+    if not access.csrf_valid(request.form.get("csrf")):
+        abort(400, "This form has expired; open the manage page again.")
+    action = request.form.get("action")
+    store = get_store()
+    if action in ("allow-debug", "deny-debug"):
+        store.set_debug(record.id, action == "allow-debug")
+        flash("People with the link can now open the debug view." if action == "allow-debug"
+              else "Only you can open the debug view now.", "notice")
+        return redirect(url_for("pages.manage", id=record.id), 303)
+    if action == "delete":
+        if request.form.get("confirm") != "yes":
+            abort(400, "Tick the box to confirm the deletion.")
+        store.delete(record.id)
+        access.forget_owner(record.id)
+        flash("The transcript was deleted; its link no longer opens it.", "notice")
+        return redirect(url_for("uploads.home"), 303)
+    abort(400, "Unknown action.")
+
+
+# ---- helpers --------------------------------------------------------------------------------------------
+
+def _open(id: str) -> Record:
+    store = get_store()
+    record = store.get(id)
+    if record is None:
+        abort(404, "No transcript has this link.")
+    if record.deleted:
+        abort(410, "This transcript was deleted by its uploader.")
+    return store.refresh(record, PARSER_VERSION)
+
+
+def _view(record: Record) -> str:
+    view = request.args.get("view", "default")
+    if view not in VIEWS:
+        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
+    if view == "debug" and not access.can_debug(record):
+        abort(403, "The debug view of this transcript shows hidden reasoning and prompts, and the uploader has "
+                   "not allowed it for people with the link.")
+    return view
+
+
+def _require_owner(record: Record) -> None:
+    if not access.owns(record):
+        abort(403, "Only the uploader can manage this transcript: open the manage link shown at upload.")
+
+
+def _int_arg(name: str) -> int | None:
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        abort(400, f"{name} must be a whole number.")
+    # Databases hold 64-bit integers at most; no transcript comes near this.
+    return max(min(number, POSITION_LIMIT), -POSITION_LIMIT)
+
+
+def _wants_partial() -> bool:
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def _window_size() -> int:
+    return max(int(current_app.config["WINDOW_SIZE"]), 1)
+
+
+def _start(record: Record, view: str, at: int | None) -> int:
+    """The first position of the window holding message `at` (or the next entry the view shows)."""
+    size = _window_size()
+    total = record.message_count if view == "debug" else record.visible_count
+    if at is None or total == 0:
+        return 0
+    position = get_store().position(record.id, view, max(at, 0)) if at < record.message_count else None
+    if position is None:
+        position = total - 1
+    return min(position, total - 1) // size * size
+
+
+def _window(record: Record, view: str, start: int) -> Window:
+    store = get_store()
+    size = _window_size()
+    rows = store.window(record.id, view, start, size + 1)
+    following, rows = (rows[size] if len(rows) > size else None), rows[:size]
+    earlier = None
+    if start > 0:
+        previous_start = max(start - size, 0)
+        first = store.window(record.id, view, previous_start, 1)
+        earlier = (previous_start, first[0].message.index) if first else None
+    if view == "debug":
+        found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
+        cards = entries.debug_cards(rows, found)
+    else:
+        cards = entries.default_cards(rows)
+    next_window = (_position(following, view), following.message.index) if following else None
+    return Window(view=view, cards=cards, start=start, earlier=earlier, next=next_window)
+
+
+def _position(entry: Entry, view: str) -> int:
+    return entry.message.index if view == "debug" else entry.rank
+
+
+def _view_url(record: Record, view: str, **args: Any) -> str:
+    if view == "debug":
+        args["view"] = "debug"
+    return url_for("pages.transcript", id=record.id, **args)
+
+
+def _page_context(record: Record, view: str, window: Window) -> dict[str, Any]:
+    panel = []
+    if view == "debug":
+        panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
+    return {"record": record, "view": view, "window": window, "can_debug": access.can_debug(record),
+            "owner": access.owns(record), "diagnostics_panel": panel, "title": _title(record)}
+
+
+def _title(record: Record) -> str:
+    if record.name:
+        return record.name
+    return "Pasted transcript" if not record.is_sample else record.id
+
+
+def _counts(record: Record) -> dict[str, int]:
+    return {"messages": record.message_count, "hidden": record.hidden_count, "shown": record.visible_count,
+            "diagnostics": record.diagnostic_count, "errors": record.error_count, "pairs": record.pair_count}
+
+
+def _debug_json(entry: Entry) -> dict[str, Any]:
+    data = entry.message.to_json()
+    data["default_view"] = {"show_as": entry.show_as, "rule": entry.rule, "reason": entry.reason}
+    data["pair"] = entry.pair
+    return data
+
+
+def _default_json(rows: list[Entry]) -> list[dict[str, Any]]:
+    by_index = {entry.message.index: entry for entry in rows}
+    out = []
+    for card in entries.default_cards(rows, with_bodies=False):
+        if card.kind == "marker":
+            out.append({"index": card.index, "show_as": "marker", "text": card.marker_text,
+                        "indices": list(card.indices)})
+        else:
+            out.append({**by_index[card.index].message.to_json(), "show_as": card.kind})
+    return out

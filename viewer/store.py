@@ -1,0 +1,217 @@
+"""Storage of uploads in SQL (SQLite by default, any SQLAlchemy URL such as PostgreSQL works).
+
+Parse once: an upload is parsed, and its rows (see viewer.schema) are bulk-inserted in one transaction; pages
+then read one window of rows at a time. A row stored by an older parser version is re-parsed on first open.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any, Iterable, Iterator
+
+from flask import Flask, current_app
+from sqlalchemy import create_engine, delete, event, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from viewer import rows
+from viewer.ingest import Analysis, analyse
+from viewer.rows import Entry, Located, Record
+from viewer.schema import diagnostics, messages, metadata, pairs, transcripts
+
+__all__ = ["Entry", "Located", "Record", "Store", "get_store", "hash_key", "init_app"]
+
+_BATCH = 5000
+
+
+def init_app(app: Flask, url: str) -> None:
+    """Open (and create if needed) the app's database."""
+    app.extensions["viewer.store"] = Store(url)
+
+
+def get_store() -> Store:
+    """The current app's store."""
+    return current_app.extensions["viewer.store"]
+
+
+def hash_key(key: str) -> str:
+    """What is stored of a manage key. The key is 256 random bits, so a plain digest is enough."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class Store:
+    """The app's one way to read and write transcripts."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = _engine(url)
+        metadata.create_all(self.engine)
+
+    def add(self, raw: bytes, *, id: str, requested_dialect: str = "auto", debug_allowed: bool = False,
+            manage_hash: str | None = None, name: str | None = None, is_sample: bool = False,
+            analysis: Analysis | None = None) -> Record:
+        """Parse (unless given the analysis) and store in one transaction; returns after the commit."""
+        analysis = analysis or analyse(raw, requested_dialect)
+        row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
+               "requested_dialect": requested_dialect, "created_at": dt.datetime.now(dt.timezone.utc),
+               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
+        with self.engine.begin() as conn:
+            conn.execute(insert(transcripts).values(**row, **rows.summary(analysis)))
+            _insert_parse(conn, id, analysis)
+        return self.get(id)
+
+    def add_sample(self, raw: bytes, *, id: str, name: str) -> bool:
+        """Store a sample under a stable id unless the same bytes are already there. True if stored."""
+        digest = hashlib.sha256(raw).hexdigest()
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(transcripts.c.sha256, transcripts.c.deleted_at)
+                                  .where(transcripts.c.id == id)).first()
+        if stored is not None and stored.sha256 == digest and stored.deleted_at is None:
+            return False
+        with self.engine.begin() as conn:
+            conn.execute(delete(transcripts).where(transcripts.c.id == id))
+            _delete_parse(conn, id)
+        try:
+            self.add(raw, id=id, name=name, is_sample=True, debug_allowed=True)
+        except IntegrityError:  # another worker stored it at the same moment
+            return False
+        return True
+
+    def get(self, id: str) -> Record | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()
+        return rows.record(row) if row is not None else None
+
+    def samples(self) -> list[Record]:
+        query = (select(*rows.record_columns()).where(transcripts.c.is_sample, transcripts.c.deleted_at.is_(None))
+                 .order_by(transcripts.c.name))
+        with self.engine.connect() as conn:
+            return [rows.record(row) for row in conn.execute(query)]
+
+    def raw(self, id: str) -> bytes | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+
+    def refresh(self, record: Record, parser_version: str) -> Record:
+        """Re-parse a transcript stored by another parser version, and store the new parse."""
+        if record.parser_version == parser_version or record.deleted:
+            return record
+        raw = self.raw(record.id)
+        analysis = analyse(raw, record.requested_dialect)
+        with self.engine.begin() as conn:
+            # The guarded update takes the row lock first, so concurrent first opens re-parse once.
+            claimed = conn.execute(update(transcripts)
+                                   .where(transcripts.c.id == record.id,
+                                          transcripts.c.parser_version == record.parser_version)
+                                   .values(**rows.summary(analysis))).rowcount
+            if claimed:
+                _delete_parse(conn, record.id)
+                _insert_parse(conn, record.id, analysis)
+        return self.get(record.id)
+
+    def window(self, id: str, view: str, start: int, size: int) -> list[Entry]:
+        """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
+        among the non-hidden entries in the default view, so hidden rows are never read for it)."""
+        key = messages.c.idx if view == "debug" else messages.c.vrank
+        query = (select(messages).where(messages.c.transcript_id == id, key >= start)
+                 .order_by(key).limit(size))
+        with self.engine.connect() as conn:
+            return [rows.entry(row) for row in conn.execute(query)]
+
+    def position(self, id: str, view: str, index: int) -> int | None:
+        """The window position of message `index`, or of the next entry the view shows."""
+        if view == "debug":
+            return index
+        query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= index,
+                                                messages.c.vrank.is_not(None))
+                 .order_by(messages.c.idx).limit(1))
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
+    def diagnostics(self, id: str, *, first: int | None = None, last: int | None = None,
+                    unattached_only: bool = False, limit: int | None = None) -> list[Located]:
+        """Diagnostics of messages `first..last`, or those attached to no message."""
+        query = select(diagnostics).where(diagnostics.c.transcript_id == id)
+        if unattached_only:
+            query = query.where(diagnostics.c.message_index.is_(None))
+        if first is not None and last is not None:
+            query = query.where(diagnostics.c.message_index.between(first, last))
+        query = query.order_by(diagnostics.c.seq).limit(limit)
+        with self.engine.connect() as conn:
+            return [rows.located(row) for row in conn.execute(query)]
+
+    def iter_entries(self, id: str, view: str) -> Iterator[Entry]:
+        """Every entry of a view in order, read in batches."""
+        start = 0
+        while True:
+            batch = self.window(id, view, start, _BATCH)
+            yield from batch
+            if len(batch) < _BATCH:
+                return
+            start = _position_of(batch[-1], view) + 1
+
+    def pairs(self, id: str) -> list[dict[str, Any]]:
+        query = select(pairs).where(pairs.c.transcript_id == id).order_by(pairs.c.number)
+        with self.engine.connect() as conn:
+            return [{"call": row.call, "reply": row.reply, "by": row.by} for row in conn.execute(query)]
+
+    def set_debug(self, id: str, allowed: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(debug_allowed=allowed))
+
+    def delete(self, id: str) -> None:
+        """Forget the content; keep a tombstone so the link can say it was deleted."""
+        with self.engine.begin() as conn:
+            _delete_parse(conn, id)
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(raw=None, header="{}", name=None, deleted_at=dt.datetime.now(dt.timezone.utc)))
+
+
+def _position_of(entry: Entry, view: str) -> int:
+    return entry.message.index if view == "debug" else entry.rank
+
+
+def _engine(url: str) -> Engine:
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers go on while an upload is written; FULL makes a confirmed upload survive power loss.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _insert_parse(conn: Connection, id: str, analysis: Analysis) -> None:
+    for table, new_rows in ((messages, rows.message_rows(id, analysis)),
+                            (diagnostics, rows.diagnostic_rows(id, analysis)), (pairs, rows.pair_rows(id, analysis))):
+        for batch in _batches(new_rows):
+            conn.execute(insert(table), batch)  # a list of rows: executemany
+
+
+def _delete_parse(conn: Connection, id: str) -> None:
+    for table in (messages, diagnostics, pairs):
+        conn.execute(delete(table).where(table.c.transcript_id == id))
+
+
+def _batches(items: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    batch: list[dict[str, Any]] = []
+    for row in items:
+        batch.append(row)
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def count_rows(store: Store, id: str) -> int:
+    """Message rows stored for a transcript (tests use it to check deletes and re-parses)."""
+    with store.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(messages)
+                            .where(messages.c.transcript_id == id)).scalar()
