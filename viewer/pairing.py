@@ -1,63 +1,91 @@
 """Pair every tool call with the reply that answers it.
 
 Rules, in order: a shared `call_id`; else (ChatML 0.1) outputs answer calls in order; else (Harmony) a reply
-from tool X answers the earliest unanswered call to X before it.
+from tool X answers the earliest unanswered call to X before it. Calls without an id are preferred for replies
+without an id. Each reply costs amortised constant time, however many calls stay open.
 """
 from __future__ import annotations
 
+from collections import defaultdict, deque
+
 from viewer.model import Diagnostic, Message, Pair
+
+
+class _OpenCalls:
+    """Unanswered calls, findable by id, by tool name and in order. Answered calls are skipped lazily."""
+
+    def __init__(self) -> None:
+        self.answered: set[int] = set()
+        self.by_id: dict[str, deque[Message]] = defaultdict(deque)
+        self.by_tool: dict[tuple[bool, str | None], deque[Message]] = defaultdict(deque)
+        self.in_order: dict[bool, deque[Message]] = {True: deque(), False: deque()}
+
+    def add(self, call: Message) -> None:
+        has_id = call.call_id is not None
+        if has_id:
+            self.by_id[call.call_id].append(call)
+        self.by_tool[(has_id, call.recipient)].append(call)
+        self.in_order[has_id].append(call)
+
+    def answer(self, call: Message) -> None:
+        self.answered.add(call.index)
+
+    def first(self, queue: deque[Message] | None) -> Message | None:
+        while queue and queue[0].index in self.answered:
+            queue.popleft()
+        return queue[0] if queue else None
+
+    def earliest(self, without_id: deque[Message] | None, with_id: deque[Message] | None) -> Message | None:
+        return self.first(without_id) or self.first(with_id)
+
+    def remaining(self) -> list[Message]:
+        calls = [call for queue in self.in_order.values() for call in queue if call.index not in self.answered]
+        return sorted(calls, key=lambda call: call.index)
 
 
 def pair_calls(messages: tuple[Message, ...], dialect: str) -> tuple[list[Pair], list[Diagnostic]]:
     """Pairs and the diagnostics about duplicates, orphans and unanswered calls."""
     pairs: list[Pair] = []
     diagnostics: list[Diagnostic] = []
-    open_calls: list[Message] = []
-    calls_by_id: dict[str, Message] = {}
+    open_calls = _OpenCalls()
+    first_with_id: dict[str, Message] = {}
     for message in messages:
         if message.is_call:
-            _note_call(message, calls_by_id, diagnostics)
-            open_calls.append(message)
+            _note_duplicate(message, first_with_id, diagnostics)
+            open_calls.add(message)
         elif message.is_reply:
-            call, by = _find_call(message, open_calls, calls_by_id, dialect)
+            call, by = _find_call(message, open_calls, dialect)
             if call is None:
                 diagnostics.append(_orphan(message))
                 continue
-            open_calls.remove(call)
+            open_calls.answer(call)
             pairs.append(Pair(call=call.index, reply=message.index, by=by))
     last_index = messages[-1].index if messages else -1
-    diagnostics.extend(_unanswered(call, last_index) for call in open_calls)
+    diagnostics.extend(_unanswered(call, last_index) for call in open_calls.remaining())
     return pairs, diagnostics
 
 
-def _note_call(call: Message, calls_by_id: dict[str, Message], diagnostics: list[Diagnostic]) -> None:
+def _note_duplicate(call: Message, first_with_id: dict[str, Message], diagnostics: list[Diagnostic]) -> None:
     if call.call_id is None:
         return
-    if call.call_id in calls_by_id:
-        first = calls_by_id[call.call_id]
+    first = first_with_id.setdefault(call.call_id, call)
+    if first is not call:
         diagnostics.append(Diagnostic(
             code="W-DUPLICATE-CALL-ID", severity="warning",
             message=f"call_id {call.call_id!r} was already used by message {first.index}; "
                     "replies pair with the earliest unanswered one.",
             span=call.header or call.span, message_index=call.index))
-        return
-    calls_by_id[call.call_id] = call
 
 
-def _find_call(reply: Message, open_calls: list[Message], calls_by_id: dict[str, Message],
-               dialect: str) -> tuple[Message | None, str]:
+def _find_call(reply: Message, open_calls: _OpenCalls, dialect: str) -> tuple[Message | None, str]:
     if reply.call_id is not None:
-        for call in open_calls:
-            if call.call_id == reply.call_id:
-                return call, "call_id"
-        return None, "call_id"
-    unnamed = [call for call in open_calls if call.call_id is None] or open_calls
+        return open_calls.first(open_calls.by_id.get(reply.call_id)), "call_id"
     if dialect == "chatml":
-        return (unnamed[0] if unnamed else None), "order"
-    for call in unnamed:
-        if reply.name is not None and call.recipient == reply.name:
-            return call, "name"
-    return None, "name"
+        return open_calls.earliest(open_calls.in_order[False], open_calls.in_order[True]), "order"
+    if reply.name is None:
+        return None, "name"
+    return open_calls.earliest(open_calls.by_tool.get((False, reply.name)),
+                               open_calls.by_tool.get((True, reply.name))), "name"
 
 
 def _orphan(reply: Message) -> Diagnostic:
