@@ -34,12 +34,13 @@ def detect(text: str) -> str:
 
 def _json_kind(head: str) -> str:
     """An event log is JSON Lines whose objects carry a `type` (or `event`) like `response.delta` or
-    `tool.cancel`. The first line that decodes to an object decides, so a broken first line does not turn a
-    log into plain JSON; a message list (`[`) is never an event log."""
+    `tool.cancel`. The first of the first few lines that is a whole object decides, so a broken first line does
+    not turn a log into plain JSON; a message list (`[`) is never an event log."""
     if head.startswith("["):
         return "json"
     for line in head.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:
-        event = _json_object(line)
+        # JSON Lines start at the margin; an indented object is part of a pretty-printed document.
+        event = _json_object(line) if line.startswith("{") else None
         if event is not None:
             kind = event.get("type", event.get("event"))
             return "events" if isinstance(kind, str) and kind.startswith(_EVENT_PREFIXES) else "json"
