@@ -61,7 +61,7 @@ class Message:
     constrained: bool = False
     """Whether `<|constrain|>` marked the content type."""
     intent: str | None = None
-    """`preamble` `status` `debug` or none."""
+    """`preamble` `status` `debug`, `summary` (a moderated reasoning summary from an event log), or none."""
     call_id: str | None = None
     """Tool-call correlation id from the header."""
     end: str = "end"
@@ -175,7 +175,8 @@ class Transcript:
     tools: dict[str, Any] = field(default_factory=dict)
     """Tool name -> JSON schema of its arguments, where the transcript declares one."""
     frame: tuple[Segment, ...] = ()
-    """Source regions outside messages that the parser understood (YAML header, BOS/EOS, JSON envelope)."""
+    """Source regions outside messages that the parser understood: `yaml_header`, `bos`/`eos`, `json` envelope,
+    `event` lines that carry no text, `generation_prompt`."""
     _line_starts: list[int] = field(default_factory=list, compare=False, repr=False)
 
     def position(self, offset: int) -> tuple[int, int]:
