@@ -82,3 +82,8 @@ def test_an_answered_call_is_never_answered_twice():
     pairs, diagnostics = pairs_of([call(0), reply(1), reply(2)])
     assert pairs == [(0, 1, "name")]
     assert ("W-ORPHAN-REPLY", 2, "warning") in diagnostics
+
+
+def test_a_cancelled_call_is_not_reported_as_unanswered():
+    pairs, diagnostics = pair_calls((call(0), final(1)), "events", cancelled=frozenset({0}))
+    assert pairs == [] and diagnostics == []

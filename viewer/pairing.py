@@ -43,8 +43,12 @@ class _OpenCalls:
         return sorted(calls, key=lambda call: call.index)
 
 
-def pair_calls(messages: tuple[Message, ...], dialect: str) -> tuple[list[Pair], list[Diagnostic]]:
-    """Pairs and the diagnostics about duplicates, orphans and unanswered calls."""
+def pair_calls(messages: tuple[Message, ...], dialect: str,
+               cancelled: frozenset[int] = frozenset()) -> tuple[list[Pair], list[Diagnostic]]:
+    """Pairs and the diagnostics about duplicates, orphans and unanswered calls.
+
+    `cancelled` holds the indices of calls the runtime cancelled: they expect no reply, so they are not
+    reported as unanswered (their E-TOOL-CANCELLED already says what happened)."""
     pairs: list[Pair] = []
     diagnostics: list[Diagnostic] = []
     open_calls = _OpenCalls()
@@ -61,7 +65,8 @@ def pair_calls(messages: tuple[Message, ...], dialect: str) -> tuple[list[Pair],
             open_calls.answer(call)
             pairs.append(Pair(call=call.index, reply=message.index, by=by))
     last_index = messages[-1].index if messages else -1
-    diagnostics.extend(_unanswered(call, last_index) for call in open_calls.remaining())
+    diagnostics.extend(_unanswered(call, last_index) for call in open_calls.remaining()
+                       if call.index not in cancelled)
     return pairs, diagnostics
 
 

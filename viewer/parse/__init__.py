@@ -40,7 +40,9 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
 
 
 def _finish(transcript: Transcript, extra: list) -> Transcript:
-    pairs, pairing_diagnostics = pair_calls(transcript.messages, transcript.dialect)
+    cancelled = frozenset(d.message_index for d in transcript.diagnostics
+                          if d.code == "E-TOOL-CANCELLED" and d.message_index is not None)
+    pairs, pairing_diagnostics = pair_calls(transcript.messages, transcript.dialect, cancelled)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
     diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
