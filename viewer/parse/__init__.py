@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+from pathlib import Path
 from typing import Callable
 
 from viewer.checks import check
@@ -11,8 +13,24 @@ from viewer.parse.decode import decode
 from viewer.parse.detect import DIALECTS, detect
 from viewer.parse.options import ParseOptions
 
-PARSER_VERSION = "1"
-"""Bump when the model a given input parses to changes, so stored parses are redone."""
+_PACKAGE = Path(__file__).resolve().parent.parent
+_STORED_BY = ("parse/*.py", "model.py", "checks.py", "pairing.py", "policy.py")
+
+
+def _code_digest() -> str:
+    """A digest of the code whose output the store keeps (the parse and each message's policy decision).
+
+    Any change to that code changes the version, so stored transcripts are parsed again on their next open
+    without anyone having to remember a bump."""
+    digest = hashlib.sha256()
+    for pattern in _STORED_BY:
+        for path in sorted(_PACKAGE.glob(pattern)):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return "1-" + digest.hexdigest()[:16]
+
+
+PARSER_VERSION = _code_digest()
+"""Changes whenever the model an input parses to (or its stored policy decision) may change."""
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
 
