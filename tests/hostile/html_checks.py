@@ -1,0 +1,157 @@
+"""What a transcript page may contain, checked two ways: with an HTML parser and on the raw text.
+
+The raw-text check does not trust any one HTML parser: every `<name` in the page must be an allowlisted tag,
+so text that some parser might read as markup cannot hide from the tree check.
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+# Elements the layout (base.html, transcript templates) writes.
+LAYOUT_ELEMENTS = frozenset({
+    "html", "head", "meta", "title", "link", "script", "body", "header", "main", "footer", "section", "nav",
+    "aside", "div", "span", "a", "p", "h1", "h2", "strong", "dl", "dt", "dd", "ol", "ul", "li", "details",
+    "summary", "pre", "code", "time", "input"})
+# Elements the markdown renderer may emit inside a message body (no raw HTML, images become links).
+BODY_ELEMENTS = frozenset({
+    "p", "em", "strong", "s", "a", "code", "pre", "span", "ul", "ol", "li", "blockquote", "h1", "h2", "h3",
+    "h4", "h5", "h6", "hr", "br", "table", "thead", "tbody", "tr", "th", "td"})
+ALLOWED_ELEMENTS = LAYOUT_ELEMENTS | BODY_ELEMENTS
+ALLOWED_ATTRIBUTES = frozenset({
+    "lang", "charset", "name", "content", "rel", "href", "type", "src", "defer", "class", "id", "title",
+    "aria-label", "aria-current", "aria-hidden", "role", "tabindex", "open", "start", "datetime", "readonly",
+    "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
+    "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus"})
+FORM_ELEMENTS = frozenset({"form", "button", "label"})
+FORM_ATTRIBUTES = frozenset({"method", "action", "for", "required", "data-debug-state"})
+# Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
+CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("span", "who"),
+                   ("span", "diag-message"), ("li", "marker"), ("h1", None), ("title", None))
+"""(element, class) pairs; None matches any class."""
+VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "base", "col", "embed", "source",
+                           "track", "wbr"})
+CONTENT_ATTRIBUTES = frozenset({"class", "href", "rel", "title", "start", "id", "aria-hidden"})
+HTMX_VALUES = {"hx-target": {"#transcript"}, "hx-swap": {"outerHTML"}, "hx-push-url": {"true"},
+               "hx-trigger": {"revealed, click"}, "hx-disable": {""}}
+OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/static/app.js"}
+META_NAMES = {"viewport", "color-scheme", "referrer", "htmx-config"}
+ALLOWED_SCHEMES = {"http", "https", "mailto"}
+
+_TAG_OPEN = re.compile(r"<(/?)([A-Za-z][^\s/>]*)")
+_MARKUP_DECLARATION = re.compile(r"<!(?!doctype html>)", re.IGNORECASE)
+_BROWSER_IGNORED = re.compile(r"[\x00-\x20\x7f]")
+
+
+def page_problems(html: str, transcript_id: str, *, form: bool = False) -> list[str]:
+    """Everything wrong with a transcript page or fragment, as sentences; empty when it is safe. With `form`,
+    the elements and attributes of the manage page's forms are allowed too."""
+    checker = _Checker(transcript_id, form)
+    checker.feed(html)
+    checker.close()
+    return _raw_problems(html, form) + checker.problems
+
+
+def _raw_problems(html: str, form: bool) -> list[str]:
+    allowed = ALLOWED_ELEMENTS | FORM_ELEMENTS if form else ALLOWED_ELEMENTS
+    problems = [f"raw text opens <{m.group(2)}>" for m in _TAG_OPEN.finditer(html)
+                if m.group(2).lower() not in allowed]
+    if _MARKUP_DECLARATION.search(html):
+        problems.append("raw text holds a comment, CDATA or declaration")
+    return problems
+
+
+class _Checker(HTMLParser):
+    """Python's HTML parser (the one bs4 uses here), streamed: the corpus has thousands of pages, and
+    building a tree for each costs five times more than the check."""
+
+    def __init__(self, transcript_id: str, form: bool) -> None:
+        super().__init__(convert_charrefs=True)
+        self.transcript_id = transcript_id
+        self.elements = ALLOWED_ELEMENTS | FORM_ELEMENTS if form else ALLOWED_ELEMENTS
+        self.attributes = ALLOWED_ATTRIBUTES | FORM_ATTRIBUTES if form else ALLOWED_ATTRIBUTES
+        self.problems: list[str] = []
+        self.open: list[tuple[str, bool]] = []
+        """Open elements, each with whether it lies inside a content region."""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        inside = bool(self.open) and self.open[-1][1]
+        if inside and set(values) - CONTENT_ATTRIBUTES:
+            self.problems.append(f"<{tag}> inside a content region has {sorted(set(values) - CONTENT_ATTRIBUTES)}")
+        self.problems += _tag_problems(tag, values, self.transcript_id, self.elements, self.attributes)
+        if tag not in VOID_ELEMENTS:
+            self.open.append((tag, inside or _is_content_region(tag, values)))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID_ELEMENTS:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.open) - 1, -1, -1):
+            if self.open[depth][0] == tag:
+                del self.open[depth:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        if self.open and self.open[-1][0] == "script" and data.strip():
+            self.problems.append(f"a script with inline code: {data[:80]!r}")
+
+    def handle_comment(self, data: str) -> None:
+        self.problems.append(f"a comment: {data[:80]!r}")
+
+    def handle_pi(self, data: str) -> None:
+        self.problems.append(f"a processing instruction: {data[:80]!r}")
+
+    def unknown_decl(self, data: str) -> None:
+        self.problems.append(f"a declaration: {data[:80]!r}")
+
+
+def _is_content_region(tag: str, attrs: dict[str, str]) -> bool:
+    classes = attrs.get("class", "").split()
+    return any(tag == region_tag and (region_class is None or region_class in classes)
+               for region_tag, region_class in CONTENT_REGIONS)
+
+
+def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements: frozenset[str],
+                  attributes: frozenset[str]) -> list[str]:
+    problems = [] if name in elements else [f"element <{name}> is not allowed"]
+    for attribute, text in attrs.items():
+        if attribute.startswith("on") or attribute == "style" or attribute.startswith("data-hx"):
+            problems.append(f"<{name}> has {attribute}={text!r}")
+        elif attribute not in attributes:
+            problems.append(f"<{name}> has the unknown attribute {attribute}")
+        elif attribute in ("href", "src") and not url_allowed(text):
+            problems.append(f"<{name} {attribute}={text!r}> has a forbidden scheme")
+        elif attribute.startswith("hx-"):
+            problems += _htmx_problems(name, attribute, text, transcript_id)
+    if name == "script" and attrs.get("src") not in OUR_SCRIPTS:
+        problems.append(f"a script that is not ours: {attrs}")
+    if name == "meta" and not ("charset" in attrs or attrs.get("name") in META_NAMES):
+        problems.append(f"an unexpected meta tag: {attrs}")
+    if name == "link" and not attrs.get("href", "").startswith("/"):
+        problems.append(f"a link tag to elsewhere: {attrs}")
+    return problems
+
+
+def _htmx_problems(name: str, attribute: str, value: str, transcript_id: str) -> list[str]:
+    if attribute == "hx-get":
+        own = f"/t/{transcript_id}"
+        if not (value == own or value.startswith((own + "?", own + "/window?"))):
+            return [f"<{name}> has hx-get={value!r}, not a URL of this transcript"]
+        return []
+    if value not in HTMX_VALUES.get(attribute, ()):
+        return [f"<{name}> has {attribute}={value!r}"]
+    return []
+
+
+def url_allowed(url: str) -> bool:
+    """http, https, mailto or relative, read the way a browser reads it (tabs, newlines and controls dropped;
+    conservative: controls anywhere are dropped, so a split scheme is seen whole)."""
+    text = _BROWSER_IGNORED.sub("", url)
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.\-]*):", text)
+    if scheme:
+        return scheme.group(1).lower() in ALLOWED_SCHEMES
+    return ":" not in urlsplit(text).path.split("/", 1)[0]

@@ -1,0 +1,72 @@
+"""Durability: bench/crash.py in small (a gunicorn server SIGKILLed mid-upload loses nothing it confirmed), and
+several server processes opening one fresh database at once."""
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import os
+import sys
+from pathlib import Path
+
+from viewer.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bench_crash", ROOT / "bench" / "crash.py")
+bench_crash = importlib.util.module_from_spec(_spec)
+sys.modules["bench_crash"] = bench_crash  # dataclasses look their module up there
+_spec.loader.exec_module(bench_crash)
+
+PROCESSES = 6
+ATTEMPTS = 4
+
+
+def test_confirmed_uploads_survive_sigkill_byte_for_byte(tmp_path):
+    totals = bench_crash.run(rounds=1, workers=2, threads=3, per_thread=12, seed=5, kill_after=(0.8, 1.2),
+                             workdir=tmp_path)
+    summary = totals.summary()
+    assert summary["rounds"] == 1
+    assert summary["uploads_confirmed"] > 0, bench_crash.server_errors(tmp_path / "gunicorn.log")
+    assert summary["lost"] == 0 and summary["changed"] == 0
+    assert summary["integrity_failures"] == []
+    assert summary["unexpected_status"] == {}, bench_crash.server_errors(tmp_path / "gunicorn.log")
+    assert bench_crash.integrity(tmp_path / "viewer.sqlite3") == "ok"
+
+
+def test_a_kill_leaves_no_server_process_behind(tmp_path):
+    bench_crash.create_schema(tmp_path / "viewer.sqlite3")
+    server = bench_crash.Server(tmp_path / "viewer.sqlite3", workers=2, log=tmp_path / "gunicorn.log")
+    server.start()
+    group = server.process.pid
+    server.kill()
+    try:
+        os.killpg(group, 0)
+        alive = True
+    except ProcessLookupError:
+        alive = False
+    assert not alive
+
+
+def _open_store(url: str, barrier, results) -> None:
+    barrier.wait(timeout=30)
+    try:
+        Store(url).engine.dispose()
+        results.put("ok")
+    except Exception as error:  # noqa: BLE001 - reported to the parent
+        results.put(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+
+
+def test_several_processes_can_open_one_fresh_database(tmp_path):
+    """What gunicorn does with --workers N on a new install: N processes create the schema at once. Each must
+    start (a worker that raises makes gunicorn halt with "Worker failed to boot")."""
+    context = multiprocessing.get_context("fork")
+    failures = []
+    for attempt in range(ATTEMPTS):
+        url = f"sqlite:///{tmp_path / f'fresh-{attempt}.sqlite3'}"
+        barrier, results = context.Barrier(PROCESSES), context.Queue()
+        processes = [context.Process(target=_open_store, args=(url, barrier, results)) for _ in range(PROCESSES)]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join(timeout=60)
+        failures += [outcome for outcome in (results.get(timeout=5) for _ in processes) if outcome != "ok"]
+    assert failures == []
