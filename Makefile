@@ -29,6 +29,7 @@ check-chromium:
 
 bench: setup
 	$(PY) bench/parse.py
+	$(PY) bench/web.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from viewer import policy, render
 from viewer.store import Entry, Located
 
 _CACHED_BODY_LIMIT = 100_000
 """Characters; longer bodies are rendered each time rather than kept in memory."""
+LONG_BODY = 20_000
+"""Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
+passes its `LONG_BODY_CHARS` setting."""
 
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
                "tool": "Tool"}
@@ -33,6 +36,21 @@ class Card:
     marker_text: str = ""
     indices: tuple[int, ...] = ()
     diagnostics: tuple[Located, ...] = ()
+    long_body: int = LONG_BODY
+    """Characters above which the body and the source are collapsed rather than rendered."""
+
+    @property
+    def body_size(self) -> int:
+        return len(self.entry.message.content)
+
+    @property
+    def body_collapsed(self) -> bool:
+        """Whether the page shows the body's size and a link instead of the body."""
+        return self.body_size > self.long_body
+
+    @property
+    def source_collapsed(self) -> bool:
+        return len(self.entry.source) > self.long_body
 
     @property
     def label(self) -> str:
@@ -86,8 +104,9 @@ class Card:
         ) if value is not None]
 
 
-def default_cards(entries: list[Entry], *, with_bodies: bool = True) -> list[Card]:
-    """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin)."""
+def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
+    """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin; long bodies
+    left unrendered, collapsed)."""
     by_index = {entry.message.index: entry for entry in entries}
     decisions = [policy.Decision(entry.message.index, entry.show_as, entry.rule, entry.reason, entry.show_as,
                                  entry.message.tool_name if entry.show_as == "marker" else None)
@@ -98,17 +117,37 @@ def default_cards(entries: list[Entry], *, with_bodies: bool = True) -> list[Car
             cards.append(Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices))
         else:
             entry = by_index[item.index]
+            wanted = with_bodies and len(entry.message.content) <= long_body
             cards.append(Card(kind=item.show_as, index=item.index, entry=entry,
-                              body=body(entry) if with_bodies else None))
+                              body=body(entry) if wanted else None, long_body=long_body))
     return cards
 
 
-def debug_cards(entries: list[Entry], diagnostics: list[Located]) -> list[Card]:
-    """One card per message with its diagnostics."""
+def stream_default_cards(entries: Iterable[Entry]) -> Iterator[Card]:
+    """`default_cards` without bodies over any number of entries, read one at a time: a run of markers is held
+    back until it ends, so it collapses into one note exactly as on a whole list."""
+    run: list[Entry] = []
+    for entry in entries:
+        if entry.show_as == "hidden":
+            continue
+        if entry.show_as == "marker":
+            run.append(entry)
+            continue
+        if run:
+            yield from default_cards(run, with_bodies=False)
+            run = []
+        yield from default_cards([entry], with_bodies=False)
+    if run:
+        yield from default_cards(run, with_bodies=False)
+
+
+def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY) -> list[Card]:
+    """One card per message with its diagnostics (long bodies collapsed)."""
     attached: dict[int, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
-    return [Card(kind="debug", index=entry.message.index, entry=entry, body=body(entry),
+    return [Card(kind="debug", index=entry.message.index, entry=entry,
+                 body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
                  diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
 
 

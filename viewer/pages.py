@@ -4,24 +4,30 @@ Filtering happens here, never in templates: the default view reads only rows the
 """
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from io import BytesIO
-from typing import Any
+from typing import Any, Iterable, Iterator
 
-from flask import (Blueprint, abort, current_app, flash, jsonify, make_response, redirect, render_template,
-                   request, send_file, url_for)
+from flask import (Blueprint, abort, current_app, flash, make_response, redirect, render_template, request,
+                   send_file, url_for)
 from werkzeug.wrappers import Response
 
-from viewer import access, entries, policy
+from viewer import access, entries, policy, render
 from viewer.model import SCHEMA
 from viewer.parse import PARSER_VERSION
-from viewer.store import Entry, Record, get_store
+from viewer.store import Entry, Record, Store, get_store
 
 bp = Blueprint("pages", __name__)
 
 VIEWS = policy.VIEWS
 DIAGNOSTICS_PANEL_LIMIT = 200
 POSITION_LIMIT = 2**31
+SHOWN_IN_FULL = ("message", "preamble")
+"""The default view's treatments that show a body; markers and hidden messages never do."""
+PART_CHARS = 200_000
+"""Characters of a long body or source sent per answer of the message endpoint."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,24 +75,143 @@ def window(id: str) -> Response:
     response = make_response(render_template("_window.html", record=record, view=view, window=part,
                                              direction=direction, can_debug=access.can_debug(record)))
     response.vary.add("HX-Request")
+    response.cache_control.private = True
+    response.cache_control.no_store = True
     return response
 
 
 @bp.get("/t/<id>.json")
 def transcript_json(id: str) -> Response:
+    """The view as JSON, streamed: a 50 MB transcript's twin is written batch by batch, never held whole."""
     record = _open(id)
     view = _view(record)
-    store = get_store()
-    data: dict[str, Any] = {"schema": SCHEMA, "id": record.id, "view": view, "dialect": record.dialect,
-                            "counts": _counts(record)}
+    head = {"schema": SCHEMA, "id": record.id, "view": view, "dialect": record.dialect, "counts": _counts(record)}
     if view == "debug":
-        data["header"] = record.header
-        data["messages"] = [_debug_json(entry) for entry in store.iter_entries(record.id, "debug")]
-        data["pairs"] = store.pairs(record.id)
-        data["diagnostics"] = [located.diagnostic.to_json() for located in store.diagnostics(record.id)]
+        head["header"] = record.header
+    chunks = _buffered(_json_chunks(get_store(), record, view, head))
+    response = current_app.response_class(chunks, mimetype="application/json")
+    response.cache_control.private = True
+    response.cache_control.no_store = True
+    return response
+
+
+JSON_CHUNK = 64 * 1024
+"""Characters gathered before a write: one write per message would cost a system call each."""
+
+
+def _buffered(pieces: Iterator[str]) -> Iterator[str]:
+    gathered: list[str] = []
+    size = 0
+    for piece in pieces:
+        gathered.append(piece)
+        size += len(piece)
+        if size >= JSON_CHUNK:
+            yield "".join(gathered)
+            gathered, size = [], 0
+    yield "".join(gathered)
+
+
+def _json_chunks(store: Store, record: Record, view: str, head: dict[str, Any]) -> Iterator[str]:
+    """One JSON object, written as the head's keys, then `messages` (and, for debug, `pairs` and
+    `diagnostics`) one item at a time."""
+    yield json.dumps(head)[:-1]
+    if view == "debug":
+        yield from _json_array("messages", (_debug_json(entry) for entry in store.iter_entries(record.id, "debug")))
+        yield from _json_array("pairs", store.pairs(record.id))
+        yield from _json_array("diagnostics", (located.diagnostic.to_json()
+                                               for located in store.iter_diagnostics(record.id)))
     else:
-        data["messages"] = _default_json(list(store.iter_entries(record.id, "default")))
-    return jsonify(data)
+        yield from _json_array("messages", (_default_json(card) for card in
+                                            entries.stream_default_cards(store.iter_entries(record.id, "default"))))
+    yield "}"
+
+
+def _json_array(key: str, items: Iterable[Any]) -> Iterator[str]:
+    yield f', "{key}": ['
+    separator = ""
+    for item in items:
+        yield separator + json.dumps(item)  # ASCII: a lone surrogate in a body cannot break the encoding
+        separator = ", "
+    yield "]"
+
+
+@bp.get("/t/<id>/messages/<int:index>")
+def message(id: str, index: int) -> Response:
+    """One message's whole body (or, in the debug view, `part=source`: its source), for a collapsed long
+    message: htmx swaps it into the card, a plain request gets a page of its own. Bodies over `PART_CHARS`
+    come a part at a time. The default view answers only for messages it shows."""
+    record = _open(id)
+    view = _view(record)
+    part = request.args.get("part", "body")
+    if part not in ("body", "source") or (part == "source" and view != "debug"):
+        abort(400, "part must be body, or source in the debug view.")
+    entry = get_store().entry(record.id, index)
+    if entry is None or (view == "default" and entry.show_as not in SHOWN_IN_FULL):
+        abort(404, "This view has no message with that number.")
+    text = entry.source if part == "source" else entry.message.content
+    offset = min(max(_int_arg("offset") or 0, 0), len(text))
+    piece = _piece(record, view, entry, part, text, offset)
+    template = "_message_part.html" if _wants_partial() else "message.html"
+    response = make_response(render_template(template, record=record, view=view, entry=entry, part=part,
+                                             piece=piece, title=_title(record)))
+    response.vary.update(("HX-Request", "Cookie"))
+    response.cache_control.private = True
+    response.cache_control.no_store = True
+    return response
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What one answer of the message endpoint shows: a rendered body, or a slice of long text."""
+
+    body: render.Rendered | None
+    """The whole body rendered, when it is short enough to render at once."""
+    text: str
+    """Otherwise the slice of text shown (plain, escaped by the template)."""
+    offset: int
+    end: int
+    size: int
+    next_url: str | None
+    """Where the rest continues, if anything is left."""
+
+
+def _piece(record: Record, view: str, entry: Entry, part: str, text: str, offset: int) -> Piece:
+    if part == "body" and offset == 0 and len(text) <= PART_CHARS:
+        return Piece(body=entries.body(entry), text="", offset=0, end=len(text), size=len(text), next_url=None)
+    end = min(offset + PART_CHARS, len(text))
+    next_url = None
+    if end < len(text):
+        args = {"view": "debug"} if view == "debug" else {}
+        if part == "source":
+            args["part"] = "source"
+        next_url = url_for("pages.message", id=record.id, index=entry.message.index, offset=end, **args)
+    return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)
+
+
+@bp.get("/t/<id>/jump")
+def jump(id: str) -> Response:
+    """Go to message #N: a small form (it works without JavaScript), then a redirect to the window holding N,
+    scrolled to it."""
+    record = _open(id)
+    view = _view(record)
+    at = _int_arg("at")
+    if at is None:
+        response = make_response(render_template("jump.html", record=record, view=view, title=_title(record)))
+        response.cache_control.private = True
+        response.cache_control.no_store = True
+        return response
+    at = min(max(at, 0), max(record.message_count - 1, 0))
+    return redirect(_view_url(record, view, at=at) + f"#m-{_shown_index(record, view, at)}", 303)
+
+
+def _shown_index(record: Record, view: str, index: int) -> int:
+    """Message `index`, or in the default view the first message at or after it that the view shows."""
+    if view == "debug":
+        return index
+    store = get_store()
+    rank = store.position(record.id, view, index)
+    following = store.window(record.id, view, rank, 1) if rank is not None else []
+    return following[0].message.index if following else index
 
 
 @bp.get("/t/<id>/raw")
@@ -95,11 +220,18 @@ def raw(id: str) -> Response:
     if not access.can_debug(record):
         abort(403, "The raw transcript includes everything the default view hides, and the uploader has not "
                    "allowed the debug view for this link.")
-    name = (record.name or record.id).rsplit("/", 1)[-1]
+    # The name becomes a header value: control characters (a newline could start a new header) go.
+    name = _CONTROL.sub("", (record.name or "").rsplit("/", 1)[-1]).strip() or record.id
     if "." not in name:
         name += ".txt"
-    return send_file(BytesIO(get_store().raw(record.id) or b""), mimetype="text/plain", as_attachment=True,
-                     download_name=name)
+    response = send_file(BytesIO(get_store().raw(record.id) or b""), mimetype="text/plain", as_attachment=True,
+                         download_name=name)
+    response.cache_control.private = True
+    response.cache_control.no_store = True
+    return response
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @bp.get("/t/<id>/manage")
@@ -191,6 +323,10 @@ def _window_size() -> int:
     return max(int(current_app.config["WINDOW_SIZE"]), 1)
 
 
+def _long_body() -> int:
+    return max(int(current_app.config["LONG_BODY_CHARS"]), 0)
+
+
 def _start(record: Record, view: str, at: int | None) -> int:
     """The first position of the window holding message `at` (or the next entry the view shows)."""
     size = _window_size()
@@ -215,9 +351,9 @@ def _window(record: Record, view: str, start: int) -> Window:
         earlier = (previous_start, first[0].message.index) if first else None
     if view == "debug":
         found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
-        cards = entries.debug_cards(rows, found)
+        cards = entries.debug_cards(rows, found, long_body=_long_body())
     else:
-        cards = entries.default_cards(rows)
+        cards = entries.default_cards(rows, long_body=_long_body())
     next_window = (_position(following, view), following.message.index) if following else None
     return Window(view=view, cards=cards, start=start, earlier=earlier, next=next_window)
 
@@ -237,7 +373,20 @@ def _page_context(record: Record, view: str, window: Window) -> dict[str, Any]:
     if view == "debug":
         panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
     return {"record": record, "view": view, "window": window, "can_debug": access.can_debug(record),
-            "owner": access.owns(record), "diagnostics_panel": panel, "title": _title(record)}
+            "owner": access.owns(record), "diagnostics_panel": panel, "title": _title(record),
+            "jumps": _jump_points(record.message_count)}
+
+
+JUMP_POINTS = 10
+
+
+def _jump_points(count: int) -> list[int]:
+    """Message numbers spread over a long transcript for the "jump to" links (none when it is short)."""
+    size = _window_size()
+    if count <= 2 * size:
+        return []
+    step = max(count // JUMP_POINTS // size * size, size)
+    return [*range(0, count - 1, step), count - 1][: JUMP_POINTS + 1]
 
 
 def _title(record: Record) -> str:
@@ -258,13 +407,7 @@ def _debug_json(entry: Entry) -> dict[str, Any]:
     return data
 
 
-def _default_json(rows: list[Entry]) -> list[dict[str, Any]]:
-    by_index = {entry.message.index: entry for entry in rows}
-    out = []
-    for card in entries.default_cards(rows, with_bodies=False):
-        if card.kind == "marker":
-            out.append({"index": card.index, "show_as": "marker", "text": card.marker_text,
-                        "indices": list(card.indices)})
-        else:
-            out.append({**by_index[card.index].message.to_json(), "show_as": card.kind})
-    return out
+def _default_json(card: entries.Card) -> dict[str, Any]:
+    if card.kind == "marker":
+        return {"index": card.index, "show_as": "marker", "text": card.marker_text, "indices": list(card.indices)}
+    return {**card.entry.message.to_json(), "show_as": card.kind}

@@ -70,9 +70,19 @@ class Located:
     column: int
 
 
+MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "role", "name", "recipient", "channel",
+                   "channel_explicit", "content_type", "constrained", "intent", "call_id", "end", "span_start",
+                   "span_end", "header_start", "header_end", "line", "col", "content", "segments", "source",
+                   "show_as", "rule", "reason", "pair", "partner")
+"""The order of the values in `message_rows`' tuples."""
+DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "span_start", "span_end", "line", "col",
+                      "message_index")
+PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
+
+
 def summary(analysis: Analysis) -> dict[str, Any]:
     transcript = analysis.transcript
-    hidden = sum(1 for decision in analysis.decisions if decision.show_as == "hidden")
+    hidden = analysis.hidden_count
     return {
         "dialect": transcript.dialect,
         "parser_version": analysis.parser_version,
@@ -86,37 +96,30 @@ def summary(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def message_rows(id: str, analysis: Analysis) -> Iterator[dict[str, Any]]:
+def message_rows(id: str, analysis: Analysis) -> Iterator[tuple]:
+    """One tuple per message in `MESSAGE_COLUMNS` order: plain tuples, because building a dictionary of
+    parameters per row was most of the cost of storing a big upload."""
     transcript = analysis.transcript
-    decisions = {decision.index: decision for decision in analysis.decisions}
+    source = transcript.source
+    position = transcript.position
     partner: dict[int, tuple[int, int]] = {}
     for number, pair in enumerate(transcript.pairs, start=1):
         partner[pair.call] = (number, pair.reply)
         partner[pair.reply] = (number, pair.call)
     rank = 0
-    for message in transcript.messages:
-        decision = decisions.get(message.index)
-        show_as = decision.show_as if decision else "hidden"
-        line, column = transcript.position(message.span[0])
+    for message, rule in zip(transcript.messages, analysis.rules):
+        show_as = rule.show_as
+        start, end = message.span
+        line, column = position(start)
         number, other = partner.get(message.index, (None, None))
-        yield {
-            "transcript_id": id, "idx": message.index, "vrank": None if show_as == "hidden" else rank,
-            "turn": message.turn, "role": message.role, "name": message.name, "recipient": message.recipient,
-            "channel": message.channel, "channel_explicit": message.channel_explicit,
-            "content_type": message.content_type, "constrained": message.constrained, "intent": message.intent,
-            "call_id": message.call_id, "end": message.end,
-            "span_start": message.span[0], "span_end": message.span[1],
-            "header_start": message.header[0] if message.header else None,
-            "header_end": message.header[1] if message.header else None,
-            "line": line, "col": column, "content": message.content,
-            "segments": segments_json(message),
-            "source": transcript.text(message.span),
-            "show_as": show_as, "rule": decision.rule if decision else "unknown",
-            "reason": decision.reason if decision else "The policy gave no decision for this message.",
-            "pair": number, "partner": other,
-        }
-        if show_as != "hidden":
-            rank += 1
+        header = message.header
+        visible = show_as != "hidden"
+        yield (id, message.index, rank if visible else None, message.turn, message.role, message.name,
+               message.recipient, message.channel, message.channel_explicit, message.content_type,
+               message.constrained, message.intent, message.call_id, message.end, start, end,
+               header[0] if header else None, header[1] if header else None, line, column, message.content,
+               segments_json(message), source[start:end], show_as, rule.name, rule.reason, number, other)
+        rank += visible
 
 
 def segments_json(message: Message) -> str:
@@ -125,18 +128,17 @@ def segments_json(message: Message) -> str:
     return json.dumps([segment.to_json() for segment in message.segments], ensure_ascii=False)
 
 
-def diagnostic_rows(id: str, analysis: Analysis) -> Iterator[dict[str, Any]]:
+def diagnostic_rows(id: str, analysis: Analysis) -> Iterator[tuple]:
     transcript = analysis.transcript
     for seq, diagnostic in enumerate(transcript.diagnostics):
         line, column = transcript.position(diagnostic.span[0])
-        yield {"transcript_id": id, "seq": seq, "code": diagnostic.code, "severity": diagnostic.severity,
-               "message": diagnostic.message, "span_start": diagnostic.span[0], "span_end": diagnostic.span[1],
-               "line": line, "col": column, "message_index": diagnostic.message_index}
+        yield (id, seq, diagnostic.code, diagnostic.severity, diagnostic.message, diagnostic.span[0],
+               diagnostic.span[1], line, column, diagnostic.message_index)
 
 
-def pair_rows(id: str, analysis: Analysis) -> Iterator[dict[str, Any]]:
+def pair_rows(id: str, analysis: Analysis) -> Iterator[tuple]:
     for number, pair in enumerate(analysis.transcript.pairs, start=1):
-        yield {"transcript_id": id, "number": number, "call": pair.call, "reply": pair.reply, "by": pair.by}
+        yield (id, number, pair.call, pair.reply, pair.by)
 
 
 def record_columns() -> list[Column]:

@@ -29,7 +29,7 @@ class Setting:
 SETTINGS = (
     Setting("DATABASE", "", "SQLite file path or SQLAlchemy database URL (e.g. `postgresql+psycopg://…`); "
                             "empty means `viewer.sqlite3` in the instance folder."),
-    Setting("MAX_UPLOAD_BYTES", 32 * MIB, "Largest accepted upload in bytes, pasted text included; "
+    Setting("MAX_UPLOAD_BYTES", 64 * MIB, "Largest accepted upload in bytes, pasted text included; "
                                           "larger ones get 413."),
     Setting("SECRET_KEY", "", "Signs the session cookie that remembers uploads; empty means a random key "
                               "generated once and kept in the instance folder."),
@@ -39,6 +39,8 @@ SETTINGS = (
     Setting("SAMPLES_DIR", str(PROJECT_ROOT / "sample_transcripts"), "Folder of sample transcripts to preload."),
     Setting("NODE_MODULES", str(PROJECT_ROOT / "node_modules"), "Where `npm ci` installed htmx."),
     Setting("WINDOW_SIZE", 100, "Entries rendered per window of a transcript page."),
+    Setting("LONG_BODY_CHARS", 20_000, "Message bodies (and debug sources) longer than this many characters are "
+                                       "collapsed, showing their size, and rendered only when the reader asks."),
     Setting("FORCE_HTTPS", False, "Redirect plain HTTP to HTTPS and send HSTS (behind TLS only)."),
     Setting("SECURE_COOKIES", False, "Mark the session cookie Secure (set it when served over HTTPS)."),
 )

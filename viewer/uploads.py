@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer import access
+from viewer import access, errors
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, get_store, hash_key
 
@@ -20,7 +20,7 @@ def home() -> str:
 
 
 @bp.post("/transcripts")
-def upload_form() -> Response:
+def upload_form() -> Response | tuple[Response, int]:
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
     raw = upload.read() if upload is not None else b""
@@ -33,7 +33,12 @@ def upload_form() -> Response:
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name)
     access.remember_owner(record.id)
     flash(url_for("pages.manage", id=record.id, key=key, _external=True), "manage")
-    return redirect(url_for("pages.transcript", id=record.id), 303)
+    page = url_for("pages.transcript", id=record.id)
+    if errors.wants_json():
+        # app.js sends the form with XMLHttpRequest (for its progress bar) and goes to the page itself: a
+        # redirect would be followed inside the request and use up the one showing of the manage link.
+        return jsonify({"id": record.id, "url": page}), 201
+    return redirect(page, 303)
 
 
 @bp.post("/api/transcripts")

@@ -83,3 +83,66 @@ def test_window_size_is_a_setting(make_app, tmp_path):
     client = app.test_client()
     id = client.post("/api/transcripts", data=harmony(*[("user", "", f"q{n}") for n in range(5)])).get_json()["id"]
     assert indices(client.get(f"/t/{id}")) == [0, 1]
+
+
+def test_each_window_list_is_named_by_its_start(client, long_id):
+    response = client.get(f"/t/{long_id}/window?start=200&direction=next", headers={"HX-Request": "true"})
+    assert [ol["id"] for ol in soup(response).select("ol.entries")] == ["w-200"]
+
+
+def test_a_long_transcript_offers_jump_links_that_land_on_the_message(client, long_id):
+    links = [a["href"] for a in soup(client.get(f"/t/{long_id}")).select("nav.jump-nav a")]
+    assert links[0] == f"/t/{long_id}/jump?at=0" and links[-2] == f"/t/{long_id}/jump?at=749"
+    assert links[-1] == f"/t/{long_id}/jump"
+    response = client.get(f"/t/{long_id}/jump?at=601")
+    assert response.status_code == 303 and response.headers["Location"] == f"/t/{long_id}?at=601#m-602"
+
+
+def test_the_jump_form_works_without_javascript(client, long_id):
+    page = soup(client.get(f"/t/{long_id}/jump?view=debug"))
+    form = page.find("form", class_="jump")
+    assert form["method"] == "get" and form["action"] == f"/t/{long_id}/jump"
+    assert form.find("input", attrs={"name": "view"})["value"] == "debug"
+    response = client.get(f"/t/{long_id}/jump?view=debug&at=99999")
+    assert response.headers["Location"] == f"/t/{long_id}?at=749&view=debug#m-749"
+
+
+def test_a_short_transcript_has_no_jump_links(client, owned):
+    id = owned(harmony(("user", "", "hi")))
+    assert soup(client.get(f"/t/{id}")).select("nav.jump-nav") == []
+
+
+def test_the_json_twin_is_streamed_and_collapses_markers_across_batches(client, owned, monkeypatch):
+    from viewer import store
+
+    call = b"<|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>"
+    reply = b"<|start|>functions.f to=assistant<|channel|>commentary<|message|>{}<|end|>"
+    id = owned(b"<|start|>user<|message|>go<|end|>" + (call + reply) * 3 + b"<|start|>assistant<|channel|>final"
+               b"<|message|>done<|end|>")
+    monkeypatch.setattr(store, "_BATCH", 2)
+    response = client.get(f"/t/{id}.json")
+    assert response.is_streamed
+    items = response.get_json()["messages"]
+    assert [item["show_as"] for item in items] == ["message", "marker", "message"]
+    assert items[1]["indices"] == [1, 2, 3, 4, 5, 6]
+    debug = client.get(f"/t/{id}.json?view=debug").get_json()
+    assert len(debug["messages"]) == 8 and len(debug["pairs"]) == 3
+
+
+def test_a_form_upload_asking_for_json_gets_the_page_url_and_keeps_the_manage_link(client):
+    response = client.post("/transcripts", data={"text": "<|start|>user<|message|>hi<|end|>"},
+                           headers={"Accept": "application/json"})
+    assert response.status_code == 201
+    url = response.get_json()["url"]
+    page = soup(client.get(url))
+    assert "/manage?key=" in page.find("aside", class_="manage-banner").find("input")["value"]
+
+
+def test_a_pair_link_to_a_partner_in_another_window_opens_that_window(client, owned):
+    call = b"<|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>"
+    filler = b"".join(b"<|start|>user<|message|>filler %d<|end|>" % n for n in range(150))
+    id = owned(call + filler + b"<|start|>functions.f to=assistant<|channel|>commentary<|message|>{}<|end|>")
+    page = soup(client.get(f"/t/{id}?view=debug"))
+    link = page.find(id="m-0").find("a", class_="pair-link")["href"]
+    assert link == f"/t/{id}?view=debug&at=151#m-151" and page.find(id="m-151") is None
+    assert soup(client.get(link)).find(id="m-151").find("a", class_="pair-link")["href"].endswith("at=0#m-0")

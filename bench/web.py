@@ -1,0 +1,358 @@
+"""Web benchmark: upload, page views and load on generated Harmony transcripts of 1, 10 and 50 MB.
+
+Run: `.venv/bin/python bench/web.py [--sizes 1 10 50] [--requests 300]` (`make bench` runs it after
+bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fresh Python process, so its
+peak memory is its own:
+
+- upload: POST /api/transcripts through the Flask test client until the link comes back (parse, policy, store,
+  commit), with the split between analysis (parse + policy) and storing; peak RSS of the process above what
+  it held before the request (the raw bytes included), and Python's own peak allocations (tracemalloc, in a
+  separate run because tracing slows Python down).
+- pages: the first page of the default and the debug view, a window in the middle, and deep links near the end,
+  served by werkzeug on loopback: time to first byte and total time per request, the first request cold
+  (fresh process), the rest the median of 5; server time is the Flask test client's time for the same request.
+  Peak RSS above the idle app while serving all of them.
+- JSON twin: the default view's `.json`, streamed, read to the end: time, size, peak RSS above idle.
+- load: the default view's first page under gunicorn (2 workers × 4 threads) with 8 client threads on
+  loopback, a fixed number of requests: requests/s and latency percentiles.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import http.client
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.gen import generate  # noqa: E402
+
+MB = 1_000_000
+RUNS = 5
+CLIENT_THREADS = 8
+
+
+# ---- memory ---------------------------------------------------------------------------------------------
+
+def _status(field: str) -> int:
+    """A VmRSS/VmHWM figure of this process, in bytes."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def reset_peak() -> int:
+    """Forget the peak RSS so far (Linux: clear_refs 5) and return the current RSS."""
+    gc.collect()
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")
+    return _status("VmRSS")
+
+
+def peak_since(baseline: int) -> int:
+    return _status("VmHWM") - baseline
+
+
+# ---- children: each prints one JSON object ---------------------------------------------------------------
+
+def _app(database: str):
+    from viewer.web import create_app
+
+    return create_app({"DATABASE": database, "SECRET_KEY": "bench", "PRELOAD_SAMPLES": False,
+                       "MAX_UPLOAD_BYTES": 1 << 30})
+
+
+def child_upload(size: float, database: str, traced: bool) -> dict[str, Any]:
+    app = _app(database)
+    client = app.test_client()
+    raw = generate(megabytes=size).encode()
+    baseline = reset_peak()
+    if traced:
+        tracemalloc.start()
+    started = time.perf_counter()
+    response = client.post("/api/transcripts?debug=allow", data=raw)
+    elapsed = time.perf_counter() - started
+    result = {"id": response.get_json()["id"], "bytes": len(raw), "upload_s": elapsed,
+              "peak_rss": peak_since(baseline)}
+    if traced:
+        result["traced_peak"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    store = app.extensions["viewer.store"]
+    record = store.get(result["id"])
+    result.update(messages=record.message_count, visible=record.visible_count)
+    return result
+
+
+def child_phases(size: float, database: str) -> dict[str, Any]:
+    from viewer.ingest import analyse
+    from viewer.store import Store
+
+    store = Store(f"sqlite:///{database}")
+    raw = generate(megabytes=size).encode()
+    started = time.perf_counter()
+    analysis = analyse(raw)
+    analysed = time.perf_counter()
+    store.add(raw, id="phases", analysis=analysis)
+    stored = time.perf_counter()
+    return {"analyse_s": analysed - started, "store_s": stored - analysed}
+
+
+def _headers(path: str) -> dict[str, str]:
+    return {"HX-Request": "true"} if "/window?" in path else {}
+
+
+def _timed_get(port: int, path: str) -> tuple[float, float, int]:
+    """(time to first byte, total time, body bytes) of one GET over a fresh loopback connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    started = time.perf_counter()
+    connection.request("GET", path, headers=_headers(path))
+    response = connection.getresponse()
+    first_byte = time.perf_counter() - started
+    body = response.read()
+    total = time.perf_counter() - started
+    connection.close()
+    if response.status != 200:
+        raise RuntimeError(f"GET {path}: {response.status}")
+    return first_byte, total, len(body)
+
+
+def _server_time(client, path: str) -> float:
+    started = time.perf_counter()
+    client.get(path, headers=_headers(path)).get_data()
+    return time.perf_counter() - started
+
+
+def child_pages(database: str, id: str, messages: int, visible: int) -> dict[str, Any]:
+    from werkzeug.serving import make_server
+
+    app = _app(database)
+    client = app.test_client()
+    server = make_server("127.0.0.1", 0, app, threaded=False)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_port
+    middle = visible // 2 // 100 * 100
+    paths = {
+        "first page, default": f"/t/{id}",
+        "first page, debug": f"/t/{id}?view=debug",
+        "middle window (htmx)": f"/t/{id}/window?start={middle}",
+        "deep link near the end, default": f"/t/{id}?at={messages - 5}",
+        "deep link near the end, debug": f"/t/{id}?view=debug&at={messages - 5}",
+    }
+    baseline = reset_peak()
+    result: dict[str, Any] = {}
+    cold = _timed_get(port, paths["first page, default"])
+    result["cold first page"] = {"ttfb": cold[0], "total": cold[1], "bytes": cold[2]}
+    for name, path in paths.items():
+        timings = [_timed_get(port, path) for _ in range(RUNS)]
+        server_times = [_server_time(client, path) for _ in range(RUNS)]
+        result[name] = {"ttfb": statistics.median(t[0] for t in timings),
+                        "total": statistics.median(t[1] for t in timings), "bytes": timings[0][2],
+                        "server": statistics.median(server_times)}
+    result["peak_rss"] = peak_since(baseline)
+    result["peak_rss_total"] = _status("VmHWM")
+    server.shutdown()
+    return result
+
+
+def child_json(database: str, id: str) -> dict[str, Any]:
+    app = _app(database)
+    client = app.test_client()
+    client.get(f"/t/{id}")  # warm the app up: imports and templates are not the twin's cost
+    baseline = reset_peak()
+    started = time.perf_counter()
+    response = client.get(f"/t/{id}.json", buffered=False)
+    first_byte = time.perf_counter() - started
+    size = sum(len(chunk) for chunk in response.response)
+    response.close()
+    return {"ttfb": first_byte, "total": time.perf_counter() - started, "bytes": size,
+            "peak_rss": peak_since(baseline)}
+
+
+# ---- load under gunicorn ----------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def load(database: str, id: str, requests: int) -> dict[str, Any]:
+    port = _free_port()
+    env = {**os.environ, "VIEWER_DATABASE": database, "VIEWER_PRELOAD_SAMPLES": "false",
+           "VIEWER_SECRET_KEY": "bench"}
+    gunicorn = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+         "--log-level", "warning", "viewer.web:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(port, f"/t/{id}")
+        for _ in range(10):  # warm both workers
+            _timed_get(port, f"/t/{id}")
+        latencies: list[float] = []
+        lock = threading.Lock()
+        remaining = [requests]
+
+        def worker() -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            while True:
+                with lock:
+                    if remaining[0] == 0:
+                        break
+                    remaining[0] -= 1
+                started = time.perf_counter()
+                connection.request("GET", f"/t/{id}")
+                response = connection.getresponse()
+                response.read()
+                elapsed = time.perf_counter() - started
+                if response.status != 200:
+                    raise RuntimeError(f"status {response.status}")
+                with lock:
+                    latencies.append(elapsed)
+            connection.close()
+
+        threads = [threading.Thread(target=worker) for _ in range(CLIENT_THREADS)]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=300)
+        elapsed = time.perf_counter() - started
+    finally:
+        gunicorn.send_signal(signal.SIGTERM)
+        gunicorn.wait(timeout=30)
+    latencies.sort()
+    return {"requests": len(latencies), "rps": len(latencies) / elapsed,
+            "p50": latencies[len(latencies) // 2], "p99": latencies[min(len(latencies) - 1,
+                                                                          int(len(latencies) * 0.99))]}
+
+
+def _wait_for(port: int, path: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            _timed_get(port, path)
+            return
+        except (OSError, RuntimeError, http.client.HTTPException):
+            time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer in time")
+
+
+# ---- driver -----------------------------------------------------------------------------------------------
+
+CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
+    "upload": lambda a: child_upload(a.size, a.db, traced=False),
+    "upload-traced": lambda a: child_upload(a.size, a.db, traced=True),
+    "phases": lambda a: child_phases(a.size, a.db),
+    "pages": lambda a: child_pages(a.db, a.id, a.messages, a.visible),
+    "json": lambda a: child_json(a.db, a.id),
+}
+
+
+def run_child(kind: str, **options: Any) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--child", kind]
+    for key, value in options.items():
+        command += [f"--{key}", str(value)]
+    output = subprocess.run(command, check=True, capture_output=True, text=True, timeout=900, cwd=ROOT).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def measure(size: float, folder: Path, requests: int) -> dict[str, Any]:
+    database = str(folder / f"bench-{size:g}mb.sqlite3")
+    upload = run_child("upload", size=size, db=database)
+    traced = run_child("upload-traced", size=size, db=str(folder / f"traced-{size:g}mb.sqlite3"))
+    phases = run_child("phases", size=size, db=str(folder / f"phases-{size:g}mb.sqlite3"))
+    ids = {"db": database, "id": upload["id"]}
+    pages = run_child("pages", **ids, messages=upload["messages"], visible=upload["visible"])
+    twin = run_child("json", **ids)
+    return {"upload": upload, "traced": traced, "phases": phases, "pages": pages, "json": twin,
+            "load": load(database, upload["id"], requests)}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+def mb(size: float) -> str:
+    return f"{size / MB:,.0f} MB"
+
+
+def table(sizes: list[float], results: list[dict[str, Any]]) -> list[tuple[str, ...]]:
+    def row(label: str, cell: Callable[[dict[str, Any]], str]) -> tuple[str, ...]:
+        return (label, *(cell(result) for result in results))
+
+    rows = [
+        row("transcript", lambda r: f"{mb(r['upload']['bytes'])}, {r['upload']['messages']:,} msgs"),
+        row("upload → link", lambda r: ms(r["upload"]["upload_s"])),
+        row("… parse + policy", lambda r: ms(r["phases"]["analyse_s"])),
+        row("… store (one transaction)", lambda r: ms(r["phases"]["store_s"])),
+        row("upload peak RSS (× input)",
+            lambda r: f"{mb(r['upload']['peak_rss'])} ({r['upload']['peak_rss'] / r['upload']['bytes']:.1f}×)"),
+        row("upload peak Python allocations",
+            lambda r: f"{mb(r['traced']['traced_peak'])} ({r['traced']['traced_peak'] / r['upload']['bytes']:.1f}×)"),
+        row("first page cold, total", lambda r: ms(r["pages"]["cold first page"]["total"])),
+    ]
+    for name in ("first page, default", "first page, debug", "middle window (htmx)",
+                 "deep link near the end, default", "deep link near the end, debug"):
+        rows.append(row(f"{name}: server / TTFB / total",
+                        lambda r, n=name: " / ".join(ms(r["pages"][n][key]) for key in ("server", "ttfb", "total"))))
+    rows += [
+        row("serving peak RSS: process / above idle app",
+            lambda r: f"{mb(r['pages']['peak_rss_total'])} / {mb(r['pages']['peak_rss'])}"),
+        row("JSON twin (streamed): TTFB / total", lambda r: f"{ms(r['json']['ttfb'])} / {ms(r['json']['total'])}"),
+        row("JSON twin size / peak RSS", lambda r: f"{mb(r['json']['bytes'])} / {mb(r['json']['peak_rss'])}"),
+        row(f"gunicorn first page, {CLIENT_THREADS} clients: req/s",
+            lambda r: f"{r['load']['rps']:,.0f} ({r['load']['requests']} requests)"),
+        row("… latency p50 / p99", lambda r: f"{ms(r['load']['p50'])} / {ms(r['load']['p99'])}"),
+    ]
+    return [("", *(f"{size:g} MB" for size in sizes)), *rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=float, nargs="+", default=[1, 10, 50])
+    parser.add_argument("--requests", type=int, default=300, help="requests per load run")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--child")
+    parser.add_argument("--size", type=float)
+    parser.add_argument("--db")
+    parser.add_argument("--id")
+    parser.add_argument("--messages", type=int)
+    parser.add_argument("--visible", type=int)
+    options = parser.parse_args()
+    if options.child:
+        print(json.dumps(CHILDREN[options.child](options)))
+        return
+    with tempfile.TemporaryDirectory(prefix="viewer-bench-") as folder:
+        results = [measure(size, Path(folder), options.requests) for size in options.sizes]
+    rows = table(options.sizes, results)
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if options.markdown:
+        print("| " + " | ".join(rows[0]) + " |")
+        print("|" + " --- |" * len(rows[0]))
+        for cells in rows[1:]:
+            print("| " + " | ".join(cells) + " |")
+        return
+    widths = [max(len(cells[column]) for cells in rows) for column in range(len(rows[0]))]
+    for cells in rows:
+        print("  ".join(cell.ljust(width) if column == 0 else cell.rjust(width)
+                        for column, (cell, width) in enumerate(zip(cells, widths))))
+
+
+if __name__ == "__main__":
+    main()
