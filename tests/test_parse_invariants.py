@@ -2,8 +2,10 @@
 the input, and every non-blank character is accounted for (message, understood frame, or a diagnostic)."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, strategies as st
 
+from tests.conftest import SAMPLES
 from viewer import parse
 from viewer.model import Transcript
 from viewer.parse import DIALECTS
@@ -55,4 +57,13 @@ def test_any_text_parses_with_every_character_accounted_for(text, dialect):
 @given(st.binary(max_size=200), st.sampled_from(("auto", *DIALECTS)))
 def test_any_bytes_parse_without_raising(data, dialect):
     transcript = parse(data, dialect)
+    assert_accounted_for(transcript, transcript.source)
+
+
+SAMPLE_FILES = sorted(path for path in SAMPLES.iterdir() if path.is_file())
+
+
+@pytest.mark.parametrize("sample", SAMPLE_FILES, ids=[path.name for path in SAMPLE_FILES])
+def test_every_character_of_every_sample_is_accounted_for(sample):
+    transcript = parse(sample.read_bytes())
     assert_accounted_for(transcript, transcript.source)

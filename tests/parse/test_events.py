@@ -6,7 +6,6 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from tests.conftest import SAMPLES
 from tests.test_parse_invariants import assert_accounted_for
 from viewer.parse import detect, parse
 
@@ -179,13 +178,6 @@ def test_message_span_runs_from_its_first_event_line_to_its_last():
     transcript = parse(text, "events")
     assert transcript.messages[0].span == (line_span(text, 2)[0], line_span(text, 4)[1])
     assert [(segment.kind, segment.span) for segment in transcript.frame] == [("event", line_span(text, 1))]
-
-
-@pytest.mark.parametrize("sample", sorted(SAMPLES.glob("events-*")), ids=lambda path: path.name)
-def test_every_character_of_an_event_sample_is_accounted_for(sample):
-    transcript = parse(sample.read_bytes())
-    assert transcript.dialect == "events"
-    assert_accounted_for(transcript, transcript.source)
 
 
 # -- diagnostics ------------------------------------------------------------------------------------------

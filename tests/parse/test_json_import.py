@@ -6,7 +6,6 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from tests.conftest import SAMPLES
 from tests.test_parse_invariants import assert_accounted_for
 from viewer.parse import detect, parse
 
@@ -246,13 +245,6 @@ def test_envelope_outside_messages_is_json_frame():
     transcript = parse(text, "json")
     assert [(segment.kind, segment.text) for segment in transcript.frame] == [
         ("json", '{"model": "m", "messages": ['), ("json", "]}")]
-
-
-@pytest.mark.parametrize("sample", sorted(SAMPLES.glob("json-*")), ids=lambda path: path.name)
-def test_every_character_of_a_json_sample_is_accounted_for(sample):
-    transcript = parse(sample.read_bytes())
-    assert transcript.dialect == "json"
-    assert_accounted_for(transcript, transcript.source)
 
 
 # -- diagnostics ------------------------------------------------------------------------------------------
