@@ -16,6 +16,7 @@ HINTS = {
     404: "Check the link: share links are long and easy to cut short when copied.",
     410: "The uploader deleted this transcript.",
     413: "Split the transcript, or ask the server's operator to raise VIEWER_MAX_UPLOAD_BYTES.",
+    415: "Send the transcript as UTF-8 text: a file from the picker, pasted text, or the raw body of an API upload.",
 }
 
 
@@ -31,11 +32,11 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-def error_response(status: int, title: str, message: str) -> tuple[Response | str, int]:
+def error_response(status: int, title: str, message: str, hint: str | None = None) -> tuple[Response | str, int]:
     if wants_json():
         return jsonify({"error": {"status": status, "title": title, "message": message}}), status
     return render_template("error.html", status=status, title=title, message=message,
-                           hint=HINTS.get(status)), status
+                           hint=hint or HINTS.get(status)), status
 
 
 def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPException:
@@ -44,7 +45,8 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     message = error.description or error.name
     if error.code == 413:
         message = f"The upload is larger than this server's limit of {_size(current_app.config['MAX_CONTENT_LENGTH'])}."
-    response, status = error_response(error.code, error.name, message)
+    # An exception may carry a hint of its own when the status's usual one would mislead.
+    response, status = error_response(error.code, error.name, message, getattr(error, "hint", None))
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
         response = _with_allow(response, status, error.valid_methods)
     return response, status

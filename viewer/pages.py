@@ -43,6 +43,17 @@ class Window:
     """(window position, first message index) of the next window, if any."""
 
 
+NOT_STORED = "private, no-store"
+"""Every answer about a transcript: a fresh upload's page shows the manage key once, and the views are per
+reader (the debug view, the uploader's links); no browser or proxy cache may keep them."""
+
+
+@bp.after_request
+def _not_stored(response: Response) -> Response:
+    response.headers["Cache-Control"] = NOT_STORED
+    return response
+
+
 @bp.get("/t/<id>")
 def transcript(id: str) -> Response:
     record = _open(id)
@@ -54,8 +65,6 @@ def transcript(id: str) -> Response:
     else:
         response = make_response(render_template("transcript.html", **context))
     response.vary.update(("HX-Request", "HX-History-Restore-Request", "Cookie"))
-    response.cache_control.private = True
-    response.cache_control.no_store = True  # a fresh upload's page shows the manage key once
     return response
 
 
@@ -75,8 +84,6 @@ def window(id: str) -> Response:
     response = make_response(render_template("_window.html", record=record, view=view, window=part,
                                              direction=direction, can_debug=access.can_debug(record)))
     response.vary.add("HX-Request")
-    response.cache_control.private = True
-    response.cache_control.no_store = True
     return response
 
 
@@ -89,10 +96,7 @@ def transcript_json(id: str) -> Response:
     if view == "debug":
         head["header"] = record.header
     chunks = _buffered(_json_chunks(get_store(), record, view, head))
-    response = current_app.response_class(chunks, mimetype="application/json")
-    response.cache_control.private = True
-    response.cache_control.no_store = True
-    return response
+    return current_app.response_class(chunks, mimetype="application/json")
 
 
 JSON_CHUNK = 64 * 1024
@@ -155,8 +159,6 @@ def message(id: str, index: int) -> Response:
     response = make_response(render_template(template, record=record, view=view, entry=entry, part=part,
                                              piece=piece, title=_title(record)))
     response.vary.update(("HX-Request", "Cookie"))
-    response.cache_control.private = True
-    response.cache_control.no_store = True
     return response
 
 
@@ -196,10 +198,7 @@ def jump(id: str) -> Response:
     view = _view(record)
     at = _int_arg("at")
     if at is None:
-        response = make_response(render_template("jump.html", record=record, view=view, title=_title(record)))
-        response.cache_control.private = True
-        response.cache_control.no_store = True
-        return response
+        return make_response(render_template("jump.html", record=record, view=view, title=_title(record)))
     at = min(max(at, 0), max(record.message_count - 1, 0))
     return redirect(_view_url(record, view, at=at) + f"#m-{_shown_index(record, view, at)}", 303)
 
@@ -224,11 +223,9 @@ def raw(id: str) -> Response:
     name = _CONTROL.sub("", (record.name or "").rsplit("/", 1)[-1]).strip() or record.id
     if "." not in name:
         name += ".txt"
-    response = send_file(BytesIO(get_store().raw(record.id) or b""), mimetype="text/plain", as_attachment=True,
-                         download_name=name)
-    response.cache_control.private = True
-    response.cache_control.no_store = True
-    return response
+    # Werkzeug adds `charset=utf-8`, which is right: viewer.parse.decode always reads uploads as UTF-8.
+    return send_file(BytesIO(get_store().raw(record.id) or b""), mimetype="text/plain", as_attachment=True,
+                     download_name=name)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -245,15 +242,13 @@ def manage(id: str) -> Response:
         # Drop the key from the address bar and history; the cookie now stands for it.
         return redirect(url_for("pages.manage", id=record.id), 303)
     _require_owner(record)
-    response = make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
-                                              share_url=url_for("pages.transcript", id=record.id,
-                                                                _external=True)))
-    response.cache_control.no_store = True
-    return response
+    return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
+                                         share_url=url_for("pages.transcript", id=record.id, _external=True)))
 
 
 @bp.post("/t/<id>/manage")
 def manage_action(id: str) -> Response:
+    access.refuse_cross_site()
     record = _open(id)
     _require_owner(record)
     if not access.csrf_valid(request.form.get("csrf")):
@@ -278,6 +273,8 @@ def manage_action(id: str) -> Response:
 # ---- helpers --------------------------------------------------------------------------------------------
 
 def _open(id: str) -> Record:
+    if not access.id_is_valid(id):
+        abort(404, "No transcript has this link.")
     store = get_store()
     record = store.get(id)
     if record is None:
@@ -408,6 +405,12 @@ def _debug_json(entry: Entry) -> dict[str, Any]:
 
 
 def _default_json(card: entries.Card) -> dict[str, Any]:
+    """A shown message without its place in the source: the gaps between spans would give the length of each
+    hidden message (the system prompt's, say). The debug JSON keeps them."""
     if card.kind == "marker":
         return {"index": card.index, "show_as": "marker", "text": card.marker_text, "indices": list(card.indices)}
-    return {**card.entry.message.to_json(), "show_as": card.kind}
+    data = card.entry.message.to_json()
+    del data["span"]
+    if "segments" in data:
+        data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
+    return {**data, "show_as": card.kind}

@@ -4,13 +4,23 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer import access, errors
+from viewer import access, errors, sniff
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, get_store, hash_key
 
 bp = Blueprint("uploads", __name__)
 
 NAME_LIMIT = 200
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+@bp.after_request
+def _not_stored(response: Response) -> Response:
+    # An upload's answer holds the manage key (the API's JSON) or leads to its one showing (the redirect).
+    # The home page may be cached: it holds nothing private.
+    if request.method == "POST":
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 @bp.get("/")
@@ -21,6 +31,10 @@ def home() -> str:
 
 @bp.post("/transcripts")
 def upload_form() -> Response | tuple[Response, int]:
+    access.refuse_cross_site()
+    if request.mimetype not in FORM_TYPES:
+        abort(415, "This address takes the upload form; send a raw transcript as the body of "
+                   "POST /api/transcripts instead.")
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
     raw = upload.read() if upload is not None else b""
@@ -43,6 +57,12 @@ def upload_form() -> Response | tuple[Response, int]:
 
 @bp.post("/api/transcripts")
 def upload_api() -> tuple[Response, int, dict[str, str]]:
+    access.refuse_cross_site()
+    # `curl --data-binary` labels a raw body application/x-www-form-urlencoded, so only multipart (curl -F) is
+    # refused: storing it would show its boundaries and field headers as the transcript's first lines.
+    if request.mimetype == "multipart/form-data":
+        abort(415, "Send the transcript itself as the request body (curl --data-binary @file), not as a "
+                   "multipart form; forms go to POST /transcripts.")
     debug = request.args.get("debug", "deny")
     if debug not in ("allow", "deny"):
         abort(400, "debug must be allow or deny.")
@@ -65,6 +85,9 @@ def _dialect(value: str | None) -> str:
 def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None) -> tuple[Record, str]:
     if not raw.strip():
         abort(400, "The transcript is empty: choose a file or paste some text.")
+    reason = sniff.binary_reason(raw)
+    if reason is not None:
+        abort(415, reason)
     key = access.new_key()
     record = get_store().add(raw, id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                          manage_hash=hash_key(key),

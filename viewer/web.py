@@ -1,10 +1,12 @@
-"""The Flask application factory. Production: `gunicorn 'viewer.web:create_app()'`.
+"""The Flask application factory. Production: `gunicorn -c gunicorn.conf.py 'viewer.web:create_app()'`.
 
 Defaults, then the environment (`VIEWER_…`), then the caller's overrides; after that, one line per part.
 """
 from __future__ import annotations
 
+import logging
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,6 +29,26 @@ CONTENT_SECURITY_POLICY = {
 }
 
 HTMX_FILES = ("htmx.min.js", "htmx.js")
+ROBOTS = "noindex"
+"""Shared transcripts are unlisted: links are private, and search engines must not list what they find."""
+
+
+class RedactKeys(logging.Filter):
+    """Takes manage keys out of request lines: the development server logs every path with its query string,
+    and `/t/<id>/manage?key=…` is the one URL that grants control of a transcript. (gunicorn.conf.py logs
+    paths without the query string.)"""
+
+    _KEY = re.compile(r"([?&;]key=)[^&;\s\"]*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        redacted = self._KEY.sub(r"\1[redacted]", text)
+        if redacted != text:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+_REDACT_KEYS = RedactKeys()
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -38,6 +60,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     _derive_config(app)
 
     _init_security(app)
+    _init_logging()
     errors.init_app(app)
     _init_store(app)
     app.register_blueprint(uploads.bp)
@@ -83,6 +106,18 @@ def _init_security(app: Flask) -> None:
              session_cookie_secure=bool(app.config["SECURE_COOKIES"]),
              content_security_policy=CONTENT_SECURITY_POLICY, frame_options="DENY",
              referrer_policy="no-referrer")
+    app.after_request(_no_robots)
+
+
+def _no_robots(response: Response) -> Response:
+    response.headers["X-Robots-Tag"] = ROBOTS
+    return response
+
+
+def _init_logging() -> None:
+    logger = logging.getLogger("werkzeug")
+    if _REDACT_KEYS not in logger.filters:  # one filter however many apps a process creates
+        logger.addFilter(_REDACT_KEYS)
 
 
 def _init_store(app: Flask) -> None:

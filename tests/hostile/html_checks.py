@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 LAYOUT_ELEMENTS = frozenset({
     "html", "head", "meta", "title", "link", "script", "body", "header", "main", "footer", "section", "nav",
     "aside", "div", "span", "a", "p", "h1", "h2", "strong", "dl", "dt", "dd", "ol", "ul", "li", "details",
-    "summary", "pre", "code", "time", "input"})
+    "summary", "pre", "code", "time", "input", "form", "button"})
 # Elements the markdown renderer may emit inside a message body (no raw HTML, images become links).
 BODY_ELEMENTS = frozenset({
     "p", "em", "strong", "s", "a", "code", "pre", "span", "ul", "ol", "li", "blockquote", "h1", "h2", "h3",
@@ -23,9 +23,12 @@ ALLOWED_ATTRIBUTES = frozenset({
     "lang", "charset", "name", "content", "rel", "href", "type", "src", "defer", "class", "id", "title",
     "aria-label", "aria-current", "aria-hidden", "role", "tabindex", "open", "start", "datetime", "readonly",
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
-    "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus"})
-FORM_ELEMENTS = frozenset({"form", "button", "label"})
-FORM_ATTRIBUTES = frozenset({"method", "action", "for", "required", "data-debug-state"})
+    "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
+    "method", "action", "min", "max", "required"})
+# Outside the manage page, the one form allowed is the plain GET "jump to message" form (see _form_problems).
+JUMP_INPUT_TYPES = {"number", "hidden", "text"}
+FORM_ELEMENTS = frozenset({"label"})
+FORM_ATTRIBUTES = frozenset({"for", "data-debug-state"})
 # Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
 CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("span", "who"),
                    ("span", "diag-message"), ("li", "marker"), ("h1", None), ("title", None))
@@ -69,6 +72,7 @@ class _Checker(HTMLParser):
     def __init__(self, transcript_id: str, form: bool) -> None:
         super().__init__(convert_charrefs=True)
         self.transcript_id = transcript_id
+        self.form = form
         self.elements = ALLOWED_ELEMENTS | FORM_ELEMENTS if form else ALLOWED_ELEMENTS
         self.attributes = ALLOWED_ATTRIBUTES | FORM_ATTRIBUTES if form else ALLOWED_ATTRIBUTES
         self.problems: list[str] = []
@@ -81,6 +85,8 @@ class _Checker(HTMLParser):
         if inside and set(values) - CONTENT_ATTRIBUTES:
             self.problems.append(f"<{tag}> inside a content region has {sorted(set(values) - CONTENT_ATTRIBUTES)}")
         self.problems += _tag_problems(tag, values, self.transcript_id, self.elements, self.attributes)
+        if not self.form:
+            self.problems += _form_problems(tag, values, self.transcript_id)
         if tag not in VOID_ELEMENTS:
             self.open.append((tag, inside or _is_content_region(tag, values)))
 
@@ -134,6 +140,19 @@ def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements
     if name == "link" and not attrs.get("href", "").startswith("/"):
         problems.append(f"a link tag to elsewhere: {attrs}")
     return problems
+
+
+def _form_problems(name: str, attrs: dict[str, str], transcript_id: str) -> list[str]:
+    """A transcript page's only form: GET to this transcript's jump route, a number (and the view), a button."""
+    if name == "form":
+        jump = f"/t/{transcript_id}/jump"
+        if attrs.get("method", "").lower() != "get" or attrs.get("action") != jump:
+            return [f"a form that is not a GET to {jump}: {attrs}"]
+    elif name == "button" and attrs.get("type") != "submit":
+        return [f"a button that is not a plain submit button: {attrs}"]
+    elif name == "input" and attrs.get("type") not in JUMP_INPUT_TYPES:
+        return [f"an input of type {attrs.get('type')!r}"]
+    return []
 
 
 def _htmx_problems(name: str, attribute: str, value: str, transcript_id: str) -> list[str]:

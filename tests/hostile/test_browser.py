@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from contextlib import contextmanager
+from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import pytest
@@ -46,20 +48,20 @@ def _upload(server: str, raw: bytes) -> str:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-def test_hostile_subset_in_chromium(chromium, server, dialect):
+def test_hostile_subset_in_chromium(browser, server, dialect):
     url = _upload(server, build("\n\n".join(REPRESENTATIVE), dialect))
-    chromium.run(in_new_context(lambda context: _load_hostile_pages(context, url)))
+    with fresh_context(browser) as context:
+        _load_hostile_pages(context, url)
 
 
-def in_new_context(work):
-    """Browser work in a fresh context (no cookies: a link holder), closed whatever happens."""
-    def run(browser):
-        context = browser.new_context()
-        try:
-            return work(context)
-        finally:
-            context.close()
-    return run
+@contextmanager
+def fresh_context(browser) -> Iterator[Any]:
+    """A browser context with no cookies (a link holder), closed whatever happens."""
+    context = browser.new_context()
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def _load_hostile_pages(context, url: str) -> None:
@@ -104,15 +106,12 @@ def watch(page) -> dict[str, list[str]]:
     return seen
 
 
-def test_the_watchers_see_a_dialog_and_an_error(chromium):
-    def provoke(context):
+def test_the_watchers_see_a_dialog_and_an_error(browser):
+    with fresh_context(browser) as context:
         page = context.new_page()
         seen = watch(page)
         page.set_content("<script>alert('x'); console.error('boom')</script>")
         page.wait_for_timeout(100)
-        return seen
-
-    seen = chromium.run(in_new_context(provoke))
     assert seen["dialogs"] == ["x"] and "boom" in seen["errors"]
 
 
@@ -124,9 +123,10 @@ def _touch_every_entry(page) -> None:
         link.focus()
 
 
-def test_htmx_keeps_no_history_cache_in_the_browser(chromium, server):
+def test_htmx_keeps_no_history_cache_in_the_browser(browser, server):
     url = _upload(server, canary_transcript("harmony"))
-    chromium.run(in_new_context(lambda context: _toggle_and_go_back(context, url)))
+    with fresh_context(browser) as context:
+        _toggle_and_go_back(context, url)
 
 
 def _toggle_and_go_back(context, url: str) -> None:

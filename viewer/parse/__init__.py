@@ -12,6 +12,7 @@ from viewer.pairing import pair_calls
 from viewer.parse.decode import decode
 from viewer.parse.detect import DIALECTS, detect
 from viewer.parse.options import ParseOptions
+from viewer.parse.surrogates import replace_lone_surrogates
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _STORED_BY = ("parse/*.py", "model.py", "checks.py", "pairing.py", "policy.py")
@@ -53,7 +54,7 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
         raise ValueError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
     text, decode_diagnostics = decode(data)
     chosen = detect(text) if dialect == "auto" else dialect
-    transcript = _parsers()[chosen](text, ParseOptions(primed_role=primed_role))
+    transcript = replace_lone_surrogates(_parsers()[chosen](text, ParseOptions(primed_role=primed_role)))
     return _finish(transcript, decode_diagnostics)
 
 

@@ -1,0 +1,14 @@
+"""gunicorn settings for the viewer: `gunicorn -c gunicorn.conf.py 'viewer.web:create_app()'`.
+
+Command-line flags (--bind, --workers, --threads) still override what is set here.
+"""
+
+# Request lines go to stdout. `%(U)s` is the path without its query string: a manage link
+# (`/t/<id>/manage?key=…`) grants control of a transcript, so `%(r)s` (the request line) and `%(q)s` (the query)
+# must never be logged. No referrer either (our pages send none, but other sites' pages may).
+accesslog = "-"
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(L)ss "%(a)s"'
+
+# Behind a TLS-terminating proxy on this host, trust its X-Forwarded-Proto so that the app sees https: the
+# cross-site check compares a browser's Origin with the request's own scheme, host and port.
+forwarded_allow_ips = "127.0.0.1,::1"

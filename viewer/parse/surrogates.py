@@ -1,0 +1,65 @@
+"""Lone surrogates out of the model: JSON's `\\ud800` escapes decode to code points that UTF-8 cannot encode,
+so no database, page or JSON answer could carry them. They become U+FFFD, each affected message reported once.
+
+Text dialects read decoded bytes, which cannot hold a lone surrogate, so one scan of the source clears them;
+only values that came out of JSON (or a caller's str) are checked field by field.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from viewer.model import Diagnostic, Message, Transcript
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_TEXT_FIELDS = ("role", "content", "name", "recipient", "channel", "content_type", "intent", "call_id")
+
+
+def replace_lone_surrogates(transcript: Transcript) -> Transcript:
+    """The transcript with every lone surrogate replaced by U+FFFD, and a W-LONE-SURROGATE per message."""
+    from_json = transcript.dialect in ("json", "events")
+    if not from_json and not _LONE_SURROGATE.search(transcript.source):
+        return transcript
+    messages, diagnostics = [], list(transcript.diagnostics)
+    for message in transcript.messages:
+        cleaned = _clean_message(message)
+        if cleaned is not message:
+            diagnostics.append(Diagnostic(
+                code="W-LONE-SURROGATE", severity="warning",
+                message="A lone UTF-16 surrogate (from a \\ud800-style escape) cannot be shown or stored; "
+                        "it was replaced with U+FFFD.",
+                span=message.span, message_index=message.index))
+        messages.append(cleaned)
+    return dataclasses.replace(
+        transcript, source=_clean(transcript.source), messages=tuple(messages), diagnostics=tuple(diagnostics),
+        header=_clean_value(transcript.header), tools=_clean_value(transcript.tools))
+
+
+def _clean(text: str) -> str:
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _clean_message(message: Message) -> Message:
+    changes: dict[str, Any] = {}
+    for field in _TEXT_FIELDS:
+        value = getattr(message, field)
+        if isinstance(value, str) and _LONE_SURROGATE.search(value):
+            changes[field] = _clean(value)
+    if any(_LONE_SURROGATE.search(segment.text) for segment in message.segments):
+        changes["segments"] = tuple(dataclasses.replace(segment, text=_clean(segment.text))
+                                    for segment in message.segments)
+    return dataclasses.replace(message, **changes) if changes else message
+
+
+def _clean_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return _clean(value)
+    if isinstance(value, dict):
+        return {_clean_value(key): _clean_value(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clean_value(item) for item in value]
+    return value
+
+
+__all__ = ["replace_lone_surrogates"]
