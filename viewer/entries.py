@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from viewer import policy, render
+from viewer.model import Message
 from viewer.store import Entry, Located
 
 _CACHED_BODY_LIMIT = 100_000
@@ -151,9 +152,42 @@ def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: 
                  diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
 
 
+PANEL_LABELS = {"fim_prefix": "Prefix · before the cursor", "fim_middle": "Middle · the infill",
+                "fim_suffix": "Suffix · after the cursor", "reflect": "Reflection", "introspect": "Introspection",
+                "reason": "Reasoning"}
+CODE_PANELS = ("fim_prefix", "fim_middle", "fim_suffix", "file")
+SKIPPED_SEGMENTS = ("flag",)
+
+
+def panel_parts(message: Message) -> list[render.Panel]:
+    """A body with fill-in-the-middle parts, files or thought blocks as labelled panels; [] for other bodies.
+
+    Each part is shown on its own, so a FIM prefix is never run through markdown together with its suffix."""
+    kinds = {segment.kind for segment in message.segments}
+    if not kinds & ({"file", "reflect", "introspect", "reason"} | set(CODE_PANELS)):
+        return []
+    parts, files = [], 0
+    for segment in message.segments:
+        if segment.kind in SKIPPED_SEGMENTS or (segment.kind not in CODE_PANELS and not segment.text.strip()):
+            continue
+        if segment.kind == "file":
+            files += 1
+            label = f"File {files}"
+        elif segment.kind == "fim_middle" and not segment.text:
+            label = "Middle · the cursor, to be filled"
+        else:
+            label = PANEL_LABELS.get(segment.kind)
+        parts.append(render.Panel(label, segment.text, segment.kind in CODE_PANELS, segment.kind))
+    return parts
+
+
 def body(entry: Entry) -> render.Rendered:
-    """A message body as safe HTML: JSON for JSON bodies and tool-call arguments, else by content type."""
+    """A message body as safe HTML: labelled panels for structured bodies, JSON for JSON bodies and tool-call
+    arguments, else by content type."""
     message = entry.message
+    parts = panel_parts(message)
+    if parts:
+        return render.panels(parts)
     content_type = message.content_type
     # Tool traffic is usually JSON even when no content type says so; render_body keeps non-JSON as written.
     if (message.is_call or message.is_reply) and content_type is None \

@@ -89,6 +89,36 @@ def render_body(text: str, content_type: str | None) -> Rendered:
     return _code(text, content_type)
 
 
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One labelled part of a structured body (a fill-in-the-middle part, a file, a thought block)."""
+
+    label: str | None
+    """What the part is, shown above it; None for plain text between labelled parts."""
+    text: str
+    """The part's text as the author meant it."""
+    as_code: bool
+    """Shown as written in a code block (FIM parts, files) rather than as markdown (thoughts, text)."""
+    kind: str
+    """A class suffix for the part's colour (`fim_prefix`, `file`, `reason` …): letters and `_` only."""
+
+
+def panels(parts: list[Panel]) -> Rendered:
+    """A body made of labelled parts: one panel per part, in order, each rendered safely on its own."""
+    html, notes = [], []
+    for part in parts:
+        rendered = _code(_clean(part.text), None) if part.as_code else _markdown(_clean(part.text))
+        label = f'<p class="panel-label">{escape(part.label)}</p>' if part.label else ""
+        kind = part.kind if _PANEL_KIND.fullmatch(part.kind) else "text"
+        html.append(f'<div class="panel panel-{kind}">{label}{rendered.html}</div>\n')
+        if rendered.degraded and rendered.degraded not in notes:
+            notes.append(rendered.degraded)
+    return Rendered(Markup("".join(html)), " ".join(notes) or None)
+
+
+_PANEL_KIND = re.compile(r"[a-z_]{1,32}")
+
+
 @functools.cache
 def stylesheet() -> str:
     """Pygments CSS for code: a light style, and a dark one under `prefers-color-scheme: dark`."""
