@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from viewer.model import Diagnostic
+from viewer.parse.surrogates import clean, has_lone_surrogate
 
 BOM = "\ufeff"
 
@@ -9,8 +10,7 @@ BOM = "\ufeff"
 def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     """Return the text every span will point into, and any decoding diagnostics."""
     if isinstance(data, str):
-        text = data
-        diagnostics: list[Diagnostic] = []
+        text, diagnostics = _checked_str(data)
     else:
         text, diagnostics = _decode_bytes(data)
     if text.startswith(BOM):
@@ -34,3 +34,15 @@ def _decode_bytes(data: bytes) -> tuple[str, list[Diagnostic]]:
             span=(max(first, 0), max(first, 0) + 1),
         )
         return text, [note]
+
+
+def _checked_str(text: str) -> tuple[str, list[Diagnostic]]:
+    """A caller's str may hold lone surrogates, which no page or database could carry: U+FFFD instead."""
+    if not has_lone_surrogate(text):
+        return text, []
+    first = next(at for at, char in enumerate(text) if "\ud800" <= char <= "\udfff")
+    note = Diagnostic(code="W-LONE-SURROGATE", severity="warning",
+                      message="The text holds lone UTF-16 surrogates, which cannot be shown or stored; they were "
+                              "replaced with U+FFFD (first one here).",
+                      span=(first, first + 1))
+    return clean(text), [note]
