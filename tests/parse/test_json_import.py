@@ -211,10 +211,10 @@ def test_arguments_that_are_not_json_violate_the_constraint():
     assert "E-BODY-CONSTRAINT-VIOLATION" in codes(transcript)
 
 
-def test_lone_surrogate_escape_is_kept_in_the_content():
+def test_lone_surrogate_escape_becomes_a_replacement_character_with_a_warning():
     transcript = parse('[{"role": "user", "content": "a\\ud800b"}]', "json")
-    assert transcript.messages[0].content == "a\ud800b"
-    transcript.to_json()
+    assert transcript.messages[0].content == "a\ufffdb"
+    assert "W-LONE-SURROGATE" in codes(transcript)
 
 
 # -- spans ------------------------------------------------------------------------------------------------
