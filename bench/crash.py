@@ -130,9 +130,24 @@ def request(method: str, port: int, path: str, body: bytes | None = None) -> tup
 # ---- uploads ------------------------------------------------------------------------------------------------
 
 def transcript(rng: random.Random) -> bytes:
-    """A Harmony transcript of random size, or raw bytes (invalid UTF-8, NUL, CR) to test byte-exactness."""
+    """A Harmony transcript of random size; one in five has raw bytes (invalid UTF-8, NUL, CR) sprinkled in, to
+    test byte-exactness (sparsely enough that it still reads as text: mostly-binary uploads are refused)."""
+    text = _harmony_text(rng)
     if rng.random() < 0.2:
-        return b"<|start|>user<|message|>" + rng.randbytes(rng.randint(1, 20_000)) + b"<|end|>"
+        return _sprinkle_raw_bytes(rng, text)
+    return text
+
+
+def _sprinkle_raw_bytes(rng: random.Random, text: bytes) -> bytes:
+    spots = sorted(rng.sample(range(len(text)), k=max(1, len(text) // 50)))
+    pieces, previous = [], 0
+    for spot in spots:
+        pieces += [text[previous:spot], rng.randbytes(1)]
+        previous = spot
+    return b"".join(pieces) + text[previous:]
+
+
+def _harmony_text(rng: random.Random) -> bytes:
     messages = []
     for n in range(rng.randint(1, 60)):
         words = " ".join(rng.choice(("alpha", "beta", "**bold**", "`code`", "é", "\r\n", "🙂", str(n)))

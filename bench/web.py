@@ -267,7 +267,7 @@ CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
 def run_child(kind: str, **options: Any) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", kind]
     for key, value in options.items():
-        command += [f"--{key}", str(value)]
+        command.append(f"--{key}={value}")  # one word: an id may start with "-"
     output = subprocess.run(command, check=True, capture_output=True, text=True, timeout=900, cwd=ROOT).stdout
     return json.loads(output.strip().splitlines()[-1])
 

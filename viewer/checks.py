@@ -1,9 +1,13 @@
 """Checks on the parsed model that every dialect shares: constraints, required channels, call schemas and
-tool errors reported in replies."""
+tool errors reported in replies.
+
+This runs on every message of every upload, so it is written for speed: one plain loop, each body read as JSON
+at most once, and the full schema report only built for arguments that fail validation.
+"""
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 
@@ -11,21 +15,42 @@ from viewer.model import Diagnostic, Message, Transcript
 
 TOOL_ERROR_CODES = ("E-TOOL-TIMEOUT", "E-TOOL-CANCELLED")
 
+_NOT_JSON = object()
+"""What `_read_json` returns for a body that is not JSON."""
+
 
 def check(transcript: Transcript) -> list[Diagnostic]:
     """Diagnostics the model shows once every message is parsed."""
     required = _required_channels(transcript.header)
     validators = _validators(transcript.tools)
     found: list[Diagnostic] = []
+    add = found.append
+    problems: dict[tuple[str, str], str | None] = {}
     for message in transcript.messages:
-        found.extend(_constraint(message))
-        if required and not message.channel_explicit and message.role == "assistant":
-            found.append(_diagnostic(message, "E-PARSE-CHANNEL-MISSING", "error",
-                                     "The header's harmony profile requires a channel on every assistant message."))
-        if message.is_call and message.recipient in validators:
-            found.extend(_call_schema(message, validators[message.recipient]))
-        if message.is_reply:
-            found.extend(_tool_error(message))
+        role = message.role
+        is_call = role == "assistant" and message.is_call
+        validator = validators.get(message.recipient) if is_call else None
+        wants_json = validator is not None or role == "tool"
+        value: Any = _NOT_JSON
+        if message.constrained and (message.content_type or "").lower() == "json":
+            value, problem = _constraint(message.content)
+            if problem is not None:
+                add(_diagnostic(message, "E-BODY-CONSTRAINT-VIOLATION", "error", problem))
+        elif wants_json:
+            value = _read_json(message.content)
+        if wants_json and isinstance(value, str):
+            value = _unwrap(value)
+        if required and role == "assistant" and not message.channel_explicit:
+            add(_diagnostic(message, "E-PARSE-CHANNEL-MISSING", "error",
+                            "The header's harmony profile requires a channel on every assistant message."))
+        if validator is not None:
+            problem = _call_problem_once(message.recipient, message.content, value, validator, problems)
+            if problem is not None:
+                add(_diagnostic(message, "E-CALL-SCHEMA", "error", problem))
+        elif role == "tool" and isinstance(value, dict):
+            diagnostic = _tool_error(message, value)
+            if diagnostic is not None:
+                add(diagnostic)
     return found
 
 
@@ -33,17 +58,29 @@ def _diagnostic(message: Message, code: str, severity: str, text: str) -> Diagno
     return Diagnostic(code=code, severity=severity, message=text, span=message.span, message_index=message.index)
 
 
-def _constraint(message: Message) -> Iterator[Diagnostic]:
-    if not message.constrained or (message.content_type or "").lower() != "json":
-        return
+def _constraint(content: str) -> tuple[Any, str | None]:
+    """A `<|constrain|>json` body's value and what is wrong with it, if anything."""
     try:
-        json.loads(message.content)
+        return json.loads(content), None
     except ValueError as error:
-        yield _diagnostic(message, "E-BODY-CONSTRAINT-VIOLATION", "error",
-                          f"The body is marked <|constrain|>json but is not valid JSON: {error}.")
+        return _NOT_JSON, f"The body is marked <|constrain|>json but is not valid JSON: {error}."
     except RecursionError:
-        yield _diagnostic(message, "E-BODY-CONSTRAINT-VIOLATION", "error",
-                          "The body is marked <|constrain|>json but nests too deeply to read.")
+        return _NOT_JSON, "The body is marked <|constrain|>json but nests too deeply to read."
+
+
+def _read_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
+def _unwrap(value: str) -> Any:
+    """Some producers JSON-encode a JSON document once more; read through one level of that."""
+    inner = _read_json(value)
+    if isinstance(inner, str):
+        inner = _unwrap(inner)
+    return value if inner is _NOT_JSON else inner
 
 
 def _required_channels(header: dict[str, Any]) -> bool:
@@ -79,48 +116,51 @@ def _without_patterns(schema: Any) -> Any:
     return schema
 
 
-def _call_schema(message: Message, validator: jsonschema.protocols.Validator) -> Iterator[Diagnostic]:
-    arguments = _loads(message.content)
+_REMEMBERED_CALLS = 10_000
+"""How many distinct short calls `_call_problem_once` remembers per transcript."""
+_REMEMBERED_LENGTH = 1024
+"""The longest arguments it remembers (longer ones are rarely repeated word for word)."""
+
+
+def _call_problem_once(tool: str, content: str, arguments: Any, validator: jsonschema.protocols.Validator,
+                       problems: dict[tuple[str, str], str | None]) -> str | None:
+    """`_call_problem`, asked once per distinct short call: agents repeat calls word for word (polling, the same
+    lookup), and jsonschema takes about 10 µs per call, more than everything else this module does."""
+    if len(content) > _REMEMBERED_LENGTH:
+        return _call_problem(tool, arguments, validator)
+    key = (tool, content)
+    if key in problems:
+        return problems[key]
+    problem = _call_problem(tool, arguments, validator)
+    if len(problems) < _REMEMBERED_CALLS:
+        problems[key] = problem
+    return problem
+
+
+def _call_problem(tool: str, arguments: Any, validator: jsonschema.protocols.Validator) -> str | None:
+    """Why a call's arguments break the tool's schema, or None when they fit."""
     if arguments is _NOT_JSON:
-        yield _diagnostic(message, "E-CALL-SCHEMA", "error",
-                          f"The arguments to {message.recipient} are not JSON.")
-        return
+        return f"The arguments to {tool} are not JSON."
     try:
+        if validator.is_valid(arguments):  # most calls: skip building and ranking every error
+            return None
         error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
     except RecursionError:
-        error = None
-    if error is not None:
-        where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
-        yield _diagnostic(message, "E-CALL-SCHEMA", "error",
-                          f"The arguments to {message.recipient} do not match its declared schema at {where}: "
-                          f"{error.message}.")
+        return None
+    if error is None:
+        return None
+    where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
+    return f"The arguments to {tool} do not match its declared schema at {where}: {error.message}."
 
 
-_NOT_JSON = object()
-
-
-def _loads(text: str) -> Any:
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return _NOT_JSON
-    if isinstance(value, str):
-        # Some producers JSON-encode a JSON document once more; read through one level of that.
-        inner = _loads(value)
-        return value if inner is _NOT_JSON else inner
-    return value
-
-
-def _tool_error(message: Message) -> Iterator[Diagnostic]:
-    reply = _loads(message.content)
-    if not isinstance(reply, dict):
-        return
+def _tool_error(message: Message, reply: dict[str, Any]) -> Diagnostic | None:
     code = _error_code(reply.get("error"))
+    tool = f"The tool {message.name} " if message.name else "The tool "
     if code in TOOL_ERROR_CODES:
-        yield _diagnostic(message, code, "error", f"The tool {message.name or ''} reported {code}.".replace("  ", " "))
-    elif reply.get("ok") is False:
-        yield _diagnostic(message, "W-TOOL-ERROR", "warning",
-                          f"The tool {message.name or ''} reported a failure (ok: false).".replace("  ", " "))
+        return _diagnostic(message, code, "error", f"{tool}reported {code}.")
+    if reply.get("ok") is False:
+        return _diagnostic(message, "W-TOOL-ERROR", "warning", f"{tool}reported a failure (ok: false).")
+    return None
 
 
 def _error_code(error: Any) -> str | None:

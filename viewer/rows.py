@@ -7,13 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from sqlalchemy import Column
 
+from viewer import policy
 from viewer.ingest import Analysis
 from viewer.model import Diagnostic, Message, Segment
-from viewer.schema import transcripts
+from viewer.schema import message_kinds, messages, transcripts
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +71,12 @@ class Located:
     column: int
 
 
-MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "role", "name", "recipient", "channel",
-                   "channel_explicit", "content_type", "constrained", "intent", "call_id", "end", "span_start",
-                   "span_end", "header_start", "header_end", "line", "col", "content", "segments", "source",
-                   "show_as", "rule", "reason", "pair", "partner")
+MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",
+                   "header_start", "header_end", "line", "col", "body_start", "body_end", "content", "source",
+                   "segments", "pair", "partner")
 """The order of the values in `message_rows`' tuples."""
+KIND_COLUMNS = ("transcript_id", "number", "role", "name", "recipient", "channel", "channel_explicit",
+                "content_type", "constrained", "intent", "end", "show_as", "rule", "reason")
 DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "span_start", "span_end", "line", "col",
                       "message_index")
 PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
@@ -96,30 +98,60 @@ def summary(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def message_rows(id: str, analysis: Analysis) -> Iterator[tuple]:
-    """One tuple per message in `MESSAGE_COLUMNS` order: plain tuples, because building a dictionary of
-    parameters per row was most of the cost of storing a big upload."""
+def message_rows(id: str, analysis: Analysis, kinds: dict[tuple, int]) -> Iterator[tuple]:
+    """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
+    rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the
+    database's per-column work are most of the cost of storing a big upload."""
     transcript = analysis.transcript
     source = transcript.source
-    position = transcript.position
+    count, rfind, startswith = source.count, source.rfind, source.startswith
     partner: dict[int, tuple[int, int]] = {}
     for number, pair in enumerate(transcript.pairs, start=1):
         partner[pair.call] = (number, pair.reply)
         partner[pair.reply] = (number, pair.call)
+    no_partner = (None, None)
+    # Lines are counted from the previous message's start (messages come in source order; a nested one, which
+    # starts before, asks the transcript's line table), cheaper than a search per message.
+    counted = line_start = 0
+    line = 1
     rank = 0
     for message, rule in zip(transcript.messages, analysis.rules):
-        show_as = rule.show_as
+        key = (message.role, message.name, message.recipient, message.channel, message.channel_explicit,
+               message.content_type, message.constrained, message.intent, message.end, rule.name)
+        kind = kinds.get(key)
+        if kind is None:
+            kind = kinds[key] = len(kinds)
         start, end = message.span
-        line, column = position(start)
-        number, other = partner.get(message.index, (None, None))
+        if start >= counted:
+            newlines = count("\n", counted, start)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", counted, start) + 1
+            counted = start
+            position = line, start - line_start + 1
+        else:
+            position = transcript.position(start)
         header = message.header
-        visible = show_as != "hidden"
-        yield (id, message.index, rank if visible else None, message.turn, message.role, message.name,
-               message.recipient, message.channel, message.channel_explicit, message.content_type,
-               message.constrained, message.intent, message.call_id, message.end, start, end,
-               header[0] if header else None, header[1] if header else None, line, column, message.content,
-               segments_json(message), source[start:end], show_as, rule.name, rule.reason, number, other)
+        content = message.content
+        body_start = header[1] if header else start
+        body_end = body_start + len(content)
+        if start <= body_start and body_end <= end and startswith(content, body_start):
+            content = None  # a slice of this row's source: read from there
+        else:
+            body_start = body_end = None
+        visible = rule.show_as != "hidden"
+        yield (id, message.index, rank if visible else None, message.turn, kind, message.call_id, start, end,
+               header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
+               content, source[start:end], segments_json(message), *partner.get(message.index, no_partner))
         rank += visible
+
+
+def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[policy.Rule]) -> Iterator[tuple]:
+    """The kinds `message_rows` numbered, in `KIND_COLUMNS` order."""
+    by_name = {rule.name: rule for rule in rules}
+    for (*fields, name), number in kinds.items():
+        rule = by_name[name]
+        yield (id, number, *fields, rule.show_as, rule.name, rule.reason)
 
 
 def segments_json(message: Message) -> str:
@@ -155,9 +187,18 @@ def record(row: Any) -> Record:
     return Record(**{**data, "header": json.loads(data["header"] or "{}"), "deleted": deleted_at is not None})
 
 
+def entry_columns() -> list[Column]:
+    """What `entry` reads: a message row with its kind (select them from messages joined to message_kinds)."""
+    return [*(column for column in messages.c if column.name not in ("transcript_id", "kind")),
+            *(column for column in message_kinds.c if column.name not in ("transcript_id", "number"))]
+
+
 def entry(row: Any) -> Entry:
+    content = row.content
+    if content is None:
+        content = row.source[row.body_start - row.span_start:row.body_end - row.span_start]
     message = Message(
-        index=row.idx, turn=row.turn, role=row.role, content=row.content, span=(row.span_start, row.span_end),
+        index=row.idx, turn=row.turn, role=row.role, content=content, span=(row.span_start, row.span_end),
         name=row.name, recipient=row.recipient, channel=row.channel, channel_explicit=row.channel_explicit,
         content_type=row.content_type, constrained=row.constrained, intent=row.intent, call_id=row.call_id,
         end=row.end, segments=tuple(Segment(kind=s["kind"], text=s["text"], span=tuple(s["span"]))

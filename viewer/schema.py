@@ -1,7 +1,8 @@
 """The database tables: one row per transcript, per message, per diagnostic and per call pair.
 
-Per message the row holds the parsed fields and the default view's decision, so a page reads one window of rows
-and never parses; `vrank` numbers the rows the default view shows, so its windows skip hidden rows by index.
+Per message the row (with its kind: header fields and the default view's decision) holds everything a page
+shows, so a page reads one window of rows and never parses; `vrank` numbers the rows the default view shows,
+so its windows skip hidden rows by index. A window never reads a hidden row, and a row holds only its own text.
 """
 from __future__ import annotations
 
@@ -34,28 +35,42 @@ transcripts = Table(
     Column("deleted_at", DateTime(timezone=True), nullable=True),
 )
 
+message_kinds = Table(
+    # The header fields and the default view's decision, stored once per distinct combination: a big transcript
+    # repeats a handful of them, and every column of `messages` costs time on each of its rows at upload.
+    "message_kinds", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("role", String(64), nullable=False),
+    Column("name", Text), Column("recipient", Text),
+    Column("channel", String(64), nullable=False),
+    Column("channel_explicit", Boolean, nullable=False),
+    Column("content_type", Text), Column("constrained", Boolean, nullable=False),
+    Column("intent", String(64)),
+    Column("end", String(16), nullable=False),
+    Column("show_as", String(16), nullable=False),
+    Column("rule", String(64), nullable=False),
+    Column("reason", Text, nullable=False),
+)
+
 messages = Table(
     "messages", metadata,
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("vrank", Integer, nullable=True),  # position among the default view's entries; None when hidden
     Column("turn", Integer, nullable=False),
-    Column("role", String(64), nullable=False),
-    Column("name", Text), Column("recipient", Text),
-    Column("channel", String(64), nullable=False),
-    Column("channel_explicit", Boolean, nullable=False),
-    Column("content_type", Text), Column("constrained", Boolean, nullable=False),
-    Column("intent", String(64)), Column("call_id", Text),
-    Column("end", String(16), nullable=False),
+    Column("kind", Integer, nullable=False),  # message_kinds.number
+    Column("call_id", Text),
     Column("span_start", Integer, nullable=False), Column("span_end", Integer, nullable=False),
     Column("header_start", Integer), Column("header_end", Integer),
     Column("line", Integer, nullable=False), Column("col", Integer, nullable=False),
-    Column("content", Text, nullable=False),
-    Column("segments", Text, nullable=False),  # JSON list
+    # Most bodies are a slice of the message's own source text: then `content` is None and the body is
+    # source[body_start - span_start:body_end - span_start], so it is not stored twice. Otherwise (unwrapped
+    # literals, JSON escapes…) `content` holds the body and the body offsets are None.
+    Column("body_start", Integer), Column("body_end", Integer),
+    Column("content", Text, nullable=True),
     Column("source", Text, nullable=False),  # the exact source span, control tokens included
-    Column("show_as", String(16), nullable=False),
-    Column("rule", String(64), nullable=False),
-    Column("reason", Text, nullable=False),
+    Column("segments", Text, nullable=False),  # JSON list
     Column("pair", Integer), Column("partner", Integer),
     Index("messages_by_rank", "transcript_id", "vrank"),
 )

@@ -7,22 +7,30 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
+import threading
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 from flask import Flask, current_app
-from sqlalchemy import Table, create_engine, delete, event, func, insert, select, update
+from sqlalchemy import Table, and_, create_engine, delete, event, func, inspect, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
 
 from viewer import rows
 from viewer.ingest import Analysis, analyse
 from viewer.rows import Entry, Located, Record
-from viewer.schema import diagnostics, messages, metadata, pairs, transcripts
+from viewer.schema import diagnostics, message_kinds, messages, metadata, pairs, transcripts
 
 __all__ = ["Entry", "Located", "Record", "Store", "get_store", "hash_key", "init_app"]
 
 _BATCH = 5000
 _BULK_CACHE_KIB = 65536
+_AUTOCHECKPOINT_PAGES = 1000
+"""SQLite's default: a commit that leaves the WAL longer than this copies it into the database file."""
+
+log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask, url: str) -> None:
@@ -45,7 +53,7 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.engine = _engine(url)
-        metadata.create_all(self.engine)
+        _create_schema(self.engine)
 
     def add(self, raw: bytes, *, id: str, requested_dialect: str = "auto", debug_allowed: bool = False,
             manage_hash: str | None = None, name: str | None = None, is_sample: bool = False,
@@ -55,7 +63,7 @@ class Store:
         row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
                "requested_dialect": requested_dialect, "created_at": dt.datetime.now(dt.timezone.utc),
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
-        with self.engine.begin() as conn:
+        with self._bulk() as conn:
             conn.execute(insert(transcripts).values(**row, **rows.summary(analysis)))
             _insert_parse(conn, id, analysis)
         return self.get(id)
@@ -76,6 +84,33 @@ class Store:
         except IntegrityError:  # another worker stored it at the same moment
             return False
         return True
+
+    @contextmanager
+    def _bulk(self) -> Iterator[Connection]:
+        """A transaction for storing a parse. On SQLite its commit makes it durable (the WAL is synced) but
+        leaves the checkpoint, copying the new pages into the database file, to a background thread: for a
+        50 MB upload that copy takes half a second and more, and nothing the uploader waits for needs it."""
+        with self.engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+                conn.commit()
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                if sqlite:
+                    conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint={_AUTOCHECKPOINT_PAGES}")
+                    conn.commit()
+        if sqlite:
+            threading.Thread(target=self._checkpoint, name="wal-checkpoint", daemon=True).start()
+
+    def _checkpoint(self) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # noqa: BLE001 - the next write's automatic checkpoint does it instead
+            log.warning("background WAL checkpoint failed", exc_info=True)
 
     def get(self, id: str) -> Record | None:
         with self.engine.connect() as conn:
@@ -98,7 +133,7 @@ class Store:
             return record
         raw = self.raw(record.id)
         analysis = analyse(raw, record.requested_dialect)
-        with self.engine.begin() as conn:
+        with self._bulk() as conn:
             # The guarded update takes the row lock first, so concurrent first opens re-parse once.
             claimed = conn.execute(update(transcripts)
                                    .where(transcripts.c.id == record.id,
@@ -113,14 +148,13 @@ class Store:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it)."""
         key = messages.c.idx if view == "debug" else messages.c.vrank
-        query = (select(messages).where(messages.c.transcript_id == id, key >= start)
-                 .order_by(key).limit(size))
+        query = _entries().where(messages.c.transcript_id == id, key >= start).order_by(key).limit(size)
         with self.engine.connect() as conn:
             return [rows.entry(row) for row in conn.execute(query)]
 
     def entry(self, id: str, index: int) -> Entry | None:
         """One message's row, whatever the view (the caller applies the policy)."""
-        query = select(messages).where(messages.c.transcript_id == id, messages.c.idx == index)
+        query = _entries().where(messages.c.transcript_id == id, messages.c.idx == index)
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return rows.entry(row) if row is not None else None
@@ -187,8 +221,51 @@ class Store:
                          .values(raw=None, header="{}", name=None, deleted_at=dt.datetime.now(dt.timezone.utc)))
 
 
+def _entries() -> Select:
+    """Message rows joined to their kinds, as `rows.entry` reads them."""
+    return select(*rows.entry_columns()).join(
+        message_kinds, and_(message_kinds.c.transcript_id == messages.c.transcript_id,
+                            message_kinds.c.number == messages.c.kind))
+
+
 def _position_of(entry: Entry, view: str) -> int:
     return entry.message.index if view == "debug" else entry.rank
+
+
+_PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
+"""What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
+_STALE = "stale-layout"
+"""The parser version given to transcripts whose parse was dropped by a layout upgrade: not any real version,
+so `Store.refresh` parses them again on their next open."""
+
+
+def _create_schema(engine: Engine) -> None:
+    """Create the tables, or upgrade an older layout of the parse tables, once whatever other processes do.
+
+    Several server processes start at once on a fresh database (gunicorn --workers N); without the lock each
+    sees no tables and all but one fail with "table … already exists". On SQLite `BEGIN IMMEDIATE` takes the
+    database's write lock (the others wait: busy_timeout), on PostgreSQL an advisory lock does the same."""
+    with engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        elif conn.dialect.name == "postgresql":
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7301946)")  # any constant of this app's own
+        _upgrade_parse_tables(conn)
+        metadata.create_all(conn)
+        conn.commit()
+
+
+def _upgrade_parse_tables(conn: Connection) -> None:
+    """Drop parse tables whose columns differ from the schema's; their transcripts are parsed again on open."""
+    existing = inspect(conn)
+    stale = [table for table in _PARSE_TABLES if existing.has_table(table.name)
+             and {column["name"] for column in existing.get_columns(table.name)} != set(table.c.keys())]
+    if not stale:
+        return
+    for table in _PARSE_TABLES:  # all of them: a parse is stored whole or not at all
+        if existing.has_table(table.name):
+            conn.exec_driver_sql(f"DROP TABLE {conn.dialect.identifier_preparer.quote(table.name)}")
+    conn.execute(update(transcripts).values(parser_version=_STALE))
 
 
 def _engine(url: str) -> Engine:
@@ -200,6 +277,9 @@ def _engine(url: str) -> Engine:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    # First, so that every statement below (switching to WAL needs an exclusive lock) waits for other processes
+    # instead of failing at once with "database is locked".
+    cursor.execute("PRAGMA busy_timeout=10000")
     # Bigger pages make bulk inserts of a big upload about a fifth faster; this only takes effect when the
     # database file is new (before journal_mode, which fixes the page size of an empty file).
     cursor.execute("PRAGMA page_size=16384")
@@ -207,7 +287,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
 
 
@@ -218,9 +297,11 @@ def _insert_parse(conn: Connection, id: str, analysis: Analysis) -> None:
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
         cursor.execute(f"PRAGMA cache_size=-{_BULK_CACHE_KIB}")
+    kinds: dict[tuple, int] = {}  # filled by message_rows, so kind_rows (a generator) runs after it
     try:
         for table, columns, new_rows in (
-                (messages, rows.MESSAGE_COLUMNS, rows.message_rows(id, analysis)),
+                (messages, rows.MESSAGE_COLUMNS, rows.message_rows(id, analysis, kinds)),
+                (message_kinds, rows.KIND_COLUMNS, rows.kind_rows(id, kinds, analysis.rules)),
                 (diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(id, analysis)),
                 (pairs, rows.PAIR_COLUMNS, rows.pair_rows(id, analysis))):
             cursor.executemany(_insert_sql(conn, table, columns), new_rows)
@@ -238,7 +319,7 @@ def _insert_sql(conn: Connection, table: Table, columns: tuple[str, ...]) -> str
 
 
 def _delete_parse(conn: Connection, id: str) -> None:
-    for table in (messages, diagnostics, pairs):
+    for table in _PARSE_TABLES:
         conn.execute(delete(table).where(table.c.transcript_id == id))
 
 
