@@ -16,14 +16,23 @@ import random
 
 SYSTEM = ("<|start|>system<|message|>You are ChatGPT, a large language model trained by OpenAI.\n"
           "Knowledge cutoff: 2024-06\nCurrent date: 2025-08-{day:02d}\n\nReasoning: {effort}\n\n"
-          "# Valid channels: analysis, commentary, final. Channel must be included for every message.<|end|>")
+          "# Valid channels: analysis, commentary, final. Channel must be included for every message.\n"
+          "Calls to these tools must go to the commentary channel: 'functions'.<|end|>")
 DEVELOPER = ("<|start|>developer<|message|># Instructions\n\nAnswer briefly and cite the tool you used.\n\n"
-             "# Tools\n\n## functions\n\nnamespace functions {\n// Gets the current weather for a city.\n"
-             "type get_weather = (_: { location: string }) => any;\n} // namespace functions<|end|>")
-CITIES = ("Tokyo", "Paris", "Lagos", "Lima", "Oslo", "Hanoi", "Quito", "Perth", "Cairo", "Zürich")
+             "# Tools\n\n## functions\n\nnamespace functions {\n\n// Gets the current weather for a city.\n"
+             "type get_weather = (_: {\n// City and country, e.g. \"Paris, FR\"\nlocation: string,\n"
+             "unit?: \"celsius\" | \"fahrenheit\", // default: celsius\n}) => any;\n\n} // namespace functions<|end|>")
+CITIES = ("Tokyo", "Paris", "Lagos", "Lima", "Oslo", "Hanoi", "Quito", "Perth", "Cairo", "Denver", "Zürich")
 WORDS = ("the a forecast humidity wind pressure front rain cloud sunny cold warm mild breeze dry wet storm coast "
          "inland morning evening night weekend week trend average record station sensor model update data "
          "source result query — item price stock order review rating").split()
+TOOL_SHAPES = (  # the header shapes of HARMONY.md, all the same call
+    "<|start|>assistant to=functions.{tool}<|channel|>commentary json<|message|>",
+    "<|start|>assistant to=functions.{tool}<|channel|>commentary <|constrain|>json<|message|>",
+    "<|start|>assistant<|channel|>commentary to=functions.{tool} <|constrain|>json<|message|>",
+    "<|start|>assistant<|channel|>commentary to=functions.{tool}<|constrain|>json<|message|>",
+    "<|start|>assistant to=functions.{tool} call_id={call_id}<|channel|>commentary<|constrain|>json<|message|>",
+)
 LONG_EVERY = 1000
 """On average one message in this many is long."""
 
@@ -55,8 +64,36 @@ class Generator:
     def is_long(self) -> bool:
         return self.random.randrange(LONG_EVERY) == 0
 
+    def final_answer(self, city: str, temperature: int) -> str:
+        """Markdown of three kinds: a list under a heading, a code block, or plain paragraphs."""
+        kind = self.random.random()
+        if kind < 0.3:
+            return (f"## Weather in {city}\n\n- **Now:** {temperature} °C\n- **Trend:** {self.sentence(4, 8)}\n\n"
+                    f"{self.paragraph(2)}")
+        if kind < 0.5:
+            return (f"Here is how to fetch it yourself:\n\n```python\nimport requests\n\n"
+                    f"reply = requests.get(\"https://api.example.com/weather\", params={{\"q\": \"{city}\"}})\n"
+                    f"print(reply.json()[\"temperature\"])  # {temperature}\n```\n\n{self.sentence()}")
+        return f"It is **{temperature} °C** in {city}. {self.paragraph(self.random.randint(1, 3))}"
+
+    def call(self, city: str) -> tuple[str, str | None]:
+        """A call in one of the header shapes real producers write; some carry a call_id."""
+        self.calls += 1
+        shape = self.random.choice(TOOL_SHAPES)
+        call_id = f"call_{self.calls:07d}" if "{call_id}" in shape else None
+        arguments = f'{{"location":"{city}","unit":"celsius"}}'
+        return shape.format(tool="get_weather", call_id=call_id) + arguments + "<|call|>", call_id
+
+    def reply(self, call_id: str | None, temperature: int) -> str:
+        body = self.long_text() if self.is_long() else \
+            f'{{"ok":true,"content":{{"temperature":{temperature},"sky":"{self.random.choice(WORDS)}"}}}}'
+        if call_id:
+            return (f"<|start|>tool name=functions.get_weather call_id={call_id} to=assistant<|channel|>commentary"
+                    f"<|message|>{body}<|end|>")
+        return f"<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{body}<|end|>"
+
     def exchange(self) -> list[str]:
-        """One question and the assistant's work on it."""
+        """One user question and the assistant's work on it: analysis, maybe a preamble, calls, the answer."""
         pick = self.random
         city = pick.choice(CITIES)
         temperature = pick.randint(-10, 38)
@@ -65,15 +102,10 @@ class Generator:
         if pick.random() < 0.2:
             parts.append(f"<|start|>assistant<|channel|>commentary<|message|>**Plan:** {self.sentence()}<|end|>")
         for _ in range(pick.choice((0, 1, 1, 2))):
-            self.calls += 1
-            parts.append(f"<|start|>assistant to=functions.get_weather<|channel|>commentary <|constrain|>json"
-                         f'<|message|>{{"location":"{city}"}}<|call|>')
-            body = self.long_text() if self.is_long() else \
-                f'{{"ok":true,"temperature":{temperature},"sky":"{pick.choice(WORDS)}"}}'
-            parts.append(f"<|start|>functions.get_weather to=assistant<|channel|>commentary<|message|>{body}<|end|>")
-        answer = self.long_text() if self.is_long() else \
-            f"It is **{temperature} °C** in {city}. {self.paragraph(pick.randint(1, 3))}"
-        parts.append(f"<|start|>assistant<|channel|>final<|message|>{answer}<|return|>")
+            call, call_id = self.call(city)
+            parts += [call, self.reply(call_id, temperature)]
+        answer = self.long_text() if self.is_long() else self.final_answer(city, temperature)
+        parts.append(f"<|start|>assistant<|channel|>final<|message|>{answer}" + pick.choice(("<|end|>", "<|return|>")))
         return parts
 
     def conversation(self, day: int) -> list[str]:
@@ -91,7 +123,9 @@ def generate(megabytes: float = 0, messages: int = 0, seed: int = 7) -> str:
     while size < megabytes * 1_000_000 or count < messages:
         day += 1
         conversation = generator.conversation(day)
-        text = "\n".join(conversation) + "\n"
+        # The reference renderer writes nothing between messages; the specs' examples write newlines.
+        separator = generator.random.choice(("", "\n"))
+        text = separator.join(conversation) + separator
         chunks.append(text)
         size += len(text.encode("utf-8"))
         count += len(conversation)
