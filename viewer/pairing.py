@@ -54,10 +54,11 @@ def pair_calls(messages: tuple[Message, ...], dialect: str,
     open_calls = _OpenCalls()
     first_with_id: dict[str, Message] = {}
     for message in messages:
-        if message.is_call:
+        role = message.role  # most messages are neither calls nor replies: skip them cheaply
+        if role == "assistant" and message.is_call:
             _note_duplicate(message, first_with_id, diagnostics)
             open_calls.add(message)
-        elif message.is_reply:
+        elif role == "tool":
             call, by = _find_call(message, open_calls, dialect)
             if call is None:
                 diagnostics.append(_orphan(message))
