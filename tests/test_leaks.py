@@ -4,8 +4,8 @@ Every dialect gets a transcript with a unique canary in each hidden place (syste
 reasoning, commentary that is not a preamble, tool-call arguments, tool replies) and known text in each shown
 one. The default view is then fetched in every way a browser or a tool can (full page, htmx fragment, history
 restore, deep links to every message, every window in both directions, the JSON twin, error pages); no byte of
-any canary may appear in any of them, headers included. (The browser's side, htmx's history cache, is checked in Chromium by
-tests/hostile/test_browser.py, where the browser fixtures are.)
+any canary may appear in any of them, headers included. (The browser's side, htmx's history cache, is
+checked in Chromium by tests/hostile/test_browser.py.)
 """
 from __future__ import annotations
 
