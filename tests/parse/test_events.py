@@ -6,6 +6,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
+from tests.parse.helpers import codes, only
 from tests.test_parse_invariants import assert_accounted_for
 from viewer.parse import detect, parse
 
@@ -16,16 +17,6 @@ def log(*events) -> str:
 
 def delta(text, kind="response.delta", **fields):
     return {"type": kind, "delta": text, **fields}
-
-
-def codes(transcript) -> list[str]:
-    return [diagnostic.code for diagnostic in transcript.diagnostics]
-
-
-def only(transcript, code):
-    found = [diagnostic for diagnostic in transcript.diagnostics if diagnostic.code == code]
-    assert len(found) == 1, transcript.diagnostics
-    return found[0]
 
 
 def line_span(text: str, number: int) -> tuple[int, int]:

@@ -6,22 +6,13 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
+from tests.parse.helpers import codes, only
 from tests.test_parse_invariants import assert_accounted_for
 from viewer.parse import detect, parse
 
 
 def jsonl(*objects) -> str:
     return "".join(json.dumps(value) + "\n" for value in objects)
-
-
-def codes(transcript) -> list[str]:
-    return [diagnostic.code for diagnostic in transcript.diagnostics]
-
-
-def only(transcript, code):
-    found = [diagnostic for diagnostic in transcript.diagnostics if diagnostic.code == code]
-    assert len(found) == 1, transcript.diagnostics
-    return found[0]
 
 
 # -- containers -------------------------------------------------------------------------------------------
