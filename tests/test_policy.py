@@ -5,7 +5,8 @@ import dataclasses
 
 import pytest
 
-from viewer import policy
+from tests.conftest import SAMPLES
+from viewer import parse, policy
 from viewer.model import Message, Transcript
 
 SECRET = "SECRET-BODY {\"location\": \"Tokyo\"}"
@@ -164,3 +165,10 @@ def test_marker_without_a_tool_name_still_reads() -> None:
 def test_debug_entries_keep_every_message() -> None:
     t = transcript(message("system"), message("assistant", recipient="functions.f"), message("tool", name="f"))
     assert [e.index for e in policy.visible_entries(policy.apply(t, "debug"))] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda path: path.name)
+def test_rules_asked_once_per_header_equal_the_table_for_every_message(sample):
+    transcript = parse(sample.read_bytes())
+    expected = [policy.rule_for(message, transcript) for message in transcript.messages]
+    assert list(policy.default_rules(transcript)) == expected

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 
 from viewer import policy
-from viewer.model import Diagnostic, Message, Transcript
+from viewer.model import Diagnostic, Transcript
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.parse.decode import decode
 
@@ -37,35 +37,12 @@ def analyse(raw: bytes, dialect: str = "auto") -> Analysis:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
         transcript = parse(raw, dialect)
-        rules = default_rules(transcript)
+        rules = policy.default_rules(transcript)
     except Exception as error:  # noqa: BLE001 - an upload must not fail because the parser has a bug
         log.exception("parser failed on an upload")
         transcript = _unparsed(raw, dialect, error)
         rules = ()
     return Analysis(transcript=transcript, rules=rules, parser_version=PARSER_VERSION)
-
-
-def default_rules(transcript: Transcript) -> tuple[policy.Rule, ...]:
-    """`policy.rule_for` of every message, asked once per distinct header.
-
-    The policy's rules read a message's header fields (the key below) and the transcript's dialect and YAML
-    header, never its body or place; so messages with equal keys get the same rule. Asking the table once
-    per message cost 8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary lookup.
-    tests/web/test_long_bodies.py checks that the result equals the table's on every sample.
-    """
-    known: dict[tuple, policy.Rule] = {}
-    rules = []
-    for message in transcript.messages:
-        key = _policy_key(message)
-        rule = known.get(key)
-        if rule is None:
-            rule = known[key] = policy.rule_for(message, transcript)
-        rules.append(rule)
-    return tuple(rules)
-
-
-def _policy_key(message: Message) -> tuple:
-    return (message.role, message.channel, message.intent, message.recipient, message.end)
 
 
 def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:

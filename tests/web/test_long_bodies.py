@@ -4,10 +4,6 @@ from __future__ import annotations
 import pytest
 
 from tests.web.conftest import harmony, soup, text_of
-from viewer import ingest, policy
-from viewer.parse import parse
-from viewer.samples import sample_files
-from viewer.settings import PROJECT_ROOT
 
 LONG = "LONG-ANSWER " + "word " * 5_000  # 25,012 characters
 SECRET = "HIDDEN-REASONING " + "think " * 5_000
@@ -99,10 +95,3 @@ def test_the_threshold_is_a_setting(make_app):
 
 def test_long_bodies_stay_out_of_the_page_html(client, long_id):
     assert "LONG-ANSWER" not in text_of(client.get(f"/t/{long_id}"))
-
-
-def test_memoised_policy_rules_equal_the_rule_table_on_every_sample():
-    for path in sample_files(PROJECT_ROOT / "sample_transcripts"):
-        transcript = parse(path.read_bytes())
-        expected = [policy.rule_for(message, transcript) for message in transcript.messages]
-        assert list(ingest.default_rules(transcript)) == expected, path.name
