@@ -2,19 +2,11 @@
 several server processes opening one fresh database at once."""
 from __future__ import annotations
 
-import importlib.util
 import multiprocessing
 import os
-import sys
-from pathlib import Path
 
+from bench import crash as bench_crash
 from viewer.store import Store
-
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bench_crash", ROOT / "bench" / "crash.py")
-bench_crash = importlib.util.module_from_spec(_spec)
-sys.modules["bench_crash"] = bench_crash  # dataclasses look their module up there
-_spec.loader.exec_module(bench_crash)
 
 PROCESSES = 6
 ATTEMPTS = 4

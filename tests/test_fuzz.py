@@ -3,8 +3,6 @@ outside the allowlist. Example counts are fixed and small so CI stays fast; benc
 """
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -13,16 +11,11 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench import fuzz as bench_fuzz
 from tests.hostile.html_checks import page_problems
 from viewer import render
 from viewer.parse import DIALECTS
 from viewer.web import create_app
-
-ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bench_fuzz", ROOT / "bench" / "fuzz.py")
-bench_fuzz = importlib.util.module_from_spec(_spec)
-sys.modules["bench_fuzz"] = bench_fuzz  # dataclasses look their module up there
-_spec.loader.exec_module(bench_fuzz)
 
 UPLOAD_LIMIT = 8192
 WEB = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
