@@ -9,13 +9,14 @@ import datetime as dt
 import hashlib
 import logging
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from flask import Flask, current_app
 from sqlalchemy import Table, and_, create_engine, delete, event, func, inspect, insert, select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql import Select
 
 from viewer import rows
@@ -239,7 +240,24 @@ _STALE = "stale-layout"
 so `Store.refresh` parses them again on their next open."""
 
 
+_SCHEMA_ATTEMPTS = 5
+
+
 def _create_schema(engine: Engine) -> None:
+    """`_create_schema_once`, tried again a few times when SQLite says "database is locked" at once: it does
+    so without waiting out busy_timeout in a few cases, such as switching a brand-new file to WAL while other
+    processes open it too."""
+    for attempt in range(_SCHEMA_ATTEMPTS):
+        try:
+            return _create_schema_once(engine)
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == _SCHEMA_ATTEMPTS - 1:
+                raise
+            engine.dispose()  # the failed connection may hold a half-set-up state: start afresh
+            time.sleep(0.05 * 2 ** attempt)
+
+
+def _create_schema_once(engine: Engine) -> None:
     """Create the tables, or upgrade an older layout of the parse tables, once whatever other processes do.
 
     Several server processes start at once on a fresh database (gunicorn --workers N); without the lock each

@@ -59,9 +59,11 @@ def test_upload_read_debug_and_share_with_javascript(browser, server, artifacts,
     page.focus("#m-6")
     expect(page.locator("#m-5")).to_have_class(re.compile(r"\bpaired\b"))
 
-    # htmx keeps no history snapshot (historyCacheSize 0), so going back reloads the default view's URL.
-    with page.expect_navigation(url=share_url):
+    # htmx keeps no history snapshot (historyCacheSize 0), so going back makes it reload the default view's
+    # URL: wait for that reload's load event, not just the URL change, which comes first.
+    with page.expect_event("load"):
         page.go_back()
+    assert page.url == share_url
     assert_default_view(page)
     assert problems == []
 
