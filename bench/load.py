@@ -23,10 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crash import HOST, REQUEST_TIMEOUT, GUNICORN, ROOT, create_schema, free_port, server_errors  # noqa: E402
+from tests.harness.crash import HOST, REQUEST_TIMEOUT, GUNICORN, ROOT, create_schema, free_port, server_errors  # noqa: E402
 
 EXCHANGES = 120
 WARMUP_PER_WORKER = 10

@@ -1,4 +1,4 @@
-"""Parse benchmark: a generated Harmony transcript (≥ 30 MB, ≥ 100k messages, from bench/gen.py) through the
+"""Parse benchmark: a generated Harmony transcript (≥ 30 MB, ≥ 100k messages, from tests/harness/gen.py) through the
 Harmony parser.
 
 Run: `.venv/bin/python bench/parse.py [--megabytes 30]`. Prints the input's size and message count, the parse
@@ -17,11 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.gen import generate  # noqa: E402
-from viewer.parse import parse  # noqa: E402
+from tests.harness.gen import generate  # noqa: E402
+from viewer.parse import ParseOptions, parse  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
-from viewer.parse.options import ParseOptions  # noqa: E402
-from viewer.parse.tokens import TOKEN_RE  # noqa: E402
+from viewer.parse.harmony.tokens import TOKEN_RE  # noqa: E402
 
 def best_of(runs: int, *functions) -> list[tuple[float, object]]:
     """Best time and last result of each function. The runs alternate between the functions so that both

@@ -47,7 +47,7 @@ def main() -> None:
     for with_code in (False, True):
         texts = answers(with_code)
         size = sum(len(t.encode()) for t in texts)
-        render._lexer.cache_clear()
+        render.lexer_for.cache_clear()
         cold = timed(texts)
         warm = statistics.median(timed(texts) for _ in range(RUNS))
         # The same texts through a bare markdown-it (no highlighting, no link rules), to show what ours adds.

@@ -38,7 +38,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.gen import generate  # noqa: E402
+from tests.harness.gen import generate  # noqa: E402
 
 MB = 1_000_000
 RUNS = 5
@@ -100,14 +100,15 @@ def child_upload(size: float, database: str, traced: bool) -> dict[str, Any]:
 
 def child_phases(size: float, database: str) -> dict[str, Any]:
     from viewer.ingest import analyse
+    from viewer.ingest import STORED_VERSION
     from viewer.store import Store
 
     store = Store(f"sqlite:///{database}")
     raw = generate(megabytes=size).encode()
     started = time.perf_counter()
-    analysis = analyse(raw)
+    projection = analyse(raw)
     analysed = time.perf_counter()
-    store.add(raw, id="phases", analysis=analysis)
+    store.add(raw, projection, STORED_VERSION, id="phases")
     stored = time.perf_counter()
     return {"analyse_s": analysed - started, "store_s": stored - analysed}
 

@@ -1,5 +1,5 @@
 """Shared test setup: golden-file switch, Hypothesis profiles, and the live server and Chromium that
-tests/browser and tests/hostile share (one sync Playwright per process: a second one cannot start)."""
+tests/system/browser and tests/system/hostile share (one sync Playwright per process: a second one cannot start)."""
 from __future__ import annotations
 
 import os

@@ -1,4 +1,4 @@
-"""Command line: `parse`, `lint` and `serve`."""
+"""Command line: `parse`, `lint`, `serve` and `reparse`."""
 from __future__ import annotations
 
 import argparse
@@ -44,6 +44,12 @@ def _arguments() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port (default from VIEWER_PORT, else 8000)")
     serve.add_argument("--db", help="SQLite path or database URL (default from VIEWER_DATABASE)")
     serve.set_defaults(run=_run_serve)
+
+    reparse = commands.add_parser("reparse", help="parse stored transcripts again: those stored by another "
+                                                  "parser or policy version, or with --all every one")
+    reparse.add_argument("--db", help="SQLite path or database URL (default from VIEWER_DATABASE)")
+    reparse.add_argument("--all", action="store_true", help="parse every stored transcript again")
+    reparse.set_defaults(run=_run_reparse)
     return parser
 
 
@@ -93,4 +99,15 @@ def _run_serve(args: argparse.Namespace) -> int:
                  (("HOST", args.host), ("PORT", args.port), ("DATABASE", args.db)) if value is not None}
     app = create_app(overrides)
     app.run(host=app.config["HOST"], port=int(app.config["PORT"]), threaded=True)
+    return 0
+
+
+def _run_reparse(args: argparse.Namespace) -> int:
+    from viewer import ingest
+    from viewer.web import create_app
+
+    # The app resolves the database exactly as the server does (environment, instance folder).
+    app = create_app({"PRELOAD_SAMPLES": False, **({"DATABASE": args.db} if args.db else {})})
+    count = ingest.reparse_stale(app.extensions["viewer.store"], everything=args.all)
+    print(f"parsed again: {count} transcript{'' if count == 1 else 's'} (now {ingest.STORED_VERSION})")
     return 0

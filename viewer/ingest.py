@@ -1,54 +1,81 @@
-"""Uploaded bytes to what the store keeps: the parse and the default view's decision for every message.
+"""Uploaded bytes to what the store keeps, and stored transcripts parsed again: the pipeline's conductor.
 
-This runs once per upload (and again only when the parser version changes), so pages never parse.
+Parsing happens here and only here for the web app: at upload, for the samples, and when a transcript stored
+by another `STORED_VERSION` is parsed again, either deliberately (`viewer reparse`) or lazily on its first
+open, after claiming it so that concurrent opens parse it once.
 """
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 
-from viewer import policy
-from viewer.model import Diagnostic, Transcript
+from viewer.model import Transcript
+from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.parse.decode import decode
+from viewer.policy import POLICY_VERSION, Projection
+from viewer.store import Record, Store
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
+STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}"
+"""What a stored parse was made by: the parser's version and the policy's, since rows keep both the parse and
+each message's default-view decision. A transcript stored by another is parsed again."""
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """A parsed transcript with the default view's decisions, ready to store."""
-
-    transcript: Transcript
-    """The parse of the raw bytes."""
-    rules: tuple[policy.Rule, ...]
-    """The default view's rule for each message, in message order."""
-    parser_version: str
-    """`viewer.parse.PARSER_VERSION` at the time of the parse."""
-
-    @property
-    def hidden_count(self) -> int:
-        return sum(1 for rule in self.rules if rule.show_as == "hidden")
-
-
-def analyse(raw: bytes, dialect: str = "auto") -> Analysis:
+def analyse(raw: bytes, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
-        transcript = parse(raw, dialect)
-        rules = policy.default_rules(transcript)
+        return Projection.of(parse(raw, dialect))
     except Exception as error:  # noqa: BLE001 - an upload must not fail because the parser has a bug
         log.exception("parser failed on an upload")
-        transcript = _unparsed(raw, dialect, error)
-        rules = ()
-    return Analysis(transcript=transcript, rules=rules, parser_version=PARSER_VERSION)
+        return Projection(_unparsed(raw, dialect, error), ())
 
 
 def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
     text, _ = decode(raw)
-    failure = Diagnostic(code="W-PARSER-FAILED", severity="error",
-                         message=f"The parser failed on this input ({type(error).__name__}); "
-                                 "the raw text is kept and nothing is shown.",
-                         span=(0, len(text)))
+    failure = make_diagnostic("W-PARSER-FAILED", (0, len(text)),
+                              f"The parser failed on this input ({type(error).__name__}); "
+                              "the raw text is kept and nothing is shown.")
     return Transcript(dialect=dialect if dialect in DIALECTS else "unknown", source=text, diagnostics=(failure,))
+
+
+def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
+    """Parse an upload and store it with its parse in one transaction."""
+    return store.add(raw, analyse(raw, requested_dialect), STORED_VERSION, id=id,
+                     requested_dialect=requested_dialect, **fields)
+
+
+def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
+    """Store a sample under its stable id unless the same bytes are already there. True if stored."""
+    if store.has_same_bytes(id, raw):
+        return False
+    return store.replace_sample(raw, analyse(raw), STORED_VERSION, id=id, name=name)
+
+
+def current(store: Store, record: Record) -> Record:
+    """The record with a parse by this `STORED_VERSION`: parsed again here if it was stored by another one and
+    this caller wins the claim; otherwise (another reader is parsing it now) the stored parse as it is."""
+    if record.parser_version == STORED_VERSION or record.deleted:
+        return record
+    if not store.claim_reparse(record.id, record.parser_version):
+        return record
+    return reparse(store, record)
+
+
+def reparse(store: Store, record: Record) -> Record:
+    """Parse a stored transcript's raw bytes again and replace its stored parse."""
+    raw = store.raw(record.id) or b""
+    store.replace_parse(record.id, analyse(raw, record.requested_dialect), STORED_VERSION)
+    return store.get(record.id)
+
+
+def reparse_stale(store: Store, *, everything: bool = False) -> int:
+    """Parse again every transcript stored by another parser version (or every one); returns how many."""
+    count = 0
+    for id in store.ids(stale_for=None if everything else STORED_VERSION):
+        record = store.get(id)
+        if record is not None and not record.deleted:
+            reparse(store, record)
+            count += 1
+    return count

@@ -14,3 +14,30 @@ def only(transcript: Transcript, code: str) -> Diagnostic:
     found = [diagnostic for diagnostic in transcript.diagnostics if diagnostic.code == code]
     assert len(found) == 1, transcript.diagnostics
     return found[0]
+
+
+def assert_accounted_for(transcript: Transcript, text: str) -> None:
+    """Spans are ordered and inside the text, and every non-blank character is in a message, a frame segment or a
+    diagnostic."""
+    covered = []
+    turn_end = {}
+    for message in transcript.messages:
+        start, end = message.span
+        assert 0 <= start <= end <= len(text), message
+        covered.append((start, end))
+        turn_end[message.turn] = max(end, turn_end.get(message.turn, end))
+        # Turns never overlap, except event logs whose streams may interleave.
+        if transcript.dialect != "events":
+            earlier = [stop for turn, stop in turn_end.items() if turn < message.turn]
+            assert start >= max(earlier, default=0), "message spans overlap an earlier turn"
+    for diagnostic in transcript.diagnostics:
+        assert 0 <= diagnostic.span[0] <= diagnostic.span[1] <= len(text), diagnostic
+        covered.append(diagnostic.span)
+    covered.extend(segment.span for segment in transcript.frame)
+    covered.sort()
+    position = 0
+    for start, end in covered:
+        if start > position:
+            assert text[position:start].strip() == "", f"unaccounted text {text[position:start]!r}"
+        position = max(position, end)
+    assert text[position:].strip() == "", f"unaccounted text {text[position:]!r}"

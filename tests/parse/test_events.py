@@ -6,8 +6,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from tests.parse.helpers import codes, only
-from tests.test_parse_invariants import assert_accounted_for
+from tests.parse.helpers import assert_accounted_for, codes, only
 from viewer.parse import detect, parse
 
 

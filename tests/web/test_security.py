@@ -20,10 +20,10 @@ from bs4 import BeautifulSoup
 from werkzeug.serving import make_server
 
 from tests.conftest import ROOT
-from tests.hostile.html_checks import page_problems
+from tests.system.hostile.html_checks import page_problems
 from tests.web.conftest import WEATHER, harmony, soup
-from viewer import access, samples
-from viewer.web import CONTENT_SECURITY_POLICY, RedactKeys
+from viewer.web import access, samples
+from viewer.web.security import CONTENT_SECURITY_POLICY, RedactKeys
 
 EXPECTED_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
                 "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")

@@ -113,13 +113,13 @@ def test_a_short_transcript_has_no_jump_links(client, owned):
 
 
 def test_the_json_twin_is_streamed_and_collapses_markers_across_batches(client, owned, monkeypatch):
-    from viewer import store
+    from viewer.store import repository
 
     call = b"<|start|>assistant to=functions.f<|channel|>commentary json<|message|>{}<|call|>"
     reply = b"<|start|>functions.f to=assistant<|channel|>commentary<|message|>{}<|end|>"
     id = owned(b"<|start|>user<|message|>go<|end|>" + (call + reply) * 3 + b"<|start|>assistant<|channel|>final"
                b"<|message|>done<|end|>")
-    monkeypatch.setattr(store, "_BATCH", 2)
+    monkeypatch.setattr(repository, "BATCH", 2)
     response = client.get(f"/t/{id}.json")
     assert response.is_streamed
     items = response.get_json()["messages"]

@@ -1,7 +1,7 @@
 """Bytes to text: UTF-8, BOM stripped, invalid bytes replaced and reported, never an exception."""
 from __future__ import annotations
 
-from viewer.model import Diagnostic
+from viewer.model import Diagnostic, make_diagnostic
 from viewer.parse.surrogates import clean, has_lone_surrogate
 
 BOM = "\ufeff"
@@ -27,12 +27,9 @@ def _decode_bytes(data: bytes) -> tuple[str, list[Diagnostic]]:
         first = len(data[: error.start].decode("utf-8"))
         if text.startswith(BOM):
             first -= 1
-        note = Diagnostic(
-            code="W-DECODE-UTF8",
-            severity="warning",
-            message="The input is not valid UTF-8; invalid bytes were replaced with U+FFFD (first one here).",
-            span=(max(first, 0), max(first, 0) + 1),
-        )
+        note = make_diagnostic(
+            "W-DECODE-UTF8", (max(first, 0), max(first, 0) + 1),
+            "The input is not valid UTF-8; invalid bytes were replaced with U+FFFD (first one here).")
         return text, [note]
 
 
@@ -41,8 +38,7 @@ def _checked_str(text: str) -> tuple[str, list[Diagnostic]]:
     if not has_lone_surrogate(text):
         return text, []
     first = next(at for at, char in enumerate(text) if "\ud800" <= char <= "\udfff")
-    note = Diagnostic(code="W-LONE-SURROGATE", severity="warning",
-                      message="The text holds lone UTF-16 surrogates, which cannot be shown or stored; they were "
-                              "replaced with U+FFFD (first one here).",
-                      span=(first, first + 1))
+    note = make_diagnostic("W-LONE-SURROGATE", (first, first + 1),
+                           "The text holds lone UTF-16 surrogates, which cannot be shown or stored; they were "
+                           "replaced with U+FFFD (first one here).")
     return clean(text), [note]

@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import re
 
-DIALECTS = ("openchatml", "harmony", "chatml", "json", "events")
-
 _CHATML_MARKS = ("<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|file_separator|>", "<|function_call|>")
 _HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
@@ -15,7 +13,8 @@ _SNIFF = 65536
 
 
 def detect(text: str) -> str:
-    """One of DIALECTS. Plain text with no marks reads as Harmony (it becomes stray text there)."""
+    """The name of one of the importers (importers.py). Plain text with no marks reads as Harmony (it becomes
+    stray text there)."""
     head = text[:_SNIFF].lstrip()
     if head.startswith(("{", "[")) and not head.startswith("[BOS]"):
         return _json_kind(head)

@@ -10,7 +10,7 @@ import dataclasses
 import re
 from typing import Any
 
-from viewer.model import Diagnostic, Message, Transcript
+from viewer.model import Message, Transcript, make_diagnostic
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TEXT_FIELDS = ("role", "content", "name", "recipient", "channel", "content_type", "intent", "call_id")
@@ -24,11 +24,9 @@ def replace_lone_surrogates(transcript: Transcript) -> Transcript:
     for message in transcript.messages:
         cleaned = _clean_message(message)
         if cleaned is not message:
-            diagnostics.append(Diagnostic(
-                code="W-LONE-SURROGATE", severity="warning",
-                message="A lone UTF-16 surrogate (from a \\ud800-style escape) cannot be shown or stored; "
-                        "it was replaced with U+FFFD.",
-                span=message.span, message_index=message.index))
+            diagnostics.append(make_diagnostic(
+                "W-LONE-SURROGATE", message.span, "A lone UTF-16 surrogate (from a \\ud800-style escape) cannot be "
+                "shown or stored; it was replaced with U+FFFD.", message.index))
         messages.append(cleaned)
     return dataclasses.replace(transcript, messages=tuple(messages), diagnostics=tuple(diagnostics),
                                header=_clean_value(transcript.header), tools=_clean_value(transcript.tools))

@@ -1,0 +1,90 @@
+"""Calls pair with replies by call_id, else by the dialect's rule: by tool name (Harmony, JSON, events) or
+in order (ChatML)."""
+from __future__ import annotations
+
+from viewer.analysis import BY_NAME, BY_ORDER, pair_calls
+from viewer.model import Message
+
+
+def call(index, tool="functions.f", call_id=None):
+    return Message(index=index, turn=index, role="assistant", content="{}", span=(index, index),
+                   recipient=tool, channel="commentary", call_id=call_id, end="call")
+
+
+def reply(index, tool="functions.f", call_id=None):
+    return Message(index=index, turn=index, role="tool", content="{}", span=(index, index), name=tool,
+                   recipient="assistant", channel="commentary", call_id=call_id)
+
+
+def final(index):
+    return Message(index=index, turn=index, role="assistant", content="done", span=(index, index))
+
+
+def pairs_of(messages, replies_without_id=BY_NAME):
+    pairs, diagnostics = pair_calls(tuple(messages), replies_without_id)
+    return [(p.call, p.reply, p.by) for p in pairs], [(d.code, d.message_index, d.severity) for d in diagnostics]
+
+
+def test_replies_pair_by_call_id_whatever_their_order():
+    pairs, diagnostics = pairs_of([call(0, call_id="a"), call(1, call_id="b"),
+                                   reply(2, call_id="b"), reply(3, call_id="a")])
+    assert pairs == [(1, 2, "call_id"), (0, 3, "call_id")]
+    assert diagnostics == []
+
+
+def test_without_ids_a_reply_answers_the_earliest_open_call_to_its_tool():
+    messages = [call(0, "functions.a"), call(1, "functions.b"), call(2, "functions.a"),
+                reply(3, "functions.a"), reply(4, "functions.a"), reply(5, "functions.b")]
+    pairs, _ = pairs_of(messages)
+    assert pairs == [(0, 3, "name"), (2, 4, "name"), (1, 5, "name")]
+
+
+def test_chatml_outputs_answer_calls_in_order_whatever_their_names():
+    messages = [call(0, "functions.a"), call(1, "functions.b"), reply(2, None), reply(3, "functions.x")]
+    pairs, diagnostics = pairs_of(messages, BY_ORDER)
+    assert pairs == [(0, 2, "order"), (1, 3, "order")]
+    assert diagnostics == []
+
+
+def test_a_reply_to_an_unknown_call_id_is_an_orphan():
+    _, diagnostics = pairs_of([call(0, call_id="a"), reply(1, call_id="zzz"), reply(2, call_id="a")])
+    assert ("W-ORPHAN-REPLY", 1, "warning") in diagnostics
+
+
+def test_a_reply_from_a_tool_nobody_called_is_an_orphan():
+    pairs, diagnostics = pairs_of([call(0, "functions.a"), reply(1, "functions.b")])
+    assert pairs == []
+    assert ("W-ORPHAN-REPLY", 1, "warning") in diagnostics
+
+
+def test_a_duplicate_call_id_is_reported_and_replies_take_the_earliest_open_one():
+    pairs, diagnostics = pairs_of([call(0, call_id="a"), call(1, call_id="a"),
+                                   reply(2, call_id="a"), reply(3, call_id="a")])
+    assert pairs == [(0, 2, "call_id"), (1, 3, "call_id")]
+    assert diagnostics == [("W-DUPLICATE-CALL-ID", 1, "warning")]
+
+
+def test_a_call_never_answered_is_a_warning():
+    _, diagnostics = pairs_of([call(0), final(1)])
+    assert diagnostics == [("W-UNANSWERED-CALL", 0, "warning")]
+
+
+def test_a_call_that_ends_the_transcript_is_only_waiting():
+    _, diagnostics = pairs_of([final(0), call(1)])
+    assert diagnostics == [("W-UNANSWERED-CALL", 1, "info")]
+
+
+def test_a_reply_without_id_prefers_calls_without_id():
+    pairs, _ = pairs_of([call(0, call_id="a"), call(1), reply(2), reply(3, call_id="a")])
+    assert pairs == [(1, 2, "name"), (0, 3, "call_id")]
+
+
+def test_an_answered_call_is_never_answered_twice():
+    pairs, diagnostics = pairs_of([call(0), reply(1), reply(2)])
+    assert pairs == [(0, 1, "name")]
+    assert ("W-ORPHAN-REPLY", 2, "warning") in diagnostics
+
+
+def test_a_cancelled_call_is_not_reported_as_unanswered():
+    pairs, diagnostics = pair_calls((call(0), final(1)), BY_NAME, cancelled=frozenset({0}))
+    assert pairs == [] and diagnostics == []

@@ -1,0 +1,44 @@
+"""Properties every dialect parser keeps for arbitrary input: it never raises, spans are ordered and inside
+the input, and every non-blank character is accounted for (message, understood frame, or a diagnostic)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from tests.conftest import SAMPLES
+from tests.parse.helpers import assert_accounted_for
+from viewer import parse
+from viewer.parse import DIALECTS
+
+TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|call|>", "<|return|>",
+          "<|literal|>", "<|endliteral|>", "<<|start|>", "<|im_start|>", "<|im_end|>", "<s>", "</s>", "[BOS]",
+          "[EOS]", "<|start_reason|>", "<|end_reason|>", "<|function_call|>", "<|function_output|>",
+          "<|function_list|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|file_separator|>",
+          "assistant", "user", "tool", "system", "developer", "functions.f", " to=", "=", " call_id=a",
+          "intent=preamble", "commentary", "analysis", "final", "json", "\n", " ", "---\n", "version: 2.2\n",
+          '{"role": "user", "content": "x"}', "[", "]", "{", "}", '"', ",", ":", '{"type": "response.delta"}']
+
+transcript_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
+
+
+@given(transcript_text, st.sampled_from(("auto", *DIALECTS)))
+def test_any_text_parses_with_every_character_accounted_for(text, dialect):
+    transcript = parse(text, dialect)
+    assert transcript.source == text.removeprefix("\ufeff")
+    assert_accounted_for(transcript, transcript.source)
+    transcript.to_json()
+
+
+@given(st.binary(max_size=200), st.sampled_from(("auto", *DIALECTS)))
+def test_any_bytes_parse_without_raising(data, dialect):
+    transcript = parse(data, dialect)
+    assert_accounted_for(transcript, transcript.source)
+
+
+SAMPLE_FILES = sorted(path for path in SAMPLES.iterdir() if path.is_file())
+
+
+@pytest.mark.parametrize("sample", SAMPLE_FILES, ids=[path.name for path in SAMPLE_FILES])
+def test_every_character_of_every_sample_is_accounted_for(sample):
+    transcript = parse(sample.read_bytes())
+    assert_accounted_for(transcript, transcript.source)

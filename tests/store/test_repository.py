@@ -1,0 +1,169 @@
+"""The store as a repository: rows per message, counts, claims to parse again, tombstones."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from tests.web.conftest import WEATHER
+from viewer import ingest
+from viewer.ingest import STORED_VERSION
+from viewer.store import Store
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+
+
+def test_sqlite_runs_in_wal_mode_with_full_sync(store):
+    with store.engine.connect() as conn:
+        assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+
+
+def test_add_stores_raw_bytes_rows_and_counts(store):
+    raw = WEATHER.read_bytes()
+    record = ingest.store_upload(store, raw, id="abc", debug_allowed=True)
+    assert store.raw("abc") == raw
+    assert (record.message_count, record.hidden_count, record.visible_count, record.pair_count) == (8, 3, 5, 1)
+    assert record.debug_allowed and record.dialect == "harmony"
+    assert store.message_row_count("abc") == 8
+
+
+def test_default_window_reads_only_shown_rows(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    assert [entry.message.index for entry in store.window("abc", "default", 0, 100)] == [2, 4, 5, 6, 7]
+    assert [entry.message.index for entry in store.window("abc", "debug", 0, 100)] == list(range(8))
+
+
+def test_rows_keep_decision_pairing_and_source(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    call, reply = store.window("abc", "debug", 5, 2)
+    assert (call.show_as, call.rule, call.pair, call.partner) == ("marker", "tool-call", 1, 6)
+    assert reply.partner == 5 and reply.source.startswith("<|start|>functions.get_weather")
+
+
+def _made_stale(store, id):
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE transcripts SET parser_version = 'old'"))
+        conn.execute(text("DELETE FROM messages WHERE idx > 2"))
+    return store.get(id)
+
+
+def test_a_transcript_from_an_older_parser_is_parsed_again_on_open(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    fresh = ingest.current(store, _made_stale(store, "abc"))
+    assert fresh.parser_version == STORED_VERSION and store.message_row_count("abc") == 8
+
+
+def test_only_the_first_of_concurrent_openers_claims_a_stale_transcript(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    _made_stale(store, "abc")
+    assert store.claim_reparse("abc", "old")
+    assert not store.claim_reparse("abc", "old")  # the claim holds: the second reader serves the stored parse
+
+
+def test_a_reader_that_loses_the_claim_is_served_the_stored_parse(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    stale = _made_stale(store, "abc")
+    assert store.claim_reparse("abc", "old")
+    assert ingest.current(store, stale).parser_version == "old" and store.message_row_count("abc") == 3
+
+
+def test_an_abandoned_claim_is_taken_over_after_its_lease(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    _made_stale(store, "abc")
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE transcripts SET claimed_at = '2000-01-01 00:00:00.000000'"))
+    assert store.claim_reparse("abc", "old")
+
+
+def test_the_current_parser_version_is_never_parsed_again(store, monkeypatch):
+    record = ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    monkeypatch.setattr(ingest, "analyse", lambda *args: pytest.fail("parsed again"))
+    assert ingest.current(store, record) == record
+
+
+def test_reparse_stale_parses_only_older_versions_unless_asked_for_all(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    ingest.store_upload(store, WEATHER.read_bytes(), id="def")
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE transcripts SET parser_version = 'old' WHERE id = 'abc'"))
+    assert ingest.reparse_stale(store) == 1
+    assert ingest.reparse_stale(store) == 0
+    assert ingest.reparse_stale(store, everything=True) == 2
+
+
+def test_delete_keeps_only_a_tombstone(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    store.delete("abc")
+    assert store.get("abc").deleted and store.raw("abc") is None and store.message_row_count("abc") == 0
+
+
+def test_samples_are_stored_once_per_content(store):
+    assert ingest.store_sample(store, b"<|start|>user<|message|>a<|end|>", id="sample-a", name="a.txt")
+    assert not ingest.store_sample(store, b"<|start|>user<|message|>a<|end|>", id="sample-a", name="a.txt")
+    assert ingest.store_sample(store, b"<|start|>user<|message|>b<|end|>", id="sample-a", name="a.txt")
+    assert store.window("sample-a", "debug", 0, 1)[0].message.content == "b"
+
+
+def test_a_parser_crash_is_stored_as_a_diagnostic_not_raised(store, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RecursionError("boom")
+
+    monkeypatch.setattr(ingest, "parse", broken)
+    record = ingest.store_upload(store, b"anything", id="abc")
+    assert record.message_count == 0 and record.error_count == 1
+    assert store.diagnostics("abc")[0].diagnostic.code == "W-PARSER-FAILED"
+
+
+def test_records_are_frozen(store):
+    record = ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.debug_allowed = True  # type: ignore[misc]
+
+
+def test_a_body_that_is_a_slice_of_its_source_is_not_stored_twice(store):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
+    with store.engine.connect() as conn:
+        stored = conn.execute(text("SELECT count(*) FROM messages WHERE content IS NOT NULL")).scalar()
+    assert stored == 0
+    entries = store.window("abc", "debug", 0, 100)
+    transcript = ingest.analyse(WEATHER.read_bytes()).transcript
+    assert [entry.message for entry in entries] == list(transcript.messages)
+
+
+@pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda path: path.name)
+def test_every_sample_reads_back_as_parsed_with_its_lines_and_columns(sample):
+    store = Store("sqlite://")
+    ingest.store_upload(store, sample.read_bytes(), id="abc")
+    transcript = ingest.analyse(sample.read_bytes()).transcript
+    entries = store.window("abc", "debug", 0, len(transcript.messages) + 1)
+    assert [entry.message for entry in entries] == list(transcript.messages)
+    assert [(entry.line, entry.column) for entry in entries] == \
+        [transcript.position(message.span[0]) for message in transcript.messages]
+    assert [entry.source for entry in entries] == [transcript.text(message.span) for message in transcript.messages]
+
+
+def test_a_body_that_differs_from_its_source_is_stored_as_it_is():
+    raw = b'[{"role": "user", "content": "caf\\u00e9 \\"quoted\\""}]'
+    store = Store("sqlite://")
+    ingest.store_upload(store, raw, id="abc")
+    (entry,) = store.window("abc", "debug", 0, 10)
+    assert entry.message.content == 'café "quoted"' and entry.source.startswith("{")
+
+
+def test_message_header_fields_and_decisions_are_stored_once_per_kind(store):
+    ingest.store_upload(store, WEATHER.read_bytes() * 2, id="abc")  # 8 messages of 8 kinds, twice
+    with store.engine.connect() as conn:
+        kinds = conn.execute(text("SELECT count(*) FROM message_kinds WHERE transcript_id = 'abc'")).scalar()
+    entries = store.window("abc", "debug", 0, 100)
+    assert (kinds, len(entries)) == (8, 16)
+    assert [(e.message.role, e.message.channel, e.rule, e.reason) for e in entries[:8]] == \
+        [(e.message.role, e.message.channel, e.rule, e.reason) for e in entries[8:]]
+    assert all(entry.reason for entry in entries)

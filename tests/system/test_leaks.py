@@ -1,0 +1,284 @@
+"""Hidden content never reaches a default-view response, and the debug view is the uploader's to share.
+
+Every dialect gets a transcript with a unique canary in each hidden place (system, developer, analysis or
+reasoning, commentary that is not a preamble, tool-call arguments, tool replies) and known text in each shown
+one. The default view is then fetched in every way a browser or a tool can (full page, htmx fragment, history
+restore, deep links to every message, every window in both directions, the JSON twin, error pages); no byte of
+any canary may appear in any of them, headers included. (The browser's side, htmx's history cache, is
+checked in Chromium by tests/system/hostile/test_browser.py.)
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterator
+
+import pytest
+from bs4 import BeautifulSoup
+from flask import Flask
+from flask.testing import FlaskClient
+
+from viewer.parse import IMPORTERS
+from viewer.web import create_app
+
+DIALECTS = tuple(IMPORTERS)
+"""Every dialect the parser can read: a new importer fails `test_every_importer_has_a_canary_transcript` until
+it gets a canary transcript in `BUILDERS`."""
+WINDOW_SIZE = 2
+SHOWN = ("SHOWN-QUESTION", "SHOWN-ANSWER", "SHOWN-FOLLOWUP")
+
+
+def canary(dialect: str, place: str) -> str:
+    return f"CANARY-{dialect}-{place}-Q7"
+
+
+def _harmony_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    header = "---\nversion: 2.2\nmodel: gpt-oss\n---\n" if dialect == "openchatml" else ""
+    # Raw Harmony shows recipient-less commentary as a preamble, so its hidden commentary carries an intent.
+    commentary = "" if dialect == "openchatml" else " intent=status"
+    return header + (
+        f"<|start|>system<|message|>{c('system')}<|end|>"
+        f"<|start|>developer<|message|># Instructions\n{c('developer')}<|end|>"
+        f"<|start|>user<|message|>{SHOWN[0]}<|end|>"
+        f"<|start|>assistant<|channel|>analysis<|message|>{c('analysis')}<|end|>"
+        f"<|start|>assistant<|channel|>commentary{commentary}<|message|>{c('commentary')}<|end|>"
+        f"<|start|>assistant to=functions.lookup call_id=k1<|channel|>commentary<|constrain|>json<|message|>"
+        f"{{\"q\": \"{c('arguments')}\"}}<|call|>"
+        f"<|start|>functions.lookup call_id=k1 to=assistant<|channel|>commentary<|message|>"
+        f"{{\"r\": \"{c('reply')}\"}}<|end|>"
+        f"<|start|>assistant<|channel|>analysis<|message|>{c('analysis2')}<|end|>"
+        f"<|start|>assistant<|channel|>final<|message|>{SHOWN[1]}<|return|>"
+        f"<|start|>user<|message|>{SHOWN[2]}<|end|>"
+        f"<|start|>assistant<|channel|>commentary to=functions.lookup json<|message|>{c('arguments2')}<|call|>"
+        f"<|start|>functions.lookup to=assistant<|channel|>commentary<|message|>{c('reply2')}<|end|>")
+
+
+def _chatml_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    call = json.dumps({"arguments": {"q": c("arguments")}, "name": "lookup"})
+    output = json.dumps({"name": "lookup", "content": c("reply")})
+    return (
+        f"<|im_start|>system\n{c('system')}<|im_end|>\n"
+        f"<|im_start|>user\n{SHOWN[0]}<|im_end|>\n"
+        f"<|im_start|>assistant\n<|start_reason|>{c('analysis')}<|end_reason|>\n"
+        f"<|function_call|>\n{call}\n<|im_end|>\n"
+        f"<|im_start|>tool\n<|function_output|>\n{output}\n<|im_end|>\n"
+        f"<|im_start|>assistant\n<|start_reflect|>{c('reflect')}<|end_reflect|>\n{SHOWN[1]}<|im_end|>\n"
+        f"<|im_start|>user\n{SHOWN[2]}<|im_end|>\n")
+
+
+def _json_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    messages = [
+        {"role": "system", "content": c("system")},
+        {"role": "developer", "content": c("developer")},
+        {"role": "user", "content": SHOWN[0]},
+        {"role": "assistant", "channel": "analysis", "content": c("analysis")},
+        {"role": "assistant", "channel": "commentary", "content": c("commentary")},
+        {"role": "assistant", "reasoning_content": c("reasoning"), "content": None, "tool_calls": [
+            {"id": "k1", "type": "function", "function": {"name": "lookup",
+                                                          "arguments": json.dumps({"q": c("arguments")})}}]},
+        {"role": "tool", "tool_call_id": "k1", "content": c("reply")},
+        {"role": "assistant", "channel": "commentary", "thinking": c("thinking"),
+         "tool_call": {"id": "k2", "recipient": "functions.lookup", "content_type": "json",
+                       "arguments": json.dumps({"q": c("arguments2")})}},
+        {"role": "tool", "name": "functions.lookup", "call_id": "k2", "channel": "commentary",
+         "content": c("reply2")},
+        {"role": "assistant", "channel": "final", "content": SHOWN[1]},
+        {"role": "user", "content": SHOWN[2]},
+    ]
+    return json.dumps({"model": "m", "messages": messages}, indent=1)
+
+
+def _events_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    events = [
+        {"type": "response.created"},
+        {"type": "response.reasoning_text.delta", "delta": c("analysis")},
+        {"type": "response.reasoning_text.done"},
+        {"type": "response.reasoning_summary_text.delta", "delta": c("summary")},
+        {"type": "response.reasoning_summary_text.done"},
+        {"type": "response.function_call_arguments.delta", "call_id": "k1", "name": "lookup",
+         "delta": json.dumps({"q": c("arguments")})},
+        {"type": "response.function_call_arguments.done", "call_id": "k1"},
+        {"type": "response.done"},
+        {"type": "tool.result", "call_id": "k1", "name": "lookup", "output": {"r": c("reply")}},
+        {"type": "response.delta", "delta": SHOWN[0]},
+        {"type": "response.output_text.done"},
+        {"type": "response.done"},
+        {"type": "response.reasoning_text.delta", "delta": c("analysis2")},
+        {"type": "response.reasoning_text.done"},
+        {"type": "response.delta", "delta": SHOWN[1]},
+        {"type": "response.done"},
+        {"type": "response.delta", "delta": SHOWN[2]},
+        {"type": "response.done"},
+    ]
+    return "\n".join(json.dumps(event) for event in events) + "\n"
+
+
+BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
+            "events": _events_body}
+
+
+def test_every_importer_has_a_canary_transcript():
+    assert set(BUILDERS) == set(DIALECTS)
+
+
+def transcript(dialect: str) -> bytes:
+    return BUILDERS[dialect](dialect).encode()
+
+
+def canaries_in(dialect: str) -> list[str]:
+    return re.findall(r"CANARY-[a-z]+-[a-z0-9]+-Q7", BUILDERS[dialect](dialect))
+
+
+# ---- fixtures ----------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    database = tmp_path_factory.mktemp("leaks") / "viewer.sqlite3"
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True,
+                      "PRELOAD_SAMPLES": False, "WINDOW_SIZE": WINDOW_SIZE})
+
+
+@pytest.fixture
+def uploader(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def stranger(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def upload(client: FlaskClient, raw: bytes, **query: str) -> dict[str, str]:
+    response = client.post("/api/transcripts", data=raw, query_string=query)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    created = response.get_json()
+    assert client.get(created["manage_url"]).status_code == 303  # the uploader's browser now owns it
+    return created
+
+
+def set_debug(client: FlaskClient, id: str, allowed: bool) -> None:
+    page = BeautifulSoup(client.get(f"/t/{id}/manage").get_data(as_text=True), "html.parser")
+    csrf = page.find("input", attrs={"name": "csrf"})["value"]
+    action = "allow-debug" if allowed else "deny-debug"
+    assert client.post(f"/t/{id}/manage", data={"csrf": csrf, "action": action}).status_code == 303
+
+
+# ---- what the default view answers -------------------------------------------------------------------------
+
+def default_view_responses(client: FlaskClient, id: str) -> Iterator[tuple[str, object]]:
+    """Every way to ask for the default view (and some ways to get an error about it)."""
+    htmx = {"HX-Request": "true"}
+    yield "page", client.get(f"/t/{id}")
+    yield "page ?view=default", client.get(f"/t/{id}?view=default")
+    yield "fragment", client.get(f"/t/{id}", headers=htmx)
+    yield "history restore", client.get(f"/t/{id}", headers={**htmx, "HX-History-Restore-Request": "true"})
+    yield "json twin", client.get(f"/t/{id}.json")
+    yield "json twin as html client", client.get(f"/t/{id}.json", headers={"Accept": "text/html"})
+    count = client.get(f"/t/{id}.json").get_json()["counts"]["messages"]
+    for at in range(-1, count + 2):
+        yield f"deep link at={at}", client.get(f"/t/{id}?at={at}")
+        yield f"deep link fragment at={at}", client.get(f"/t/{id}?at={at}", headers=htmx)
+    for start in range(0, count + 2):
+        for direction in ("next", "earlier"):
+            url = f"/t/{id}/window?start={start}&direction={direction}"
+            yield f"window {start} {direction}", client.get(url, headers=htmx)
+            yield f"window {start} {direction} without htmx", client.get(url)
+    for url in (f"/t/{id}?view=nonsense", f"/t/{id}?at=x", f"/t/{id}/window?direction=x",
+                f"/t/{id}/window?start=x", f"/t/{id}.json?view=nonsense", f"/t/{id}/nothing"):
+        yield f"error {url}", client.get(url)
+        yield f"error {url} as json", client.get(url, headers={"Accept": "application/json"})
+
+
+def assert_no_canary(dialect: str, where: str, response) -> None:
+    assert response.status_code < 500, where
+    text = response.get_data(as_text=True) + "\n" + "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+    assert "CANARY" not in text, (where, re.findall(r"CANARY-\S+?-Q7", text))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_the_canaries_are_really_in_the_transcript(uploader, dialect):
+    """The debug view shows every canary, so their absence elsewhere means something."""
+    id = upload(uploader, transcript(dialect))["id"]
+    debug = uploader.get(f"/t/{id}.json?view=debug").get_data(as_text=True)
+    places = canaries_in(dialect)
+    assert len(places) >= 5
+    for place in places:
+        assert place in debug, place
+    page = uploader.get(f"/t/{id}?view=debug").get_data(as_text=True)
+    page += "".join(uploader.get(f"/t/{id}?view=debug&at={at}").get_data(as_text=True) for at in range(0, 20, 2))
+    assert all(place in page for place in places)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_no_default_view_response_holds_hidden_content(uploader, stranger, dialect):
+    id = upload(uploader, transcript(dialect))["id"]
+    for who, client in (("stranger", stranger), ("uploader", uploader)):
+        shown = ""
+        for where, response in default_view_responses(client, id):
+            assert_no_canary(dialect, f"{who}: {where}", response)
+            shown += response.get_data(as_text=True)
+        for text in SHOWN:
+            assert text in shown, (who, text)  # the walk did reach the shown messages
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_title_and_meta_tags_hold_no_hidden_content(stranger, uploader, dialect):
+    id = upload(uploader, transcript(dialect))["id"]
+    page = BeautifulSoup(stranger.get(f"/t/{id}").get_data(as_text=True), "html.parser")
+    assert "CANARY" not in page.title.get_text()
+    for meta in page.find_all("meta"):
+        assert "CANARY" not in " ".join(str(value) for value in meta.attrs.values())
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_link_holders_get_no_debug_view_until_the_uploader_allows_it(uploader, stranger, dialect):
+    id = upload(uploader, transcript(dialect))["id"]
+    refused = [f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw",
+               f"/t/{id}/window?start=0&view=debug"]
+    for url in refused:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = stranger.get(url, headers=headers)
+            assert response.status_code == 403, url
+            assert_no_canary(dialect, f"refused {url}", response)
+
+    set_debug(uploader, id, True)
+    for url in refused:
+        response = stranger.get(url, headers={"HX-Request": "true"})
+        assert response.status_code == 200, url
+    assert canaries_in(dialect)[0] in stranger.get(f"/t/{id}.json?view=debug").get_data(as_text=True)
+    assert canaries_in(dialect)[0] in stranger.get(f"/t/{id}?view=debug").get_data(as_text=True)
+
+    set_debug(uploader, id, False)
+    assert stranger.get(f"/t/{id}?view=debug").status_code == 403
+
+
+def test_debug_allowed_at_upload_is_open_to_link_holders(uploader, stranger):
+    id = upload(uploader, transcript("harmony"), debug="allow")["id"]
+    assert stranger.get(f"/t/{id}?view=debug").status_code == 200
+    assert stranger.get(f"/t/{id}.json?view=debug").status_code == 200
+
+
+def test_a_stranger_cannot_allow_the_debug_view(uploader, stranger):
+    id = upload(uploader, transcript("harmony"))["id"]
+    assert stranger.post(f"/t/{id}/manage", data={"action": "allow-debug", "csrf": "x"}).status_code == 403
+    assert stranger.get(f"/t/{id}/manage").status_code == 403
+    assert stranger.get(f"/t/{id}?view=debug").status_code == 403
+
+
+# ---- caching ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["", "?view=debug", ".json", ".json?view=debug", "/window?start=0",
+                                  "/window?start=0&view=debug", "/raw"])
+@pytest.mark.parametrize("hx", [False, True], ids=["plain", "htmx"])
+def test_transcript_responses_are_not_stored_by_caches(uploader, path, hx):
+    id = upload(uploader, transcript("harmony"))["id"]
+    headers = {"HX-Request": "true"} if hx else {}
+    response = uploader.get(f"/t/{id}{path}", headers=headers)
+    if response.status_code == 303:  # a window without htmx redirects to the page: that page is tested
+        return
+    assert response.status_code == 200
+    assert "no-store" in response.headers.get("Cache-Control", ""), (path, response.headers.get("Cache-Control"))

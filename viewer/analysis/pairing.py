@@ -1,0 +1,118 @@
+"""Pair every tool call with the reply that answers it.
+
+Rules, in order: a shared `call_id`; else the dialect's rule for replies without an id, which its importer
+hands over: `BY_NAME` (Harmony, JSON, events), a reply from tool X answers the earliest unanswered call to X
+before it; `BY_ORDER` (ChatML 0.1, whose outputs need not name their tool), outputs answer calls in order.
+Calls without an id are preferred for replies without an id. Each reply costs amortised constant time, however
+many calls stay open.
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+
+from viewer.model import Diagnostic, Message, Pair, make_diagnostic
+
+BY_NAME = "name"
+BY_ORDER = "order"
+"""The rules for a reply without a call id; also the `Pair.by` of the pairs they make."""
+
+
+class _OpenCalls:
+    """Unanswered calls, findable by id, by tool name and in order. Answered calls are skipped lazily."""
+
+    def __init__(self) -> None:
+        self.answered: set[int] = set()
+        self.by_id: dict[str, deque[Message]] = defaultdict(deque)
+        self.by_tool: dict[tuple[bool, str | None], deque[Message]] = defaultdict(deque)
+        self.in_order: dict[bool, deque[Message]] = {True: deque(), False: deque()}
+
+    def add(self, call: Message) -> None:
+        has_id = call.call_id is not None
+        if has_id:
+            self.by_id[call.call_id].append(call)
+        self.by_tool[(has_id, call.recipient)].append(call)
+        self.in_order[has_id].append(call)
+
+    def answer(self, call: Message) -> None:
+        self.answered.add(call.index)
+
+    def first(self, queue: deque[Message] | None) -> Message | None:
+        while queue and queue[0].index in self.answered:
+            queue.popleft()
+        return queue[0] if queue else None
+
+    def earliest(self, without_id: deque[Message] | None, with_id: deque[Message] | None) -> Message | None:
+        return self.first(without_id) or self.first(with_id)
+
+    def remaining(self) -> list[Message]:
+        calls = [call for queue in self.in_order.values() for call in queue if call.index not in self.answered]
+        return sorted(calls, key=lambda call: call.index)
+
+
+def pair_calls(messages: tuple[Message, ...], replies_without_id: str = BY_NAME,
+               cancelled: frozenset[int] = frozenset()) -> tuple[list[Pair], list[Diagnostic]]:
+    """Pairs and the diagnostics about duplicates, orphans and unanswered calls.
+
+    `replies_without_id` is BY_NAME or BY_ORDER (see the module docstring). `cancelled` holds the indices of
+    calls the runtime cancelled: they expect no reply, so they are not reported as unanswered (their
+    E-TOOL-CANCELLED already says what happened)."""
+    pairs: list[Pair] = []
+    diagnostics: list[Diagnostic] = []
+    open_calls = _OpenCalls()
+    first_with_id: dict[str, Message] = {}
+    for message in messages:
+        role = message.role  # most messages are neither calls nor replies: skip them cheaply
+        if role == "assistant" and message.is_call:
+            _note_duplicate(message, first_with_id, diagnostics)
+            open_calls.add(message)
+        elif role == "tool":
+            call, by = _find_call(message, open_calls, replies_without_id)
+            if call is None:
+                diagnostics.append(_orphan(message))
+                continue
+            open_calls.answer(call)
+            pairs.append(Pair(call=call.index, reply=message.index, by=by))
+    last_index = messages[-1].index if messages else -1
+    diagnostics.extend(_unanswered(call, last_index) for call in open_calls.remaining()
+                       if call.index not in cancelled)
+    return pairs, diagnostics
+
+
+def _note_duplicate(call: Message, first_with_id: dict[str, Message], diagnostics: list[Diagnostic]) -> None:
+    if call.call_id is None:
+        return
+    first = first_with_id.setdefault(call.call_id, call)
+    if first is not call:
+        diagnostics.append(make_diagnostic(
+            "W-DUPLICATE-CALL-ID", call.header or call.span,
+            f"call_id {call.call_id!r} was already used by message {first.index}; replies pair with the earliest "
+            "unanswered one.", call.index))
+
+
+def _find_call(reply: Message, open_calls: _OpenCalls, replies_without_id: str) -> tuple[Message | None, str]:
+    if reply.call_id is not None:
+        return open_calls.first(open_calls.by_id.get(reply.call_id)), "call_id"
+    if replies_without_id == BY_ORDER:
+        return open_calls.earliest(open_calls.in_order[False], open_calls.in_order[True]), BY_ORDER
+    if reply.name is None:
+        return None, BY_NAME
+    return open_calls.earliest(open_calls.by_tool.get((False, reply.name)),
+                               open_calls.by_tool.get((True, reply.name))), BY_NAME
+
+
+def _orphan(reply: Message) -> Diagnostic:
+    if reply.call_id is not None:
+        why = f"no open call has call_id {reply.call_id!r}"
+    else:
+        why = f"no earlier unanswered call to {reply.name or 'this tool'}"
+    return make_diagnostic("W-ORPHAN-REPLY", reply.header or reply.span, f"Tool reply answers nothing: {why}.",
+                           reply.index)
+
+
+def _unanswered(call: Message, last_index: int) -> Diagnostic:
+    # A call that ends the transcript is waiting for its tool, which is normal for a completion.
+    waiting = call.index == last_index
+    return make_diagnostic(
+        "W-UNANSWERED-CALL", call.header or call.span,
+        f"Call to {call.recipient or 'a tool'} has no reply" + (" yet (it ends the transcript)." if waiting else "."),
+        call.index, expected=waiting)

@@ -1,0 +1,10 @@
+"""The one model every dialect parses into: messages, diagnostics, call pairs (`transcript`); the registry of
+diagnostic codes (`diagnostics`); line and column numbers (`lines`). It imports nothing else of the viewer."""
+from viewer.model.diagnostics import CODES, make_diagnostic
+from viewer.model.lines import LineIndex
+from viewer.model.transcript import (CHANNELS, ENDS, NON_TOOL_RECIPIENTS, ROLES, SCHEMA, SEVERITIES, Diagnostic,
+                                     Message, Pair, Segment, Span, Transcript, is_tool_address)
+
+__all__ = ["CHANNELS", "CODES", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES", "Diagnostic",
+           "LineIndex", "Message", "Pair", "Segment", "Span", "Transcript", "is_tool_address",
+           "make_diagnostic"]

@@ -1,0 +1,78 @@
+"""Every diagnostic code the viewer reports, with its severity and meaning, and the one way to make one.
+
+A code's severity belongs to the code, not to the place that reports it, so every parser and check builds its
+diagnostics through `make_diagnostic` (parsers through viewer.parse.common.Pending when the message is not
+numbered yet), and a new code is added here first. The letter of a code is the taxonomy it comes from (`E-…`
+from the OpenChatML specs, `W-…` our own), not its severity: a few `W-` codes are only `info`, and
+W-PARSER-FAILED is an `error`.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from viewer.model.transcript import Diagnostic, Span
+
+
+class Code(NamedTuple):
+    """What a diagnostic code means."""
+
+    severity: str
+    """`error`, `warning` or `info`."""
+    summary: str
+    """One sentence for a person; the message of a diagnostic whose reporter has nothing more precise to say."""
+    when_expected: str | None = None
+    """A milder severity for when the reporter knows the case is expected (a call that ends a transcript is
+    waiting for its tool); None when the code has no such case."""
+
+
+CODES: dict[str, Code] = {
+    # Reading the text
+    "W-DECODE-UTF8": Code("warning", "The input is not valid UTF-8; invalid bytes were replaced with U+FFFD."),
+    "W-LONE-SURROGATE": Code("warning", "Lone UTF-16 surrogates cannot be shown or stored; they were replaced "
+                                        "with U+FFFD."),
+    "W-PARSER-FAILED": Code("error", "The parser failed on this input; the raw text is kept and nothing is shown."),
+    # Messages and their headers
+    "E-PARSE-HEADER": Code("error", "A message header cannot be read as written."),
+    "E-PARSE-CHANNEL-MISSING": Code("error", "The header's harmony profile requires a channel on every assistant "
+                                             "message."),
+    "E-STREAM-TRUNCATED": Code("error", "The input ends before this message is complete."),
+    "W-UNKNOWN-ROLE": Code("warning", "The role is not one the dialect knows; it is kept as written."),
+    "W-UNKNOWN-CHANNEL": Code("warning", "The channel is not one the dialect knows; it is kept as written."),
+    "W-STRAY-TEXT": Code("warning", "This text stands outside any message."),
+    "W-START-IN-BODY": Code("warning", "A start token inside this body ends the message without a stop token."),
+    "W-EOS-IN-BODY": Code("warning", "An end-of-sequence token inside this body ends the message."),
+    "W-UNTERMINATED-LITERAL": Code("warning", "A literal block has no <|endliteral|>."),
+    "W-UNCLOSED-BLOCK": Code("warning", "A thought block is not closed."),
+    "W-UNMATCHED-TOKEN": Code("warning", "A closing token closes no open block; it is kept as text."),
+    # JSON and event logs
+    "W-JSON-SYNTAX": Code("warning", "This text is not valid JSON; it was not read."),
+    "W-JSON-SHAPE": Code("warning", "A JSON value does not have the shape of a message or tool call."),
+    "W-JSON-FIELD-TYPE": Code("warning", "A field has the wrong JSON type; it was read as its JSON text."),
+    "W-JSON-MISSING-CONTENT": Code("warning", "This message has no content."),
+    "W-JSON-CONTENT-PART": Code("info", "A content part has no text to show; it was left out."),
+    "W-JSON-MIXED-CALLS": Code("warning", "A message mixes 2.0 'tool_calls' with a 2.2 'tool_call'."),
+    "W-EVENT-SHAPE": Code("warning", "An event line lacks what its type needs; it was skipped."),
+    "W-UNKNOWN-EVENT": Code("info", "An event of unknown type was kept but not read."),
+    "W-EVENT-TEXT-MISMATCH": Code("info", "A done event's text differs from the streamed deltas."),
+    "W-STREAM-CANCELLED": Code("warning", "The response was cancelled before this message was complete."),
+    # Tools
+    "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
+    "E-CALL-SCHEMA": Code("error", "The tool call does not match the call schema or the tool's declared schema."),
+    "E-BODY-CONSTRAINT-VIOLATION": Code("error", "The body does not match its <|constrain|> content type."),
+    "E-TOOL-TIMEOUT": Code("error", "The tool reported a timeout."),
+    "E-TOOL-CANCELLED": Code("error", "The tool call was cancelled."),
+    "W-TOOL-ERROR": Code("warning", "The tool reported a failure."),
+    # Pairing calls with replies
+    "W-DUPLICATE-CALL-ID": Code("warning", "This call_id was already used by an earlier call."),
+    "W-ORPHAN-REPLY": Code("warning", "This tool reply answers no call."),
+    "W-UNANSWERED-CALL": Code("warning", "This tool call has no reply.", when_expected="info"),
+}
+
+
+def make_diagnostic(code: str, span: Span, message: str | None = None, message_index: int | None = None, *,
+                    expected: bool = False) -> Diagnostic:
+    """A diagnostic with its code's severity (the milder one when `expected` and the code has one). An
+    unregistered code raises KeyError: register it in CODES first."""
+    entry = CODES[code]
+    severity = entry.when_expected if expected and entry.when_expected else entry.severity
+    return Diagnostic(code, severity, message or entry.summary, span, message_index)

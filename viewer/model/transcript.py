@@ -1,0 +1,205 @@
+"""One message model for every dialect, and its JSON form (`openchatml-viewer/1`).
+
+Parsers return these objects; nothing downstream reads raw text again except to show a source span.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from viewer.model.lines import LineIndex
+
+SCHEMA = "openchatml-viewer/1"
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+CHANNELS = ("analysis", "commentary", "final")
+ENDS = ("end", "call", "return", "eof")
+SEVERITIES = ("error", "warning", "info")
+NON_TOOL_RECIPIENTS = ("assistant", "user", "all")
+"""`to=` values that address a person or everyone rather than a tool."""
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A finer piece of a message body (thought block, FIM part, file, function call …)."""
+
+    kind: str
+    """What the piece is: `text`, `reflect`, `introspect`, `reason`, `literal`, `fim_prefix`, `fim_middle`,
+    `fim_suffix`, `file`, `function_list`, `function_call`, `function_output`, `flag`."""
+    text: str
+    """The piece's text as the author meant it (markers removed)."""
+    span: Span
+    """`[start, end)` character offsets of the piece in the source, markers included."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "span": list(self.span)}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a transcript, whatever dialect it was written in."""
+
+    index: int
+    """Position in the transcript, from 0."""
+    turn: int
+    """Index of the source envelope it came from (one ChatML turn may give several messages)."""
+    role: str
+    """`system` `developer` `user` `assistant` `tool`, or the unknown word as written (with a diagnostic)."""
+    content: str
+    """The body as the author meant it: literal blocks unwrapped, `<<|` escapes resolved."""
+    span: Span
+    """`[start, end)` character offsets of the whole message in the source."""
+    name: str | None = None
+    """`name=` alias; for tool replies the tool's name (`functions.get_weather`)."""
+    recipient: str | None = None
+    """`to=` destination, wherever it was written."""
+    channel: str = "final"
+    """`analysis` `commentary` `final` (or the unknown word as written); `final` when absent."""
+    channel_explicit: bool = False
+    """Whether the source named the channel."""
+    content_type: str | None = None
+    """From `<|constrain|>`, `content_type=`, or a bare word after the channel."""
+    constrained: bool = False
+    """Whether `<|constrain|>` marked the content type."""
+    intent: str | None = None
+    """`preamble` `status` `debug`, `summary` (a moderated reasoning summary from an event log), or none."""
+    call_id: str | None = None
+    """Tool-call correlation id from the header."""
+    end: str = "end"
+    """How it ended: `end` `call` `return`, or `eof` when the stream was cut."""
+    segments: tuple[Segment, ...] = ()
+    """Optional finer structure of the body."""
+    header: Span | None = None
+    """`[start, end)` of the raw header in the source (control tokens included), when there is one."""
+
+    @property
+    def is_call(self) -> bool:
+        """An assistant message addressed to a tool."""
+        return self.role == "assistant" and (self.end == "call" or is_tool_address(self.recipient))
+
+    @property
+    def is_reply(self) -> bool:
+        """A tool's answer to a call."""
+        return self.role == "tool"
+
+    @property
+    def tool_name(self) -> str | None:
+        """The tool a call goes to or a reply comes from."""
+        if self.is_call:
+            return self.recipient
+        if self.is_reply:
+            return self.name
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "index": self.index,
+            "turn": self.turn,
+            "role": self.role,
+            "name": self.name,
+            "recipient": self.recipient,
+            "channel": self.channel,
+            "channel_explicit": self.channel_explicit,
+            "content_type": self.content_type,
+            "constrained": self.constrained,
+            "intent": self.intent,
+            "call_id": self.call_id,
+            "content": self.content,
+            "end": self.end,
+            "span": list(self.span),
+        }
+        if self.segments:
+            data["segments"] = [segment.to_json() for segment in self.segments]
+        return data
+
+
+def is_tool_address(recipient: str | None) -> bool:
+    """Whether a `to=` value names a tool."""
+    return recipient is not None and recipient not in NON_TOOL_RECIPIENTS
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A defect or notable fact about the input, with the spec's code and where it is."""
+
+    code: str
+    """The spec's taxonomy (`E-PARSE-HEADER` …) or our own `W-…` code."""
+    severity: str
+    """`error`, `warning` or `info`."""
+    message: str
+    """One sentence for a person."""
+    span: Span
+    """`[start, end)` character offsets in the source."""
+    message_index: int | None = None
+    """The message it belongs to, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "span": list(self.span),
+            "message_index": self.message_index,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A tool call and the reply that answers it."""
+
+    call: int
+    """Index of the calling message."""
+    reply: int
+    """Index of the answering message."""
+    by: str
+    """The rule that matched them: `call_id`, `name` or `order`."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"call": self.call, "reply": self.reply, "by": self.by}
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A parsed transcript: its messages, diagnostics, call pairs and the source they point into."""
+
+    dialect: str
+    """`openchatml` (2.x with YAML header), `harmony`, `chatml`, `json` or `events`."""
+    source: str
+    """The decoded input text every span points into."""
+    messages: tuple[Message, ...] = ()
+    """The messages in source order."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """Every defect found, in source order."""
+    header: dict[str, Any] = field(default_factory=dict)
+    """The YAML document header, if any."""
+    pairs: tuple[Pair, ...] = ()
+    """Tool calls paired with their replies."""
+    tools: dict[str, Any] = field(default_factory=dict)
+    """Tool name -> JSON schema of its arguments, where the transcript declares one."""
+    frame: tuple[Segment, ...] = ()
+    """Source regions outside messages that the parser understood: `yaml_header`, `bos`/`eos`, `json` envelope,
+    `event` lines that carry no text, `generation_prompt`."""
+    _lines: LineIndex | None = field(default=None, init=False, compare=False, repr=False)
+    """The source's line index, built on the first `position` call (most transcripts never need one)."""
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset in the source."""
+        if self._lines is None:
+            object.__setattr__(self, "_lines", LineIndex(self.source))  # a cache: the dataclass is frozen
+        return self._lines.position(offset)
+
+    def text(self, span: Span) -> str:
+        """The source text of a span."""
+        return self.source[span[0]:span[1]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "dialect": self.dialect,
+            "header": self.header,
+            "messages": [message.to_json() for message in self.messages],
+            "pairs": [pair.to_json() for pair in self.pairs],
+            "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics],
+        }

@@ -1,0 +1,112 @@
+"""What the dialect parsers share: diagnostics before their message is known, role lists, tool names, JSON
+shown as text, line breaks and blank edges, and the collector pause for large parses."""
+from __future__ import annotations
+
+import gc
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from viewer.model import ROLES, Diagnostic, Span, make_diagnostic
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A diagnostic found before the index of its message is known: parsers read a message's parts before they
+    number the messages those parts become."""
+
+    code: str
+    message: str
+    span: Span
+    """In the source, or relative to a piece of it (see `offset` in `at`)."""
+
+    def at(self, message_index: int | None, offset: int = 0) -> Diagnostic:
+        """The diagnostic, attached to a message, its span moved by `offset`."""
+        start, end = self.span
+        return make_diagnostic(self.code, (start + offset, end + offset), self.message, message_index)
+
+
+CHATML_ROLES = tuple(role for role in ROLES if role != "developer")
+"""The roles of ChatML and OpenChatML 0.1, which have no developer."""
+
+FUNCTIONS = "functions."
+UNNAMESPACED_BUILTINS = ("python",)
+"""Built-in tools (HARMONY.md: `browser.*`, `python`, vLLM's `container.*`) whose name has no namespace."""
+
+
+def qualified_tool_name(name: str) -> str:
+    """The address of a tool a transcript names: function tools are `functions.<name>`. A name that has a
+    namespace already (`functions.f`, `browser.search`, `container.exec`) and the built-in `python` are kept
+    as written, so a call to `browser.search` goes to `browser.search` in every dialect. (OpenAI function
+    names cannot hold a dot, so a dotted name is never a bare function name.)"""
+    return name if "." in name or name in UNNAMESPACED_BUILTINS else FUNCTIONS + name
+
+
+def shown_json(value: Any) -> str:
+    """A JSON value as text for a person: the field it came from should have held text, or it is shown as
+    content. Never raises."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return "(a value too deeply nested to show)"
+
+
+def trim_newline(text: str, *, lead: bool, tail: bool) -> str:
+    """Drop one line break (LF or CRLF) at each chosen end: it lays out the neighbouring token or marker on a
+    line of its own and is not part of the text."""
+    if lead:
+        text = text[2:] if text.startswith("\r\n") else text[1:] if text.startswith("\n") else text
+    if tail:
+        text = text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text
+    return text
+
+
+def trimmed_span(text: str, start: int, end: int) -> Span | None:
+    """The span of `text[start:end]` without its blank edges, or None when it is all blank."""
+    piece = text[start:end]
+    stripped = piece.strip()
+    if not stripped:
+        return None
+    first = start + len(piece) - len(piece.lstrip())
+    return first, first + len(stripped)
+
+
+class _CollectorPause:
+    """One pause of the cyclic garbage collector shared by every parse that overlaps it.
+
+    A long transcript makes hundreds of thousands of small objects that all live on and hold no cycles; the
+    collector would walk them again and again. Measured on tests/harness/gen.py's 30 MB Harmony text (CPython
+    3.11, best of 5): the Harmony reader takes about 350 ms with the collector paused and 470 ms without (four
+    full collections cost about 100 ms of it), and all of `parse()` about 630 ms against 750 ms.
+
+    The collector is process-wide, so the pause is too: while a parse runs, other threads' cyclic garbage
+    waits to be freed (reference counting still frees everything else at once), which changes no result.
+    What must not happen is one thread's parse re-enabling the collector under another's, or enabling a
+    collector that was off before: the first parse in records whether it was on, the last one out restores
+    that."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active = 0
+        self._was_enabled = False
+
+    # A class rather than a @contextmanager generator: resuming the generator after `gc.enable()` allocates,
+    # which would run the collection of everything the parse made inside the parse (it runs at the caller's
+    # next allocation either way).
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._active == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._active += 1
+
+    def __exit__(self, *exception: object) -> None:
+        with self._lock:
+            self._active -= 1
+            if self._active == 0 and self._was_enabled:
+                gc.enable()
+
+
+collector_paused = _CollectorPause()
+"""`with collector_paused: …` runs a parse with the cyclic collector paused (see `_CollectorPause`)."""

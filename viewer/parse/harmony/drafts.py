@@ -1,0 +1,57 @@
+"""`Message(...)` made six times faster, for the Harmony reader's hot loop.
+
+A frozen dataclass's `__init__` sets each of its 16 fields through `object.__setattr__`, which cost more than
+everything else in reading a message (bench/parse.py). Python lets an object change its class to one with the
+same slot layout, so the fields are stored on a mutable draft that then becomes a real, frozen Message.
+tests/parse/harmony/test_reader.py checks that it equals the Message that `Message(...)` makes.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from viewer.model import Message
+
+MESSAGE_FIELDS = ("index", "turn", "role", "content", "span", "name", "recipient", "channel", "channel_explicit",
+                  "content_type", "constrained", "intent", "call_id", "end", "segments", "header")
+
+
+def _check_layout() -> None:
+    """The class swap is only sound while the draft's slots are Message's, in the same order: slots are read by
+    position, so a reordered or added field would silently land in the wrong attribute. Checked at import, with
+    an exception rather than an `assert`, which `python -O` would remove."""
+    fields = tuple(field.name for field in dataclasses.fields(Message))
+    if not fields == MESSAGE_FIELDS == Message.__slots__:
+        raise RuntimeError(f"Message's fields are now {fields}: update MESSAGE_FIELDS and new_message in {__name__}")
+
+
+_check_layout()
+
+
+class _MessageDraft:
+    """A mutable object with exactly Message's slots, so that it may become a Message."""
+
+    __slots__ = MESSAGE_FIELDS
+
+
+def new_message(index, turn, role, content, span, name, recipient, channel, channel_explicit, content_type,
+                constrained, intent, call_id, end, segments, header) -> Message:
+    """`Message(...)` with the same fields in the same order."""
+    message = _MessageDraft()
+    message.index = index
+    message.turn = turn
+    message.role = role
+    message.content = content
+    message.span = span
+    message.name = name
+    message.recipient = recipient
+    message.channel = channel
+    message.channel_explicit = channel_explicit
+    message.content_type = content_type
+    message.constrained = constrained
+    message.intent = intent
+    message.call_id = call_id
+    message.end = end
+    message.segments = segments
+    message.header = header
+    message.__class__ = Message
+    return message

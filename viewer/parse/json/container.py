@@ -1,0 +1,150 @@
+"""The container of a JSON transcript: a list of messages, an envelope `{"messages": […], …}`, a single message
+object, or JSON Lines; which one the text is; and what of it was not read."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
+from viewer.model.lines import line_spans
+from viewer.parse.common import trimmed_span
+from viewer.parse.json.positions import JsonError, Member, Node, read_value, skip_blank
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the container gave: the message elements, the envelope around them, and what was not read."""
+
+    elements: list[Node]
+    """The message elements, in order."""
+    envelope: dict[str, Member] = field(default_factory=dict)
+    """Top-level members of a `{"messages": …}` envelope other than the list itself."""
+    unread: list[Diagnostic] = field(default_factory=list)
+    """W-JSON-SYNTAX diagnostics over text that could not be read."""
+
+    @property
+    def unread_size(self) -> int:
+        return sum(end - start for start, end in (diagnostic.span for diagnostic in self.unread))
+
+
+def read_container(text: str) -> Reading:
+    """Read the text as the container it looks like; when it could be either a document or JSON Lines, as the
+    one that reads more of it."""
+    start = skip_blank(text, 0)
+    if start == len(text):
+        return Reading([])
+    if text.startswith("[", start):
+        return _read_document(text, start)
+    if not text.startswith("{", start):
+        return _read_lines(text)
+    if _first_line_is_whole(text, start):
+        return _read_lines(text) if _has_more_lines(text, start) else _read_document(text, start)
+    # A pretty-printed document, or JSON Lines whose first line is broken: keep the reading that leaves less
+    # of the text unread.
+    document = _read_document(text, start)
+    if not document.unread:
+        return document
+    lines = _read_lines(text)
+    return lines if lines.unread_size < document.unread_size else document
+
+
+def _first_line_is_whole(text: str, start: int) -> bool:
+    end = text.find("\n", start)
+    line = text[start:] if end == -1 else text[start:end]
+    try:
+        node = read_value(line, 0, 0)
+    except JsonError:
+        return False
+    return not line[node.span[1]:].strip()
+
+
+def _has_more_lines(text: str, start: int) -> bool:
+    end = text.find("\n", start)
+    return end != -1 and bool(text[end:].strip())
+
+
+def _read_document(text: str, start: int) -> Reading:
+    elements: list[Node] = []
+    depth = 1 if text[start] == "[" else 2
+    try:
+        top = read_value(text, start, depth, into=elements, list_key="messages")
+    except JsonError as error:
+        resume = elements[-1].span[1] if elements else start
+        return Reading(elements, unread=[_syntax_to_end(text, resume, error)])
+    unread = []
+    if text[top.span[1]:].strip():
+        unread.append(_syntax_diagnostic(text, (skip_blank(text, top.span[1]), len(text.rstrip())),
+                                         "Extra text follows the JSON document; it was not read."))
+    if isinstance(top.value, list):
+        return Reading(elements, unread=unread)
+    listed = top.members.get("messages")
+    if listed is not None and isinstance(listed.node.value, list):
+        envelope = {key: member for key, member in top.members.items() if key != "messages"}
+        return Reading(elements, envelope, unread)
+    return Reading([top], unread=unread)
+
+
+def _syntax_to_end(text: str, resume: int, error: JsonError) -> Diagnostic:
+    line, column = LineIndex(text).position(error.position)
+    return _syntax_diagnostic(
+        text, (skip_blank(text, resume), len(text.rstrip())),
+        f"Invalid JSON at line {line}, column {column}: {_reason(error)}; the rest of the input was not read.")
+
+
+def _syntax_diagnostic(text: str, span: Span, message: str) -> Diagnostic:
+    start, end = span
+    return make_diagnostic("W-JSON-SYNTAX", (min(start, end), end), message)
+
+
+def _read_lines(text: str) -> Reading:
+    elements: list[Node] = []
+    unread: list[Diagnostic] = []
+    bad: list[tuple[int, int, int, JsonError]] = []
+    for number, start, end in line_spans(text):
+        line = text[start:end]
+        try:
+            node = read_value(line, 0, 0, base=start)
+            if node.span[1] != end:
+                raise JsonError("extra text after the value", node.span[1] - start)
+        except JsonError as error:
+            bad.append((number, start, end, error))
+            continue
+        if bad:
+            unread.append(_bad_lines(bad))
+            bad = []
+        elements.append(node)
+    if bad:
+        unread.append(_bad_lines(bad))
+    return Reading(elements, unread=unread)
+
+
+def _bad_lines(run: list[tuple[int, int, int, JsonError]]) -> Diagnostic:
+    """One diagnostic for a run of consecutive bad lines, so a text that is not JSON Lines at all stays short."""
+    first, start, _, error = run[0]
+    last, _, end, _ = run[-1]
+    where = f"{_reason(error)} at column {error.position + 1}"
+    if first == last:
+        message = f"Line {first} is not valid JSON: {where}; it was skipped."
+    else:
+        message = f"Lines {first}–{last} are not valid JSON (line {first}: {where}); they were skipped."
+    return make_diagnostic("W-JSON-SYNTAX", (start, end), message)
+
+
+def _reason(error: JsonError) -> str:
+    """Python's wording without its dangling "at" ("Unterminated string starting at")."""
+    return error.reason.removesuffix(" starting at").removesuffix(" at")
+
+
+def frame(text: str, claimed: list[Span]) -> tuple[Segment, ...]:
+    """What lies between the claimed spans and is not blank: the JSON envelope the importer understood."""
+    frame = []
+    position = 0
+    for start, end in sorted(claimed) + [(len(text), len(text))]:
+        if start > position:
+            frame.extend(_trimmed_segment(text, position, start))
+        position = max(position, end)
+    return tuple(frame)
+
+
+def _trimmed_segment(text: str, start: int, end: int) -> list[Segment]:
+    span = trimmed_span(text, start, end)
+    return [] if span is None else [Segment(kind="json", text=text[span[0]:span[1]], span=span)]

@@ -1,0 +1,139 @@
+"""Read JSON while keeping the character span of each value, down to a chosen depth.
+
+Python's `json` module gives values but no positions. Here the outer levels (the message list, each message
+object, its `tool_calls` array) are walked by hand, and every value below `depth` is handed whole to the C
+decoder (`raw_decode`), so the cost stays close to `json.loads` while spans come out for the parts a
+transcript needs. Errors of every kind (syntax, nesting too deep, integers too long) surface as one
+`JsonError` with the position where reading stopped; nothing else escapes.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from viewer.model import Span
+
+_DECODER = json.JSONDecoder()
+_SCANSTRING = json.decoder.scanstring
+_BLANK = re.compile(r"[ \t\n\r]*")
+_BLANK_CHARS = (" ", "\t", "\n", "\r")
+
+
+class JsonError(Exception):
+    """Reading stopped at `position` (an offset into the text that was read) for `reason`."""
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.position = position
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One `"key": value` pair of an object read with positions."""
+
+    node: Node
+    """The value."""
+    span: Span
+    """From the key's opening quote to the value's end."""
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A decoded JSON value and where it stands in the source."""
+
+    value: Any
+    """The value as `json.loads` would give it."""
+    span: Span
+    """`[start, end)` of the value in the source."""
+    members: dict[str, Member] = field(default_factory=dict)
+    """For an object read with positions: each key's member (empty when read whole)."""
+    items: tuple[Node, ...] = ()
+    """For an array read with positions: each item (empty when read whole)."""
+
+
+def skip_blank(text: str, at: int) -> int:
+    """The first offset at or after `at` that is not JSON whitespace."""
+    if text[at:at + 1] not in _BLANK_CHARS:
+        return at
+    return _BLANK.match(text, at).end()
+
+
+def read_value(text: str, at: int, depth: int, base: int = 0, into: list[Node] | None = None,
+               list_key: str | None = None) -> Node:
+    """Read the value starting at `at` (no leading blanks). Objects and arrays less than `depth` levels down
+    keep the spans of their members and items. Spans are offset by `base` (the text may be one line of a
+    larger source); `JsonError.position` is not.
+
+    `into` receives the items of the value's array, or of its `list_key` member's array, as each completes,
+    so a caller keeps them when a later item fails."""
+    if depth > 0 and at < len(text):
+        opener = text[at]
+        if opener == "{":
+            return _read_object(text, at, depth, base, into, list_key)
+        if opener == "[":
+            return _read_array(text, at, depth, base, into)
+    try:
+        value, end = _DECODER.raw_decode(text, at)
+    except json.JSONDecodeError as error:
+        raise JsonError(error.msg, error.pos) from None
+    except RecursionError:
+        raise JsonError("values nest too deeply to read", at) from None
+    except ValueError as error:  # e.g. an integer longer than Python's digit limit
+        raise JsonError(str(error), at) from None
+    return Node(value, (base + at, base + end))
+
+
+def _read_object(text: str, at: int, depth: int, base: int, into: list[Node] | None,
+                 list_key: str | None) -> Node:
+    value: dict[str, Any] = {}
+    members: dict[str, Member] = {}
+    position = skip_blank(text, at + 1)
+    if text.startswith("}", position):
+        return Node(value, (base + at, base + position + 1), members)
+    while True:
+        if not text.startswith('"', position):
+            raise JsonError("Expecting property name enclosed in double quotes", position)
+        key_start = position
+        key, position = _read_string(text, position)
+        position = skip_blank(text, position)
+        if not text.startswith(":", position):
+            raise JsonError("Expecting ':' delimiter", position)
+        position = skip_blank(text, position + 1)
+        target = into if key == list_key else None
+        node = read_value(text, position, depth - 1, base, target)
+        value[key] = node.value
+        members[key] = Member(node, (base + key_start, node.span[1]))
+        position = skip_blank(text, node.span[1] - base)
+        if text.startswith(",", position):
+            position = skip_blank(text, position + 1)
+        elif text.startswith("}", position):
+            return Node(value, (base + at, base + position + 1), members)
+        else:
+            raise JsonError("Expecting ',' delimiter", position)
+
+
+def _read_array(text: str, at: int, depth: int, base: int, into: list[Node] | None) -> Node:
+    items: list[Node] = [] if into is None else into
+    position = skip_blank(text, at + 1)
+    if text.startswith("]", position):
+        return Node([], (base + at, base + position + 1), items=())
+    while True:
+        node = read_value(text, position, depth - 1, base)
+        items.append(node)
+        position = skip_blank(text, node.span[1] - base)
+        if text.startswith(",", position):
+            position = skip_blank(text, position + 1)
+        elif text.startswith("]", position):
+            return Node([item.value for item in items], (base + at, base + position + 1), items=tuple(items))
+        else:
+            raise JsonError("Expecting ',' delimiter", position)
+
+
+def _read_string(text: str, quote: int) -> tuple[str, int]:
+    try:
+        return _SCANSTRING(text, quote + 1, True)
+    except json.JSONDecodeError as error:
+        raise JsonError(error.msg, error.pos) from None

@@ -1,0 +1,70 @@
+"""A JSON object being read into messages: its values, the spans of its members, the problems found; and the
+messages it gives before they are numbered."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from viewer.model import Span
+from viewer.parse.common import Pending, shown_json
+from viewer.parse.json.positions import Member, Node
+
+
+@dataclass(slots=True)
+class Piece:
+    """A message before it has an index: its Message fields and the sub-value it came from."""
+
+    fields: dict[str, Any]
+    span: Span | None
+    problems: list[Pending] = field(default_factory=list)
+
+
+class JsonObject:
+    """A JSON object being read: its values, the spans of its members when known, and the problems found."""
+
+    def __init__(self, value: dict[str, Any], span: Span, members: dict[str, Member] | None = None) -> None:
+        self.value = value
+        self.span = span
+        self.members = members or {}
+        self.problems: list[Pending] = []
+
+    def get(self, key: str) -> Any:
+        return self.value.get(key)
+
+    def span_of(self, key: str) -> Span:
+        member = self.members.get(key)
+        return member.span if member is not None else self.span
+
+    def node_of(self, key: str) -> Node | None:
+        member = self.members.get(key)
+        return member.node if member is not None else None
+
+    def problem(self, code: str, message: str, span: Span | None = None) -> None:
+        """Report something wrong with the object, at one of its members or (by default) the whole object."""
+        self.problems.append(Pending(code, message, span or self.span))
+
+    def text(self, key: str) -> str | None:
+        """A field meant to be text; anything else is reported and read as its JSON text."""
+        value = self.value.get(key)
+        if value is None or isinstance(value, str):
+            return value
+        shown = shown_json(value)
+        self.problem("W-JSON-FIELD-TYPE",
+                     f"The field {key!r} should be text but is {kind_of(value)}; it was read as {shown}.",
+                     self.span_of(key))
+        return shown
+
+
+def kind_of(value: Any) -> str:
+    """What a JSON value is, for a sentence: "a number", "a list" …"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"

@@ -1,0 +1,179 @@
+"""The one projection step: a transcript and the rule table → what each view may show.
+
+Every consumer of a view goes through here. The store numbers the default view's entries with
+`Projection.ranks`; pages, the JSON twin, tests and benchmarks collapse tool markers with `visible_entries`
+(over stored rows or in-memory decisions alike); `default_json` and `debug_json` are the only ways a message
+becomes JSON for a view. The default view's JSON never holds a hidden message, nor a shown message's place in
+the source: the gaps between spans would give the length of each hidden one.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from viewer.model import Message, Transcript
+from viewer.policy.rules import VIEWS, Rule, default_rules
+
+SHOWN_IN_FULL = ("message", "preamble")
+"""The default view's treatments that show a body; markers and hidden messages never do."""
+
+
+class Shown(Protocol):
+    """What `visible_entries` reads of an item: a `Decision`, or a stored row (`viewer.store.Entry`)."""
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def show_as(self) -> str: ...
+
+    @property
+    def tool(self) -> str | None: ...
+
+
+T = TypeVar("T", bound=Shown)
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """A transcript with the default view's rule for each message, in message order."""
+
+    transcript: Transcript
+    rules: tuple[Rule, ...]
+
+    @classmethod
+    def of(cls, transcript: Transcript) -> Projection:
+        return cls(transcript, default_rules(transcript))
+
+    @property
+    def hidden_count(self) -> int:
+        return sum(1 for rule in self.rules if rule.show_as == "hidden")
+
+    def ranks(self) -> Iterator[int | None]:
+        """Each message's position among the default view's entries; None for a message it hides."""
+        rank = 0
+        for rule in self.rules:
+            if rule.show_as == "hidden":
+                yield None
+            else:
+                yield rank
+                rank += 1
+
+    def decisions(self, view: str = "default") -> tuple[Decision, ...]:
+        """One decision per message, in order, for the `default` or the `debug` view."""
+        if view not in VIEWS:
+            raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
+        return tuple(_decide(message, rule, view) for message, rule in zip(self.transcript.messages, self.rules))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """How one message is shown in a view, and which rule of the default view decides it."""
+
+    index: int
+    """The message's index in the transcript."""
+    show_as: str
+    """How this view shows the message: `message`, `preamble`, `marker` or `hidden`."""
+    rule: str
+    """Name of the rule that decides the message in the default view."""
+    reason: str
+    """That rule's reason, for a person."""
+    default_show_as: str
+    """How the default view shows the message (equal to `show_as` there; what the debug view explains)."""
+    tool: str | None = None
+    """For markers only: the tool called or replying, the one thing a marker may say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One content-free note standing for consecutive tool calls and replies in the default view."""
+
+    indices: tuple[int, ...]
+    """The messages the note stands for."""
+    tools: tuple[str, ...]
+    """Their tool names, each once, in order of first use."""
+
+    @property
+    def text(self) -> str:
+        """The note as a person reads it: `used get_weather, browser.search`."""
+        return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
+
+
+def apply(transcript: Transcript, view: str = "default") -> tuple[Decision, ...]:
+    """One decision per message, in order, for the `default` or the `debug` view."""
+    return Projection.of(transcript).decisions(view)
+
+
+def _decide(message: Message, rule: Rule, view: str) -> Decision:
+    tool = message.tool_name if rule.show_as == "marker" else None
+    show_as = "message" if view == "debug" else rule.show_as
+    return Decision(message.index, show_as, rule.name, rule.reason, rule.show_as, tool)
+
+
+def hidden_count(decisions: Iterable[Decision]) -> int:
+    """How many messages a view leaves out entirely."""
+    return sum(1 for decision in decisions if decision.show_as == "hidden")
+
+
+def visible_entries(items: Iterable[T]) -> tuple[T | Marker, ...]:
+    """What a view draws, in order: shown messages and preambles, with runs of markers collapsed into one.
+
+    Hidden messages are dropped and do not break a run, so "call, hidden analysis, reply" is one note.
+    """
+    return tuple(iter_visible_entries(items))
+
+
+def iter_visible_entries(items: Iterable[T]) -> Iterator[T | Marker]:
+    """`visible_entries` one at a time over any number of items: a run of markers is held back until it
+    ends, so it collapses exactly as on a whole list."""
+    run: Marker | None = None
+    for item in items:
+        if item.show_as == "hidden":
+            continue
+        if item.show_as == "marker":
+            run = _extend(run or Marker((), ()), item)
+            continue
+        if run is not None:
+            yield run
+            run = None
+        yield item
+    if run is not None:
+        yield run
+
+
+def _extend(marker: Marker, item: Shown) -> Marker:
+    tools = marker.tools
+    if item.tool and item.tool not in tools:
+        tools = (*tools, item.tool)
+    return Marker((*marker.indices, item.index), tools)
+
+
+def _short_tool_name(tool: str) -> str:
+    # `functions.` is the namespace of every user-defined tool; built-ins (`browser.search`) keep theirs.
+    return tool.removeprefix("functions.") or tool
+
+
+def marker_json(marker: Marker) -> dict[str, Any]:
+    """A collapsed run of tool traffic as the default view's JSON: the note and the indices, nothing else."""
+    return {"index": marker.indices[0], "show_as": "marker", "text": marker.text, "indices": list(marker.indices)}
+
+
+def default_json(message: Message, show_as: str) -> dict[str, Any]:
+    """A message the default view shows in full, as its JSON: without its span or its segments' spans."""
+    if show_as not in SHOWN_IN_FULL:
+        raise ValueError(f"the default view shows no body for {show_as!r}")
+    data = message.to_json()
+    del data["span"]
+    if "segments" in data:
+        data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
+    return {**data, "show_as": show_as}
+
+
+def debug_json(message: Message, *, show_as: str, rule: str, reason: str, pair: int | None) -> dict[str, Any]:
+    """Any message as the debug view's JSON: everything, with how the default view treats it (`show_as`, by
+    `rule`, for `reason`) and its pair number."""
+    data = message.to_json()
+    data["default_view"] = {"show_as": show_as, "rule": rule, "reason": reason}
+    data["pair"] = pair
+    return data

@@ -1,0 +1,83 @@
+"""Safe HTML for message bodies: markdown, JSON and code, returned as `Markup`, chosen by content type; and
+structured bodies (fill-in-the-middle parts, files, thought blocks) as labelled panels, each part rendered on
+its own."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from viewer.render.highlight import CODE_CLASS, Rendered, clean, highlighted, pre, pretty_json
+from viewer.render.markdown import rendered_markdown
+
+
+def markdown(text: str) -> Markup:
+    """A markdown body as safe HTML (escaped plain text when it is over `MARKDOWN_CAP` or bracket-heavy)."""
+    return rendered_markdown(clean(text)).html
+
+
+def json_block(text: str) -> Markup:
+    """A JSON body pretty-printed when that changes nothing it says, highlighted, as safe HTML."""
+    return highlighted(pretty_json(clean(text)), "json").html
+
+
+def code(text: str, language: str | None) -> Markup:
+    """A code block as safe HTML, highlighted when `language` names a Pygments lexer."""
+    return highlighted(clean(text), language).html
+
+
+def render_body(text: str, content_type: str | None) -> Rendered:
+    """A message body as safe HTML, chosen by its content type: JSON, plain text, code, or markdown."""
+    text = clean(text)
+    kind = _body_kind(content_type)
+    if kind == "json":
+        return highlighted(pretty_json(text), "json")
+    if kind == "plain":
+        return Rendered(pre(escape(text), "plain"))
+    if kind == "markdown":
+        return rendered_markdown(text)
+    return highlighted(text, content_type)
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One labelled part of a structured body (a fill-in-the-middle part, a file, a thought block)."""
+
+    label: str | None
+    """What the part is, shown above it; None for plain text between labelled parts."""
+    text: str
+    """The part's text as the author meant it."""
+    as_code: bool
+    """Shown as written in a code block (FIM parts, files) rather than as markdown (thoughts, text)."""
+    kind: str
+    """A class suffix for the part's colour (`fim_prefix`, `file`, `reason` …): letters and `_` only."""
+
+
+def panels(parts: list[Panel]) -> Rendered:
+    """A body made of labelled parts: one panel per part, in order, each rendered safely on its own."""
+    html, notes = [], []
+    for part in parts:
+        rendered = highlighted(clean(part.text), None) if part.as_code else rendered_markdown(clean(part.text))
+        label = f'<p class="panel-label">{escape(part.label)}</p>' if part.label else ""
+        kind = part.kind if _PANEL_KIND.fullmatch(part.kind) else "text"
+        html.append(f'<div class="panel panel-{kind}">{label}{rendered.html}</div>\n')
+        if rendered.degraded and rendered.degraded not in notes:
+            notes.append(rendered.degraded)
+    return Rendered(Markup("".join(html)), " ".join(notes) or None)
+
+
+_PANEL_KIND = re.compile(r"[a-z_]{1,32}")
+
+
+def _body_kind(content_type: str | None) -> str:
+    name = (content_type or "").strip().lower().removeprefix("<|constrain|>")
+    if name in ("", "text", "markdown", "md", "text/markdown"):
+        return "markdown"
+    if name == "json" or name.endswith(("/json", "+json")):
+        return "json"
+    if name == "text/plain":
+        return "plain"
+    return "code"
+
+

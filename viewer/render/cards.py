@@ -1,0 +1,202 @@
+"""Python picks the fragment: stored entries of one window become cards, one per thing the page draws.
+
+The default view's cards come from non-hidden rows only (the store never reads hidden rows for it), with runs
+of tool markers collapsed by the policy's one projection step (`policy.visible_entries`); the debug view gets one card per message with its header fields,
+diagnostics and pairing. Templates draw cards with one macro per `kind` and never decide visibility.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from cachetools import LRUCache
+
+from viewer import policy, render
+from viewer.model import Message
+from viewer.store import Entry, Located
+
+_CACHED_BODY_LIMIT = 100_000
+"""Characters; longer bodies are rendered each time rather than kept in memory."""
+RENDER_CACHE_BYTES = 32 * 1024 * 1024
+"""What the cache of rendered bodies may hold per process, counted as the characters of the HTML kept and of
+the body keyed (about a byte each for most text): windows re-read the same bodies often."""
+LONG_BODY = 20_000
+"""Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
+passes its `LONG_BODY_CHARS` setting."""
+
+ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
+               "tool": "Tool"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One drawable item of a window."""
+
+    kind: str
+    """Macro that draws it: `message`, `preamble`, `marker` (default view) or `debug`."""
+    index: int
+    """Message index it anchors at (`#m-<index>`)."""
+    entry: Entry | None = None
+    body: render.Rendered | None = None
+    marker_text: str = ""
+    indices: tuple[int, ...] = ()
+    diagnostics: tuple[Located, ...] = ()
+    long_body: int = LONG_BODY
+    """Characters above which the body and the source are collapsed rather than rendered."""
+
+    @property
+    def body_size(self) -> int:
+        return len(self.entry.message.content)
+
+    @property
+    def body_collapsed(self) -> bool:
+        """Whether the page shows the body's size and a link instead of the body."""
+        return self.body_size > self.long_body
+
+    @property
+    def source_collapsed(self) -> bool:
+        return len(self.entry.source) > self.long_body
+
+    @property
+    def label(self) -> str:
+        message = self.entry.message
+        label = ROLE_LABELS.get(message.role, message.role)
+        if message.role == "tool" and message.name:
+            return f"{label} · {message.name}"
+        if message.is_call and message.recipient:
+            return f"{label} → {message.recipient}"
+        return label
+
+    @property
+    def tone(self) -> str:
+        """Colour class: the channel, or the role for system/developer/user/tool messages."""
+        message = self.entry.message
+        if message.role in ("system", "developer"):
+            return "system"
+        if message.role == "user":
+            return "user"
+        if message.role == "tool":
+            return "tool"
+        return message.channel if message.channel in ("analysis", "commentary", "final") else "unknown"
+
+    @property
+    def pair_state(self) -> str | None:
+        """`unanswered` for a call with no reply, `orphan` for a reply to nothing, else None."""
+        message = self.entry.message
+        if self.entry.pair is not None:
+            return None
+        if message.is_call:
+            return "unanswered"
+        if message.is_reply:
+            return "orphan"
+        return None
+
+    @property
+    def fields(self) -> list[tuple[str, Any]]:
+        """The raw header fields the debug view lists, in the order a header is written."""
+        message = self.entry.message
+        # An implied channel is only worth listing for the assistant, whose channel decides visibility.
+        channel = message.channel if message.channel_explicit else (
+            f"{message.channel} (implied)" if message.role == "assistant" else None)
+        content_type = message.content_type
+        if content_type and message.constrained:
+            content_type = f"<|constrain|>{content_type}"
+        return [(name, value) for name, value in (
+            ("role", message.role), ("name", message.name), ("to", message.recipient), ("channel", channel),
+            ("content type", content_type), ("intent", message.intent), ("call_id", message.call_id),
+            ("ended by", message.end), ("turn", message.turn),
+            ("segments", ", ".join(segment.kind for segment in message.segments) or None),
+        ) if value is not None]
+
+
+def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
+    """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin; long bodies
+    left unrendered, collapsed)."""
+    return [_default_card(item, with_bodies, long_body) for item in policy.visible_entries(entries)]
+
+
+def _default_card(item: Entry | policy.Marker, with_bodies: bool, long_body: int) -> Card:
+    if isinstance(item, policy.Marker):
+        return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices)
+    wanted = with_bodies and len(item.message.content) <= long_body
+    return Card(kind=item.show_as, index=item.index, entry=item, body=body(item) if wanted else None,
+                long_body=long_body)
+
+
+def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY) -> list[Card]:
+    """One card per message with its diagnostics (long bodies collapsed)."""
+    attached: dict[int, list[Located]] = {}
+    for located in diagnostics:
+        attached.setdefault(located.diagnostic.message_index, []).append(located)
+    return [Card(kind="debug", index=entry.message.index, entry=entry,
+                 body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
+                 diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
+
+
+PANEL_LABELS = {"fim_prefix": "Prefix · before the cursor", "fim_middle": "Middle · the infill",
+                "fim_suffix": "Suffix · after the cursor", "reflect": "Reflection", "introspect": "Introspection",
+                "reason": "Reasoning"}
+CODE_PANELS = ("fim_prefix", "fim_middle", "fim_suffix", "file")
+SKIPPED_SEGMENTS = ("flag",)
+
+
+def panel_parts(message: Message) -> list[render.Panel]:
+    """A body with fill-in-the-middle parts, files or thought blocks as labelled panels; [] for other bodies.
+
+    Each part is shown on its own, so a FIM prefix is never run through markdown together with its suffix."""
+    kinds = {segment.kind for segment in message.segments}
+    if not kinds & ({"file", "reflect", "introspect", "reason"} | set(CODE_PANELS)):
+        return []
+    parts, files = [], 0
+    for segment in message.segments:
+        if segment.kind in SKIPPED_SEGMENTS or (segment.kind not in CODE_PANELS and not segment.text.strip()):
+            continue
+        if segment.kind == "file":
+            files += 1
+            label = f"File {files}"
+        elif segment.kind == "fim_middle" and not segment.text:
+            label = "Middle · the cursor, to be filled"
+        else:
+            label = PANEL_LABELS.get(segment.kind)
+        parts.append(render.Panel(label, segment.text, segment.kind in CODE_PANELS, segment.kind))
+    return parts
+
+
+def body(entry: Entry) -> render.Rendered:
+    """A message body as safe HTML: labelled panels for structured bodies, JSON for JSON bodies and tool-call
+    arguments, else by content type."""
+    message = entry.message
+    parts = panel_parts(message)
+    if parts:
+        return render.panels(parts)
+    content_type = message.content_type
+    # Tool traffic is usually JSON even when no content type says so; render_body keeps non-JSON as written.
+    if (message.is_call or message.is_reply) and content_type is None \
+            and message.content.lstrip().startswith(("{", "[")):
+        content_type = "json"
+    if len(message.content) > _CACHED_BODY_LIMIT:
+        return render.render_body(message.content, content_type)
+    return _rendered(message.content, content_type)
+
+
+def _cost(item: tuple[str, render.Rendered]) -> int:
+    text, rendered = item
+    return len(text) + len(rendered.html) + 100  # the 100: a small body's key, tuple and entry overhead
+
+
+_CACHE: LRUCache = LRUCache(maxsize=RENDER_CACHE_BYTES, getsizeof=_cost)
+_CACHE_LOCK = threading.Lock()  # cachetools' caches are not thread-safe, and gunicorn runs threads
+
+
+def _rendered(text: str, content_type: str | None) -> render.Rendered:
+    """`render.render_body`, remembered in a cache bounded in bytes (rendering is the expensive step)."""
+    key = (text, content_type)
+    with _CACHE_LOCK:
+        found = _CACHE.get(key)
+    if found is not None:
+        return found[1]
+    rendered = render.render_body(text, content_type)
+    with _CACHE_LOCK:
+        _CACHE[key] = (text, rendered)
+    return rendered

@@ -1,0 +1,46 @@
+"""Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
+from __future__ import annotations
+
+from sqlalchemy import Table, delete
+from sqlalchemy.engine import Connection
+
+from viewer.policy import Projection
+from viewer.store import rows
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs
+
+BULK_CACHE_KIB = 65536
+PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
+"""What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
+
+
+def insert_parse(conn: Connection, id: str, projection: Projection) -> None:
+    # The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter
+    # handling cost three quarters of the storing time, and a generator never holds every row at once.
+    cursor = conn.connection.cursor()
+    sqlite = conn.dialect.name == "sqlite"
+    if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
+        cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+    kinds: dict[tuple, int] = {}  # filled by message_rows, so kind_rows (a generator) runs after it
+    try:
+        for table, columns, new_rows in (
+                (messages, rows.MESSAGE_COLUMNS, rows.message_rows(id, projection, kinds)),
+                (message_kinds, rows.KIND_COLUMNS, rows.kind_rows(id, kinds, projection.rules)),
+                (diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(id, projection.transcript)),
+                (pairs, rows.PAIR_COLUMNS, rows.pair_rows(id, projection.transcript))):
+            cursor.executemany(_insert_sql(conn, table, columns), new_rows)
+    finally:
+        if sqlite:
+            cursor.execute("PRAGMA cache_size=-2000")  # SQLite's default: serving needs no more
+        cursor.close()
+
+
+def _insert_sql(conn: Connection, table: Table, columns: tuple[str, ...]) -> str:
+    quote = conn.dialect.identifier_preparer.quote  # `end` is a reserved word
+    marker = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    return (f"INSERT INTO {quote(table.name)} ({', '.join(quote(name) for name in columns)}) "
+            f"VALUES ({', '.join([marker] * len(columns))})")
+
+
+def delete_parse(conn: Connection, id: str) -> None:
+    for table in PARSE_TABLES:
+        conn.execute(delete(table).where(table.c.transcript_id == id))

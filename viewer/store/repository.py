@@ -1,0 +1,213 @@
+"""The store: transcripts and their parse rows in SQL (SQLite by default; any SQLAlchemy URL, PostgreSQL
+included). A pure repository: it is handed parses (`Projection`s) to keep and never parses anything itself.
+
+Pages read one window of rows at a time; `viewer.ingest` decides when a transcript is parsed again.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any, Iterator
+
+from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
+
+from viewer.policy import Projection
+from viewer.store import migrate, rows
+from viewer.store.bulk import delete_parse, insert_parse
+from viewer.store.engine import bulk_transaction, open_engine
+from viewer.store.rows import Entry, Located, Record
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
+
+BATCH = 5000
+"""Rows read per query when iterating over a whole transcript."""
+CLAIM_LEASE = dt.timedelta(minutes=10)
+"""How long a claim to parse a transcript again holds; a reader that died while parsing is taken over after."""
+
+
+def hash_key(key: str) -> str:
+    """What is stored of a manage key. The key is 256 random bits, so a plain digest is enough."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Store:
+    """The app's one way to read and write transcripts."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = open_engine(url)
+        migrate.upgrade(self.engine)
+
+    # ---- writing ---------------------------------------------------------------------------------------
+
+    def add(self, raw: bytes, projection: Projection, parser_version: str, *, id: str,
+            requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
+            name: str | None = None, is_sample: bool = False) -> Record:
+        """Store an upload and its parse in one transaction; returns after the commit."""
+        row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
+               "requested_dialect": requested_dialect, "created_at": _now(),
+               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
+        with bulk_transaction(self.engine) as conn:
+            conn.execute(insert(transcripts).values(**row, **rows.summary(projection, parser_version)))
+            insert_parse(conn, id, projection)
+        return self.get(id)
+
+    def has_same_bytes(self, id: str, raw: bytes) -> bool:
+        """Whether `id` is stored, not deleted, with exactly these bytes."""
+        with self.engine.connect() as conn:
+            stored = conn.execute(select(transcripts.c.sha256, transcripts.c.deleted_at)
+                                  .where(transcripts.c.id == id)).first()
+        return stored is not None and stored.deleted_at is None and stored.sha256 == hashlib.sha256(raw).hexdigest()
+
+    def replace_sample(self, raw: bytes, projection: Projection, parser_version: str, *, id: str, name: str) -> bool:
+        """Store a sample under its stable id, replacing what was there. False if another process stored it
+        at the same moment."""
+        self.forget(id)
+        try:
+            self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True)
+        except IntegrityError:
+            return False
+        return True
+
+    def forget(self, id: str) -> None:
+        """Remove a transcript and its parse entirely, tombstone included."""
+        with self.engine.begin() as conn:
+            delete_parse(conn, id)
+            conn.execute(transcripts.delete().where(transcripts.c.id == id))
+
+    def claim_reparse(self, id: str, seen_version: str) -> bool:
+        """Claim a transcript stored by `seen_version` for parsing again. True for exactly one caller among
+        concurrent ones (the guarded update takes the row lock), until the claim's lease runs out."""
+        now = _now()
+        with self.engine.begin() as conn:
+            return bool(conn.execute(
+                update(transcripts)
+                .where(transcripts.c.id == id, transcripts.c.parser_version == seen_version,
+                       or_(transcripts.c.claimed_at.is_(None), transcripts.c.claimed_at < now - CLAIM_LEASE))
+                .values(claimed_at=now)).rowcount)
+
+    def replace_parse(self, id: str, projection: Projection, parser_version: str) -> None:
+        """Replace a transcript's stored parse with a new one, in one transaction, and release any claim."""
+        with bulk_transaction(self.engine) as conn:
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(**rows.summary(projection, parser_version), claimed_at=None))
+            delete_parse(conn, id)
+            insert_parse(conn, id, projection)
+
+    def set_debug(self, id: str, allowed: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(debug_allowed=allowed))
+
+    def delete(self, id: str) -> None:
+        """Forget the content; keep a tombstone so the link can say it was deleted."""
+        with self.engine.begin() as conn:
+            delete_parse(conn, id)
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(raw=None, header="{}", name=None, deleted_at=_now()))
+
+    # ---- reading ---------------------------------------------------------------------------------------
+
+    def get(self, id: str) -> Record | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()
+        return rows.record(row) if row is not None else None
+
+    def samples(self) -> list[Record]:
+        query = (select(*rows.record_columns()).where(transcripts.c.is_sample, transcripts.c.deleted_at.is_(None))
+                 .order_by(transcripts.c.name))
+        with self.engine.connect() as conn:
+            return [rows.record(row) for row in conn.execute(query)]
+
+    def ids(self, *, stale_for: str | None = None) -> list[str]:
+        """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version."""
+        query = select(transcripts.c.id).where(transcripts.c.deleted_at.is_(None)).order_by(transcripts.c.id)
+        if stale_for is not None:
+            query = query.where(transcripts.c.parser_version != stale_for)
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
+
+    def raw(self, id: str) -> bytes | None:
+        with self.engine.connect() as conn:
+            return conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+
+    def window(self, id: str, view: str, start: int, size: int) -> list[Entry]:
+        """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
+        among the non-hidden entries in the default view, so hidden rows are never read for it)."""
+        key = messages.c.idx if view == "debug" else messages.c.vrank
+        query = _entries().where(messages.c.transcript_id == id, key >= start).order_by(key).limit(size)
+        with self.engine.connect() as conn:
+            return [rows.entry(row) for row in conn.execute(query)]
+
+    def entry(self, id: str, index: int) -> Entry | None:
+        """One message's row, whatever the view (the caller applies the policy)."""
+        query = _entries().where(messages.c.transcript_id == id, messages.c.idx == index)
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return rows.entry(row) if row is not None else None
+
+    def position(self, id: str, view: str, index: int) -> int | None:
+        """The window position of message `index`, or of the next entry the view shows."""
+        if view == "debug":
+            return index
+        query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= index,
+                                                messages.c.vrank.is_not(None))
+                 .order_by(messages.c.idx).limit(1))
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
+    def diagnostics(self, id: str, *, first: int | None = None, last: int | None = None,
+                    unattached_only: bool = False, limit: int | None = None) -> list[Located]:
+        """Diagnostics of messages `first..last`, or those attached to no message."""
+        query = select(diagnostics).where(diagnostics.c.transcript_id == id)
+        if unattached_only:
+            query = query.where(diagnostics.c.message_index.is_(None))
+        if first is not None and last is not None:
+            query = query.where(diagnostics.c.message_index.between(first, last))
+        query = query.order_by(diagnostics.c.seq).limit(limit)
+        with self.engine.connect() as conn:
+            return [rows.located(row) for row in conn.execute(query)]
+
+    def iter_entries(self, id: str, view: str) -> Iterator[Entry]:
+        """Every entry of a view in order, read in batches."""
+        start = 0
+        while True:
+            batch = self.window(id, view, start, BATCH)
+            yield from batch
+            if len(batch) < BATCH:
+                return
+            start = batch[-1].position(view) + 1
+
+    def iter_diagnostics(self, id: str) -> Iterator[Located]:
+        """Every diagnostic in order, read in batches (a hostile upload may have a million)."""
+        seq = 0
+        while True:
+            query = (select(diagnostics).where(diagnostics.c.transcript_id == id, diagnostics.c.seq >= seq)
+                     .order_by(diagnostics.c.seq).limit(BATCH))
+            with self.engine.connect() as conn:
+                batch = list(conn.execute(query))
+            yield from (rows.located(row) for row in batch)
+            if len(batch) < BATCH:
+                return
+            seq = batch[-1].seq + 1
+
+    def pairs(self, id: str) -> list[dict[str, Any]]:
+        query = select(pairs).where(pairs.c.transcript_id == id).order_by(pairs.c.number)
+        with self.engine.connect() as conn:
+            return [{"call": row.call, "reply": row.reply, "by": row.by} for row in conn.execute(query)]
+
+    def message_row_count(self, id: str) -> int:
+        """Message rows stored for a transcript (none once deleted)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(messages)
+                                .where(messages.c.transcript_id == id)).scalar()
+
+
+def _entries() -> Select:
+    """Message rows joined to their kinds, as `rows.entry` reads them."""
+    return select(*rows.entry_columns()).join(
+        message_kinds, and_(message_kinds.c.transcript_id == messages.c.transcript_id,
+                            message_kinds.c.number == messages.c.kind))

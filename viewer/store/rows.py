@@ -1,0 +1,234 @@
+"""Conversions between the model and database rows, both ways.
+
+`*_rows` turn an analysis into rows to insert; `record`, `entry` and `located` turn rows back into frozen data.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, Iterable, Iterator
+
+from sqlalchemy import Column
+
+from viewer.model import Diagnostic, Message, Segment, Transcript
+from viewer.policy import Projection, Rule
+from viewer.store.schema import message_kinds, messages, transcripts
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A stored transcript's metadata and counts (no raw bytes, no messages)."""
+
+    id: str
+    name: str | None
+    dialect: str
+    requested_dialect: str
+    created_at: dt.datetime
+    debug_allowed: bool
+    manage_hash: str | None
+    is_sample: bool
+    parser_version: str
+    header: dict[str, Any]
+    size: int
+    message_count: int
+    visible_count: int
+    hidden_count: int
+    diagnostic_count: int
+    error_count: int
+    pair_count: int
+    deleted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A stored message with the default view's decision and its place in the source."""
+
+    message: Message
+    show_as: str
+    """The default view's treatment: `message` `preamble` `marker` `hidden`."""
+    rank: int | None
+    """Position among the default view's entries; None when the default view hides it."""
+    rule: str
+    reason: str
+    pair: int | None
+    """Pair number shared by a call and its reply."""
+    partner: int | None
+    """Index of the other half of the pair."""
+    line: int
+    column: int
+    source: str
+    """The exact source text of the message."""
+
+    @property
+    def index(self) -> int:
+        return self.message.index
+
+    def position(self, view: str) -> int:
+        """Where the entry stands in a view's windows: its index in the debug view, its rank in the default."""
+        return self.message.index if view == "debug" else self.rank
+
+    @property
+    def tool(self) -> str | None:
+        """For the default view's markers: the tool called or replying, the one thing a marker may say."""
+        return self.message.tool_name if self.show_as == "marker" else None
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A diagnostic with its 1-based line and column."""
+
+    diagnostic: Diagnostic
+    line: int
+    column: int
+
+
+MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",
+                   "header_start", "header_end", "line", "col", "body_start", "body_end", "content", "source",
+                   "segments", "pair", "partner")
+"""The order of the values in `message_rows`' tuples."""
+KIND_COLUMNS = ("transcript_id", "number", "role", "name", "recipient", "channel", "channel_explicit",
+                "content_type", "constrained", "intent", "end", "show_as", "rule", "reason")
+DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "span_start", "span_end", "line", "col",
+                      "message_index")
+PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
+
+
+def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
+    transcript = projection.transcript
+    hidden = projection.hidden_count
+    return {
+        "dialect": transcript.dialect,
+        "parser_version": parser_version,
+        "header": json.dumps(transcript.header, default=str, ensure_ascii=False),
+        "message_count": len(transcript.messages),
+        "visible_count": len(transcript.messages) - hidden,
+        "hidden_count": hidden,
+        "diagnostic_count": len(transcript.diagnostics),
+        "error_count": sum(1 for diagnostic in transcript.diagnostics if diagnostic.severity == "error"),
+        "pair_count": len(transcript.pairs),
+    }
+
+
+def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
+    """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
+    rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the
+    database's per-column work are most of the cost of storing a big upload."""
+    transcript = projection.transcript
+    source = transcript.source
+    count, rfind, startswith = source.count, source.rfind, source.startswith
+    partner: dict[int, tuple[int, int]] = {}
+    for number, pair in enumerate(transcript.pairs, start=1):
+        partner[pair.call] = (number, pair.reply)
+        partner[pair.reply] = (number, pair.call)
+    no_partner = (None, None)
+    # Lines are counted from the previous message's start (messages come in source order; a nested one, which
+    # starts before, asks the transcript's line table), cheaper than a search per message.
+    counted = line_start = 0
+    line = 1
+    for message, rule, rank in zip(transcript.messages, projection.rules, projection.ranks()):
+        key = (message.role, message.name, message.recipient, message.channel, message.channel_explicit,
+               message.content_type, message.constrained, message.intent, message.end, rule.name)
+        kind = kinds.get(key)
+        if kind is None:
+            kind = kinds[key] = len(kinds)
+        start, end = message.span
+        if start >= counted:
+            newlines = count("\n", counted, start)
+            if newlines:
+                line += newlines
+                line_start = rfind("\n", counted, start) + 1
+            counted = start
+            position = line, start - line_start + 1
+        else:
+            position = transcript.position(start)
+        header = message.header
+        content = message.content
+        body_start = header[1] if header else start
+        body_end = body_start + len(content)
+        if start <= body_start and body_end <= end and startswith(content, body_start):
+            content = None  # a slice of this row's source: read from there
+        else:
+            body_start = body_end = None
+        yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
+               header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
+               content, source[start:end], segments_json(message), *partner.get(message.index, no_partner))
+
+
+def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[Rule]) -> Iterator[tuple]:
+    """The kinds `message_rows` numbered, in `KIND_COLUMNS` order."""
+    by_name = {rule.name: rule for rule in rules}
+    for (*fields, name), number in kinds.items():
+        rule = by_name[name]
+        yield (id, number, *fields, rule.show_as, rule.name, rule.reason)
+
+
+def segments_json(message: Message) -> str:
+    if not message.segments:  # most messages; json.dumps is a third of the row-building time
+        return "[]"
+    return json.dumps([segment.to_json() for segment in message.segments], ensure_ascii=False)
+
+
+def diagnostic_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
+    for seq, diagnostic in enumerate(transcript.diagnostics):
+        line, column = transcript.position(diagnostic.span[0])
+        yield (id, seq, diagnostic.code, diagnostic.severity, diagnostic.message, diagnostic.span[0],
+               diagnostic.span[1], line, column, diagnostic.message_index)
+
+
+def pair_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
+    for number, pair in enumerate(transcript.pairs, start=1):
+        yield (id, number, pair.call, pair.reply, pair.by)
+
+
+def record_columns() -> list[Column]:
+    return [column for column in transcripts.c if column.name != "raw"]
+
+
+def record(row: Any) -> Record:
+    data = row._asdict()
+    deleted_at = data.pop("deleted_at")
+    data.pop("sha256")
+    data.pop("claimed_at")
+    created = data["created_at"]
+    if created.tzinfo is None:  # SQLite returns naive datetimes
+        data["created_at"] = created.replace(tzinfo=dt.timezone.utc)
+    return Record(**{**data, "header": json.loads(data["header"] or "{}"), "deleted": deleted_at is not None})
+
+
+def entry_columns() -> list[Column]:
+    """What `entry` reads: a message row with its kind (select them from messages joined to message_kinds)."""
+    return [*(column for column in messages.c if column.name not in ("transcript_id", "kind")),
+            *(column for column in message_kinds.c if column.name not in ("transcript_id", "number"))]
+
+
+def entry(row: Any) -> Entry:
+    content = row.content
+    if content is None:
+        content = row.source[row.body_start - row.span_start:row.body_end - row.span_start]
+    message = Message(
+        index=row.idx, turn=row.turn, role=row.role, content=content, span=(row.span_start, row.span_end),
+        name=row.name, recipient=row.recipient, channel=row.channel, channel_explicit=row.channel_explicit,
+        content_type=row.content_type, constrained=row.constrained, intent=row.intent, call_id=row.call_id,
+        end=row.end, segments=tuple(Segment(kind=s["kind"], text=s["text"], span=tuple(s["span"]))
+                                    for s in json.loads(row.segments)),
+        header=(row.header_start, row.header_end) if row.header_start is not None else None)
+    return Entry(message=message, show_as=row.show_as, rank=row.vrank, rule=row.rule, reason=row.reason, pair=row.pair,
+                 partner=row.partner, line=row.line, column=row.col, source=row.source)
+
+
+def located(row: Any) -> Located:
+    diagnostic = Diagnostic(code=row.code, severity=row.severity, message=row.message,
+                            span=(row.span_start, row.span_end), message_index=row.message_index)
+    return Located(diagnostic=diagnostic, line=row.line, column=row.col)
+
+
+def entries_in_memory(projection: Projection) -> list[Entry]:
+    """The entries the store would give back for a projection, built by the same row functions without a
+    database: for tests and the fuzz harness, so that they exercise the stored path rather than a copy of it."""
+    kinds: dict[tuple, int] = {}
+    message_tuples = list(message_rows("", projection, kinds))
+    kind_fields = {row[1]: dict(zip(KIND_COLUMNS[2:], row[2:])) for row in kind_rows("", kinds, projection.rules)}
+    return [entry(SimpleNamespace(**kind_fields[values[4]], **dict(zip(MESSAGE_COLUMNS, values))))
+            for values in message_tuples]

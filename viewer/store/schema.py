@@ -1,0 +1,100 @@
+"""The database tables: one row per transcript, per message, per diagnostic and per call pair.
+
+Per message the row (with its kind: header fields and the default view's decision) holds everything a page
+shows, so a page reads one window of rows and never parses; `vrank` numbers the rows the default view shows,
+so its windows skip hidden rows by index. A window never reads a hidden row, and a row holds only its own text.
+"""
+from __future__ import annotations
+
+from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Index, Integer, LargeBinary, MetaData, String, Table,
+                        Text)
+
+metadata = MetaData()
+
+transcripts = Table(
+    "transcripts", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("raw", LargeBinary, nullable=True),  # None once deleted
+    Column("sha256", String(64), nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("name", String(255), nullable=True),
+    Column("requested_dialect", String(16), nullable=False),
+    Column("dialect", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("debug_allowed", Boolean, nullable=False),
+    Column("manage_hash", String(64), nullable=True),
+    Column("is_sample", Boolean, nullable=False, default=False),
+    Column("parser_version", String(32), nullable=False),
+    Column("header", Text, nullable=False, default="{}"),
+    Column("message_count", Integer, nullable=False),
+    Column("visible_count", Integer, nullable=False),
+    Column("hidden_count", Integer, nullable=False),
+    Column("diagnostic_count", Integer, nullable=False),
+    Column("error_count", Integer, nullable=False),
+    Column("pair_count", Integer, nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+    # When a reader claimed this transcript to parse it again (viewer.ingest.current); None when no one has.
+    Column("claimed_at", DateTime(timezone=True), nullable=True),
+)
+
+message_kinds = Table(
+    # The header fields and the default view's decision, stored once per distinct combination: a big transcript
+    # repeats a handful of them, and every column of `messages` costs time on each of its rows at upload.
+    "message_kinds", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("role", String(64), nullable=False),
+    Column("name", Text), Column("recipient", Text),
+    Column("channel", String(64), nullable=False),
+    Column("channel_explicit", Boolean, nullable=False),
+    Column("content_type", Text), Column("constrained", Boolean, nullable=False),
+    Column("intent", String(64)),
+    Column("end", String(16), nullable=False),
+    Column("show_as", String(16), nullable=False),
+    Column("rule", String(64), nullable=False),
+    Column("reason", Text, nullable=False),
+)
+
+messages = Table(
+    "messages", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("vrank", Integer, nullable=True),  # position among the default view's entries; None when hidden
+    Column("turn", Integer, nullable=False),
+    Column("kind", Integer, nullable=False),  # message_kinds.number
+    Column("call_id", Text),
+    Column("span_start", Integer, nullable=False), Column("span_end", Integer, nullable=False),
+    Column("header_start", Integer), Column("header_end", Integer),
+    Column("line", Integer, nullable=False), Column("col", Integer, nullable=False),
+    # Most bodies are a slice of the message's own source text: then `content` is None and the body is
+    # source[body_start - span_start:body_end - span_start], so it is not stored twice. Otherwise (unwrapped
+    # literals, JSON escapes…) `content` holds the body and the body offsets are None.
+    Column("body_start", Integer), Column("body_end", Integer),
+    Column("content", Text, nullable=True),
+    Column("source", Text, nullable=False),  # the exact source span, control tokens included
+    Column("segments", Text, nullable=False),  # JSON list
+    Column("pair", Integer), Column("partner", Integer),
+    Index("messages_by_rank", "transcript_id", "vrank"),
+)
+
+diagnostics = Table(
+    "diagnostics", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("code", String(64), nullable=False),
+    Column("severity", String(16), nullable=False),
+    Column("message", Text, nullable=False),
+    Column("span_start", Integer, nullable=False), Column("span_end", Integer, nullable=False),
+    Column("line", Integer, nullable=False), Column("col", Integer, nullable=False),
+    Column("message_index", Integer),
+    Index("diagnostics_by_message", "transcript_id", "message_index"),
+)
+
+pairs = Table(
+    "pairs", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("call", Integer, nullable=False),
+    Column("reply", Integer, nullable=False),
+    Column("by", String(16), nullable=False),
+)

@@ -1,0 +1,73 @@
+"""The web app: the Flask application factory. Production: `gunicorn -c gunicorn.conf.py 'viewer.web:create_app()'`.
+
+Defaults, then the environment (`VIEWER_…`), then the caller's overrides; after that, one line per part.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+from viewer.store import Store
+from viewer.web import assets, errors, samples, security
+from viewer.web.lookup import get_store
+from viewer.web.settings import database_url, defaults
+from viewer.web.views import BLUEPRINTS
+
+def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(assets.TEMPLATES), static_folder=str(assets.STATIC),
+                instance_relative_config=True)
+    app.config.from_mapping(defaults())
+    app.config.from_prefixed_env("VIEWER")
+    app.config.from_mapping(overrides or {})
+    _derive_config(app)
+
+    security.init_app(app)
+    errors.init_app(app)
+    _init_store(app)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    assets.init_app(app)
+    if app.config["PRELOAD_SAMPLES"]:
+        with app.app_context():
+            samples.preload(get_store(), Path(app.config["SAMPLES_DIR"]))
+    return app
+
+
+def _derive_config(app: Flask) -> None:
+    limit = int(app.config["MAX_UPLOAD_BYTES"])
+    # Werkzeug caps form fields separately (500 kB by default); pasted text gets the same limit as files.
+    app.config.update(MAX_CONTENT_LENGTH=limit, MAX_FORM_MEMORY_SIZE=limit,
+                      SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
+                      TEMPLATES_AUTO_RELOAD=False)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+
+def _instance_secret(instance: Path) -> str:
+    # Kept on disk so that uploaders' cookies survive a restart.
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        draft = instance / f".secret_key.{os.getpid()}"
+        draft.touch(mode=0o600)
+        draft.write_text(secrets.token_urlsafe(48))
+        try:
+            os.link(draft, path)  # atomic: when gunicorn workers race, the first key wins for all
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()
+
+
+def _init_store(app: Flask) -> None:
+    url = database_url(str(app.config["DATABASE"]), app.instance_path)
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    app.extensions["viewer.store"] = Store(url)

@@ -1,0 +1,100 @@
+"""Who may do what with a transcript: share ids, manage keys, the uploader's cookie, CSRF tokens, and which
+sites may post to us.
+
+The uploader's browser is remembered in the signed session cookie (a list of the ids it uploaded or managed);
+that is what lets it open the debug view and the manage page without the key in the URL.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+
+from flask import Request, session
+from werkzeug.exceptions import Forbidden
+
+from viewer.store import Record, hash_key
+
+OWNED_LIMIT = 100
+"""Ids remembered per browser; the oldest drop off so the cookie stays small."""
+
+
+_ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}|sample-[a-z0-9-]{1,200}")
+"""What `new_id` makes (22 URL-safe characters) and what viewer.samples makes (`sample-` and a slug)."""
+SAFE_FETCH_SITES = ("same-origin", "none")
+"""`Sec-Fetch-Site` values of a request we accept a POST from: our own pages, or the user typing/bookmarking."""
+
+
+def new_id() -> str:
+    """A share id: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_key() -> str:
+    """A manage key: 256 random bits, shown once at upload and stored only as a hash."""
+    return secrets.token_urlsafe(32)
+
+
+def id_is_valid(id: str) -> bool:
+    """Whether `id` could be a share id at all; anything else is a 404 before the database is asked."""
+    return _ID_SHAPE.fullmatch(id) is not None
+
+
+def key_matches(record: Record, key: str | None) -> bool:
+    if not key or record.manage_hash is None:
+        return False
+    return hmac.compare_digest(record.manage_hash, hash_key(key))
+
+
+def remember_owner(id: str) -> None:
+    owned = [known for known in session.get("owned", []) if known != id]
+    session["owned"] = [*owned, id][-OWNED_LIMIT:]
+    session.permanent = True
+
+
+def forget_owner(id: str) -> None:
+    session["owned"] = [known for known in session.get("owned", []) if known != id]
+
+
+def owns(record: Record) -> bool:
+    return record.manage_hash is not None and record.id in session.get("owned", [])
+
+
+def can_debug(record: Record) -> bool:
+    """The uploader always; holders of the link only if the uploader allowed it."""
+    return record.debug_allowed or owns(record)
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(16)
+    return session["csrf"]
+
+
+def csrf_valid(token: str | None) -> bool:
+    expected = session.get("csrf")
+    return bool(token and expected and hmac.compare_digest(expected, token))
+
+
+class CrossSite(Forbidden):
+    """403 for a post another site's page sent; its hint replaces the one about the debug view."""
+
+    hint = "Open this site's own page and submit the form there; tools without a browser can post directly."
+
+
+def cross_site_reason(request: Request) -> str | None:
+    """Why a state-changing request looks like it came from another site's page, or None.
+
+    Browsers say where a request comes from (`Sec-Fetch-Site`, or at least `Origin`); a request with neither
+    header comes from curl or a script, which carries no victim's cookie and is allowed.
+    """
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        if site.lower() in SAFE_FETCH_SITES:
+            return None
+        return f"This request came from another site (Sec-Fetch-Site: {site[:40]}); submit the form on this site."
+    origin = request.headers.get("Origin")
+    own = f"{request.scheme}://{request.host}"
+    if origin is not None and origin.lower() != own.lower():
+        return f"This request came from another origin ({origin[:100]}), not {own}; submit the form on this site."
+    return None

@@ -1,0 +1,85 @@
+"""What every transcript route asks first: which transcript (a 404/410 otherwise, brought up to the current
+parser version), which view the reader may have, and the request's arguments, read strictly."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, current_app, request, url_for
+
+from viewer import ingest
+from viewer.policy import VIEWS
+from viewer.store import Record, Store
+from viewer.web import access
+
+POSITION_LIMIT = 2**31
+
+
+def get_store() -> Store:
+    """The current app's store."""
+    return current_app.extensions["viewer.store"]
+
+
+def open_transcript(id: str) -> Record:
+    """The stored transcript `id`, parsed by this parser version (claimed and parsed again at most once when
+    it was stored by an older one); 404 for no such link, 410 once deleted."""
+    if not access.id_is_valid(id):
+        abort(404, "No transcript has this link.")
+    store = get_store()
+    record = store.get(id)
+    if record is None:
+        abort(404, "No transcript has this link.")
+    if record.deleted:
+        abort(410, "This transcript was deleted by its uploader.")
+    return ingest.current(store, record)
+
+
+def chosen_view(record: Record) -> str:
+    """The `view` argument, when this reader may have it: the debug view needs the uploader's permission."""
+    view = request.args.get("view", "default")
+    if view not in VIEWS:
+        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
+    if view == "debug" and not access.can_debug(record):
+        abort(403, "The debug view of this transcript shows hidden reasoning and prompts, and the uploader has "
+                   "not allowed it for people with the link.")
+    return view
+
+
+def require_owner(record: Record) -> None:
+    if not access.owns(record):
+        abort(403, "Only the uploader can manage this transcript: open the manage link shown at upload.")
+
+
+def int_arg(name: str) -> int | None:
+    """A whole-number argument, or None when absent; 400 for anything else."""
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        abort(400, f"{name} must be a whole number.")
+    # Databases hold 64-bit integers at most; no transcript comes near this.
+    return max(min(number, POSITION_LIMIT), -POSITION_LIMIT)
+
+
+def wants_partial() -> bool:
+    """Whether htmx asked for a fragment (a history restore wants the whole page)."""
+    return (request.headers.get("HX-Request") == "true"
+            and request.headers.get("HX-History-Restore-Request") != "true")
+
+
+def view_url(record: Record, view: str, **args: Any) -> str:
+    if view == "debug":
+        args["view"] = "debug"
+    return url_for("reading.transcript", id=record.id, **args)
+
+
+def title(record: Record) -> str:
+    if record.name:
+        return record.name
+    return "Pasted transcript" if not record.is_sample else record.id
+
+
+def counts(record: Record) -> dict[str, int]:
+    return {"messages": record.message_count, "hidden": record.hidden_count, "shown": record.visible_count,
+            "diagnostics": record.diagnostic_count, "errors": record.error_count, "pairs": record.pair_count}

@@ -1,0 +1,59 @@
+"""The web app's settings, declared once as data: name, default and help.
+
+Each is read from the environment as `VIEWER_<NAME>` (Flask's `from_prefixed_env`, so values are JSON where
+they parse as JSON: `VIEWER_PORT=8080` is a number). The README's settings table must list the same names;
+tests/web/test_settings.py checks that it does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One configuration value of the app."""
+
+    name: str
+    """Config key; the environment variable is `VIEWER_` + name."""
+    default: Any
+    """Value when neither the environment nor the caller sets it."""
+    help: str
+    """One sentence for the README."""
+
+
+SETTINGS = (
+    Setting("DATABASE", "", "SQLite file path or SQLAlchemy database URL (e.g. `postgresql+psycopg://…`); "
+                            "empty means `viewer.sqlite3` in the instance folder."),
+    Setting("MAX_UPLOAD_BYTES", 64 * MIB, "Largest accepted upload in bytes, pasted text included; "
+                                          "larger ones get 413."),
+    Setting("SECRET_KEY", "", "Signs the session cookie that remembers uploads; empty means a random key "
+                              "generated once and kept in the instance folder."),
+    Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),
+    Setting("PORT", 8000, "Port `viewer serve` listens on."),
+    Setting("PRELOAD_SAMPLES", True, "Store every file of the samples folder at startup (idempotent)."),
+    Setting("SAMPLES_DIR", str(PROJECT_ROOT / "sample_transcripts"), "Folder of sample transcripts to preload."),
+    Setting("NODE_MODULES", str(PROJECT_ROOT / "node_modules"), "Where `npm ci` installed htmx."),
+    Setting("WINDOW_SIZE", 100, "Entries rendered per window of a transcript page."),
+    Setting("LONG_BODY_CHARS", 20_000, "Message bodies (and debug sources) longer than this many characters are "
+                                       "collapsed, showing their size, and rendered only when the reader asks."),
+    Setting("FORCE_HTTPS", False, "Redirect plain HTTP to HTTPS and send HSTS (behind TLS only)."),
+    Setting("SECURE_COOKIES", False, "Mark the session cookie Secure (set it when served over HTTPS)."),
+)
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting at its default value."""
+    return {setting.name: setting.default for setting in SETTINGS}
+
+
+def database_url(value: str, instance_path: str) -> str:
+    """A SQLAlchemy URL from a path or URL; empty means the default file in the instance folder."""
+    if "://" in value:
+        return value
+    path = Path(value) if value else Path(instance_path) / "viewer.sqlite3"
+    return f"sqlite:///{path.resolve()}"

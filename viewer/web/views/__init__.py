@@ -1,0 +1,6 @@
+"""The web app's pages, one blueprint per family: `uploads` (home, form, API), `reading` (a transcript's views,
+windows, jumps and long bodies), `exports` (the JSON twin and the raw bytes) and `manage` (the uploader's page).
+"""
+from viewer.web.views import exports, manage, reading, uploads
+
+BLUEPRINTS = (uploads.bp, reading.bp, exports.bp, manage.bp)

@@ -1,0 +1,49 @@
+"""The uploader's page: allow or deny the debug view for link holders, or delete the transcript."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from viewer.web import access, security
+from viewer.web.lookup import get_store, open_transcript, require_owner
+
+bp = Blueprint("manage", __name__)
+bp.after_request(security.not_stored)
+
+
+@bp.get("/t/<id>/manage")
+def manage(id: str) -> Response:
+    record = open_transcript(id)
+    key = request.args.get("key")
+    if key is not None:
+        if not access.key_matches(record, key):
+            abort(403, "This manage link is not valid: its key does not match.")
+        access.remember_owner(record.id)
+        # Drop the key from the address bar and history; the cookie now stands for it.
+        return redirect(url_for("manage.manage", id=record.id), 303)
+    require_owner(record)
+    return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
+                                         share_url=url_for("reading.transcript", id=record.id, _external=True)))
+
+
+@bp.post("/t/<id>/manage")
+def manage_action(id: str) -> Response:
+    record = open_transcript(id)
+    require_owner(record)
+    if not access.csrf_valid(request.form.get("csrf")):
+        abort(400, "This form has expired; open the manage page again.")
+    action = request.form.get("action")
+    store = get_store()
+    if action in ("allow-debug", "deny-debug"):
+        store.set_debug(record.id, action == "allow-debug")
+        flash("People with the link can now open the debug view." if action == "allow-debug"
+              else "Only you can open the debug view now.", "notice")
+        return redirect(url_for("manage.manage", id=record.id), 303)
+    if action == "delete":
+        if request.form.get("confirm") != "yes":
+            abort(400, "Tick the box to confirm the deletion.")
+        store.delete(record.id)
+        access.forget_owner(record.id)
+        flash("The transcript was deleted; its link no longer opens it.", "notice")
+        return redirect(url_for("uploads.home"), 303)
+    abort(400, "Unknown action.")

@@ -1,0 +1,133 @@
+"""Reading a stored transcript: its views (a full page, or the region alone for htmx), further windows, "go to
+message #N", and the whole body of a collapsed long message.
+
+Filtering happens before templates run, never in them: the default view reads only rows the policy shows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from viewer import policy, render
+from viewer.render import cards as render_cards
+from viewer.store import Entry, Record
+from viewer.web import access, security
+from viewer.web.lookup import (chosen_view, get_store, int_arg, open_transcript, title, view_url,
+                               wants_partial)
+from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
+
+bp = Blueprint("reading", __name__)
+bp.after_request(security.not_stored)
+
+DIAGNOSTICS_PANEL_LIMIT = 200
+PART_CHARS = 200_000
+"""Characters of a long body or source sent per answer of the message endpoint."""
+
+
+@bp.get("/t/<id>")
+def transcript(id: str) -> Response:
+    record = open_transcript(id)
+    view = chosen_view(record)
+    window = read_window(record, view, start_of(record, view, int_arg("at")))
+    template = "_transcript.html" if wants_partial() else "transcript.html"
+    response = make_response(render_template(template, **_page_context(record, view, window)))
+    response.vary.update(("HX-Request", "HX-History-Restore-Request", "Cookie"))
+    return response
+
+
+def _page_context(record: Record, view: str, window: Window) -> dict:
+    panel = []
+    if view == "debug":
+        panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
+    can_debug = access.can_debug(record)
+    return {"record": record, "view": view, "window": window, "can_debug": can_debug,
+            "owner": access.owns(record), "diagnostics_panel": panel, "title": title(record),
+            "jumps": jump_points(record.message_count),
+            # The upload's size, with the spans, would give the length of what the default view hides.
+            "size": record.size if can_debug else None}
+
+
+@bp.get("/t/<id>/window")
+def window(id: str) -> Response:
+    """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there."""
+    record = open_transcript(id)
+    view = chosen_view(record)
+    start = max(int_arg("start") or 0, 0)
+    direction = request.args.get("direction", "next")
+    if direction not in ("next", "earlier"):
+        abort(400, "direction must be next or earlier.")
+    part = read_window(record, view, start)
+    if not wants_partial():
+        first = part.cards[0].index if part.cards else 0
+        return redirect(view_url(record, view, at=first), 303)
+    response = make_response(render_template("_window.html", record=record, view=view, window=part,
+                                             direction=direction, can_debug=access.can_debug(record)))
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/t/<id>/jump")
+def jump(id: str) -> Response:
+    """Go to message #N: a small form (it works without JavaScript), then a redirect to the window holding N,
+    scrolled to it."""
+    record = open_transcript(id)
+    view = chosen_view(record)
+    at = int_arg("at")
+    if at is None:
+        return make_response(render_template("jump.html", record=record, view=view, title=title(record)))
+    at = min(max(at, 0), max(record.message_count - 1, 0))
+    return redirect(view_url(record, view, at=at) + f"#m-{shown_index(record, view, at)}", 303)
+
+
+@bp.get("/t/<id>/messages/<int:index>")
+def message(id: str, index: int) -> Response:
+    """One message's whole body (or, in the debug view, `part=source`: its source), for a collapsed long
+    message: htmx swaps it into the card, a plain request gets a page of its own. Bodies over `PART_CHARS`
+    come a part at a time. The default view answers only for messages it shows in full."""
+    record = open_transcript(id)
+    view = chosen_view(record)
+    part = request.args.get("part", "body")
+    if part not in ("body", "source") or (part == "source" and view != "debug"):
+        abort(400, "part must be body, or source in the debug view.")
+    entry = get_store().entry(record.id, index)
+    if entry is None or (view == "default" and entry.show_as not in policy.SHOWN_IN_FULL):
+        abort(404, "This view has no message with that number.")
+    text = entry.source if part == "source" else entry.message.content
+    offset = min(max(int_arg("offset") or 0, 0), len(text))
+    piece = _piece(record, view, entry, part, text, offset)
+    template = "_message_part.html" if wants_partial() else "message.html"
+    response = make_response(render_template(template, record=record, view=view, entry=entry, part=part,
+                                             piece=piece, title=title(record)))
+    response.vary.update(("HX-Request", "Cookie"))
+    return response
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What one answer of the message endpoint shows: a rendered body, or a slice of long text."""
+
+    body: render.Rendered | None
+    """The whole body rendered, when it is short enough to render at once."""
+    text: str
+    """Otherwise the slice of text shown (plain, escaped by the template)."""
+    offset: int
+    end: int
+    size: int
+    next_url: str | None
+    """Where the rest continues, if anything is left."""
+
+
+def _piece(record: Record, view: str, entry: Entry, part: str, text: str, offset: int) -> Piece:
+    if part == "body" and offset == 0 and len(text) <= PART_CHARS:
+        return Piece(body=render_cards.body(entry), text="", offset=0, end=len(text), size=len(text),
+                     next_url=None)
+    end = min(offset + PART_CHARS, len(text))
+    next_url = None
+    if end < len(text):
+        args = {"view": "debug"} if view == "debug" else {}
+        if part == "source":
+            args["part"] = "source"
+        next_url = url_for("reading.message", id=record.id, index=entry.message.index, offset=end, **args)
+    return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)

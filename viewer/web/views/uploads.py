@@ -1,0 +1,95 @@
+"""Getting a transcript in: the home page's form (works without JavaScript) and the API for tools."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from viewer import ingest
+from viewer.ingest import DIALECT_CHOICES
+from viewer.store import Record, hash_key
+from viewer.web import access, errors, sniff
+from viewer.web.lookup import get_store
+
+bp = Blueprint("uploads", __name__)
+
+NAME_LIMIT = 200
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+@bp.after_request
+def _not_stored(response: Response) -> Response:
+    # An upload's answer holds the manage key (the API's JSON) or leads to its one showing (the redirect).
+    # The home page may be cached: it holds nothing private.
+    if request.method == "POST":
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/")
+def home() -> str:
+    return render_template("home.html", samples=get_store().samples(), dialects=DIALECT_CHOICES,
+                           limit=current_app.config["MAX_UPLOAD_BYTES"])
+
+
+@bp.post("/transcripts")
+def upload_form() -> Response | tuple[Response, int]:
+    if request.mimetype not in FORM_TYPES:
+        abort(415, "This address takes the upload form; send a raw transcript as the body of "
+                   "POST /api/transcripts instead.")
+    upload = request.files.get("file")
+    pasted = request.form.get("text", "")
+    raw = upload.read() if upload is not None else b""
+    if raw and pasted.strip():
+        abort(400, "Choose a file or paste text, not both.")
+    if not raw:
+        raw = pasted.encode("utf-8")
+    name = upload.filename if raw and upload is not None and upload.filename else None
+    record, key = _store_upload(raw, _dialect(request.form.get("dialect")),
+                                debug_allowed=request.form.get("allow_debug") == "on", name=name)
+    access.remember_owner(record.id)
+    flash(url_for("manage.manage", id=record.id, key=key, _external=True), "manage")
+    page = url_for("reading.transcript", id=record.id)
+    if errors.wants_json():
+        # app.js sends the form with XMLHttpRequest (for its progress bar) and goes to the page itself: a
+        # redirect would be followed inside the request and use up the one showing of the manage link.
+        return jsonify({"id": record.id, "url": page}), 201
+    return redirect(page, 303)
+
+
+@bp.post("/api/transcripts")
+def upload_api() -> tuple[Response, int, dict[str, str]]:
+    # `curl --data-binary` labels a raw body application/x-www-form-urlencoded, so only multipart (curl -F) is
+    # refused: storing it would show its boundaries and field headers as the transcript's first lines.
+    if request.mimetype == "multipart/form-data":
+        abort(415, "Send the transcript itself as the request body (curl --data-binary @file), not as a "
+                   "multipart form; forms go to POST /transcripts.")
+    debug = request.args.get("debug", "deny")
+    if debug not in ("allow", "deny"):
+        abort(400, "debug must be allow or deny.")
+    raw = request.get_data(cache=False)
+    record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
+                                name=request.args.get("name"))
+    url = url_for("reading.transcript", id=record.id, _external=True)
+    body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
+                                                               _external=True)}
+    return jsonify(body), 201, {"Location": url}
+
+
+def _dialect(value: str | None) -> str:
+    dialect = value or "auto"
+    if dialect not in DIALECT_CHOICES:
+        abort(400, f"Unknown dialect; choose one of {', '.join(DIALECT_CHOICES)}.")
+    return dialect
+
+
+def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None) -> tuple[Record, str]:
+    if not raw.strip():
+        abort(400, "The transcript is empty: choose a file or paste some text.")
+    reason = sniff.binary_reason(raw)
+    if reason is not None:
+        abort(415, reason)
+    key = access.new_key()
+    record = ingest.store_upload(get_store(), raw, id=access.new_id(), requested_dialect=dialect,
+                                 debug_allowed=debug_allowed, manage_hash=hash_key(key),
+                                 name=(name or "")[:NAME_LIMIT] or None)
+    return record, key

@@ -1,0 +1,4 @@
+"""Writing a transcript out: canonical OpenChatML 2.2 text (openchatml.py)."""
+from viewer.write.openchatml import to_openchatml
+
+__all__ = ["to_openchatml"]

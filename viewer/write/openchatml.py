@@ -1,0 +1,62 @@
+"""Write a Transcript of any dialect as canonical OpenChatML 2.2 text.
+
+Canonical means: a YAML header (`version: 2.2` first, the transcript's other header keys after it) between
+`---` fences; one message a line; attributes in the start header in the order of the 2.2 grammar (§6);
+`<|channel|>` always; `<|constrain|>` for a binding content type, `content_type=` for a hint; the stop token
+from `end` (none for `eof`); bodies escaped with `<<|`. `parse(to_openchatml(t))` gives back every message's
+role, name, recipient, channel, content type, intent, call id, content and end.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from viewer.model import ROLES, Message, Transcript
+from viewer.parse.harmony.tokens import CHANNEL, CONSTRAIN, ENDLITERAL, LITERAL, MESSAGE, START, escape
+
+_STOP_TOKENS = {"end": "<|end|>", "call": "<|call|>", "return": "<|return|>", "eof": ""}
+
+
+def to_openchatml(transcript: Transcript) -> str:
+    """The transcript as OpenChatML 2.2 text."""
+    parts = [_yaml_header(transcript.header)]
+    for message in transcript.messages:
+        parts.append(_message(message))
+        # A separator after a message with no stop token would become part of its body.
+        if message.end != "eof":
+            parts.append("\n")
+    return "".join(parts)
+
+
+def _yaml_header(header: dict[str, Any]) -> str:
+    values = {"version": 2.2, **{key: value for key, value in header.items() if key != "version"}}
+    return "---\n" + yaml.safe_dump(values, sort_keys=False, allow_unicode=True) + "---\n"
+
+
+def _message(message: Message) -> str:
+    attributes = _attributes(message)
+    # An unknown role word followed by more words would read back as a tool author (HARMONY.md), so its
+    # attributes go after the channel, where they mean the same.
+    role_is_known = message.role in ROLES
+    start = f"{START}{message.role}{attributes if role_is_known else ''}"
+    channel = f"{CHANNEL}{message.channel}{'' if role_is_known else attributes}"
+    constrain = f"{CONSTRAIN}{message.content_type}" if message.constrained and message.content_type else ""
+    return f"{start}{channel}{constrain}{MESSAGE}{_body(message.content)}{_STOP_TOKENS.get(message.end, '')}"
+
+
+def _attributes(message: Message) -> str:
+    content_type = None if message.constrained else message.content_type
+    pairs = (("to", message.recipient), ("call_id", message.call_id), ("name", message.name),
+             ("intent", message.intent), ("content_type", content_type))
+    return "".join(f" {key}={value}" for key, value in pairs if value)
+
+
+def _body(content: str) -> str:
+    """The content with every `<|` escaped. A body that ends in `<` would glue onto the stop token (`<` +
+    `<|end|>` reads as an escaped `<|end|>`), so its trailing `<`s go into a literal block, whose own newlines
+    keep them apart from `<|endliteral|>`."""
+    stripped = content.rstrip("<")
+    if stripped == content:
+        return escape(content)
+    return f"{escape(stripped)}{LITERAL}\n{content[len(stripped):]}\n{ENDLITERAL}"
