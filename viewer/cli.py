@@ -1,7 +1,9 @@
-"""Command line: `parse`, `lint`, `serve` and `reparse`."""
+"""Command line: `parse`, `lint` (no server needed); `serve`, and what an operator runs beside it: `reparse`,
+`prune`, `check-config`."""
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from typing import Sequence
@@ -42,15 +44,39 @@ def _arguments() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the web viewer")
     serve.add_argument("--host", help="address to listen on (default from VIEWER_HOST, else 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default from VIEWER_PORT, else 8000)")
-    serve.add_argument("--db", help="SQLite path or database URL (default from VIEWER_DATABASE)")
+    _add_database_option(serve)
     serve.set_defaults(run=_run_serve)
 
     reparse = commands.add_parser("reparse", help="parse stored transcripts again: those stored by another "
                                                   "parser or policy version, or with --all every one")
-    reparse.add_argument("--db", help="SQLite path or database URL (default from VIEWER_DATABASE)")
+    _add_database_option(reparse)
     reparse.add_argument("--all", action="store_true", help="parse every stored transcript again")
     reparse.set_defaults(run=_run_reparse)
+
+    prune = commands.add_parser("prune", help="delete uploads whose link expired, and with --older-than those "
+                                              "made longer ago (samples are kept)")
+    _add_database_option(prune)
+    prune.add_argument("--older-than", type=_age, metavar="AGE", help="an age such as 30d, 12h, 90m or 2w")
+    prune.set_defaults(run=_run_prune)
+
+    check = commands.add_parser("check-config", help="print the settings in force and where each comes from")
+    _add_database_option(check)
+    check.set_defaults(run=_run_check_config)
     return parser
+
+
+def _add_database_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--db", help="SQLite path or database URL (default from VIEWER_DATABASE)")
+
+
+_AGE_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def _age(text: str) -> dt.timedelta:
+    number, unit = text[:-1], text[-1:].lower()
+    if unit not in _AGE_UNITS or not number.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not an age such as 30d, 12h, 90m or 2w")
+    return dt.timedelta(**{_AGE_UNITS[unit]: int(number)})
 
 
 def _add_parse_options(command: argparse.ArgumentParser) -> None:
@@ -93,21 +119,64 @@ def _run_lint(args: argparse.Namespace) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from viewer.web import create_app
-
-    overrides = {key: value for key, value in
-                 (("HOST", args.host), ("PORT", args.port), ("DATABASE", args.db)) if value is not None}
-    app = create_app(overrides)
+    overrides = {key: value for key, value in (("HOST", args.host), ("PORT", args.port)) if value is not None}
+    app = _app(args, **overrides)
     app.run(host=app.config["HOST"], port=int(app.config["PORT"]), threaded=True)
     return 0
 
 
+def _server_app(args: argparse.Namespace, **overrides: object):
+    """The app as the server would make it (environment, settings file, instance folder), without samples."""
+    return _app(args, PRELOAD_SAMPLES=False, **overrides)
+
+
+def _app(args: argparse.Namespace, **overrides: object):
+    from viewer.web import create_app
+    from viewer.web.config import ConfigError
+
+    if getattr(args, "db", None):
+        overrides["DATABASE"] = args.db
+    try:
+        return create_app(overrides)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
 def _run_reparse(args: argparse.Namespace) -> int:
     from viewer import ingest
-    from viewer.web import create_app
 
-    # The app resolves the database exactly as the server does (environment, instance folder).
-    app = create_app({"PRELOAD_SAMPLES": False, **({"DATABASE": args.db} if args.db else {})})
-    count = ingest.reparse_stale(app.extensions["viewer.store"], everything=args.all)
+    count = ingest.reparse_stale(_server_app(args).extensions["viewer.store"], everything=args.all)
     print(f"parsed again: {count} transcript{'' if count == 1 else 's'} (now {ingest.STORED_VERSION})")
+    return 0
+
+
+def _run_prune(args: argparse.Namespace) -> int:
+    store = _server_app(args).extensions["viewer.store"]
+    before = dt.datetime.now(dt.timezone.utc) - args.older_than if args.older_than else None
+    deleted = store.prune(created_before=before)
+    print(f"deleted: {len(deleted)} upload{'' if len(deleted) == 1 else 's'}")
+    return 0
+
+
+def _run_check_config(args: argparse.Namespace) -> int:
+    """Prints the layers as the server would read them, without opening the database or writing anything."""
+    from flask import Flask
+
+    from viewer.web import config
+    from viewer.web.settings import SETTINGS, database_url
+
+    instance = Flask("viewer.web", instance_relative_config=True).instance_path
+    try:
+        layered = config.load(instance, {"DATABASE": args.db} if args.db else {})
+    except config.ConfigError as error:
+        raise UsageError(str(error)) from None
+    width = max(len(setting.name) for setting in SETTINGS)
+    for setting in SETTINGS:
+        value = layered.values[setting.name]
+        if setting.name == "DATABASE":  # the database the server opens, not the empty default
+            value = database_url(str(value), instance)
+        text = config.shown(setting.name, value)
+        if setting.name == "SECRET_KEY" and not value:
+            text = f"(generated once, kept in {instance}/secret_key)"
+        print(f"{setting.name:<{width}}  {text}  ({layered.sources[setting.name]})")
     return 0

@@ -4,4 +4,8 @@ from viewer.lexers.chatml import ChatMLLexer
 from viewer.lexers.harmony import HarmonyLexer
 from viewer.lexers.openchatml import OpenChatMLLexer
 
-__all__ = ["ChatMLLexer", "HarmonyLexer", "OpenChatMLLexer"]
+__all__ = ["SOURCE_LEXERS", "ChatMLLexer", "HarmonyLexer", "OpenChatMLLexer"]
+
+SOURCE_LEXERS = {"harmony": "harmony", "openchatml": "openchatml", "chatml": "chatml", "json": "json",
+                 "events": "json"}
+"""The lexer that highlights a message's exact source in the debug view, by the dialect it was parsed as."""

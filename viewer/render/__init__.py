@@ -5,9 +5,9 @@ only what the policy already let through.
 """
 from viewer.render.bodies import Panel, code, json_block, markdown, panels, render_body
 from viewer.render.highlight import (CODE_CLASS, HIGHLIGHT_CAP, HIGHLIGHT_SKIPPED, TOKEN_CLASS_PREFIX, Rendered, lexer_for,
-                                stylesheet)
+                                     source_code, stylesheet)
 from viewer.render.markdown import BRACKETS_SKIPPED, LINK_REL, MARKDOWN_CAP, MARKDOWN_SKIPPED, is_allowed_url
 
 __all__ = ["BRACKETS_SKIPPED", "CODE_CLASS", "HIGHLIGHT_CAP", "HIGHLIGHT_SKIPPED", "LINK_REL", "MARKDOWN_CAP",
            "MARKDOWN_SKIPPED", "TOKEN_CLASS_PREFIX", "Panel", "Rendered", "code", "is_allowed_url", "json_block",
-           "lexer_for", "markdown", "panels", "render_body", "stylesheet"]
+           "lexer_for", "markdown", "panels", "render_body", "source_code", "stylesheet"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from cachetools import LRUCache
 
@@ -42,6 +42,8 @@ class Card:
     marker_text: str = ""
     indices: tuple[int, ...] = ()
     diagnostics: tuple[Located, ...] = ()
+    source: render.Rendered | None = None
+    """The debug view's highlighted source, when it is short enough to show at once."""
     long_body: int = LONG_BODY
     """Characters above which the body and the source are collapsed rather than rendered."""
 
@@ -124,13 +126,17 @@ def _default_card(item: Entry | policy.Marker, with_bodies: bool, long_body: int
                 long_body=long_body)
 
 
-def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY) -> list[Card]:
-    """One card per message with its diagnostics (long bodies collapsed)."""
+def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY,
+                source_language: str | None = None) -> list[Card]:
+    """One card per message with its diagnostics and its source highlighted as `source_language` (long bodies
+    and sources collapsed)."""
     attached: dict[int, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
     return [Card(kind="debug", index=entry.message.index, entry=entry,
                  body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
+                 source=_cached(render.source_code, entry.source, source_language)
+                 if len(entry.source) <= long_body else None,
                  diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
 
 
@@ -175,9 +181,7 @@ def body(entry: Entry) -> render.Rendered:
     if (message.is_call or message.is_reply) and content_type is None \
             and message.content.lstrip().startswith(("{", "[")):
         content_type = "json"
-    if len(message.content) > _CACHED_BODY_LIMIT:
-        return render.render_body(message.content, content_type)
-    return _rendered(message.content, content_type)
+    return _cached(render.render_body, message.content, content_type)
 
 
 def _cost(item: tuple[str, render.Rendered]) -> int:
@@ -189,14 +193,18 @@ _CACHE: LRUCache = LRUCache(maxsize=RENDER_CACHE_BYTES, getsizeof=_cost)
 _CACHE_LOCK = threading.Lock()  # cachetools' caches are not thread-safe, and gunicorn runs threads
 
 
-def _rendered(text: str, content_type: str | None) -> render.Rendered:
-    """`render.render_body`, remembered in a cache bounded in bytes (rendering is the expensive step)."""
-    key = (text, content_type)
+def _cached(renderer: Callable[[str, str | None], render.Rendered], text: str,
+            language: str | None) -> render.Rendered:
+    """`renderer(text, language)`, remembered in a cache bounded in bytes (rendering is the expensive step);
+    texts over `_CACHED_BODY_LIMIT` are rendered each time rather than kept."""
+    if len(text) > _CACHED_BODY_LIMIT:
+        return renderer(text, language)
+    key = (renderer, text, language)
     with _CACHE_LOCK:
         found = _CACHE.get(key)
     if found is not None:
         return found[1]
-    rendered = render.render_body(text, content_type)
+    rendered = renderer(text, language)
     with _CACHE_LOCK:
         _CACHE[key] = (text, rendered)
     return rendered

@@ -81,20 +81,29 @@ def lexer_for(name: str) -> Lexer | None:
         return None
 
 
-def highlighted(text: str, language: str | None) -> Rendered:
+def highlighted(text: str, language: str | None, css_class: str = CODE_CLASS) -> Rendered:
     """A code block, highlighted when `language` names a Pygments lexer and the text is under the cap."""
     name = (language or "").strip().lower()
     if not _LANGUAGE_NAME.fullmatch(name):
-        return Rendered(pre(escape(text), CODE_CLASS))
+        return Rendered(pre(escape(text), css_class))
     lexer = lexer_for(name)
     if lexer is None:
-        return Rendered(pre(escape(text), CODE_CLASS, name))
+        return Rendered(pre(escape(text), css_class, name))
     if len(text) > HIGHLIGHT_CAP:
-        return Rendered(pre(escape(text), CODE_CLASS, name), HIGHLIGHT_SKIPPED)
+        return Rendered(pre(escape(text), css_class, name), HIGHLIGHT_SKIPPED)
     body = highlight(text, lexer, _FORMATTER)
     if not text.endswith("\n"):
         body = body.removesuffix("\n")  # Pygments ends every text with a newline; show the text as written
-    return Rendered(pre(body, CODE_CLASS, name))
+    return Rendered(pre(body, css_class, name))
+
+
+SOURCE_CLASS = f"{CODE_CLASS} source-text"
+
+
+def source_code(text: str, language: str | None) -> Rendered:
+    """A message's exact source, highlighted by our own lexers (`viewer.lexers`: control tokens, roles,
+    header attributes, channels) when `language` names one."""
+    return highlighted(clean(text), language, SOURCE_CLASS)
 
 
 def pretty_json(text: str) -> str:

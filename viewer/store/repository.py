@@ -10,7 +10,7 @@ import hashlib
 from typing import Any, Iterator
 
 from sqlalchemy import and_, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import Select
 
 from viewer.policy import Projection
@@ -46,10 +46,13 @@ class Store:
 
     def add(self, raw: bytes, projection: Projection, parser_version: str, *, id: str,
             requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
-            name: str | None = None, is_sample: bool = False) -> Record:
-        """Store an upload and its parse in one transaction; returns after the commit."""
+            name: str | None = None, is_sample: bool = False, keep_for: dt.timedelta | None = None) -> Record:
+        """Store an upload and its parse in one transaction; returns after the commit. With `keep_for`, the
+        upload expires that long after now."""
+        now = _now()
         row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
-               "requested_dialect": requested_dialect, "created_at": _now(),
+               "requested_dialect": requested_dialect, "created_at": now,
+               "expires_at": now + keep_for if keep_for is not None else None,
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **rows.summary(projection, parser_version)))
@@ -108,6 +111,31 @@ class Store:
             delete_parse(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, header="{}", name=None, deleted_at=_now()))
+
+    def prune(self, *, created_before: dt.datetime | None = None) -> list[str]:
+        """Delete (to tombstones) every upload past its expiry, and with `created_before` every upload made
+        before it; samples are never pruned. Returns the ids deleted."""
+        now = _now()
+        due = transcripts.c.expires_at <= now
+        if created_before is not None:
+            due = or_(due, transcripts.c.created_at < created_before)
+        query = (select(transcripts.c.id).where(due, transcripts.c.deleted_at.is_(None),
+                                                transcripts.c.is_sample.is_(False))
+                 .order_by(transcripts.c.created_at))
+        with self.engine.connect() as conn:
+            ids = list(conn.execute(query).scalars())
+        for id in ids:
+            self.delete(id)
+        return ids
+
+    def ping(self) -> bool:
+        """Whether the database answers a query."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+        except SQLAlchemyError:
+            return False
+        return True
 
     # ---- reading ---------------------------------------------------------------------------------------
 

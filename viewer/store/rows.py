@@ -39,6 +39,10 @@ class Record:
     error_count: int
     pair_count: int
     deleted: bool
+    expires_at: dt.datetime | None
+
+    def expired(self, now: dt.datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +195,9 @@ def record(row: Any) -> Record:
     deleted_at = data.pop("deleted_at")
     data.pop("sha256")
     data.pop("claimed_at")
-    created = data["created_at"]
-    if created.tzinfo is None:  # SQLite returns naive datetimes
-        data["created_at"] = created.replace(tzinfo=dt.timezone.utc)
+    for name in ("created_at", "expires_at"):
+        if data[name] is not None and data[name].tzinfo is None:  # SQLite returns naive datetimes
+            data[name] = data[name].replace(tzinfo=dt.timezone.utc)
     return Record(**{**data, "header": json.loads(data["header"] or "{}"), "deleted": deleted_at is not None})
 
 

@@ -35,6 +35,8 @@ transcripts = Table(
     Column("deleted_at", DateTime(timezone=True), nullable=True),
     # When a reader claimed this transcript to parse it again (viewer.ingest.current); None when no one has.
     Column("claimed_at", DateTime(timezone=True), nullable=True),
+    # When the share link stops working and the content is deleted; None: kept until pruned by age.
+    Column("expires_at", DateTime(timezone=True), nullable=True),
 )
 
 message_kinds = Table(

@@ -1,6 +1,7 @@
 """The web app: the Flask application factory. Production: `gunicorn -c gunicorn.conf.py 'viewer.web:create_app()'`.
 
-Defaults, then the environment (`VIEWER_…`), then the caller's overrides; after that, one line per part.
+Defaults, then a settings file, then the environment (`VIEWER_…`), then the caller's overrides (`config`); after
+that, one line per part.
 """
 from __future__ import annotations
 
@@ -12,17 +13,17 @@ from typing import Any, Mapping
 from flask import Flask
 
 from viewer.store import Store
-from viewer.web import assets, errors, samples, security
+from viewer.web import assets, config, errors, samples, security
 from viewer.web.lookup import get_store
-from viewer.web.settings import database_url, defaults
+from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(assets.TEMPLATES), static_folder=str(assets.STATIC),
                 instance_relative_config=True)
-    app.config.from_mapping(defaults())
-    app.config.from_prefixed_env("VIEWER")
-    app.config.from_mapping(overrides or {})
+    layered = config.load(app.instance_path, overrides)
+    app.config.from_mapping(layered.values)
+    app.extensions["viewer.config_sources"] = layered.sources
     _derive_config(app)
 
     security.init_app(app)

@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 HINTS = {
     403: "If someone shared this link with you, ask them to open their manage link and allow the debug view.",
     404: "Check the link: share links are long and easy to cut short when copied.",
-    410: "The uploader deleted this transcript.",
+    410: "The uploader deleted this transcript, or its link expired.",
     413: "Split the transcript, or ask the server's operator to raise VIEWER_MAX_UPLOAD_BYTES.",
     415: "Send the transcript as UTF-8 text: a file from the picker, pasted text, or the raw body of an API upload.",
 }

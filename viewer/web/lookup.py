@@ -2,6 +2,7 @@
 parser version), which view the reader may have, and the request's arguments, read strictly."""
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from flask import abort, current_app, request, url_for
@@ -29,8 +30,17 @@ def open_transcript(id: str) -> Record:
     if record is None:
         abort(404, "No transcript has this link.")
     if record.deleted:
-        abort(410, "This transcript was deleted by its uploader.")
+        abort(410, "This transcript was deleted by its uploader or has expired.")
+    if record.expired(dt.datetime.now(dt.timezone.utc)):
+        store.delete(record.id)  # on first access after expiry, whether or not `prune` has run yet
+        abort(410, "This transcript's link has expired, and its content has been deleted.")
     return ingest.current(store, record)
+
+
+def retention() -> dt.timedelta | None:
+    """How long a new upload is kept (`RETENTION_DAYS`), or None to keep it until deleted or pruned."""
+    days = float(current_app.config["RETENTION_DAYS"] or 0)
+    return dt.timedelta(days=days) if days > 0 else None
 
 
 def chosen_view(record: Record) -> str:

@@ -43,7 +43,13 @@ SETTINGS = (
                                        "collapsed, showing their size, and rendered only when the reader asks."),
     Setting("FORCE_HTTPS", False, "Redirect plain HTTP to HTTPS and send HSTS (behind TLS only)."),
     Setting("SECURE_COOKIES", False, "Mark the session cookie Secure (set it when served over HTTPS)."),
+    Setting("RETENTION_DAYS", 0, "Days a new upload is kept before its link expires and its content is deleted "
+                                 "(on first access after that, or by `prune`); 0 keeps uploads until deleted."),
+    Setting("CONFIG_FILE", "", "A TOML file of settings by these names (`WINDOW_SIZE = 50`), read before the "
+                               "environment; empty means `viewer.toml` in the instance folder, if there is one."),
 )
+SECRET_SETTINGS = ("SECRET_KEY",)
+"""Settings never printed: `check-config` says only whether they are set."""
 
 
 def defaults() -> dict[str, Any]:

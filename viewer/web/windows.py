@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
+from viewer.lexers import SOURCE_LEXERS
 from viewer.render import cards as render_cards
 from viewer.store import Record
 from viewer.web.lookup import get_store
@@ -59,7 +60,8 @@ def read_window(record: Record, view: str, start: int) -> Window:
         earlier = (previous_start, first[0].message.index) if first else None
     if view == "debug":
         found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
-        cards = render_cards.debug_cards(rows, found, long_body=long_body())
+        cards = render_cards.debug_cards(rows, found, long_body=long_body(),
+                                         source_language=SOURCE_LEXERS.get(record.dialect))
     else:
         cards = render_cards.default_cards(rows, long_body=long_body())
     next_window = (following.position(view), following.message.index) if following else None

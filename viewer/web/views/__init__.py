@@ -1,6 +1,7 @@
 """The web app's pages, one blueprint per family: `uploads` (home, form, API), `reading` (a transcript's views,
-windows, jumps and long bodies), `exports` (the JSON twin and the raw bytes) and `manage` (the uploader's page).
+windows, jumps and long bodies), `exports` (the JSON twin and the raw bytes), `manage` (the uploader's page) and
+`operations` (`/healthz`).
 """
-from viewer.web.views import exports, manage, reading, uploads
+from viewer.web.views import exports, manage, operations, reading, uploads
 
-BLUEPRINTS = (uploads.bp, reading.bp, exports.bp, manage.bp)
+BLUEPRINTS = (uploads.bp, reading.bp, exports.bp, manage.bp, operations.bp)

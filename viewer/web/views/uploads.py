@@ -8,7 +8,7 @@ from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
 from viewer.web import access, errors, sniff
-from viewer.web.lookup import get_store
+from viewer.web.lookup import get_store, retention
 
 bp = Blueprint("uploads", __name__)
 
@@ -91,5 +91,5 @@ def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | 
     key = access.new_key()
     record = ingest.store_upload(get_store(), raw, id=access.new_id(), requested_dialect=dialect,
                                  debug_allowed=debug_allowed, manage_hash=hash_key(key),
-                                 name=(name or "")[:NAME_LIMIT] or None)
+                                 name=(name or "")[:NAME_LIMIT] or None, keep_for=retention())
     return record, key
