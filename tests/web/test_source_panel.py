@@ -1,6 +1,7 @@
-"""The debug view's source panel shows each message exactly as written, highlighted by our own lexers."""
+"""The debug view shows each message's source highlighted by our lexers, the declared tools, and prompts verbatim."""
 from __future__ import annotations
 
+from tests.conftest import SAMPLES
 from tests.web.conftest import soup
 
 
@@ -25,3 +26,22 @@ def test_a_chatml_source_uses_the_chatml_lexer(client, owned):
     id = owned(b"<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<think>x</think>ok<|im_end|>\n")
     source = soup(client.get(f"/t/{id}?view=debug")).select_one("details.source pre.source-text")
     assert "language-chatml" in str(source) and "tok-k" in str(source)
+
+
+def test_the_debug_view_lists_the_declared_tools_with_their_parameters(client, owned):
+    id = owned(SAMPLES.joinpath("harmony-gpt-oss-weather.txt").read_bytes())
+    page = soup(client.get(f"/t/{id}?view=debug"))
+    names = [dt.get_text() for dt in page.select(".tool-list dt")]
+    assert names and all(name.startswith("functions.") for name in names)
+    assert "properties" in page.select_one(".tool-list dd").get_text()
+
+
+def test_the_default_view_lists_no_tools(client, owned):
+    id = owned(SAMPLES.joinpath("harmony-gpt-oss-weather.txt").read_bytes())
+    assert soup(client.get(f"/t/{id}")).select(".tool-list") == []
+
+
+def test_a_system_prompt_is_shown_verbatim_in_the_debug_view(client, owned):
+    id = owned(b"<|start|>system<|message|># Rules\n\n  * keep spaces<|end|><|start|>user<|message|>hi<|end|>")
+    body = soup(client.get(f"/t/{id}?view=debug")).select_one("#m-0 pre.prompt-text")
+    assert body is not None and body.get_text() == "# Rules\n\n  * keep spaces"

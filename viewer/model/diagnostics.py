@@ -40,6 +40,8 @@ CODES: dict[str, Code] = {
     "W-UNKNOWN-CHANNEL": Code("warning", "The channel is not one the dialect knows; it is kept as written."),
     "W-STRAY-TEXT": Code("warning", "This text stands outside any message."),
     "W-START-IN-BODY": Code("warning", "A start token inside this body ends the message without a stop token."),
+    "W-HEADER-BODY-RECOVERED": Code("warning", "The header never reaches <|message|>; its loose text is read as "
+                                               "the body."),
     "W-EOS-IN-BODY": Code("warning", "An end-of-sequence token inside this body ends the message."),
     "W-UNTERMINATED-LITERAL": Code("warning", "A literal block has no <|endliteral|>."),
     "W-UNCLOSED-BLOCK": Code("warning", "A thought block is not closed."),

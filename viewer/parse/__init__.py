@@ -17,7 +17,7 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open. The store also keeps each message's policy decision beside the parse under this version, so
 # a change to those decisions needs a bump too. tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:

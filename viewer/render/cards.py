@@ -13,6 +13,7 @@ from typing import Any, Callable
 from cachetools import LRUCache
 
 from viewer import policy, render
+from viewer.render import prompts
 from viewer.model import Message
 from viewer.store import Entry, Located
 
@@ -25,6 +26,8 @@ LONG_BODY = 20_000
 """Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
 passes its `LONG_BODY_CHARS` setting."""
 
+PROMPT_ROLES = ("system", "developer")
+"""Roles whose bodies are shown as the model saw them, verbatim, rather than as markdown."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
                "tool": "Tool"}
 
@@ -177,11 +180,17 @@ def body(entry: Entry) -> render.Rendered:
     if parts:
         return render.panels(parts)
     content_type = message.content_type
+    if message.role in PROMPT_ROLES and content_type is None:
+        return _cached(_prompt, message.content, None)
     # Tool traffic is usually JSON even when no content type says so; render_body keeps non-JSON as written.
     if (message.is_call or message.is_reply) and content_type is None \
             and message.content.lstrip().startswith(("{", "[")):
         content_type = "json"
     return _cached(render.render_body, message.content, content_type)
+
+
+def _prompt(text: str, _language: str | None) -> render.Rendered:
+    return prompts.prompt(text)
 
 
 def _cost(item: tuple[str, render.Rendered]) -> int:

@@ -110,7 +110,7 @@ class Store:
         with self.engine.begin() as conn:
             delete_parse(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
-                         .values(raw=None, header="{}", name=None, deleted_at=_now()))
+                         .values(raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
     def prune(self, *, created_before: dt.datetime | None = None) -> list[str]:
         """Delete (to tombstones) every upload past its expiry, and with `created_before` every upload made

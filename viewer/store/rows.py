@@ -31,6 +31,8 @@ class Record:
     is_sample: bool
     parser_version: str
     header: dict[str, Any]
+    tools: dict[str, Any]
+    """The tools the transcript declares: name → JSON schema of the parameters."""
     size: int
     message_count: int
     visible_count: int
@@ -106,6 +108,7 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
         "dialect": transcript.dialect,
         "parser_version": parser_version,
         "header": json.dumps(transcript.header, default=str, ensure_ascii=False),
+        "tools": json.dumps(transcript.tools, default=str, ensure_ascii=False),
         "message_count": len(transcript.messages),
         "visible_count": len(transcript.messages) - hidden,
         "hidden_count": hidden,
@@ -198,7 +201,8 @@ def record(row: Any) -> Record:
     for name in ("created_at", "expires_at"):
         if data[name] is not None and data[name].tzinfo is None:  # SQLite returns naive datetimes
             data[name] = data[name].replace(tzinfo=dt.timezone.utc)
-    return Record(**{**data, "header": json.loads(data["header"] or "{}"), "deleted": deleted_at is not None})
+    return Record(**{**data, "header": json.loads(data["header"] or "{}"), "tools": json.loads(data["tools"] or "{}"),
+                     "deleted": deleted_at is not None})
 
 
 def entry_columns() -> list[Column]:

@@ -26,6 +26,7 @@ transcripts = Table(
     Column("is_sample", Boolean, nullable=False, default=False),
     Column("parser_version", String(32), nullable=False),
     Column("header", Text, nullable=False, default="{}"),
+    Column("tools", Text, nullable=True),  # JSON: declared tool name → parameters schema; None reads as {}
     Column("message_count", Integer, nullable=False),
     Column("visible_count", Integer, nullable=False),
     Column("hidden_count", Integer, nullable=False),

@@ -71,6 +71,21 @@ def cached_header(text: str) -> Header:
     return header
 
 
+def loose_text_start(text: str) -> int | None:
+    """Where a header's loose text begins: the first word after the role (or after the channel's name) that is
+    not an attribute, or None. openai-harmony's non-strict parser reads a header that never reached
+    `<|message|>` this way: `<|channel|>final I cannot…<|end|>` is a final message saying "I cannot…"."""
+    sections = _HeaderReader(text, None)._sections()
+    kind, _, words = sections[-1]
+    skip = 1 if kind in ("start", "channel") else 0  # the role word, or the channel's name
+    if kind == "constrain" or len(sections) > 1 and kind == "start":
+        return None
+    for start, _, word in words[skip:]:
+        if "=" not in word or "<|" in word:
+            return start
+    return None
+
+
 class _HeaderReader:
     def __init__(self, text: str, implied_role: str | None) -> None:
         self.text = text

@@ -14,6 +14,9 @@ Choices where the specs are silent (each has a test in tests/parse/test_harmony.
   any other text is the body of a message whose whole header was primed.
 - A chain-of-thought block runs from its `<|start_X|>` marker to `<|end_X|>`, the next start marker, a literal
   block, or the end of the body.
+- A header that never reaches `<|message|>` but has loose words after its role or channel (`<|channel|>final I
+  cannot…<|end|>`) is read as openai-harmony's non-strict parser reads it: the loose text is the body, with
+  W-HEADER-BODY-RECOVERED.
 - Each message is made by `new_message` (drafts.py), a faster `Message(...)`; a body with literal blocks or
   chain-of-thought markers is read by `Body` (body.py).
 """
@@ -25,10 +28,10 @@ from viewer.model import ROLES, Diagnostic, Message, Segment, Transcript, make_d
 from viewer.parse.common import collector_paused, trimmed_span
 from viewer.parse.harmony.body import Body, Literal
 from viewer.parse.harmony.drafts import new_message
-from viewer.parse.harmony.header import HEADER_CACHE, Header, cached_header, read_header
+from viewer.parse.harmony.header import HEADER_CACHE, Header, cached_header, loose_text_start, read_header
 from viewer.parse.harmony.tokens import (ENDLITERAL, START, STOPS, T_LITERAL, T_MESSAGE, T_START, TOKEN_RE,
                                          is_escaped, unescape)
-from viewer.parse.harmony.tool_namespace import read_tool_namespaces
+from viewer.parse.harmony.tool_namespace import declared_tools
 from viewer.parse.harmony.yaml_header import read_yaml_header
 from viewer.parse.options import ParseOptions
 
@@ -74,7 +77,7 @@ class _Reader:
             position = self._read_completion_start(position)
         self._read_messages(position)
         return Transcript(dialect=dialect, source=self.text, messages=tuple(self.messages),
-                          diagnostics=tuple(self.diagnostics), header=header_values, tools=self._tools(),
+                          diagnostics=tuple(self.diagnostics), header=header_values, tools=declared_tools(self.messages),
                           frame=tuple(self.frame))
 
     # --- where messages start --------------------------------------------------------------------------------
@@ -179,18 +182,42 @@ class _Reader:
 
     def _header_without_body(self, start: int, header_from: int, header_to: int, token: int | None,
                              token_end: int, implied_role: str | None) -> int:
+        loose = loose_text_start(self.text[header_from:header_to]) if implied_role is None else None
+        if loose is not None:
+            return self._recovered_body(start, header_from, header_from + loose, header_to, token, token_end)
         header = read_header(self.text[header_from:header_to], implied_role)
-        if token is None:
-            end, span_end, why = "eof", len(self.text), "The input ends inside this message's header."
-        elif token == T_START:
-            end, span_end, why = "eof", header_to, "The next <|start|> comes before this header's <|message|>."
-        else:
-            end, span_end = STOPS[token], token_end
-            why = f"The header ends at <|{STOPS[token]}|> without <|message|>, so the message has no body."
+        end, span_end, why = self._missing_message(header_to, token, token_end)
         index = len(self.messages)
         self._add_message(index, header, "", (start, span_end), end, (), (start, header_to))
         self._header_problems(header, header_from, index)
         self.diagnostics.append(make_diagnostic("E-PARSE-HEADER", (start, header_to), why, index))
+        return span_end
+
+    def _missing_message(self, header_to: int, token: int | None, token_end: int) -> tuple[str, int, str]:
+        """How a header that never reached <|message|> ends: (`end`, where its message ends, why)."""
+        if token is None:
+            return "eof", len(self.text), "The input ends inside this message's header."
+        if token == T_START:
+            return "eof", header_to, "The next <|start|> comes before this header's <|message|>."
+        return (STOPS[token], token_end,
+                f"The header ends at <|{STOPS[token]}|> without <|message|>, so the message has no body.")
+
+    def _recovered_body(self, start: int, header_from: int, body_from: int, body_to: int, token: int | None,
+                        token_end: int) -> int:
+        """A header with loose text and no <|message|>: the loose text is the body, as openai-harmony's
+        non-strict parser reads it, with a warning; the words before it are the header."""
+        header = read_header(self.text[header_from:body_from].rstrip())
+        end, span_end, _ = self._missing_message(body_to, token, token_end)
+        index = len(self.messages)
+        self._add_message(index, header, unescape(self.text[body_from:body_to]), (start, span_end), end, (),
+                          (start, body_from))
+        self._header_problems(header, header_from, index)
+        self.diagnostics.append(make_diagnostic(
+            "W-HEADER-BODY-RECOVERED", (body_from, body_to),
+            "The header never reaches <|message|>; the text after it is read as the body, as openai-harmony's "
+            "non-strict parser does.", index))
+        if end == "eof":
+            self._truncated(index, body_from, body_to)
         return span_end
 
     def _read_body(self, start: int, header_span: tuple[int, int] | None, header: Header, body_from: int,
@@ -259,17 +286,9 @@ class _Reader:
                 "A <|start|> inside this body ends the message without a stop token and starts a new one; write "
                 "<<|start|> or use a literal block to keep it as text.", index))
         else:
-            add(make_diagnostic(
-                "E-STREAM-TRUNCATED", (body_from, body_to),
-                "The input ends inside this message's body, before <|end|>, <|call|> or <|return|>.", index))
+            self._truncated(index, body_from, body_to)
 
-    def _tools(self) -> dict:
-        """The tool schemas that developer and system messages declare."""
-        tools: dict = {}
-        read: set[str] = set()  # long transcripts repeat the same declarations in every conversation
-        for message in self.messages:
-            content = message.content
-            if message.role in ("developer", "system") and "namespace" in content and content not in read:
-                read.add(content)
-                tools.update(read_tool_namespaces(content))
-        return tools
+    def _truncated(self, index: int, body_from: int, body_to: int) -> None:
+        self.diagnostics.append(make_diagnostic(
+            "E-STREAM-TRUNCATED", (body_from, body_to),
+            "The input ends inside this message's body, before <|end|>, <|call|> or <|return|>.", index))

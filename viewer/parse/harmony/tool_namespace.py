@@ -201,3 +201,15 @@ def _enum_of_one(schema: dict[str, Any]) -> dict[str, Any]:
     if set(schema) == {"const"} and isinstance(schema["const"], str):
         return {"type": "string", "enum": [schema["const"]]}
     return schema
+
+
+def declared_tools(messages) -> dict:
+    """The tool schemas that the developer and system messages of a transcript declare."""
+    tools: dict = {}
+    read: set[str] = set()  # long transcripts repeat the same declarations in every conversation
+    for message in messages:
+        content = message.content
+        if message.role in ("developer", "system") and "namespace" in content and content not in read:
+            read.add(content)
+            tools.update(read_tool_namespaces(content))
+    return tools

@@ -5,6 +5,7 @@ Filtering happens before templates run, never in them: the default view reads on
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -22,6 +23,7 @@ bp = Blueprint("reading", __name__)
 bp.after_request(security.not_stored)
 
 DIAGNOSTICS_PANEL_LIMIT = 200
+TOOLS_PANEL_LIMIT = 200
 PART_CHARS = 200_000
 """Characters of a long body or source sent per answer of the message endpoint."""
 
@@ -38,12 +40,14 @@ def transcript(id: str) -> Response:
 
 
 def _page_context(record: Record, view: str, window: Window) -> dict:
-    panel = []
+    panel, tools = [], []
     if view == "debug":
         panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
+        tools = [(name, render.json_block(json.dumps(schema, ensure_ascii=False)))
+                 for name, schema in list(record.tools.items())[:TOOLS_PANEL_LIMIT]]
     can_debug = access.can_debug(record)
     return {"record": record, "view": view, "window": window, "can_debug": can_debug,
-            "owner": access.owns(record), "diagnostics_panel": panel, "title": title(record),
+            "owner": access.owns(record), "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
             "jumps": jump_points(record.message_count),
             # The upload's size, with the spans, would give the length of what the default view hides.
             "size": record.size if can_debug else None}

@@ -1,0 +1,35 @@
+"""System and developer prompts are shown as the model saw them: verbatim, tool declarations highlighted."""
+from __future__ import annotations
+
+from viewer.render.prompts import PROMPT_CAP, prompt
+
+NAMESPACE = ("# Tools\n\n## functions\n\nnamespace functions {\n\n// Weather.\ntype get_weather = (_: {\n"
+             "location: string,\n}) => any;\n\n} // namespace functions\n\nBe brief.")
+
+
+def test_a_prompt_keeps_its_whitespace_and_is_not_markdown():
+    html = str(prompt("# Not a heading\n\n  * not a list\n<b>bold?</b>").html)
+    assert "<h1>" not in html and "<ul>" not in html and "<b>" not in html
+    assert "# Not a heading\n\n  * not a list\n&lt;b&gt;bold?&lt;/b&gt;" in html
+
+
+def test_a_harmony_namespace_block_is_highlighted_as_code_and_the_rest_stays_verbatim():
+    html = str(prompt(NAMESPACE).html)
+    assert 'class="language-typescript"' in html and "tok-" in html
+    assert html.index("# Tools") < html.index("namespace") < html.index("Be brief.")
+
+
+def test_a_tools_json_block_is_highlighted_as_json():
+    text = 'You may call tools.\n<tools>\n{"type": "function", "function": {"name": "f"}}\n</tools>\nGo.'
+    html = str(prompt(text).html)
+    assert 'class="language-json"' in html and "&lt;tools&gt;" in html and "&lt;/tools&gt;" in html
+
+
+def test_an_unclosed_tools_block_is_plain_text():
+    html = str(prompt("<tools>\n{\"name\": \"f\"}\nno end").html)
+    assert "language-json" not in html and "&lt;tools&gt;" in html
+
+
+def test_a_prompt_over_the_cap_is_verbatim_without_looking_for_blocks():
+    html = str(prompt(NAMESPACE + " " * PROMPT_CAP).html)
+    assert "language-typescript" not in html and "namespace functions {" in html
