@@ -111,7 +111,9 @@ def _run_lint(args: argparse.Namespace) -> int:
     any_error = False
     for path in args.files:
         transcript = _parse_file(path, args)
-        for diagnostic in transcript.diagnostics:
+        # A dataset's conversations share its source, so their positions are in the same file.
+        found = [diagnostic for part in (transcript, *transcript.conversations) for diagnostic in part.diagnostics]
+        for diagnostic in sorted(found, key=lambda d: d.span):
             line, column = transcript.position(diagnostic.span[0])
             print(f"{path}:{line}:{column}: {diagnostic.code} {diagnostic.message}")
             any_error |= diagnostic.severity == "error"

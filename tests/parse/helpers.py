@@ -18,7 +18,20 @@ def only(transcript: Transcript, code: str) -> Diagnostic:
 
 def assert_accounted_for(transcript: Transcript, text: str) -> None:
     """Spans are ordered and inside the text, and every non-blank character is in a message, a frame segment or a
-    diagnostic."""
+    diagnostic (of the transcript, or of one of a dataset's conversations)."""
+    covered = []
+    for part in (transcript, *transcript.conversations):
+        covered.extend(_spans_of(part, text))
+    covered.sort()
+    position = 0
+    for start, end in covered:
+        if start > position:
+            assert text[position:start].strip() == "", f"unaccounted text {text[position:start]!r}"
+        position = max(position, end)
+    assert text[position:].strip() == "", f"unaccounted text {text[position:]!r}"
+
+
+def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
     covered = []
     turn_end = {}
     for message in transcript.messages:
@@ -34,10 +47,4 @@ def assert_accounted_for(transcript: Transcript, text: str) -> None:
         assert 0 <= diagnostic.span[0] <= diagnostic.span[1] <= len(text), diagnostic
         covered.append(diagnostic.span)
     covered.extend(segment.span for segment in transcript.frame)
-    covered.sort()
-    position = 0
-    for start, end in covered:
-        if start > position:
-            assert text[position:start].strip() == "", f"unaccounted text {text[position:start]!r}"
-        position = max(position, end)
-    assert text[position:].strip() == "", f"unaccounted text {text[position:]!r}"
+    return covered

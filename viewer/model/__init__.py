@@ -2,9 +2,9 @@
 diagnostic codes (`diagnostics`); line and column numbers (`lines`). It imports nothing else of the viewer."""
 from viewer.model.diagnostics import CODES, make_diagnostic
 from viewer.model.lines import LineIndex
-from viewer.model.transcript import (CHANNELS, ENDS, NON_TOOL_RECIPIENTS, ROLES, SCHEMA, SEVERITIES, Diagnostic,
-                                     Message, Pair, Segment, Span, Transcript, is_tool_address)
+from viewer.model.transcript import (CHANNELS, DATASET_SCHEMA, ENDS, NON_TOOL_RECIPIENTS, ROLES, SCHEMA, SEVERITIES,
+                                     Diagnostic, Message, Pair, Segment, Span, Transcript, is_tool_address)
 
-__all__ = ["CHANNELS", "CODES", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES", "Diagnostic",
-           "LineIndex", "Message", "Pair", "Segment", "Span", "Transcript", "is_tool_address",
+__all__ = ["CHANNELS", "CODES", "DATASET_SCHEMA", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES",
+           "Diagnostic", "LineIndex", "Message", "Pair", "Segment", "Span", "Transcript", "is_tool_address",
            "make_diagnostic"]

@@ -10,6 +10,9 @@ from typing import Any
 from viewer.model.lines import LineIndex
 
 SCHEMA = "openchatml-viewer/1"
+DATASET_SCHEMA = "openchatml-viewer/2"
+"""The JSON form of a dataset: `conversations`, each in the form of `SCHEMA` (less its `schema` key), with an
+`index`; and the file's own `diagnostics`. A single conversation keeps `SCHEMA`."""
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 CHANNELS = ("analysis", "commentary", "final")
@@ -181,6 +184,9 @@ class Transcript:
     frame: tuple[Segment, ...] = ()
     """Source regions outside messages that the parser understood: `yaml_header`, `bos`/`eos`, `json` envelope,
     `event` lines that carry no text, `generation_prompt`."""
+    conversations: tuple[Transcript, ...] = ()
+    """For a dataset (a file of many whole conversations): each conversation, parsed on its own, its spans into
+    this same source; the dataset's own `messages` are then empty and its diagnostics are the file's."""
     _lines: LineIndex | None = field(default=None, init=False, compare=False, repr=False)
     """The source's line index, built on the first `position` call (most transcripts never need one)."""
 
@@ -194,7 +200,23 @@ class Transcript:
         """The source text of a span."""
         return self.source[span[0]:span[1]]
 
+    @property
+    def is_dataset(self) -> bool:
+        return bool(self.conversations)
+
+    def share_lines(self, other: Transcript) -> None:
+        """Use `other`'s line index (same source): a dataset's conversations share one instead of each
+        building its own over the whole file."""
+        if other._lines is None:
+            object.__setattr__(other, "_lines", LineIndex(other.source))
+        object.__setattr__(self, "_lines", other._lines)
+
     def to_json(self) -> dict[str, Any]:
+        if self.conversations:
+            return {"schema": DATASET_SCHEMA, "dialect": self.dialect,
+                    "conversations": [{"index": number, **_without_schema(conversation.to_json())}
+                                      for number, conversation in enumerate(self.conversations)],
+                    "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics]}
         return {
             "schema": SCHEMA,
             "dialect": self.dialect,
@@ -203,3 +225,8 @@ class Transcript:
             "pairs": [pair.to_json() for pair in self.pairs],
             "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics],
         }
+
+
+def _without_schema(data: dict[str, Any]) -> dict[str, Any]:
+    data.pop("schema", None)
+    return data

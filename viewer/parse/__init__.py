@@ -6,6 +6,7 @@ import dataclasses
 
 from viewer.analysis import check, pair_calls
 from viewer.model import Diagnostic, Transcript
+from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode
 from viewer.parse.detect import detect
 from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
@@ -14,8 +15,8 @@ from viewer.parse.surrogates import replace_lone_surrogates
 
 # Bump PARSER_VERSION whenever what an input parses to may change (messages, diagnostics, pairs, header, tools,
 # frame): the store keeps each transcript's parse with the version that made it, and parses older ones again on
-# their next open. The store also keeps each message's policy decision beside the parse under this version, so
-# a change to those decisions needs a bump too. tests/golden/VERSION.json records the goldens' digest for this
+# their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
+# tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
 PARSER_VERSION = "3"
 
@@ -26,7 +27,16 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
         raise ValueError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
     text, decode_diagnostics = decode(data)
     chosen = detect(text) if dialect == "auto" else dialect
-    transcript = replace_lone_surrogates(IMPORTERS[chosen].read(text, ParseOptions(primed_role=primed_role)))
+    options = ParseOptions(primed_role=primed_role)
+    spans = conversation_spans(text) if chosen == "json" else None
+    if spans is not None:
+        dataset = read_dataset(text, spans, IMPORTERS["json"].read, options)
+        conversations = tuple(_finish(replace_lone_surrogates(c), []) for c in dataset.conversations)
+        dataset = _finish(dataclasses.replace(dataset, conversations=conversations), decode_diagnostics)
+        for conversation in conversations:  # one line index over the file, not one per conversation
+            conversation.share_lines(dataset)
+        return dataset
+    transcript = replace_lone_surrogates(IMPORTERS[chosen].read(text, options))
     return _finish(transcript, decode_diagnostics)
 
 

@@ -41,10 +41,20 @@ class Projection:
 
     transcript: Transcript
     rules: tuple[Rule, ...]
+    conversations: tuple[Projection, ...] = ()
+    """For a dataset: each conversation's projection (the dataset itself has no messages)."""
 
     @classmethod
     def of(cls, transcript: Transcript) -> Projection:
-        return cls(transcript, default_rules(transcript))
+        return cls(transcript, default_rules(transcript), tuple(map(cls.of, transcript.conversations)))
+
+    def first_visible_user_message(self) -> Message | None:
+        """What a dataset's index may quote of a conversation: its first user message the default view shows
+        in full, never a hidden one."""
+        for message, rule in zip(self.transcript.messages, self.rules):
+            if message.role == "user" and rule.show_as in SHOWN_IN_FULL:
+                return message
+        return None
 
     @property
     def hidden_count(self) -> int:

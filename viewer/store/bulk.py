@@ -1,12 +1,12 @@
 """Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
 from __future__ import annotations
 
-from sqlalchemy import Table, delete
+from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
 from viewer.store import rows
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
 
 BULK_CACHE_KIB = 65536
 PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
@@ -14,19 +14,34 @@ PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
 
 
 def insert_parse(conn: Connection, id: str, projection: Projection) -> None:
-    # The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter
-    # handling cost three quarters of the storing time, and a generator never holds every row at once.
+    """Insert a transcript's parse rows; for a dataset, each conversation's, under the conversation's row id."""
+    if projection.conversations:
+        insert_parses(conn, [(rows.conversation_id(id, number), conversation)
+                             for number, conversation in enumerate(projection.conversations)])
+    else:
+        insert_parses(conn, [(id, projection)])
+
+
+def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> None:
+    """Insert the parse rows of several transcripts, one `executemany` per table for all of them.
+
+    The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
+    cost three quarters of the storing time, and a generator never holds every row at once."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
         cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-    kinds: dict[tuple, int] = {}  # filled by message_rows, so kind_rows (a generator) runs after it
+    kinds = [{} for _ in parses]  # filled by message_rows, so kind_rows (a generator) runs after it
     try:
         for table, columns, new_rows in (
-                (messages, rows.MESSAGE_COLUMNS, rows.message_rows(id, projection, kinds)),
-                (message_kinds, rows.KIND_COLUMNS, rows.kind_rows(id, kinds, projection.rules)),
-                (diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(id, projection.transcript)),
-                (pairs, rows.PAIR_COLUMNS, rows.pair_rows(id, projection.transcript))):
+                (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(parses, kinds)
+                                                  for row in rows.message_rows(id, projection, found))),
+                (message_kinds, rows.KIND_COLUMNS, (row for (id, projection), found in zip(parses, kinds)
+                                                    for row in rows.kind_rows(id, found, projection.rules))),
+                (diagnostics, rows.DIAGNOSTIC_COLUMNS, (row for id, projection in parses
+                                                        for row in rows.diagnostic_rows(id, projection.transcript))),
+                (pairs, rows.PAIR_COLUMNS, (row for id, projection in parses
+                                            for row in rows.pair_rows(id, projection.transcript)))):
             cursor.executemany(_insert_sql(conn, table, columns), new_rows)
     finally:
         if sqlite:
@@ -42,5 +57,9 @@ def _insert_sql(conn: Connection, table: Table, columns: tuple[str, ...]) -> str
 
 
 def delete_parse(conn: Connection, id: str) -> None:
+    """Delete a transcript's parse rows, and a dataset's conversations with theirs."""
+    children = select(transcripts.c.id).where(transcripts.c.parent_id == id).scalar_subquery()
     for table in PARSE_TABLES:
         conn.execute(delete(table).where(table.c.transcript_id == id))
+        conn.execute(delete(table).where(table.c.transcript_id.in_(children)))
+    conn.execute(delete(transcripts).where(transcripts.c.parent_id == id))

@@ -56,8 +56,15 @@ class Store:
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **rows.summary(projection, parser_version)))
+            self._insert_conversations(conn, row, projection, parser_version)
             insert_parse(conn, id, projection)
         return self.get(id)
+
+    @staticmethod
+    def _insert_conversations(conn, parent: dict[str, Any], projection: Projection, parser_version: str) -> None:
+        """A dataset's conversation rows (none for a single conversation)."""
+        if projection.conversations:
+            conn.execute(insert(transcripts), list(rows.conversation_rows(parent, projection, parser_version)))
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -99,6 +106,8 @@ class Store:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**rows.summary(projection, parser_version), claimed_at=None))
             delete_parse(conn, id)
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection)
 
     def set_debug(self, id: str, allowed: bool) -> None:
@@ -120,7 +129,7 @@ class Store:
         if created_before is not None:
             due = or_(due, transcripts.c.created_at < created_before)
         query = (select(transcripts.c.id).where(due, transcripts.c.deleted_at.is_(None),
-                                                transcripts.c.is_sample.is_(False))
+                                                transcripts.c.is_sample.is_(False), transcripts.c.parent_id.is_(None))
                  .order_by(transcripts.c.created_at))
         with self.engine.connect() as conn:
             ids = list(conn.execute(query).scalars())
@@ -145,18 +154,42 @@ class Store:
         return rows.record(row) if row is not None else None
 
     def samples(self) -> list[Record]:
-        query = (select(*rows.record_columns()).where(transcripts.c.is_sample, transcripts.c.deleted_at.is_(None))
+        query = (select(*rows.record_columns()).where(transcripts.c.is_sample, transcripts.c.deleted_at.is_(None),
+                                                      transcripts.c.parent_id.is_(None))
                  .order_by(transcripts.c.name))
         with self.engine.connect() as conn:
             return [rows.record(row) for row in conn.execute(query)]
 
     def ids(self, *, stale_for: str | None = None) -> list[str]:
         """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version."""
-        query = select(transcripts.c.id).where(transcripts.c.deleted_at.is_(None)).order_by(transcripts.c.id)
+        query = (select(transcripts.c.id).where(transcripts.c.deleted_at.is_(None), transcripts.c.parent_id.is_(None))
+                 .order_by(transcripts.c.id))
         if stale_for is not None:
             query = query.where(transcripts.c.parser_version != stale_for)
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
+
+    def conversation(self, id: str, number: int) -> Record | None:
+        """Conversation `number` of dataset `id`."""
+        return self.get(rows.conversation_id(id, number))
+
+    def conversations(self, id: str, start: int, size: int) -> list[Record]:
+        """Up to `size` conversations of dataset `id` from number `start`, in order (an indexed range read)."""
+        query = (select(*rows.record_columns())
+                 .where(transcripts.c.parent_id == id, transcripts.c.conversation >= start)
+                 .order_by(transcripts.c.conversation).limit(size))
+        with self.engine.connect() as conn:
+            return [rows.record(row) for row in conn.execute(query)]
+
+    def iter_conversations(self, id: str) -> Iterator[Record]:
+        """Every conversation of dataset `id` in order, read in batches."""
+        start = 0
+        while True:
+            batch = self.conversations(id, start, BATCH)
+            yield from batch
+            if len(batch) < BATCH:
+                return
+            start = batch[-1].conversation + 1
 
     def raw(self, id: str) -> bytes | None:
         with self.engine.connect() as conn:

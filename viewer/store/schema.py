@@ -38,6 +38,13 @@ transcripts = Table(
     Column("claimed_at", DateTime(timezone=True), nullable=True),
     # When the share link stops working and the content is deleted; None: kept until pruned by age.
     Column("expires_at", DateTime(timezone=True), nullable=True),
+    # A dataset is one upload (parent_id None, conversation_count N) with a row per conversation (parent_id the
+    # dataset's id, conversation its number from 0, snippet the first user message the default view shows).
+    Column("parent_id", String(64), nullable=True),
+    Column("conversation", Integer, nullable=True),
+    Column("conversation_count", Integer, nullable=True),
+    Column("snippet", Text, nullable=True),
+    Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 
 message_kinds = Table(

@@ -14,7 +14,7 @@ from flask import Flask
 
 from viewer.store import Store
 from viewer.web import assets, config, errors, samples, security
-from viewer.web.lookup import get_store
+from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
 
@@ -32,6 +32,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)
+    app.jinja_env.globals["record_url"] = record_url
     if app.config["PRELOAD_SAMPLES"]:
         with app.app_context():
             samples.preload(get_store(), Path(app.config["SAMPLES_DIR"]))

@@ -57,7 +57,8 @@ def forget_owner(id: str) -> None:
 
 
 def owns(record: Record) -> bool:
-    return record.manage_hash is not None and record.id in session.get("owned", [])
+    """Whether this browser uploaded (or manages) the record's upload: a dataset's, for one of its conversations."""
+    return record.manage_hash is not None and record.owner_id in session.get("owned", [])
 
 
 def can_debug(record: Record) -> bool:

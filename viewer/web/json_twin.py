@@ -6,7 +6,7 @@ import json
 from typing import Any, Iterable, Iterator
 
 from viewer import policy
-from viewer.model import SCHEMA
+from viewer.model import DATASET_SCHEMA, SCHEMA
 from viewer.store import Record, Store
 from viewer.web.lookup import counts
 
@@ -15,11 +15,31 @@ CHUNK_CHARS = 64 * 1024
 
 
 def stream(store: Store, record: Record, view: str) -> Iterator[str]:
-    """The view as one JSON object, in chunks of about `CHUNK_CHARS`."""
-    head = {"schema": SCHEMA, "id": record.id, "view": view, "dialect": record.dialect, "counts": counts(record)}
+    """The view as one JSON object, in chunks of about `CHUNK_CHARS`; a dataset's is its index."""
+    if record.is_dataset:
+        head = {"schema": DATASET_SCHEMA, "id": record.id, "view": view, "dialect": record.dialect,
+                "counts": {**counts(record), "conversations": record.conversation_count}}
+        return _buffered(_dataset_pieces(store, record, head))
+    head = {"schema": SCHEMA, "id": record.owner_id, "view": view, "dialect": record.dialect,
+            "counts": counts(record)}
+    if record.conversation is not None:
+        head["conversation"] = record.conversation
     if view == "debug":
         head["header"] = record.header
     return _buffered(_pieces(store, record, view, head))
+
+
+def _dataset_pieces(store: Store, record: Record, head: dict[str, Any]) -> Iterator[str]:
+    yield json.dumps(head)[:-1]
+    yield from _array("conversations", (conversation_summary(conversation)
+                                        for conversation in store.iter_conversations(record.id)))
+    yield "}"
+
+
+def conversation_summary(conversation: Record) -> dict[str, Any]:
+    """What a dataset's index says of one conversation: its counts, and the start of its first user message
+    that the default view shows (never of a hidden one)."""
+    return {"index": conversation.conversation, **counts(conversation), "snippet": conversation.snippet}
 
 
 def _buffered(pieces: Iterator[str]) -> Iterator[str]:

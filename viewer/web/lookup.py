@@ -2,6 +2,7 @@
 parser version), which view the reader may have, and the request's arguments, read strictly."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -35,6 +36,26 @@ def open_transcript(id: str) -> Record:
         store.delete(record.id)  # on first access after expiry, whether or not `prune` has run yet
         abort(410, "This transcript's link has expired, and its content has been deleted.")
     return ingest.current(store, record)
+
+
+def open_record(id: str, k: int | None = None) -> Record:
+    """The transcript `id`, or with `k` conversation k of dataset `id`, carrying the dataset's name and
+    permissions (the uploader's key and choice of debug access cover every conversation)."""
+    record = open_transcript(id)
+    if k is None:
+        return record
+    conversation = get_store().conversation(record.id, k) if record.is_dataset and k >= 0 else None
+    if conversation is None:
+        abort(404, "This upload has no conversation with that number.")
+    return dataclasses.replace(conversation, name=record.name, debug_allowed=record.debug_allowed,
+                               manage_hash=record.manage_hash, is_sample=record.is_sample)
+
+
+def record_url(endpoint: str, record: Record, **args: Any) -> str:
+    """The URL of a page about `record`: `/t/<id>/…`, or `/t/<id>/c/<k>/…` for a conversation of a dataset."""
+    if record.conversation is not None:
+        args["k"] = record.conversation
+    return url_for(endpoint, id=record.owner_id, **args)
 
 
 def retention() -> dt.timedelta | None:
@@ -81,13 +102,14 @@ def wants_partial() -> bool:
 def view_url(record: Record, view: str, **args: Any) -> str:
     if view == "debug":
         args["view"] = "debug"
-    return url_for("reading.transcript", id=record.id, **args)
+    return record_url("reading.transcript", record, **args)
 
 
 def title(record: Record) -> str:
-    if record.name:
-        return record.name
-    return "Pasted transcript" if not record.is_sample else record.id
+    name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
+    if record.conversation is not None:
+        return f"{name} · conversation #{record.conversation:,}"
+    return name
 
 
 def counts(record: Record) -> dict[str, int]:

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, send_file
 from werkzeug.wrappers import Response
 
 from viewer.web import access, json_twin, security
-from viewer.web.lookup import chosen_view, get_store, open_transcript
+from viewer.web.lookup import chosen_view, get_store, open_record, open_transcript
 
 bp = Blueprint("exports", __name__)
 bp.after_request(security.not_stored)
@@ -17,9 +17,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @bp.get("/t/<id>.json")
-def transcript_json(id: str) -> Response:
-    """The view as JSON, streamed."""
-    record = open_transcript(id)
+@bp.get("/t/<id>/c/<int:k>.json")
+def transcript_json(id: str, k: int | None = None) -> Response:
+    """The view as JSON, streamed; a dataset's is its index."""
+    record = open_record(id, k)
     view = chosen_view(record)
     return current_app.response_class(json_twin.stream(get_store(), record, view), mimetype="application/json")
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
 from viewer.render import cards as render_cards
 from viewer.store import Entry, Record
 from viewer.web import access, security
-from viewer.web.lookup import (chosen_view, get_store, int_arg, open_transcript, title, view_url,
+from viewer.web.datasets import dataset_index, neighbours
+from viewer.web.lookup import (chosen_view, get_store, int_arg, open_record, record_url, title, view_url,
                                wants_partial)
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
@@ -29,8 +30,11 @@ PART_CHARS = 200_000
 
 
 @bp.get("/t/<id>")
-def transcript(id: str) -> Response:
-    record = open_transcript(id)
+@bp.get("/t/<id>/c/<int:k>")  # registered first, so url_for with `k` builds this rule
+def transcript(id: str, k: int | None = None) -> Response:
+    record = open_record(id, k)
+    if record.is_dataset:
+        return dataset_index(record)
     view = chosen_view(record)
     window = read_window(record, view, start_of(record, view, int_arg("at")))
     template = "_transcript.html" if wants_partial() else "transcript.html"
@@ -50,13 +54,15 @@ def _page_context(record: Record, view: str, window: Window) -> dict:
             "owner": access.owns(record), "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
             "jumps": jump_points(record.message_count),
             # The upload's size, with the spans, would give the length of what the default view hides.
-            "size": record.size if can_debug else None}
+            "size": record.size if can_debug else None,
+            "dataset": neighbours(record) if record.parent_id else None}
 
 
 @bp.get("/t/<id>/window")
-def window(id: str) -> Response:
+@bp.get("/t/<id>/c/<int:k>/window")
+def window(id: str, k: int | None = None) -> Response:
     """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there."""
-    record = open_transcript(id)
+    record = open_record(id, k)
     view = chosen_view(record)
     start = max(int_arg("start") or 0, 0)
     direction = request.args.get("direction", "next")
@@ -73,10 +79,11 @@ def window(id: str) -> Response:
 
 
 @bp.get("/t/<id>/jump")
-def jump(id: str) -> Response:
+@bp.get("/t/<id>/c/<int:k>/jump")
+def jump(id: str, k: int | None = None) -> Response:
     """Go to message #N: a small form (it works without JavaScript), then a redirect to the window holding N,
     scrolled to it."""
-    record = open_transcript(id)
+    record = open_record(id, k)
     view = chosen_view(record)
     at = int_arg("at")
     if at is None:
@@ -86,11 +93,12 @@ def jump(id: str) -> Response:
 
 
 @bp.get("/t/<id>/messages/<int:index>")
-def message(id: str, index: int) -> Response:
+@bp.get("/t/<id>/c/<int:k>/messages/<int:index>")
+def message(id: str, index: int, k: int | None = None) -> Response:
     """One message's whole body (or, in the debug view, `part=source`: its source), for a collapsed long
     message: htmx swaps it into the card, a plain request gets a page of its own. Bodies over `PART_CHARS`
     come a part at a time. The default view answers only for messages it shows in full."""
-    record = open_transcript(id)
+    record = open_record(id, k)
     view = chosen_view(record)
     part = request.args.get("part", "body")
     if part not in ("body", "source") or (part == "source" and view != "debug"):
@@ -133,5 +141,5 @@ def _piece(record: Record, view: str, entry: Entry, part: str, text: str, offset
         args = {"view": "debug"} if view == "debug" else {}
         if part == "source":
             args["part"] = "source"
-        next_url = url_for("reading.message", id=record.id, index=entry.message.index, offset=end, **args)
+        next_url = record_url("reading.message", record, index=entry.message.index, offset=end, **args)
     return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)
