@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: setup run test bench fuzz check-chromium clean
+.PHONY: setup run test bench fuzz system-packages clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -21,11 +21,23 @@ node_modules/.installed: package.json package-lock.json
 run: setup
 	$(PY) -m viewer serve
 
-test: setup check-chromium
+test: setup system-packages
 	$(PY) -m pytest
 
-check-chromium:
-	@test -x "$(CHROMIUM)" || { echo "make test: the browser tests need Chromium at $(CHROMIUM): run 'apt-get install chromium' (Debian) or set CHROMIUM=/path/to/chromium"; exit 1; }
+# Debian packages the tests need: Chromium (browser tests) and PostgreSQL's server (tests/postgres.py). When one
+# is missing and we may install (root or passwordless sudo, and apt-get), install it; otherwise stop and say how.
+system-packages:
+	@missing=""; \
+	test -x "$(CHROMIUM)" || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else sudo=none; fi; \
+	if [ "$$sudo" = none ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make test: the tests need$$missing: run 'sudo apt-get install -y$$missing'"; exit 1; \
+	fi; \
+	echo "make test: installing$$missing"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing
 
 bench: setup
 	$(PY) bench/parse.py

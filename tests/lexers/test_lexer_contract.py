@@ -126,11 +126,16 @@ HOSTILE = {
 }
 
 
+CATASTROPHIC_SECONDS = 60
+
+
 @pytest.mark.parametrize("lexer", LEXERS.values())
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_megabyte_lexes_in_linear_time(lexer, name):
+    """The bound only catches catastrophic backtracking (minutes on a megabyte), not slowness: these inputs
+    take 0.1–1.4 s on an idle 2-core machine, and a loaded CI machine must not make the test flaky."""
     text = HOSTILE[name]
     started = time.perf_counter()
     joined = "".join(value for _, value in lexer().get_tokens(text))
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < CATASTROPHIC_SECONDS
     assert joined == text

@@ -16,7 +16,9 @@ TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>",
           "<|function_list|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|file_separator|>",
           "assistant", "user", "tool", "system", "developer", "functions.f", " to=", "=", " call_id=a",
           "intent=preamble", "commentary", "analysis", "final", "json", "\n", " ", "---\n", "version: 2.2\n",
-          '{"role": "user", "content": "x"}', "[", "]", "{", "}", '"', ",", ":", '{"type": "response.delta"}']
+          '{"role": "user", "content": "x"}', "[", "]", "{", "}", '"', ",", ":", '{"type": "response.delta"}',
+          "<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<tools>",
+          "</tools>", '{"name": "f", "arguments": {}}', "`"]
 
 transcript_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
 

@@ -130,10 +130,17 @@ def test_marker_carries_only_the_tool_name() -> None:
     assert marker.text == "used get_weather"
 
 
-def test_only_markers_name_a_tool() -> None:
+def test_only_markers_of_calls_name_a_tool() -> None:
     t = transcript(message("assistant", channel="analysis", recipient="assistant"), message("tool", name="x"),
-                   message("assistant"))
-    assert [d.tool for d in policy.apply(t, "default")] == [None, "x", None]
+                   message("assistant"), message("assistant", channel="commentary", recipient="functions.f"))
+    assert [d.tool for d in policy.apply(t, "default")] == [None, None, None, "functions.f"]
+
+
+def test_a_replys_own_name_never_reaches_the_marker() -> None:
+    # Hermes and JSON replies may take their name from the reply's (hidden) content.
+    t = transcript(message("tool", name="SECRET-FROM-THE-REPLY"))
+    [marker] = policy.visible_entries(policy.apply(t, "default"))
+    assert marker.text == "used a tool"
 
 
 def test_consecutive_markers_collapse_across_hidden_messages() -> None:
@@ -153,7 +160,7 @@ def test_consecutive_markers_collapse_across_hidden_messages() -> None:
     assert [type(e).__name__ for e in entries] == ["Decision", "Marker", "Decision", "Marker"]
     assert entries[1].indices == (2, 3, 4, 5, 6)
     assert entries[1].text == "used get_weather, browser.search"
-    assert entries[3].text == "used python"
+    assert entries[3].text == "used a tool"  # a lone reply: its own name is not trusted
 
 
 def test_marker_without_a_tool_name_still_reads() -> None:

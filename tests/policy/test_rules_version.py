@@ -1,27 +1,46 @@
-"""POLICY_VERSION moves with the rule table: stored decisions are made again only when it is bumped."""
+"""POLICY_VERSION moves with the rule table: stored decisions are made again only when it is bumped.
+
+The guard is a digest of the table's decisions on a fixed grid of every combination of the fields the rules
+read (role, channel, intent, recipient, end; raw Harmony or not), so adding samples never moves it, and any
+change to what a rule decides does."""
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 
-from tests.conftest import SAMPLES
-from viewer import parse, policy
+from viewer import policy
+from viewer.model import Message, Transcript
 
-DIGESTS = {"1": "91583b29d81aa807070109f98f4a3b4f6f5d33c1021c86a2e2ccfed1eed4b799"}
-"""Each POLICY_VERSION with the digest of the table's decisions on every sample. A change to the rules changes
-the digest: bump POLICY_VERSION and add a line (the failure message prints the digest); never edit a line."""
+DIGESTS = {"1": "bb1c148df8656b6c98469ea8f078002bfc65c9c2bbc50382ea98fea6803e12d2"}
+"""Each POLICY_VERSION with the digest of its decisions on the grid. A change to the rules changes the digest:
+bump POLICY_VERSION and add a line (the failure message prints the digest); never edit a line."""
+
+ROLES = ("system", "developer", "user", "assistant", "tool", "moderator")
+CHANNELS = ("analysis", "commentary", "final", "unclassified")
+INTENTS = (None, "preamble", "status", "debug", "summary")
+RECIPIENTS = (None, "functions.f", "browser.search", "assistant", "user", "all")
+ENDS = ("end", "call", "return", "eof")
+TRANSCRIPTS = (("harmony", {}), ("openchatml", {"version": "2.2"}), ("chatml", {}), ("json", {}))
 
 
-def _decisions_digest() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(SAMPLES.iterdir()):
-        projection = policy.Projection.of(parse(path.read_bytes()))
-        rows = [[rule.name, rule.show_as, rule.reason] for rule in projection.rules]
-        digest.update(path.name.encode() + json.dumps(rows).encode())
-    return digest.hexdigest()
+def _grid_decisions() -> list[list]:
+    rows = []
+    for dialect, header in TRANSCRIPTS:
+        messages = tuple(Message(index=index, turn=index, role=role, content="", span=(0, 0), channel=channel,
+                                 intent=intent, recipient=recipient, end=end)
+                         for index, (role, channel, intent, recipient, end) in enumerate(
+                             itertools.product(ROLES, CHANNELS, INTENTS, RECIPIENTS, ENDS)))
+        transcript = Transcript(dialect=dialect, source="", messages=messages, header=header)
+        rows += [[dialect, rule.name, rule.show_as, rule.reason] for rule in policy.default_rules(transcript)]
+    return rows
 
 
 def test_the_policy_version_is_bumped_when_its_decisions_change():
-    digest = _decisions_digest()
+    digest = hashlib.sha256(json.dumps(_grid_decisions()).encode()).hexdigest()
     assert DIGESTS.get(policy.POLICY_VERSION) == digest, (
         f"the policy's decisions changed: bump POLICY_VERSION and add its digest {digest} to DIGESTS in {__file__}")
+
+
+def test_the_grid_reaches_every_rule():
+    assert {row[1] for row in _grid_decisions()} == {rule.name for rule in policy.RULES}

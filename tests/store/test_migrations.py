@@ -1,5 +1,7 @@
 """Schema migrations (viewer.store.migrate, Alembic): fresh databases, databases made before migrations
-existed, several processes at once, and upgrades with nothing to do."""
+existed, several processes at once, and upgrades with nothing to do. A fresh database and several processes
+opening one are tested on SQLite and PostgreSQL (`fresh_database`); the rest read SQLite files directly (the
+fixture made before migrations is one), so they are SQLite's alone."""
 from __future__ import annotations
 
 import shutil
@@ -35,12 +37,13 @@ def _counts(path: Path) -> tuple[int, int]:
         return db.execute("SELECT (SELECT count(*) FROM transcripts), (SELECT count(*) FROM messages)").fetchone()
 
 
-def test_a_fresh_database_upgrades_to_head_and_matches_the_schema(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'fresh.sqlite3'}")
+def test_a_fresh_database_upgrades_to_head_and_matches_the_schema(fresh_database):
+    store = Store(fresh_database(empty=True))
     assert migrate.current(store.engine) == migrate.head()
     with store.engine.connect() as conn:
         # What `alembic revision --autogenerate` would write: nothing, if the revisions add up to schema.py.
         assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    store.engine.dispose()
 
 
 @pytest.fixture
@@ -88,8 +91,8 @@ def test_transcripts_from_before_migrations_are_claimed_and_parsed_again(old_sto
         assert current.visible_count == len(list(old_store.iter_entries(id, "default")))
 
 
-def test_processes_opening_one_new_database_at_once_all_succeed(tmp_path):
-    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+def test_processes_opening_one_new_database_at_once_all_succeed(fresh_database):
+    url = fresh_database(empty=True)
     # Each process imports first, says so, then waits for the word: the opens themselves start together.
     code = ("import sys; from viewer.store import Store; print('ready', flush=True); sys.stdin.readline(); "
             "Store(sys.argv[1])")

@@ -1,4 +1,5 @@
-"""The store as a repository: rows per message, counts, claims to parse again, tombstones."""
+"""The store as a repository: rows per message, counts, claims to parse again, tombstones. Tests that use the
+`store` fixture run on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,10 +17,13 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+def store(database_url):
+    store = Store(database_url)
+    yield store
+    store.engine.dispose()
 
 
+@pytest.mark.sqlite_only("journal_mode and synchronous are SQLite's PRAGMAs")
 def test_sqlite_runs_in_wal_mode_with_full_sync(store):
     with store.engine.connect() as conn:
         assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"

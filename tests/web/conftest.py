@@ -1,8 +1,9 @@
-"""Web test setup: an app with a temporary database, clients for the uploader and for a stranger."""
+"""Web test setup: an app with a temporary database, clients for the uploader and for a stranger. Every test
+that uses the app runs twice, on SQLite and on PostgreSQL (`database_url` in tests/conftest.py)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 from bs4 import BeautifulSoup
@@ -18,12 +19,19 @@ HIDDEN_CANARIES = ("SYSTEM-CANARY-7Q", "DEVELOPER-CANARY-3K", "ANALYSIS-CANARY-9
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Callable[..., Flask]:
+def make_app(database_url: str) -> Iterator[Callable[..., Flask]]:
+    """Apps on this test's database (SQLite or PostgreSQL); their connections are closed after the test."""
+    stores = []
+
     def make(**config: Any) -> Flask:
-        settings = {"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "test", "TESTING": True,
+        settings = {"DATABASE": database_url, "SECRET_KEY": "test", "TESTING": True,
                     "PRELOAD_SAMPLES": False, **config}
-        return create_app(settings)
-    return make
+        app = create_app(settings)
+        stores.append(app.extensions["viewer.store"])  # kept here: a test may replace the app's
+        return app
+    yield make
+    for store in stores:
+        store.engine.dispose()
 
 
 @pytest.fixture

@@ -29,17 +29,17 @@ def test_preload_is_idempotent(app, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def sample_client(tmp_path_factory):
+def sample_client(tmp_path_factory, module_database_url):
     from viewer.web import create_app
 
     # A snapshot of the folder, so the app and the parametrized tests see the same files.
     folder = tmp_path_factory.mktemp("samples")
     for path in SAMPLE_FILES:
         shutil.copyfile(path, folder / path.name)
-    database = tmp_path_factory.mktemp("database") / "db.sqlite3"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "t", "TESTING": True,
+    app = create_app({"DATABASE": module_database_url, "SECRET_KEY": "t", "TESTING": True,
                       "SAMPLES_DIR": str(folder)})
-    return app.test_client()
+    yield app.test_client()
+    app.extensions["viewer.store"].engine.dispose()
 
 
 def test_home_page_lists_every_sample(sample_client):

@@ -52,9 +52,19 @@ def json_tokens(text: str, offset: int = 0):
         yield offset + index, token, value
 
 
+JSON_STARTS = frozenset('{["-0123456789tfn')
+"""The characters a JSON value can start with."""
+
+
 def lex_json(lexer, match):
-    """Callback: the whole match is JSON (a body that a header or a tag declares to be JSON)."""
-    yield from json_tokens(match.group(), match.start())
+    """Callback: the whole match is JSON (a body that a header or a tag declares to be JSON), unless it does
+    not even start like JSON: then it is prose that was mislabelled, and JSON-lexing would paint every character
+    as an error."""
+    text = match.group()
+    if text.lstrip()[:1] not in JSON_STARTS:
+        yield match.start(), Text, text
+        return
+    yield from json_tokens(text, match.start())
 
 
 def lex_json_values_then_text(lexer, match):

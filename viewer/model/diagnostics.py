@@ -45,6 +45,8 @@ CODES: dict[str, Code] = {
     "W-EOS-IN-BODY": Code("warning", "An end-of-sequence token inside this body ends the message."),
     "W-UNTERMINATED-LITERAL": Code("warning", "A literal block has no <|endliteral|>."),
     "W-UNCLOSED-BLOCK": Code("warning", "A thought block is not closed."),
+    "W-THINK-UNOPENED": Code("warning", "A </think> with no <think> follows other parts of the turn; the text "
+                                        "before it is read as reasoning."),
     "W-UNMATCHED-TOKEN": Code("warning", "A closing token closes no open block; it is kept as text."),
     # JSON and event logs
     "W-JSON-SYNTAX": Code("warning", "This text is not valid JSON; it was not read."),
@@ -53,12 +55,20 @@ CODES: dict[str, Code] = {
     "W-JSON-MISSING-CONTENT": Code("warning", "This message has no content."),
     "W-JSON-CONTENT-PART": Code("info", "A content part has no text to show; it was left out."),
     "W-JSON-MIXED-CALLS": Code("warning", "A message mixes 2.0 'tool_calls' with a 2.2 'tool_call'."),
+    "W-JSON-UNKNOWN-PART": Code("warning", "A content part or block of a type the importer does not know is kept "
+                                           "as a message of its own, hidden from the default view."),
+    "W-JSON-UNKNOWN-ITEM": Code("warning", "An item of a type the importer does not know is kept as a message of "
+                                           "its own, hidden from the default view."),
+    "W-JSON-OPAQUE-DATA": Code("info", "Opaque data (a signature, redacted or encrypted reasoning) is kept in the "
+                                       "source, never shown as text."),
     "W-EVENT-SHAPE": Code("warning", "An event line lacks what its type needs; it was skipped."),
     "W-UNKNOWN-EVENT": Code("info", "An event of unknown type was kept but not read."),
     "W-EVENT-TEXT-MISMATCH": Code("info", "A done event's text differs from the streamed deltas."),
     "W-STREAM-CANCELLED": Code("warning", "The response was cancelled before this message was complete."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
+    "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "
+                                         "as an unclassified message, hidden by default."),
     "E-CALL-SCHEMA": Code("error", "The tool call does not match the call schema or the tool's declared schema."),
     "E-BODY-CONSTRAINT-VIOLATION": Code("error", "The body does not match its <|constrain|> content type."),
     "E-TOOL-TIMEOUT": Code("error", "The tool reported a timeout."),

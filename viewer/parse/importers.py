@@ -44,7 +44,8 @@ IMPORTERS: dict[str, Importer] = {
         parse_chatml, "ChatML and OpenChatML 0.1: <|im_start|>role … <|im_end|>",
         "<|im_start|>user\nWhat is 2+2?<|im_end|>", replies_without_id=BY_ORDER),
     "json": Importer(
-        parse_json, "JSON messages: OpenAI chat, OpenChatML 2.x interchange, openai-harmony dicts, JSON Lines",
+        parse_json, "JSON messages: OpenAI chat and Responses API, Anthropic Messages, ShareGPT, OpenChatML 2.x "
+                    "interchange, openai-harmony dicts, JSON Lines",
         '[{"role": "user", "content": "What is 2+2?"}]'),
     "events": Importer(
         parse_events, "A streaming event log (JSON Lines of response.* and tool.* events)",

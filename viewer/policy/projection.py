@@ -116,9 +116,14 @@ def apply(transcript: Transcript, view: str = "default") -> tuple[Decision, ...]
 
 
 def _decide(message: Message, rule: Rule, view: str) -> Decision:
-    tool = message.tool_name if rule.show_as == "marker" else None
-    show_as = "message" if view == "debug" else rule.show_as
-    return Decision(message.index, show_as, rule.name, rule.reason, rule.show_as, tool)
+    return Decision(message.index, "message" if view == "debug" else rule.show_as, rule.name, rule.reason,
+                    rule.show_as, marker_tool(message, rule.show_as))
+
+
+def marker_tool(message: Message, show_as: str) -> str | None:
+    """The one thing a marker may say of a message: the tool a call goes to. A reply's tool name is not used:
+    some formats take it from the reply's own (hidden) content, which a hostile tool could fill with text."""
+    return message.recipient if show_as == "marker" and message.is_call else None
 
 
 def hidden_count(decisions: Iterable[Decision]) -> int:

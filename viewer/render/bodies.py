@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from viewer.render.highlight import CODE_CLASS, Rendered, clean, highlighted, pre, pretty_json
+from viewer.lexers._common import JSON_STARTS
 from viewer.render.markdown import rendered_markdown
 
 
@@ -32,6 +33,9 @@ def render_body(text: str, content_type: str | None) -> Rendered:
     text = clean(text)
     kind = _body_kind(content_type)
     if kind == "json":
+        # A body labelled JSON that does not even start like JSON is prose: shown as written, not as errors.
+        if text.lstrip()[:1] not in JSON_STARTS:
+            return Rendered(pre(escape(text), CODE_CLASS, "json"))
         return highlighted(pretty_json(text), "json")
     if kind == "plain":
         return Rendered(pre(escape(text), "plain"))

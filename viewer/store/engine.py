@@ -1,8 +1,10 @@
-"""Opening the database: the engine, SQLite's settings, and bulk transactions that leave SQLite's checkpoint to
-a background thread."""
+"""Opening the database: the engine, SQLite's settings, PostgreSQL's text without NUL characters, and bulk
+transactions that leave SQLite's checkpoint to a background thread."""
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -20,6 +22,8 @@ def open_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg":
+        event.listen(engine, "connect", _psycopg_nul_escaping)
     return engine
 
 
@@ -36,6 +40,67 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+# PostgreSQL's text types cannot hold U+0000, which an upload's text may (it is stored and shown like any other
+# character; SQLite keeps it as it is). On PostgreSQL every string is written with NUL as ESCAPE + "0" (and
+# ESCAPE itself as ESCAPE + "e", so the mapping is one-to-one) and read back through the reverse mapping: the
+# store's callers see the same strings on both databases. ESCAPE is a Unicode noncharacter ("for a program's
+# internal use"). SQL that looks inside stored text (LIKE, length) sees the escaped form on PostgreSQL.
+ESCAPE = "\ufdd0"
+_ESCAPED = re.compile(ESCAPE + "(.)", re.DOTALL)
+_UNESCAPE = {"0": "\x00", "e": ESCAPE}
+
+
+def escape_nul(text: str) -> str:
+    if "\x00" not in text and ESCAPE not in text:
+        return text
+    return text.replace(ESCAPE, ESCAPE + "e").replace("\x00", ESCAPE + "0")
+
+
+def unescape_nul(text: str) -> str:
+    if ESCAPE not in text:
+        return text
+    return _ESCAPED.sub(lambda match: _UNESCAPE.get(match[1], match[0]), text)
+
+
+def _psycopg_nul_escaping(dbapi_connection: Any, _record: Any) -> None:
+    """Register string adapters on a new psycopg connection that apply `escape_nul` to every string sent and
+    `unescape_nul` to every text value read (SQLAlchemy Core and the bulk path's raw cursor alike)."""
+    dumper, binary_dumper, loader, binary_loader = _psycopg_adapters()
+    adapters = getattr(dbapi_connection, "driver_connection", dbapi_connection).adapters
+    adapters.register_dumper(str, binary_dumper)
+    adapters.register_dumper(str, dumper)  # registered last: the one `%s` placeholders use
+    for type_name in ("text", "varchar", "bpchar"):
+        adapters.register_loader(type_name, loader)
+        adapters.register_loader(type_name, binary_loader)
+
+
+@functools.cache
+def _psycopg_adapters() -> tuple[type, ...]:
+    """psycopg's own string adapters with `escape_nul` / `unescape_nul` around them (psycopg is imported only
+    when a PostgreSQL database is used)."""
+    from psycopg.types.string import StrBinaryDumper, StrDumperUnknown, TextBinaryLoader, TextLoader
+
+    class Dumper(StrDumperUnknown):
+        def dump(self, obj: str) -> Any:
+            return super().dump(escape_nul(obj))
+
+    class BinaryDumper(StrBinaryDumper):
+        def dump(self, obj: str) -> Any:
+            return super().dump(escape_nul(obj))
+
+    class Loader(TextLoader):
+        def load(self, data: Any) -> Any:
+            value = super().load(data)
+            return unescape_nul(value) if isinstance(value, str) else value
+
+    class BinaryLoader(TextBinaryLoader):
+        def load(self, data: Any) -> Any:
+            value = super().load(data)
+            return unescape_nul(value) if isinstance(value, str) else value
+
+    return Dumper, BinaryDumper, Loader, BinaryLoader
 
 
 @contextmanager

@@ -35,6 +35,16 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+INTEGER_RANGE = (-2**31, 2**31 - 1)
+"""What an `Integer` column holds on PostgreSQL (INTEGER is 32 bits; SQLite's are 64)."""
+
+
+def _position(number: int) -> int:
+    """A position asked for (a message index, a rank) brought into the columns' range: PostgreSQL refuses a
+    comparison with a larger number outright, and no stored position comes near the bounds."""
+    return min(max(number, INTEGER_RANGE[0]), INTEGER_RANGE[1])
+
+
 class Store:
     """The app's one way to read and write transcripts."""
 
@@ -176,7 +186,7 @@ class Store:
     def conversations(self, id: str, start: int, size: int) -> list[Record]:
         """Up to `size` conversations of dataset `id` from number `start`, in order (an indexed range read)."""
         query = (select(*rows.record_columns())
-                 .where(transcripts.c.parent_id == id, transcripts.c.conversation >= start)
+                 .where(transcripts.c.parent_id == id, transcripts.c.conversation >= _position(start))
                  .order_by(transcripts.c.conversation).limit(size))
         with self.engine.connect() as conn:
             return [rows.record(row) for row in conn.execute(query)]
@@ -199,13 +209,13 @@ class Store:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it)."""
         key = messages.c.idx if view == "debug" else messages.c.vrank
-        query = _entries().where(messages.c.transcript_id == id, key >= start).order_by(key).limit(size)
+        query = _entries().where(messages.c.transcript_id == id, key >= _position(start)).order_by(key).limit(size)
         with self.engine.connect() as conn:
             return [rows.entry(row) for row in conn.execute(query)]
 
     def entry(self, id: str, index: int) -> Entry | None:
         """One message's row, whatever the view (the caller applies the policy)."""
-        query = _entries().where(messages.c.transcript_id == id, messages.c.idx == index)
+        query = _entries().where(messages.c.transcript_id == id, messages.c.idx == _position(index))
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
         return rows.entry(row) if row is not None else None
@@ -214,7 +224,7 @@ class Store:
         """The window position of message `index`, or of the next entry the view shows."""
         if view == "debug":
             return index
-        query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= index,
+        query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= _position(index),
                                                 messages.c.vrank.is_not(None))
                  .order_by(messages.c.idx).limit(1))
         with self.engine.connect() as conn:
@@ -227,7 +237,7 @@ class Store:
         if unattached_only:
             query = query.where(diagnostics.c.message_index.is_(None))
         if first is not None and last is not None:
-            query = query.where(diagnostics.c.message_index.between(first, last))
+            query = query.where(diagnostics.c.message_index.between(_position(first), _position(last)))
         query = query.order_by(diagnostics.c.seq).limit(limit)
         with self.engine.connect() as conn:
             return [rows.located(row) for row in conn.execute(query)]

@@ -14,6 +14,7 @@ from sqlalchemy import Column
 
 from viewer.model import Diagnostic, Message, Segment, Transcript
 from viewer.policy import Projection, Rule
+from viewer.policy.projection import marker_tool
 from viewer.store.schema import message_kinds, messages, transcripts
 
 
@@ -95,7 +96,7 @@ class Entry:
     @property
     def tool(self) -> str | None:
         """For the default view's markers: the tool called or replying, the one thing a marker may say."""
-        return self.message.tool_name if self.show_as == "marker" else None
+        return marker_tool(self.message, self.show_as)
 
 
 @dataclass(frozen=True, slots=True)

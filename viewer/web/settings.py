@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from viewer.web.assets import SOURCE_TREE as PROJECT_ROOT, asset_folder  # noqa: F401 (PROJECT_ROOT: old name)
+
 MIB = 1024 * 1024
 
 
@@ -36,8 +37,8 @@ SETTINGS = (
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),
     Setting("PORT", 8000, "Port `viewer serve` listens on."),
     Setting("PRELOAD_SAMPLES", True, "Store every file of the samples folder at startup (idempotent)."),
-    Setting("SAMPLES_DIR", str(PROJECT_ROOT / "sample_transcripts"), "Folder of sample transcripts to preload."),
-    Setting("NODE_MODULES", str(PROJECT_ROOT / "node_modules"), "Where `npm ci` installed htmx."),
+    Setting("SAMPLES_DIR", str(asset_folder("samples")), "Folder of sample transcripts to preload."),
+    Setting("NODE_MODULES", str(asset_folder("node_modules")), "Where `npm ci` installed htmx."),
     Setting("WINDOW_SIZE", 100, "Entries rendered per window of a transcript page."),
     Setting("LONG_BODY_CHARS", 20_000, "Message bodies (and debug sources) longer than this many characters are "
                                        "collapsed, showing their size, and rendered only when the reader asks."),

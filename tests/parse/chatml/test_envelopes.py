@@ -212,7 +212,10 @@ CHATML_TOKENS = ["<|im_start|>", "<|im_end|>", "<s>", "</s>", "[BOS]", "[EOS]", 
                  "<|end_reason|>", "<|function_list|>", "<|function_call|>", "<|function_output|>",
                  "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|file_separator|>", "`", "assistant",
                  "tool", "system", "user", " name=x", "\n", "\r\n", " ", '{"arguments": {}, "name": "f"}',
-                 '{"name": "f", "content": 1}', WEATHER_TOOL, "{", "[", '"']
+                 '{"name": "f", "content": 1}', WEATHER_TOOL, "{", "[", '"',
+                 # Tags of real chat templates (Qwen3, QwQ, DeepSeek-R1, Hermes, Qwen2.5)
+                 "<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
+                 "<tools>", "</tools>", '{"name": "f", "arguments": {}}']
 
 chatml_text = st.lists(st.one_of(st.sampled_from(CHATML_TOKENS), st.text(max_size=6)), max_size=40).map("".join)
 

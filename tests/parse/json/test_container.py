@@ -96,3 +96,48 @@ def test_any_json_shaped_input_parses_with_every_character_accounted_for(element
         transcript = parse(candidate, "json")
         assert_accounted_for(transcript, candidate)
         transcript.to_json()
+
+
+# -- the shapes' envelopes --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["messages", "conversations", "input", "output", "items", "turns"])
+def test_each_list_key_holds_the_conversation(key):
+    transcript = parse(json.dumps({"id": "x", key: [{"role": "user", "content": "hi"}]}), "json")
+    assert [(m.role, m.content) for m in transcript.messages] == [("user", "hi")]
+    assert transcript.header == {"id": "x"}
+
+
+def test_envelope_prompts_are_messages_in_source_order():
+    text = json.dumps({"messages": [{"role": "user", "content": "hi"}], "system": "late system"})
+    transcript = parse(text, "json")
+    assert [(m.turn, m.role) for m in transcript.messages] == [(0, "user"), (1, "system")]
+    assert_accounted_for(transcript, text)
+
+
+def test_a_cut_envelope_keeps_the_members_read_before_the_cut():
+    text = json.dumps({"system": "S", "messages": [{"role": "user", "content": "a"},
+                                                   {"role": "user", "content": "b"}]})
+    transcript = parse(text[:-20], "json")
+    assert [(m.role, m.content) for m in transcript.messages] == [("system", "S"), ("user", "a")]
+    assert [d.code for d in transcript.diagnostics] == ["W-JSON-SYNTAX"]
+
+
+def test_a_cut_single_object_is_not_read():
+    text = '{"role": "user", "content": "never fini'
+    transcript = parse(text, "json")
+    assert transcript.messages == () and transcript.diagnostics[0].span == (0, len(text))
+
+
+def test_read_conversation_reads_one_conversation_node_of_a_larger_file():
+    from viewer.parse.json import Importer, read_conversation
+    from viewer.parse.json.positions import read_value
+    text = ('[{"system": "S", "messages": [{"role": "user", "content": "a"}]}, '
+            '{"conversations": [{"from": "human", "value": "b"}], "id": 7}]')
+    top = read_value(text, 0, 1)
+    importer = Importer(text)
+    headers = [read_conversation(node, importer) for node in top.items]
+    assert [(m.turn, m.role, text[m.span[0]:m.span[1]]) for m in importer.messages] == [
+        (0, "system", '"system": "S"'), (1, "user", '{"role": "user", "content": "a"}'),
+        (2, "user", '{"from": "human", "value": "b"}')]
+    assert headers == [{}, {"id": 7}]

@@ -107,17 +107,18 @@ def test_number_where_text_belongs_is_read_as_its_json_text():
     assert codes(transcript) == ["W-JSON-FIELD-TYPE", "W-JSON-FIELD-TYPE"]
 
 
-def test_content_part_without_text_is_reported_as_info():
-    parts = [{"type": "text", "text": "look"}, {"type": "image_url", "image_url": {"url": "u"}}]
+def test_text_part_without_text_is_reported_as_info():
+    parts = [{"type": "text", "text": "look"}, {"type": "text"}]
     transcript = parse(json.dumps([{"role": "user", "content": parts}]), "json")
     part = only(transcript, "W-JSON-CONTENT-PART")
     assert (part.severity, transcript.messages[0].content) == ("info", "look")
-    assert json.loads(transcript.text(part.span))["type"] == "image_url"
+    assert json.loads(transcript.text(part.span)) == {"type": "text"}
 
 
-def test_content_part_whose_type_is_not_a_word_is_reported():
+def test_content_part_whose_type_is_not_a_word_is_an_unknown_part():
     transcript = parse('[{"role": "user", "content": {"type": []}}]', "json")
-    assert codes(transcript) == ["W-JSON-CONTENT-PART"]
+    assert codes(transcript) == ["W-JSON-UNKNOWN-PART"]
+    assert [(m.role, m.channel) for m in transcript.messages] == [("unknown", "unknown")]
 
 
 def test_unknown_channel_is_kept_with_a_warning():

@@ -44,6 +44,40 @@ is text; so are `<|function_call|>` outside assistant messages and `<|function_o
     keep non-overlapping spans in source order. The first message of a turn also spans the header and the last
     one the closing token.
 
+Tags real chat templates write (Qwen3, QwQ, DeepSeek-R1 reasoning; Hermes, Qwen2.5, Qwen3 tool use; tags.py)
+    A tag between backticks is text, as a token is. Which turns read which tags:
+    assistant: `<think>…</think>`: a message of its own (role assistant, channel `analysis`, one `think` segment
+        whose span is the block; content = the text inside, one line break dropped at each end). The line breaks
+        after `</think>` (templates write `</think>\n\n`) lie in no message. An empty block (Qwen3 with thinking
+        off writes `<think>\n\n</think>\n\n`) is an empty analysis message, kept so the source stays visible in
+        the debug view; the policy hides analysis. An unclosed block runs to the end of the body
+        (W-UNCLOSED-BLOCK; a cut stream also has the envelope's E-STREAM-TRUNCATED). When the body's first think
+        tag is `</think>`, the template wrote `<think>` into the prompt (QwQ, DeepSeek-R1): the body from its
+        start to that tag is the reasoning block. A later `</think>` with no `<think>` makes the text since the
+        previous part reasoning too (W-THINK-UNOPENED): fail closed. Tags inside a block are its text.
+        `<tool_call>` + one JSON value + `</tool_call>` (one or many per turn, whitespace around the JSON): a
+        call message as for `<|function_call|>` (channel `commentary`, recipient `functions.<name>`, content
+        the arguments as JSON, end `call`, one `tool_call` segment with the JSON as written). A block that is
+        not exactly one JSON value with a string `name` and an object `arguments`: a call of an unknown tool
+        (recipient None, content the text as written, content_type None) with E-CALL-SCHEMA; the default view
+        shows calls only as a note.
+    user and tool: `<tool_response>` + text + `</tool_response>`: a reply message (role tool, recipient
+        `assistant`, channel `commentary`, name `functions.<name>` when the text is JSON with a string `name`,
+        content_type `json` when the text is one JSON value, one `tool_response` segment). The Qwen templates
+        write the replies to parallel calls as one user turn of such blocks: that turn gives only replies;
+        other text of a user turn stays a user message beside them. Replies pair with calls in order (ChatML's
+        rule, importers.py).
+    Misplaced blocks (`<tool_call>` in a user or tool turn, `<tool_response>` in an assistant turn): a message
+        whose role is the tag's word (`tool_call`, `tool_response`) and whose channel is `unclassified`, which
+        no policy rule shows, with W-MISPLACED-BLOCK. A closing tag with no open block stays text
+        (W-UNMATCHED-TOKEN). `<think>` in a user or tool turn, and every tag in a system turn (Hermes and Qwen
+        system prompts show the model `<tool_call>` as an example) or a turn of an unknown role, stay text.
+    system: each `<tools>…</tools>` holding JSON (one object per line, several in a row, or a list; each
+        `{"type": "function", "function": {…}}` or the bare function object) declares its tools'
+        `parameters` in `Transcript.tools`, so the shared checks test calls against them (E-CALL-SCHEMA).
+        Unreadable JSON is W-JSON-SYNTAX, a definition without a name W-TOOL-DEFINITION; a blank block (the
+        prompt naming "<tools></tools> XML tags") is nothing. The text stays the system message's content.
+
 Fill-in-the-middle and multi-file documents (inside a message, or as text between envelopes)
     A message whose text holds `<|fim_prefix|>` `<|fim_middle|>` `<|fim_suffix|>` or `<|file_separator|>` gets
     segments a renderer can show as panels, in source order: the text after a FIM marker is a segment of that
@@ -75,7 +109,8 @@ def parse_chatml(text: str, options: ParseOptions) -> Transcript:
     """Parse ChatML / OpenChatML 0.1 text. Never raises: every defect is a diagnostic.
 
     The reader walks envelopes (envelopes.py, finding tokens with marks.py), cuts each body into pieces
-    (body.py), and makes the pieces of a turn into messages (turns.py)."""
+    (body.py, with template tags read by tags.py and what both share in pieces.py), and makes the pieces of a
+    turn into messages (turns.py)."""
     return Reader(text, options).run()
 
 

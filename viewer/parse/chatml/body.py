@@ -1,46 +1,41 @@
-"""A ChatML body cut into pieces: plain text, and each body token with what belongs to it (a thought block's
-text, the JSON after a function token). Declared tools are recorded on the way."""
+"""A ChatML body cut into pieces: plain text, each body token with what belongs to it (a thought block's text,
+the JSON after a function token), and each template tag block (tags.py). Declared tools are recorded on the
+way."""
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from viewer.model import Span
 from viewer.parse.chatml.marks import next_body_token
-from viewer.parse.common import Pending, qualified_tool_name, trim_newline
+from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, Piece, call_target, declare, json_values
+from viewer.parse.chatml.tags import LookAhead, declare_tool_blocks, reasoning_opened_in_prompt, tag_finder, tag_piece
+from viewer.parse.common import Pending, trim_newline
 
 THOUGHTS = ("reflect", "introspect", "reason")
 FIM_KINDS = ("fim_prefix", "fim_middle", "fim_suffix")
 FILE_SEPARATOR = "file_separator"
-UNREADABLE = object()
-"""The value of a function token whose JSON could not be read, or of a call without a name and arguments."""
-_SPACE = re.compile(r"\s*")
-_DECODER = json.JSONDecoder()
+__all__ = ["FILE_SEPARATOR", "FIM_KINDS", "THOUGHTS", "UNREADABLE", "Piece", "call_target", "scan_body"]
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One stretch of a body: plain text, or a token with what belongs to it."""
-
-    kind: str
-    span: Span
-    content: str = ""
-    """What the piece adds to its message's content."""
-    shown: str = ""
-    """The text of its segment."""
-    value: Any = None
-    """The JSON read after a function token, or UNREADABLE."""
-
-
-def scan_body(text: str, start: int, end: int, role: str, tools: dict[str, Any]) -> tuple[list[Piece], list[Pending]]:
-    """Cut a body into text and token pieces; record declared tools."""
+def scan_body(text: str, start: int, end: int, role: str, tools: dict[str, Any], *,
+              read_tags: bool = True) -> tuple[list[Piece], list[Pending]]:
+    """Cut a body into text, token and tag pieces; record declared tools. `read_tags` False leaves template
+    tags as text (a document between envelopes is one user message, whatever it holds)."""
     pieces: list[Piece] = []
     notes: list[Pending] = []
-    position = text_from = start
+    position = text_from = _template_prelude(text, start, end, role if read_tags else "", tools, pieces, notes)
+    tags = tag_finder(text, end, role if read_tags else "")
+    tokens = LookAhead(lambda at: next_body_token(text, at, end))
     while True:
-        match = next_body_token(text, position, end)
+        match, tag = tokens.next(position), tags.next(position)
+        if tag is not None and (match is None or tag.start() < match.start()):
+            made, position = tag_piece(text, tag, text_from, start, end, role, notes)
+            if made:
+                _add(pieces, text, text_from, made[0])
+                pieces.extend(made[1:])
+                text_from = position
+            continue
         if match is None:
             break
         name = match.group()[2:-2]
@@ -52,14 +47,32 @@ def scan_body(text: str, start: int, end: int, role: str, tools: dict[str, Any])
             continue
         if (name == "function_call" and role != "assistant") or (name == "function_output" and role != "tool"):
             continue
-        if match.start() > text_from:
-            pieces.append(_text_piece(text, text_from, match.start()))
         piece = _token_piece(text, name, match, end, tools, notes)
-        pieces.append(piece)
+        _add(pieces, text, text_from, piece)
         position = text_from = piece.span[1]
     if end > text_from:
         pieces.append(_text_piece(text, text_from, end))
     return pieces, notes
+
+
+def _template_prelude(text: str, start: int, end: int, role: str, tools: dict[str, Any], pieces: list[Piece],
+                      notes: list[Pending]) -> int:
+    """What a template's tags say about a whole body before it is cut: a system prompt's `<tools>`, and an
+    assistant body that starts inside reasoning opened in the prompt. Returns where cutting starts."""
+    if role == "system":
+        declare_tool_blocks(text, start, end, tools, notes)
+    if role != "assistant":
+        return start
+    reasoning, position = reasoning_opened_in_prompt(text, start, end, notes)
+    pieces.extend(reasoning)
+    return position
+
+
+def _add(pieces: list[Piece], text: str, text_from: int, piece: Piece) -> None:
+    """Add a token or tag piece, after the text since the last piece."""
+    if piece.span[0] > text_from:
+        pieces.append(_text_piece(text, text_from, piece.span[0]))
+    pieces.append(piece)
 
 
 def _text_piece(text: str, start: int, end: int) -> Piece:
@@ -108,7 +121,7 @@ def _thought_block(text: str, kind: str, match: re.Match[str], end: int, notes: 
 def _json_text_after(text: str, start: int, end: int) -> tuple[int, str]:
     """Where the JSON after a token starts, and the text up to the next body token (a value whose strings hold
     a token is unreadable: that keeps reading linear)."""
-    at = _SPACE.match(text, start, end).end()
+    at = SPACE.match(text, start, end).end()
     following = next_body_token(text, at, end)
     return at, text[at:following.start() if following else end]
 
@@ -117,7 +130,7 @@ def _json_after(text: str, start: int, end: int) -> tuple[Any, Span]:
     """The JSON value written after a token (or UNREADABLE) and the span of its text."""
     at, chunk = _json_text_after(text, start, end)
     try:
-        value, stop = _DECODER.raw_decode(chunk)
+        value, stop = DECODER.raw_decode(chunk)
     except (ValueError, RecursionError):
         return UNREADABLE, (at, at + len(chunk.rstrip()))
     return value, (at, at + stop)
@@ -126,45 +139,16 @@ def _json_after(text: str, start: int, end: int) -> tuple[Any, Span]:
 def _function_list(text: str, match: re.Match[str], end: int, tools: dict[str, Any],
                    notes: list[Pending]) -> Piece:
     at, chunk = _json_text_after(text, match.end(), end)
-    values, stop, failed = _json_values(chunk)
+    values, stop, failed = json_values(chunk)
     span = (match.start(), at + stop)
     if failed or not values:
         notes.append(Pending("W-JSON-SYNTAX", "The tool definitions after <|function_list|> are not readable JSON.",
                              span))
     for value in values:
         for definition in value if isinstance(value, list) else [value]:
-            _declare(definition, tools, notes, span)
+            declare(definition, tools, notes, span, "after <|function_list|>")
     raw = text[match.end():at + stop]
     return Piece("function_list", span, content=raw, shown=raw.strip(), value=values)
-
-
-def _json_values(chunk: str) -> tuple[list[Any], int, bool]:
-    """The JSON objects and lists at the start of `chunk`, one after another; where reading stopped; and
-    whether it stopped at unreadable JSON."""
-    values: list[Any] = []
-    position = stop = 0
-    # Each round reads one value and moves past it, so the loop ends.
-    while position < len(chunk) and chunk[position] in "{[":
-        try:
-            value, stop = _DECODER.raw_decode(chunk, position)
-        except (ValueError, RecursionError):
-            return values, len(chunk.rstrip()), True
-        values.append(value)
-        position = _SPACE.match(chunk, stop).end()
-    return values, stop, False
-
-
-def _declare(definition: Any, tools: dict[str, Any], notes: list[Pending], span: Span) -> None:
-    """Record one tool definition's parameter schema under the tool's address (`functions.<name>`)."""
-    function = definition.get("function", definition) if isinstance(definition, dict) else None
-    name = function.get("name") if isinstance(function, dict) else None
-    if not isinstance(name, str) or not name:
-        notes.append(Pending("W-TOOL-DEFINITION", "A tool definition after <|function_list|> has no function name.",
-                             span))
-        return
-    parameters = function.get("parameters")
-    if isinstance(parameters, dict):
-        tools[qualified_tool_name(name)] = parameters
 
 
 def _call_problem(call: Any) -> str:
@@ -172,13 +156,3 @@ def _call_problem(call: Any) -> str:
         return "The function call after <|function_call|> is not readable JSON."
     return ("The function call needs a string \"name\" and an object \"arguments\" "
             "(the spec's FunctionCall schema).")
-
-
-def call_target(call: Any) -> tuple[str | None, Any]:
-    """The address of the tool a well-formed call goes to, and its arguments; else (None, UNREADABLE)."""
-    if not isinstance(call, dict):
-        return None, UNREADABLE
-    name, arguments = call.get("name"), call.get("arguments")
-    if not isinstance(name, str) or not name or not isinstance(arguments, dict):
-        return None, UNREADABLE
-    return qualified_tool_name(name), arguments

@@ -65,7 +65,7 @@ class Reader:
         if span is None:
             return
         tools: dict[str, Any] = {}
-        pieces, notes = scan_body(self.text, *span, "user", tools)
+        pieces, notes = scan_body(self.text, *span, "user", tools, read_tags=False)
         if any(piece.kind in FIM_KINDS or piece.kind == FILE_SEPARATOR for piece in pieces):
             self.tools.update(tools)
             envelope = Envelope("user", None, span, None, span, "end")

@@ -1,5 +1,6 @@
-"""The pieces of one ChatML envelope made into its messages: thought blocks, calls and tool outputs become
-messages of their own, and the text around them one message per stretch (see the package docstring)."""
+"""The pieces of one ChatML envelope made into its messages: thought blocks, calls, tool outputs and template
+tag blocks become messages of their own, and the text around them one message per stretch (see the package
+docstring)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,13 +8,16 @@ from typing import Any
 
 from viewer.model import Segment, Span
 from viewer.parse.chatml.body import FILE_SEPARATOR, FIM_KINDS, THOUGHTS, UNREADABLE, Piece, call_target
+from viewer.parse.chatml.tags import TAG_KINDS, tag_message
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 
 Draft = dict[str, Any]
 """The fields of a Message before its index, turn and final span are known."""
 
-# Body pieces that become messages of their own, by envelope role.
-_SPLIT_OFF = {"assistant": (*THOUGHTS, "function_call"), "tool": ("function_output",)}
+# Body pieces that become messages of their own, by envelope role. Tag pieces are only made in the turns that
+# read them (tags.py), so every role that reads any lists them all.
+_SPLIT_OFF = {"assistant": (*THOUGHTS, "function_call", *TAG_KINDS), "tool": ("function_output", *TAG_KINDS),
+              "user": TAG_KINDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +61,9 @@ def run_message(envelope: Envelope, run: list[Piece]) -> Draft:
 
 
 def _split_message(envelope: Envelope, piece: Piece) -> Draft:
-    """A thought block, call or tool output that is a message of its own."""
+    """A thought block, call, tool output or template tag block that is a message of its own."""
+    if piece.kind in TAG_KINDS:
+        return tag_message(envelope.role, envelope.name, piece)
     segment = Segment(piece.kind, piece.shown, piece.span)
     common = {"role": envelope.role, "span": piece.span, "segments": (segment,)}
     if piece.kind in THOUGHTS:

@@ -1,5 +1,6 @@
-"""The container of a JSON transcript: a list of messages, an envelope `{"messages": […], …}`, a single message
-object, or JSON Lines; which one the text is; and what of it was not read."""
+"""The container of a JSON transcript: a list of messages or items, an envelope whose list member holds them
+(`{"messages": […], …}`, a Responses API request's `input` or response's `output`, ShareGPT's `conversations`),
+a single message object, or JSON Lines; which one the text is; and what of it was not read."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,7 +8,11 @@ from dataclasses import dataclass, field
 from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.common import trimmed_span
-from viewer.parse.json.positions import JsonError, Member, Node, read_value, skip_blank
+from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
+
+LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
+"""Envelope members whose array holds the conversation's elements, in the order they are preferred when a
+document has several (the keys datasets.py recognises a conversation by)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,11 +20,14 @@ class Reading:
     """What the container gave: the message elements, the envelope around them, and what was not read."""
 
     elements: list[Node]
-    """The message elements, in order."""
+    """The message elements (or Responses API items, or ShareGPT turns), in order."""
     envelope: dict[str, Member] = field(default_factory=dict)
-    """Top-level members of a `{"messages": …}` envelope other than the list itself."""
+    """Top-level members of the envelope other than the list itself."""
     unread: list[Diagnostic] = field(default_factory=list)
     """W-JSON-SYNTAX diagnostics over text that could not be read."""
+    key: str | None = None
+    """The envelope member that held the elements (one of LIST_KEYS); None for a bare list, a single object or
+    JSON Lines."""
 
     @property
     def unread_size(self) -> int:
@@ -63,24 +71,67 @@ def _has_more_lines(text: str, start: int) -> bool:
 
 
 def _read_document(text: str, start: int) -> Reading:
-    elements: list[Node] = []
     depth = 1 if text[start] == "[" else 2
+    partial = Partial(LIST_KEYS)
     try:
-        top = read_value(text, start, depth, into=elements, list_key="messages")
+        top = read_value(text, start, depth, into=partial)
     except JsonError as error:
-        resume = elements[-1].span[1] if elements else start
-        return Reading(elements, unread=[_syntax_to_end(text, resume, error)])
+        return _partial_reading(text, start, partial, error)
     unread = []
     if text[top.span[1]:].strip():
         unread.append(_syntax_diagnostic(text, (skip_blank(text, top.span[1]), len(text.rstrip())),
                                          "Extra text follows the JSON document; it was not read."))
-    if isinstance(top.value, list):
-        return Reading(elements, unread=unread)
-    listed = top.members.get("messages")
-    if listed is not None and isinstance(listed.node.value, list):
-        envelope = {key: member for key, member in top.members.items() if key != "messages"}
-        return Reading(elements, envelope, unread)
-    return Reading([top], unread=unread)
+    reading = conversation_of(top)
+    reading.unread.extend(unread)
+    return reading
+
+
+def conversation_of(node: Node) -> Reading:
+    """One conversation's node (read with spans two levels down, see positions.read_value) as its elements and
+    envelope: a list's items, the array of the envelope's list member, or the object itself as one element."""
+    if isinstance(node.value, list):
+        return Reading(list(node.items))
+    key = list_key(node.value) if isinstance(node.value, dict) else None
+    if key is None and isinstance(node.value, dict) and _is_text_request(node.value):
+        return Reading([], dict(node.members))
+    if key is None:
+        return Reading([node])
+    envelope = {name: member for name, member in node.members.items() if name != key}
+    return Reading(list(node.members[key].node.items), envelope, key=key)
+
+
+def list_key(value: dict) -> str | None:
+    """The member whose array holds the elements, by the marks of each shape: ShareGPT's `conversations`,
+    `messages`, a Responses request's `input` or response's `output` (an item with a `type` or a message with a
+    `role` may hold an `output` list of its own: that object is one element). None: the object is one element."""
+    for key in LIST_KEYS:
+        if isinstance(value.get(key), list) and not (key in ITEM_LISTS and _is_element(value)):
+            return key
+    return None
+
+
+ITEM_LISTS = ("input", "output")
+
+
+def _is_element(value: dict) -> bool:
+    return "type" in value or "role" in value
+
+
+def _is_text_request(value: dict) -> bool:
+    """A Responses API request whose `input` is the user's text: an envelope with no list, all prompts."""
+    return isinstance(value.get("input"), str) and not _is_element(value)
+
+
+def _partial_reading(text: str, start: int, partial: Partial, error: JsonError) -> Reading:
+    """A document that breaks off: the elements read so far and the envelope members finished before the error
+    are kept, the rest is one W-JSON-SYNTAX diagnostic."""
+    members = partial.members
+    if partial.key is None and not partial.items or partial.key in ITEM_LISTS and _is_element(members):
+        # A single object that breaks off is not read at all: nothing of it was made into messages.
+        return Reading([], unread=[_syntax_to_end(text, start, error)])
+    ends = [member.span[1] for member in members.values()] + [node.span[1] for node in partial.items[-1:]]
+    envelope = {key: member for key, member in members.items() if key != partial.key}
+    return Reading(partial.items, envelope, [_syntax_to_end(text, max(ends, default=start), error)], partial.key)
 
 
 def _syntax_to_end(text: str, resume: int, error: JsonError) -> Diagnostic:

@@ -61,20 +61,32 @@ def skip_blank(text: str, at: int) -> int:
     return _BLANK.match(text, at).end()
 
 
-def read_value(text: str, at: int, depth: int, base: int = 0, into: list[Node] | None = None,
-               list_key: str | None = None) -> Node:
+@dataclass(slots=True)
+class Partial:
+    """What a read of a whole document keeps as it goes, so that a caller still has it when a later part fails:
+    the items of the top array, or of the first of `list_keys` whose value is an array, and the members of the
+    top object finished so far."""
+
+    list_keys: tuple[str, ...] = ()
+    items: list[Node] = field(default_factory=list)
+    key: str | None = None
+    """The member whose array gave `items` (None: the top value is the array, or no listed member was read)."""
+    members: dict[str, Member] = field(default_factory=dict)
+
+
+def read_value(text: str, at: int, depth: int, base: int = 0, into: Partial | None = None) -> Node:
     """Read the value starting at `at` (no leading blanks). Objects and arrays less than `depth` levels down
     keep the spans of their members and items. Spans are offset by `base` (the text may be one line of a
     larger source); `JsonError.position` is not.
 
-    `into` receives the items of the value's array, or of its `list_key` member's array, as each completes,
-    so a caller keeps them when a later item fails."""
+    `into` receives the items of the value's array, or of its first listed member's array, as each completes,
+    and the value's members as each completes, so a caller keeps them when a later part fails."""
     if depth > 0 and at < len(text):
         opener = text[at]
         if opener == "{":
-            return _read_object(text, at, depth, base, into, list_key)
+            return _read_object(text, at, depth, base, into)
         if opener == "[":
-            return _read_array(text, at, depth, base, into)
+            return _read_array(text, at, depth, base, into.items if into is not None else None)
     try:
         value, end = _DECODER.raw_decode(text, at)
     except json.JSONDecodeError as error:
@@ -86,8 +98,7 @@ def read_value(text: str, at: int, depth: int, base: int = 0, into: list[Node] |
     return Node(value, (base + at, base + end))
 
 
-def _read_object(text: str, at: int, depth: int, base: int, into: list[Node] | None,
-                 list_key: str | None) -> Node:
+def _read_object(text: str, at: int, depth: int, base: int, into: Partial | None) -> Node:
     value: dict[str, Any] = {}
     members: dict[str, Member] = {}
     position = skip_blank(text, at + 1)
@@ -102,10 +113,11 @@ def _read_object(text: str, at: int, depth: int, base: int, into: list[Node] | N
         if not text.startswith(":", position):
             raise JsonError("Expecting ':' delimiter", position)
         position = skip_blank(text, position + 1)
-        target = into if key == list_key else None
-        node = read_value(text, position, depth - 1, base, target)
+        node = read_value(text, position, depth - 1, base, _listed(into, key, text, position))
         value[key] = node.value
         members[key] = Member(node, (base + key_start, node.span[1]))
+        if into is not None:
+            into.members[key] = members[key]
         position = skip_blank(text, node.span[1] - base)
         if text.startswith(",", position):
             position = skip_blank(text, position + 1)
@@ -113,6 +125,14 @@ def _read_object(text: str, at: int, depth: int, base: int, into: list[Node] | N
             return Node(value, (base + at, base + position + 1), members)
         else:
             raise JsonError("Expecting ',' delimiter", position)
+
+
+def _listed(into: Partial | None, key: str, text: str, position: int) -> Partial | None:
+    """The Partial that collects this member's items: the first listed member whose value is an array."""
+    if into is None or into.key is not None or key not in into.list_keys or not text.startswith("[", position):
+        return None
+    into.key = key
+    return Partial(items=into.items)
 
 
 def _read_array(text: str, at: int, depth: int, base: int, into: list[Node] | None) -> Node:

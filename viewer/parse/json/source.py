@@ -68,3 +68,12 @@ def kind_of(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return "an object"
+
+
+def type_phrase(kind: Any, value: Any) -> str:
+    """How a diagnostic names what a part or item is: "of type 'x'", "with no type", "that is a number"."""
+    if isinstance(kind, str):
+        return f"of type {kind!r}"
+    if isinstance(value, dict):
+        return "with no type" if kind is None else f"whose type is {kind_of(kind)}"
+    return f"that is {kind_of(value)}"

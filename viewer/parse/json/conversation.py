@@ -1,0 +1,89 @@
+"""One conversation of a JSON transcript, whatever its shape, into messages: the envelope's prompts, then each
+element by its own marks.
+
+Elements choose their reader by unmistakable marks, so that lists mixing shapes (a Responses API `input`
+holds plain messages among its items) read as written: a `from` without a `role` is a ShareGPT turn
+(sharegpt.py); a `type` other than `message` without a `role` is a Responses API item (responses.py); anything
+else is a message object (elements.py: OpenAI chat, Anthropic messages and their blocks, OpenChatML,
+openai-harmony dicts, Responses `message` items).
+
+The envelope around the list gives messages too, in source order with the elements: `system` (Anthropic's
+system prompt, text or text blocks; ShareGPT's system column) and `instructions` (the Responses API's) are a
+system message, a request's `input` written as text is the user's message. Its `tools` (OpenAI, Anthropic,
+the Responses API, or LLaMA-Factory's JSON text) are declared tools; its other keys are the header.
+
+`read_conversation` reads one conversation's node: call it once per conversation when a file holds several.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import make_diagnostic
+from viewer.parse.json import responses, sharegpt
+from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.flat import flat_text
+from viewer.parse.json.importer import Importer
+from viewer.parse.json.positions import Member, Node, read_value
+from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.tools import declared_tools, tools_value
+
+ENVELOPE_KEYS = (*LIST_KEYS, "tools", "functions", "system", "instructions")
+"""Envelope keys the importer reads; the others become the transcript's header."""
+PROMPT_KEYS = {"system": "system", "instructions": "system", "input": "user"}
+"""Envelope members that are a message, and its role."""
+
+
+def read_conversation(node: Node, importer: Importer) -> dict[str, Any]:
+    """One conversation's JSON node (a list of messages or items, an envelope around one, or a single message)
+    into the importer's messages and tools. Returns the envelope's header (its keys the importer does not
+    read)."""
+    located = read_value(importer.text, node.span[0], 2 if isinstance(node.value, dict) else 1)
+    return read_reading(conversation_of(located), importer)
+
+
+def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
+    """The elements and envelope a container gave (container.py) into messages; returns the header."""
+    envelope = {key: member.node.value for key, member in reading.envelope.items()}
+    importer.tools.update(declared_tools(envelope))
+    _unread_tools(reading.envelope, importer)
+    prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
+    for element in reading.elements:
+        while prompts and prompts[0][0][0] < element.span[0]:
+            span, found = prompts.pop(0)
+            importer.add_pieces(found, span)
+        importer.add(element, read_element)
+    for span, found in prompts:
+        importer.add_pieces(found, span)
+    return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
+
+
+def read_element(source: JsonObject, importer: Importer) -> list[Piece]:
+    """One element by its marks (see the module docstring)."""
+    if sharegpt.is_turn(source.value):
+        return sharegpt.read_turn(source, importer)
+    if responses.is_item(source.value):
+        return responses.read_item(source, importer)
+    return read_message(source, importer)
+
+
+def _prompts(envelope: dict[str, Member]) -> list[tuple[tuple[int, int], list[Piece]]]:
+    """The envelope's members that are messages, each with its span."""
+    found = []
+    for key, role in PROMPT_KEYS.items():
+        member = envelope.get(key)
+        if member is None or member.node.value is None or key == "input" and not isinstance(member.node.value, str):
+            continue
+        found.append((member.span, [Piece(dict(role=role, channel="final", content=flat_text(member.node.value),
+                                               end="end"), member.span)]))
+    return found
+
+
+def _unread_tools(envelope: dict[str, Member], importer: Importer) -> None:
+    """LLaMA-Factory writes `tools` as JSON text: text that is not a JSON list is reported."""
+    tools = envelope.get("tools")
+    if tools is not None and isinstance(tools.node.value, str) and not isinstance(tools_value(tools.node.value),
+                                                                                  list):
+        importer.diagnostics.append(make_diagnostic(
+            "W-TOOL-DEFINITION", tools.span,
+            "The 'tools' text is not a JSON list of tool definitions; it was not read."))

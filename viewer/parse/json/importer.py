@@ -1,0 +1,91 @@
+"""Numbering what the shape readers make: each element of a conversation (a message object, a Responses API
+item, a ShareGPT turn) becomes a turn of messages, in source order, with its diagnostics; tool calls are
+remembered by id so that replies can be named after the tool they answer."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from viewer.model import Diagnostic, Message, Span, make_diagnostic
+from viewer.parse.common import Pending
+from viewer.parse.json.positions import Node, read_value
+from viewer.parse.json.source import JsonObject, Piece, kind_of
+
+ELEMENT_DEPTH = 2
+"""Levels of an element read with spans (its members and the items of its arrays) when it gives several
+messages or a diagnostic about one of its fields; other elements are decoded whole, which is ten times
+faster."""
+SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "tool_call", "summary")
+"""Keys that may make one element give several messages (a content list may too)."""
+
+Reader = Callable[[JsonObject, "Importer"], list[Piece]]
+"""A shape's reader of one element: its messages before they are numbered."""
+
+
+class Importer:
+    """Turns elements into messages, in order, remembering call ids to name the replies. One importer reads a
+    whole transcript: call it once per conversation when a file holds several."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.messages: list[Message] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.tools: dict[str, Any] = {}
+        self.turn = 0
+        """The turn the next element gives."""
+        self._call_names: dict[str, str] = {}
+
+    def add(self, element: Node, read: Reader) -> None:
+        """One element as one turn (an element that is not an object is reported and skipped)."""
+        turn, self.turn = self.turn, self.turn + 1
+        if not isinstance(element.value, dict):
+            self.diagnostics.append(make_diagnostic(
+                "W-JSON-SHAPE", element.span,
+                f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
+            return
+        # Messages that share an element span its members or items, and diagnostics point at a member: then the
+        # element is read again, keeping the spans of its members.
+        if not element.members and _may_split(element.value):
+            element = self._located(element)
+        source, pieces = self._read(element, read)
+        if not element.members and (len(pieces) > 1 or source.problems or any(p.problems for p in pieces)):
+            element = self._located(element)
+            source, pieces = self._read(element, read)
+        self._number(pieces, element.span, turn)
+        self._note(source.problems, len(self.messages) - len(pieces) if pieces else None)
+
+    def add_pieces(self, pieces: list[Piece], span: Span) -> None:
+        """Messages read from the envelope (a system prompt beside the list): one turn."""
+        turn, self.turn = self.turn, self.turn + 1
+        self._number(pieces, span, turn)
+
+    def note_call(self, call_id: str | None, recipient: str | None) -> None:
+        if call_id is not None and recipient is not None:
+            self._call_names.setdefault(call_id, recipient)
+
+    def tool_named(self, call_id: str | None) -> str | None:
+        """The tool of the call with this id, when one was read."""
+        return self._call_names.get(call_id) if call_id is not None else None
+
+    def _located(self, element: Node) -> Node:
+        return read_value(self.text, element.span[0], ELEMENT_DEPTH)
+
+    def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Piece]]:
+        source = JsonObject(element.value, element.span, element.members)
+        return source, read(source, self)
+
+    def _number(self, pieces: list[Piece], span: Span, turn: int) -> None:
+        for piece in pieces:
+            at = span if len(pieces) == 1 else (piece.span or span)
+            message = Message(index=len(self.messages), turn=turn, span=at, **piece.fields)
+            self.messages.append(message)
+            self._note(piece.problems, message.index)
+            if message.end == "call":
+                self.note_call(message.call_id, message.recipient)
+
+    def _note(self, problems: list[Pending], index: int | None) -> None:
+        self.diagnostics.extend(problem.at(index) for problem in problems)
+
+
+def _may_split(value: dict[str, Any]) -> bool:
+    return isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)

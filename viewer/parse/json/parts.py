@@ -1,0 +1,105 @@
+"""A message's content written as a list of parts (OpenAI chat and Responses API parts, Anthropic blocks,
+openai-harmony's structured content), part by part: the importer shows only what it can positively classify.
+
+- Text (`text`, `input_text`, `output_text`, `refusal`) and media placeholders (media.py) are the message's
+  content; consecutive ones make one message, and an assistant's text is split at `<think>` (think.py).
+- Reasoning parts (`reasoning_text`, `summary_text` with intent `summary`) are analysis.
+- Anthropic's blocks (thinking, redacted thinking, tool use and results) are read by anthropic.py.
+- Any other part is a message of its own that the policy hides, with W-JSON-UNKNOWN-PART.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import Span
+from viewer.parse.common import Pending
+from viewer.parse.json import pieces
+from viewer.parse.json.anthropic import block_reader
+from viewer.parse.json.flat import TEXT_KEYS, join, part_text
+from viewer.parse.json.harmony_text import developer_text, system_text
+from viewer.parse.json.media import MEDIA_PARTS, placeholder
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.think import split_think
+from viewer.parse.json.tools import namespace_tools
+
+REASONING_PARTS = {"reasoning_text": None, "summary_text": "summary"}
+"""Reasoning part types (their text under `text`) and the intent of the analysis message they give (Anthropic's
+`thinking` blocks, which carry a signature, are read by anthropic.py)."""
+
+
+def content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
+    """The messages of a `content` list: runs of text and media with the message's own fields (`base`), and a
+    message for every other part, in the order written."""
+    value = source.get("content")
+    parts = value if isinstance(value, list) else [value]
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found: list[Piece] = []
+    run: list[tuple[str, bool, Span]] = []
+    for at, part in enumerate(parts):
+        span = spans[at] if at < len(spans) else source.span_of("content")
+        read = _part(part, span, base["role"], source, importer)
+        if isinstance(read, tuple):
+            run.append((*read, span))
+            continue
+        found.extend(_run_pieces(run, base))
+        run = []
+        found.extend(read)
+    return found + _run_pieces(run, base)
+
+
+def _part(part: Any, span: Span, role: str, source: JsonObject, importer: Any) -> tuple[str, bool] | list[Piece]:
+    """A text part as (text, is a placeholder); any other part as its messages."""
+    text = part_text(part)
+    if text is not None:
+        return text, False
+    kind = part.get("type") if isinstance(part, dict) else None
+    if not isinstance(kind, str):
+        return [_unknown(role, kind, part, span)]
+    if kind in MEDIA_PARTS:
+        return placeholder(kind, part), True
+    if kind in TEXT_KEYS:
+        source.problem("W-JSON-CONTENT-PART", f"A content part of type {kind!r} has no text to show; it was left "
+                                              "out.", span)
+        return []
+    if kind in REASONING_PARTS:
+        reasoning = part.get("text")
+        return [pieces.analysis(role, reasoning if isinstance(reasoning, str) else "", span, REASONING_PARTS[kind])]
+    if kind in ("system_content", "developer_content"):
+        importer.tools.update(namespace_tools(part.get("tools")))
+        return (system_text(part) if kind == "system_content" else developer_text(part)), False
+    reader = block_reader(kind)
+    if reader is not None:
+        return reader(part, span, role, importer)
+    return [_unknown(role, kind, part, span)]
+
+
+def _unknown(role: str, kind: Any, part: Any, span: Span) -> Piece:
+    what = f"A content part {type_phrase(kind, part)}"
+    return pieces.unclassified(role, kind, part, span, "W-JSON-UNKNOWN-PART", what)
+
+
+def _run_pieces(run: list[tuple[str, bool, Span]], base: dict[str, Any]) -> list[Piece]:
+    """One run of text and placeholders as the message's content (an empty run gives nothing)."""
+    if not run:
+        return []
+    text = join([(piece_text, alone) for piece_text, alone, _ in run])
+    span = (run[0][2][0], run[-1][2][1])
+    return text_pieces(text, base, span)
+
+
+def text_pieces(text: str, base: dict[str, Any], span: Span) -> list[Piece]:
+    """The message's text with its own fields; an assistant's answer split at `<think>` tags."""
+    if not text:
+        return []
+    if base["role"] != "assistant" or base.get("end") == "call":
+        return [Piece({**base, "content": text}, span)]
+    found: list[Piece] = []
+    runs, unclosed = split_think(text)
+    for reasoning, run_text in runs:
+        found.append(pieces.analysis(base["role"], run_text, span) if reasoning
+                     else Piece({**base, "content": run_text}, span))
+    if unclosed and found:
+        found[-1].problems.append(Pending("W-UNCLOSED-BLOCK", "A <think> block is not closed: the rest of the text "
+                                                              "was read as reasoning.", span))
+    return found

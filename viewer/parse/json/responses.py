@@ -1,0 +1,165 @@
+"""OpenAI Responses API items: a response's `output`, or a request's `input` (where plain `{role, content}`
+messages may stand among the items).
+
+- `message` (`role`, `content` parts, `phase`): read as any message object (elements.py).
+- `reasoning`: each `summary_text` is an analysis message with intent `summary`, each `reasoning_text` (open
+  models) an analysis message; `encrypted_content` is opaque (W-JSON-OPAQUE-DATA) and, alone, an analysis
+  message saying so.
+- `function_call` (`call_id`, `name`, `arguments`): a call to `functions.<name>` with JSON arguments;
+  `custom_tool_call` (`input`) likewise, free-form.
+- `computer_call`, `local_shell_call`, `shell_call`, `apply_patch_call` and any other `*_call`: a call to the
+  built-in tool (`computer`, `local_shell` …), which the client runs; its `*_call_output` (`call_id`, `output`)
+  is the tool's reply, paired by `call_id`.
+- `web_search_call`, `file_search_call`, `code_interpreter_call`, `image_generation_call`, `mcp_call`: tools the
+  server ran, which writes the result into the item: a call and its reply (results, or only the status).
+- `mcp_list_tools`: the MCP server's tools, declared as `<server_label>.<name>`; no message.
+- anything else: a hidden message of its own, W-JSON-UNKNOWN-ITEM.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.parse.common import Pending, qualified_tool_name, shown_json
+from viewer.parse.json import pieces
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.flat import flat_text
+from viewer.parse.json.media import placeholder
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.tools import as_list
+
+SERVER_TOOLS = {
+    "web_search_call": ("web_search", ("action", "query"), ("results", "status")),
+    "file_search_call": ("file_search", ("queries",), ("results", "status")),
+    "code_interpreter_call": ("code_interpreter", ("code",), ("outputs", "status")),
+    "image_generation_call": ("image_generation", ("revised_prompt",), ("result", "status")),
+    "mcp_call": (None, ("arguments",), ("output", "error")),
+}
+"""Items of tools the server runs: the tool's address (None: named by the item), the keys of its arguments,
+and of its result."""
+CLIENT_ARGUMENTS = {"computer_call": ("action", "actions"), "local_shell_call": ("action",),
+                    "shell_call": ("action",), "apply_patch_call": ("operation",)}
+"""Items of built-in tools the client runs, and the keys of their arguments (their output is an item of its
+own); another `*_call` passes everything but its ids."""
+BOOKKEEPING = ("type", "id", "call_id", "status")
+
+
+def is_item(value: dict[str, Any]) -> bool:
+    """Whether an element is a Responses API item rather than a message: it has a `type` other than `message`
+    and no role."""
+    kind = value.get("type")
+    return kind is not None and kind != "message" and "role" not in value and "author" not in value
+
+
+def read_item(source: JsonObject, importer: Any) -> list[Piece]:
+    kind = source.get("type")
+    if kind == "message":
+        return read_message(source, importer)
+    if kind == "reasoning":
+        return _reasoning(source)
+    if kind == "mcp_list_tools":
+        return _declared(source, importer)
+    if isinstance(kind, str) and kind in SERVER_TOOLS:
+        return _server_call(source, kind, importer)
+    if isinstance(kind, str) and kind.endswith("_call"):
+        return [_client_call(source, kind)]
+    if isinstance(kind, str) and kind.endswith("_call_output"):
+        return [_output(source, kind, importer)]
+    return [pieces.unclassified("unknown", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
+                                f"An item {type_phrase(kind, source.value)}")]
+
+
+def _reasoning(source: JsonObject) -> list[Piece]:
+    found: list[Piece] = []
+    for key, intent in (("summary", "summary"), ("content", None)):
+        node = source.node_of(key)
+        spans = [item.span for item in node.items] if node is not None and node.items else []
+        for at, part in enumerate(as_list(source.get(key))):
+            found.append(_reasoning_part(part, spans[at] if at < len(spans) else source.span_of(key), intent))
+    encrypted = source.get("encrypted_content")
+    if encrypted:
+        span = source.span_of("encrypted_content")
+        if found:
+            found[0].problems.append(pieces.opaque_problem("reasoning item", encrypted, "encrypted_content", span))
+        else:
+            found.append(pieces.opaque("assistant", "encrypted reasoning", encrypted, "encrypted_content", span))
+    return found
+
+
+def _reasoning_part(part: Any, span: tuple[int, int], intent: str | None) -> Piece:
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind in ("summary_text", "reasoning_text", "text") and isinstance(part.get("text"), str):
+        return pieces.analysis("assistant", part["text"], span, intent)
+    return pieces.unclassified("assistant", kind, part, span, "W-JSON-UNKNOWN-PART",
+                               f"A reasoning part {type_phrase(kind, part)}")
+
+
+def _client_call(source: JsonObject, kind: str) -> Piece:
+    call_id = source.text("call_id") or source.text("id")
+    if kind in ("function_call", "custom_tool_call"):
+        name = source.text("name")
+        recipient = qualified_tool_name(name) if name else None
+        key = "arguments" if kind == "function_call" else "input"
+        piece = pieces.call(recipient, pieces.arguments_text(source.get(key)), source.span, call_id,
+                            json_arguments=kind == "function_call")
+        if recipient is None:
+            piece.problems.append(Pending("W-JSON-SHAPE", f"This {kind} item does not say which tool it calls.",
+                                          source.span))
+        return piece
+    keys = CLIENT_ARGUMENTS.get(kind) or tuple(key for key in source.value if key not in BOOKKEEPING)
+    content, is_json = _fields(source.value, keys)
+    return pieces.call(kind.removesuffix("_call"), content, source.span, call_id, json_arguments=is_json)
+
+
+def _output(source: JsonObject, kind: str, importer: Any) -> Piece:
+    call_id = source.text("call_id") or source.text("id")
+    tool = kind.removesuffix("_call_output")
+    name = importer.tool_named(call_id) or (None if tool in ("function", "custom_tool") else tool)
+    return pieces.reply(name, flat_text(source.get("output")), source.span, call_id)
+
+
+def _server_call(source: JsonObject, kind: str, importer: Any) -> list[Piece]:
+    """A tool the server ran: the call, and the reply the item records (its results, or only its status)."""
+    address, argument_keys, result_keys = SERVER_TOOLS[kind]
+    if address is None:  # mcp_call
+        label, name = source.text("server_label"), source.text("name") or "tool"
+        address = f"{label}.{name}" if label else f"mcp.{name}"
+    call_id = source.text("id") or source.text("call_id")
+    arguments = source.get("arguments") if kind == "mcp_call" else None
+    content, is_json = (arguments, True) if isinstance(arguments, str) else _fields(source.value, argument_keys)
+    call = pieces.call(address, content, source.span, call_id, json_arguments=is_json)
+    importer.note_call(call_id, address)
+    reply = pieces.reply(address, _result(source.value, kind, result_keys), source.span, call_id)
+    if source.get("error"):
+        reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {address} reported a failure: "
+                                                      f"{flat_text(source.get('error'))[:200]}", source.span))
+    return [call, reply]
+
+
+def _result(item: dict[str, Any], kind: str, keys: tuple[str, ...]) -> str:
+    if kind == "image_generation_call" and isinstance(item.get("result"), str):
+        return placeholder("image", {"data": item["result"]})  # the generated image, base64: never text
+    if kind == "mcp_call" and isinstance(item.get("output"), str):
+        return item["output"]
+    if kind == "code_interpreter_call" and isinstance(item.get("outputs"), list):
+        return flat_text(item["outputs"])
+    present = {key: item[key] for key in keys if item.get(key) is not None}
+    return shown_json(present) if present else ""
+
+
+def _fields(item: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, bool]:
+    """The chosen keys of an item as a JSON object's text, or a single text value (code, a query) as itself;
+    and whether the text is JSON."""
+    present = {key: item[key] for key in keys if item.get(key) is not None}
+    if len(present) == 1 and isinstance(next(iter(present.values())), str):
+        return next(iter(present.values())), False
+    return (shown_json(present), True) if present else ("", False)
+
+
+def _declared(source: JsonObject, importer: Any) -> list[Piece]:
+    """`mcp_list_tools`: the MCP server's tools and their input schemas, declared; no message."""
+    label = source.text("server_label") or "mcp"
+    for tool in as_list(source.get("tools")):
+        if isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("input_schema"),
+                                                                                        dict):
+            importer.tools[f"{label}.{tool['name']}"] = tool["input_schema"]
+    return []
