@@ -13,23 +13,24 @@ def test_a_prompt_keeps_its_whitespace_and_is_not_markdown():
     assert "# Not a heading\n\n  * not a list\n&lt;b&gt;bold?&lt;/b&gt;" in html
 
 
-def test_a_harmony_namespace_block_is_highlighted_as_code_and_the_rest_stays_verbatim():
+def test_a_harmony_namespace_block_is_highlighted_in_place_and_the_rest_stays_verbatim():
     html = str(prompt(NAMESPACE).html)
-    assert 'class="language-typescript"' in html and "tok-" in html
+    assert html.count("<pre") == 1 and 'class="tok-kr"' in html  # TypeScript's `type` keyword
     assert html.index("# Tools") < html.index("namespace") < html.index("Be brief.")
 
 
-def test_a_tools_json_block_is_highlighted_as_json():
-    text = 'You may call tools.\n<tools>\n{"type": "function", "function": {"name": "f"}}\n</tools>\nGo.'
+def test_a_tools_json_block_is_highlighted_as_json_in_place():
+    text = 'Signatures within <tools></tools> XML tags:\n<tools>\n{"type": "function", "function": {"name": "f"}}\n</tools>\nGo.'
     html = str(prompt(text).html)
-    assert 'class="language-json"' in html and "&lt;tools&gt;" in html and "&lt;/tools&gt;" in html
+    assert html.count("<pre") == 1 and 'class="tok-nt"' in html  # a JSON key
+    assert html.count("&lt;tools&gt;") == 2 and "Signatures within &lt;tools&gt;&lt;/tools&gt; XML tags:" in html
 
 
 def test_an_unclosed_tools_block_is_plain_text():
     html = str(prompt("<tools>\n{\"name\": \"f\"}\nno end").html)
-    assert "language-json" not in html and "&lt;tools&gt;" in html
+    assert "tok-" not in html and "&lt;tools&gt;" in html
 
 
 def test_a_prompt_over_the_cap_is_verbatim_without_looking_for_blocks():
     html = str(prompt(NAMESPACE + " " * PROMPT_CAP).html)
-    assert "language-typescript" not in html and "namespace functions {" in html
+    assert "tok-" not in html and "namespace functions {" in html

@@ -97,6 +97,16 @@ def highlighted(text: str, language: str | None, css_class: str = CODE_CLASS) ->
     return Rendered(pre(body, css_class, name))
 
 
+def highlighted_spans(text: str, language: str) -> Markup:
+    """`text` highlighted as `language` without a box of its own, for code inside a larger block of text;
+    escaped plain text when no lexer has that name or the text is over the cap."""
+    lexer = lexer_for(language)
+    if lexer is None or len(text) > HIGHLIGHT_CAP:
+        return escape(text)
+    body = highlight(text, lexer, _FORMATTER)
+    return Markup(body if text.endswith("\n") else body.removesuffix("\n"))
+
+
 SOURCE_CLASS = f"{CODE_CLASS} source-text"
 
 
