@@ -39,10 +39,17 @@ def test_without_ids_a_reply_answers_the_earliest_open_call_to_its_tool():
     assert pairs == [(0, 3, "name"), (2, 4, "name"), (1, 5, "name")]
 
 
-def test_chatml_outputs_answer_calls_in_order_whatever_their_names():
+def test_chatml_outputs_answer_calls_in_order_unless_they_name_another_open_call():
     messages = [call(0, "functions.a"), call(1, "functions.b"), reply(2, None), reply(3, "functions.x")]
     pairs, diagnostics = pairs_of(messages, BY_ORDER)
-    assert pairs == [(0, 2, "order"), (1, 3, "order")]
+    assert pairs == [(0, 2, "order"), (1, 3, "order")]  # no open call to x: order decides
+    assert diagnostics == []
+
+
+def test_a_chatml_reply_naming_a_later_call_pairs_with_it_by_name():
+    messages = [call(0, "functions.a"), call(1, "functions.b"), reply(2, "functions.b"), reply(3, "functions.a")]
+    pairs, diagnostics = pairs_of(messages, BY_ORDER)
+    assert pairs == [(1, 2, "name"), (0, 3, "order")]
     assert diagnostics == []
 
 

@@ -92,12 +92,19 @@ def _note_duplicate(call: Message, first_with_id: dict[str, Message], diagnostic
 def _find_call(reply: Message, open_calls: _OpenCalls, replies_without_id: str) -> tuple[Message | None, str]:
     if reply.call_id is not None:
         return open_calls.first(open_calls.by_id.get(reply.call_id)), "call_id"
-    if replies_without_id == BY_ORDER:
-        return open_calls.earliest(open_calls.in_order[False], open_calls.in_order[True]), BY_ORDER
-    if reply.name is None:
-        return None, BY_NAME
-    return open_calls.earliest(open_calls.by_tool.get((False, reply.name)),
-                               open_calls.by_tool.get((True, reply.name))), BY_NAME
+    named = _earliest_to(reply.name, open_calls) if reply.name is not None else None
+    if replies_without_id == BY_NAME:
+        return named, BY_NAME
+    # In order (ChatML), but a reply that names a tool goes to that tool's earliest open call when the call next
+    # in order is to another tool.
+    in_order = open_calls.earliest(open_calls.in_order[False], open_calls.in_order[True])
+    if named is not None and named is not in_order:
+        return named, BY_NAME
+    return in_order, BY_ORDER
+
+
+def _earliest_to(tool: str, open_calls: _OpenCalls) -> Message | None:
+    return open_calls.earliest(open_calls.by_tool.get((False, tool)), open_calls.by_tool.get((True, tool)))
 
 
 def _orphan(reply: Message) -> Diagnostic:
