@@ -3,7 +3,6 @@ outside the allowlist. Example counts are fixed and small so CI stays fast; benc
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterator
 
 import pytest

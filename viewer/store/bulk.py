@@ -5,7 +5,7 @@ from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
-from viewer.store import rows
+from viewer.store import rows, summaries
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
 
 BULK_CACHE_KIB = 65536
@@ -16,7 +16,7 @@ PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
 def insert_parse(conn: Connection, id: str, projection: Projection) -> None:
     """Insert a transcript's parse rows; for a dataset, each conversation's, under the conversation's row id."""
     if projection.conversations:
-        insert_parses(conn, [(rows.conversation_id(id, number), conversation)
+        insert_parses(conn, [(summaries.conversation_id(id, number), conversation)
                              for number, conversation in enumerate(projection.conversations)])
     else:
         insert_parses(conn, [(id, projection)])

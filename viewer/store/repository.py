@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import Select
 
 from viewer.policy import Projection
-from viewer.store import migrate, rows
+from viewer.store import migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.rows import Entry, Located, Record
@@ -65,7 +65,7 @@ class Store:
                "expires_at": now + keep_for if keep_for is not None else None,
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
         with bulk_transaction(self.engine) as conn:
-            conn.execute(insert(transcripts).values(**row, **rows.summary(projection, parser_version)))
+            conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
             self._insert_conversations(conn, row, projection, parser_version)
             insert_parse(conn, id, projection)
         return self.get(id)
@@ -74,7 +74,7 @@ class Store:
     def _insert_conversations(conn, parent: dict[str, Any], projection: Projection, parser_version: str) -> None:
         """A dataset's conversation rows (none for a single conversation)."""
         if projection.conversations:
-            conn.execute(insert(transcripts), list(rows.conversation_rows(parent, projection, parser_version)))
+            conn.execute(insert(transcripts), list(summaries.conversation_rows(parent, projection, parser_version)))
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -114,7 +114,7 @@ class Store:
         """Replace a transcript's stored parse with a new one, in one transaction, and release any claim."""
         with bulk_transaction(self.engine) as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
-                         .values(**rows.summary(projection, parser_version), claimed_at=None))
+                         .values(**summaries.summary(projection, parser_version), claimed_at=None))
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
@@ -181,7 +181,7 @@ class Store:
 
     def conversation(self, id: str, number: int) -> Record | None:
         """Conversation `number` of dataset `id`."""
-        return self.get(rows.conversation_id(id, number))
+        return self.get(summaries.conversation_id(id, number))
 
     def conversations(self, id: str, start: int, size: int) -> list[Record]:
         """Up to `size` conversations of dataset `id` from number `start`, in order (an indexed range read)."""

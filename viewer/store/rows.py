@@ -119,64 +119,6 @@ DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "sp
 PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
 
 
-SNIPPET_CHARS = 160
-
-
-def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
-    """The counts and header a transcript row keeps; for a dataset, summed over its conversations."""
-    if projection.conversations:
-        return _dataset_summary(projection, parser_version)
-    transcript = projection.transcript
-    hidden = projection.hidden_count
-    first_question = projection.first_visible_user_message()
-    return {
-        "snippet": first_question.content[:SNIPPET_CHARS] if first_question is not None else None,
-        "dialect": transcript.dialect,
-        "parser_version": parser_version,
-        "header": json.dumps(transcript.header, default=str, ensure_ascii=False),
-        "tools": json.dumps(transcript.tools, default=str, ensure_ascii=False),
-        "message_count": len(transcript.messages),
-        "visible_count": len(transcript.messages) - hidden,
-        "hidden_count": hidden,
-        "diagnostic_count": len(transcript.diagnostics),
-        "error_count": sum(1 for diagnostic in transcript.diagnostics if diagnostic.severity == "error"),
-        "pair_count": len(transcript.pairs),
-    }
-
-
-def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, Any]:
-    parts = [summary(conversation, parser_version) for conversation in projection.conversations]
-    own = projection.transcript.diagnostics
-    totals = {key: sum(part[key] for part in parts) for key in (
-        "message_count", "visible_count", "hidden_count", "diagnostic_count", "error_count", "pair_count")}
-    totals["diagnostic_count"] += len(own)
-    totals["error_count"] += sum(1 for diagnostic in own if diagnostic.severity == "error")
-    return {**totals, "dialect": projection.transcript.dialect, "parser_version": parser_version, "header": "{}",
-            "tools": "{}", "snippet": None, "conversation_count": len(parts)}
-
-
-def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str) -> Iterator[dict]:
-    """The row of each conversation of a dataset: the dataset's upload fields, and its own summary."""
-    for number, conversation in enumerate(projection.conversations):
-        start, end = _extent(conversation.transcript)
-        yield {**parent, "id": conversation_id(parent["id"], number), "raw": None, "sha256": "",
-               "size": end - start, "name": None, "manage_hash": None, "parent_id": parent["id"],
-               "conversation": number, "conversation_count": None,
-               **summary(conversation, parser_version)}
-
-
-def conversation_id(parent_id: str, number: int) -> str:
-    """A conversation's row id: never the shape of a share id, so no link opens it without its dataset."""
-    return f"{parent_id}.{number}"
-
-
-def _extent(transcript: Transcript) -> tuple[int, int]:
-    spans = [message.span for message in transcript.messages] + [d.span for d in transcript.diagnostics]
-    if not spans:
-        return 0, 0
-    return min(start for start, _ in spans), max(end for _, end in spans)
-
-
 def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
     """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
     rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the

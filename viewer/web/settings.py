@@ -1,8 +1,8 @@
 """The web app's settings, declared once as data: name, default and help.
 
-Each is read from the environment as `VIEWER_<NAME>` (Flask's `from_prefixed_env`, so values are JSON where
-they parse as JSON: `VIEWER_PORT=8080` is a number). The README's settings table must list the same names;
-tests/web/test_settings.py checks that it does.
+Each is read from a settings file and from the environment as `VIEWER_<NAME>` (viewer/web/config.py: values
+are JSON where they parse as JSON, `VIEWER_PORT=8080` is a number). The README's settings table must list the
+same names; tests/web/test_settings.py checks that it does.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from viewer.web.assets import SOURCE_TREE as PROJECT_ROOT, asset_folder  # noqa: F401 (PROJECT_ROOT: old name)
+from viewer.web.assets import asset_folder
 
 MIB = 1024 * 1024
 

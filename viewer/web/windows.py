@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
-from viewer.render import cards as render_cards
+from viewer.web import cards
 from viewer.store import Record
 from viewer.web.lookup import get_store
 
@@ -20,7 +20,7 @@ class Window:
     """One window of a view: its cards and where the windows before and after it start."""
 
     view: str
-    cards: list[render_cards.Card]
+    cards: list[cards.Card]
     start: int
     earlier: tuple[int, int] | None
     """(window position, first message index) of the previous window, if any."""
@@ -60,12 +60,12 @@ def read_window(record: Record, view: str, start: int) -> Window:
         earlier = (previous_start, first[0].message.index) if first else None
     if view == "debug":
         found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
-        cards = render_cards.debug_cards(rows, found, long_body=long_body(),
+        drawn = cards.debug_cards(rows, found, long_body=long_body(),
                                          source_language=SOURCE_LEXERS.get(record.dialect))
     else:
-        cards = render_cards.default_cards(rows, long_body=long_body())
+        drawn = cards.default_cards(rows, long_body=long_body())
     next_window = (following.position(view), following.message.index) if following else None
-    return Window(view=view, cards=cards, start=start, earlier=earlier, next=next_window)
+    return Window(view=view, cards=drawn, start=start, earlier=earlier, next=next_window)
 
 
 def shown_index(record: Record, view: str, index: int) -> int:

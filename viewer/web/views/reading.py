@@ -12,7 +12,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
-from viewer.render import cards as render_cards
+from viewer.web import cards
 from viewer.store import Entry, Record
 from viewer.web import access, security
 from viewer.web.datasets import dataset_index, neighbours
@@ -133,7 +133,7 @@ class Piece:
 
 def _piece(record: Record, view: str, entry: Entry, part: str, text: str, offset: int) -> Piece:
     if part == "body" and offset == 0 and len(text) <= PART_CHARS:
-        return Piece(body=render_cards.body(entry), text="", offset=0, end=len(text), size=len(text),
+        return Piece(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
                      next_url=None)
     end = min(offset + PART_CHARS, len(text))
     next_url = None
