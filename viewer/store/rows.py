@@ -132,9 +132,11 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
         partner[pair.reply] = (number, pair.call)
     no_partner = (None, None)
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
-    # starts before, asks the transcript's line table), cheaper than a search per message.
-    counted = line_start = 0
-    line = 1
+    # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
+    # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
+    counted = transcript.messages[0].span[0] if transcript.messages else 0
+    line, column = transcript.position(counted) if counted else (1, 1)
+    line_start = counted - column + 1
     for message, rule, rank in zip(transcript.messages, projection.rules, projection.ranks()):
         key = (message.role, message.name, message.recipient, message.channel, message.channel_explicit,
                message.content_type, message.constrained, message.intent, message.end, rule.name)
