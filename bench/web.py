@@ -15,6 +15,9 @@ peak memory is its own:
 - JSON twin: the default view's `.json`, streamed, read to the end: time, size, peak RSS above idle.
 - load: the default view's first page under gunicorn (2 workers × 4 threads) with 8 client threads on
   loopback, a fixed number of requests: requests/s and latency percentiles.
+- PostgreSQL, beside SQLite: upload → link and the first page's server times (default and debug), the same
+  children on a database of a throwaway cluster (tests/postgres.py, with PostgreSQL's durable settings, as
+  SQLite's are: synchronous=FULL). Left out, with a note, when PostgreSQL is not installed.
 """
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests import postgres as pg  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
 MB = 1_000_000
@@ -273,7 +277,7 @@ def run_child(kind: str, **options: Any) -> dict[str, Any]:
     return json.loads(output.strip().splitlines()[-1])
 
 
-def measure(size: float, folder: Path, requests: int) -> dict[str, Any]:
+def measure(size: float, folder: Path, requests: int, cluster: pg.Cluster | None) -> dict[str, Any]:
     database = str(folder / f"bench-{size:g}mb.sqlite3")
     upload = run_child("upload", size=size, db=database)
     traced = run_child("upload-traced", size=size, db=str(folder / f"traced-{size:g}mb.sqlite3"))
@@ -282,7 +286,25 @@ def measure(size: float, folder: Path, requests: int) -> dict[str, Any]:
     pages = run_child("pages", **ids, messages=upload["messages"], visible=upload["visible"])
     twin = run_child("json", **ids)
     return {"upload": upload, "traced": traced, "phases": phases, "pages": pages, "json": twin,
-            "load": load(database, upload["id"], requests)}
+            "load": load(database, upload["id"], requests), "postgres": measure_postgres(size, cluster)}
+
+
+def measure_postgres(size: float, cluster: pg.Cluster | None) -> dict[str, Any] | None:
+    """The same upload and page children on a new database of the cluster (None without PostgreSQL)."""
+    if cluster is None:
+        return None
+    url = cluster.url(cluster.create_database(f"bench_{size:g}mb".replace(".", "_")))
+    upload = run_child("upload", size=size, db=url)
+    pages = run_child("pages", db=url, id=upload["id"], messages=upload["messages"], visible=upload["visible"])
+    return {"upload": upload, "pages": pages}
+
+
+def start_postgres() -> pg.Cluster | None:
+    try:
+        return pg.start(durable=True)
+    except pg.Unavailable as error:
+        print(f"no PostgreSQL figures: {error}", file=sys.stderr)
+        return None
 
 
 def ms(seconds: float) -> str:
@@ -297,9 +319,13 @@ def table(sizes: list[float], results: list[dict[str, Any]]) -> list[tuple[str, 
     def row(label: str, cell: Callable[[dict[str, Any]], str]) -> tuple[str, ...]:
         return (label, *(cell(result) for result in results))
 
+    def on_postgres(cell: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], str]:
+        return lambda r: cell(r["postgres"]) if r["postgres"] is not None else "(no PostgreSQL)"
+
     rows = [
         row("transcript", lambda r: f"{mb(r['upload']['bytes'])}, {r['upload']['messages']:,} msgs"),
         row("upload → link", lambda r: ms(r["upload"]["upload_s"])),
+        row("… on PostgreSQL", on_postgres(lambda p: ms(p["upload"]["upload_s"]))),
         row("… parse + policy", lambda r: ms(r["phases"]["analyse_s"])),
         row("… store (one transaction)", lambda r: ms(r["phases"]["store_s"])),
         row("upload peak RSS (× input)",
@@ -312,6 +338,8 @@ def table(sizes: list[float], results: list[dict[str, Any]]) -> list[tuple[str, 
                  "deep link near the end, default", "deep link near the end, debug"):
         rows.append(row(f"{name}: server / TTFB / total",
                         lambda r, n=name: " / ".join(ms(r["pages"][n][key]) for key in ("server", "ttfb", "total"))))
+        if name.startswith("first page"):
+            rows.append(row("… on PostgreSQL: server", on_postgres(lambda p, n=name: ms(p["pages"][n]["server"]))))
     rows += [
         row("serving peak RSS: process / above idle app",
             lambda r: f"{mb(r['pages']['peak_rss_total'])} / {mb(r['pages']['peak_rss'])}"),
@@ -339,8 +367,13 @@ def main() -> None:
     if options.child:
         print(json.dumps(CHILDREN[options.child](options)))
         return
-    with tempfile.TemporaryDirectory(prefix="viewer-bench-") as folder:
-        results = [measure(size, Path(folder), options.requests) for size in options.sizes]
+    cluster = start_postgres()
+    try:
+        with tempfile.TemporaryDirectory(prefix="viewer-bench-") as folder:
+            results = [measure(size, Path(folder), options.requests, cluster) for size in options.sizes]
+    finally:
+        if cluster is not None:
+            cluster.stop()
     rows = table(options.sizes, results)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if options.markdown:

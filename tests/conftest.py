@@ -77,11 +77,10 @@ def postgres_databases(postgres: pg.Cluster) -> Iterator[pg.Pool]:
     """Databases at head, one lent to each test and emptied after it (tests/postgres.py: `Pool`): a test's store
     opens without migrating, and nothing of one test is left for the next."""
     from viewer.store import Store
-    from viewer.store.schema import metadata
 
     template = postgres.create_database("viewer_template")
     Store(postgres.url(template)).engine.dispose()  # nobody may be connected to a template
-    pool = pg.Pool(postgres, template=template, tables=[table.name for table in reversed(metadata.sorted_tables)])
+    pool = pg.Pool(postgres, template=template)
     yield pool
     pool.close()
 

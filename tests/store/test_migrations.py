@@ -41,8 +41,10 @@ def test_a_fresh_database_upgrades_to_head_and_matches_the_schema(fresh_database
     store = Store(fresh_database(empty=True))
     assert migrate.current(store.engine) == migrate.head()
     with store.engine.connect() as conn:
-        # What `alembic revision --autogenerate` would write: nothing, if the revisions add up to schema.py.
-        assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+        # What `alembic revision --autogenerate` would write: nothing, if the revisions add up to schema.py
+        # (the search index's tables, made by raw DDL, are left out as `migrate.revision` leaves them out).
+        context = MigrationContext.configure(conn, opts={"include_name": migrate.include_name})
+        assert compare_metadata(context, metadata) == []
     store.engine.dispose()
 
 

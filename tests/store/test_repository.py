@@ -143,8 +143,7 @@ def test_a_body_that_is_a_slice_of_its_source_is_not_stored_twice(store):
 
 
 @pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda path: path.name)
-def test_every_sample_reads_back_as_parsed_with_its_lines_and_columns(sample):
-    store = Store("sqlite://")
+def test_every_sample_reads_back_as_parsed_with_its_lines_and_columns(store, sample):
     ingest.store_upload(store, sample.read_bytes(), id="abc")
     transcript = ingest.analyse(sample.read_bytes()).transcript
     entries = store.window("abc", "debug", 0, len(transcript.messages) + 1)
@@ -154,9 +153,8 @@ def test_every_sample_reads_back_as_parsed_with_its_lines_and_columns(sample):
     assert [entry.source for entry in entries] == [transcript.text(message.span) for message in transcript.messages]
 
 
-def test_a_body_that_differs_from_its_source_is_stored_as_it_is():
+def test_a_body_that_differs_from_its_source_is_stored_as_it_is(store):
     raw = b'[{"role": "user", "content": "caf\\u00e9 \\"quoted\\""}]'
-    store = Store("sqlite://")
     ingest.store_upload(store, raw, id="abc")
     (entry,) = store.window("abc", "debug", 0, 10)
     assert entry.message.content == 'café "quoted"' and entry.source.startswith("{")
@@ -171,3 +169,32 @@ def test_message_header_fields_and_decisions_are_stored_once_per_kind(store):
     assert [(e.message.role, e.message.channel, e.rule, e.reason) for e in entries[:8]] == \
         [(e.message.role, e.message.channel, e.rule, e.reason) for e in entries[8:]]
     assert all(entry.reason for entry in entries)
+
+
+# ---- what PostgreSQL refused before the store handled it (each runs on both databases) --------------------
+
+def test_nul_characters_and_the_escape_character_read_back_as_stored(store):
+    from viewer.store.engine import ESCAPE
+
+    content = f"a\x00b {ESCAPE}0 {ESCAPE}e {ESCAPE}\x00 end\x00"  # PostgreSQL's text holds no NUL: escaped
+    raw = f"<|start|>user<|message|>{content}<|end|>".encode()
+    ingest.store_upload(store, raw, id="abc", name="n\x00ame")
+    (entry,) = store.window("abc", "debug", 0, 10)
+    assert entry.message.content == content and entry.source == raw.decode()
+    assert store.raw("abc") == raw and store.get("abc").name == "n\x00ame"
+
+
+def test_header_fields_of_any_length_are_stored(store):
+    role, channel = "r" * 100, "c" * 300  # they were VARCHAR(64), which PostgreSQL enforces (migration 0006)
+    ingest.store_upload(store, f"<|start|>{role}<|channel|>{channel}<|message|>hi<|end|>".encode(), id="abc")
+    (entry,) = store.window("abc", "debug", 0, 10)
+    assert (entry.message.role, entry.message.channel) == (role, channel)
+
+
+@pytest.mark.parametrize("position", [2**31, 2**63])
+def test_positions_beyond_any_column_find_nothing_instead_of_failing(store, position):
+    ingest.store_upload(store, WEATHER.read_bytes(), id="abc")  # PostgreSQL's INTEGER is 32 bits
+    assert store.window("abc", "debug", position, 10) == store.window("abc", "default", position, 10) == []
+    assert store.entry("abc", position) is None and store.position("abc", "default", position) is None
+    assert store.diagnostics("abc", first=position, last=position) == []
+    assert len(store.window("abc", "debug", -position, 10)) == 8

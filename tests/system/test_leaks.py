@@ -169,9 +169,32 @@ def set_debug(client: FlaskClient, id: str, allowed: bool) -> None:
 
 # ---- what the default view answers -------------------------------------------------------------------------
 
-def default_view_responses(client: FlaskClient, id: str) -> Iterator[tuple[str, object]]:
-    """Every way to ask for the default view (and some ways to get an error about it)."""
+def hidden_words(client: FlaskClient, id: str) -> list[str]:
+    """The words of what the default view hides (as the uploader's debug JSON gives it) that no shown message
+    holds: the canaries' parts, and the words around them."""
+    hidden, shown = set(), set()
+    for message in client.get(f"/t/{id}.json?view=debug").get_json()["messages"]:
+        words = set(re.findall(r"[^\W_]+", str(message.get("content") or "").lower()))
+        (shown if message["default_view"]["show_as"] in ("message", "preamble") else hidden).update(words)
+    return sorted(hidden - shown)
+
+
+def searches(dialect: str, words: list[str]) -> list[str]:
+    """Queries for the default view's search: each canary, as a word and as a phrase, and each hidden word. In
+    lower case (the search ignores case), so that a page repeating the query never holds "CANARY"."""
+    canaries = [place.lower() for place in canaries_in(dialect)]
+    return [*canaries, *(f'"{canary}"' for canary in canaries), " ".join(canaries[:2]), *words]
+
+
+def default_view_responses(client: FlaskClient, id: str, queries: list[str] = ()) -> Iterator[tuple[str, object]]:
+    """Every way to ask for the default view (and some ways to get an error about it), and its search for each
+    of `queries`."""
     htmx = {"HX-Request": "true"}
+    for query in queries:
+        yield f"search {query!r}", client.get(f"/t/{id}/search", query_string={"q": query})
+        yield f"search {query!r} htmx", client.get(f"/t/{id}/search", query_string={"q": query}, headers=htmx)
+        yield f"search {query!r} ?view=default", client.get(f"/t/{id}/search", query_string={"q": query,
+                                                                                              "view": "default"})
     yield "page", client.get(f"/t/{id}")
     yield "page ?view=default", client.get(f"/t/{id}?view=default")
     yield "fragment", client.get(f"/t/{id}", headers=htmx)
@@ -188,7 +211,8 @@ def default_view_responses(client: FlaskClient, id: str) -> Iterator[tuple[str, 
             yield f"window {start} {direction}", client.get(url, headers=htmx)
             yield f"window {start} {direction} without htmx", client.get(url)
     for url in (f"/t/{id}?view=nonsense", f"/t/{id}?at=x", f"/t/{id}/window?direction=x",
-                f"/t/{id}/window?start=x", f"/t/{id}.json?view=nonsense", f"/t/{id}/nothing"):
+                f"/t/{id}/window?start=x", f"/t/{id}.json?view=nonsense", f"/t/{id}/nothing",
+                f"/t/{id}/search?q=", f"/t/{id}/search?q=canary&view=nonsense", f"/t/{id}/search?q=canary&offset=x"):
         yield f"error {url}", client.get(url)
         yield f"error {url} as json", client.get(url, headers={"Accept": "application/json"})
 
@@ -216,13 +240,29 @@ def test_the_canaries_are_really_in_the_transcript(uploader, dialect):
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_no_default_view_response_holds_hidden_content(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
+    queries = searches(dialect, hidden_words(uploader, id))
     for who, client in (("stranger", stranger), ("uploader", uploader)):
         shown = ""
-        for where, response in default_view_responses(client, id):
+        for where, response in default_view_responses(client, id, queries):
             assert_no_canary(dialect, f"{who}: {where}", response)
             shown += response.get_data(as_text=True)
         for text in SHOWN:
             assert text in shown, (who, text)  # the walk did reach the shown messages
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_the_default_views_search_finds_and_counts_no_hidden_text(uploader, stranger, dialect):
+    id = upload(uploader, transcript(dialect))["id"]
+    words = hidden_words(uploader, id)
+    assert {"canary", "q7"} <= set(words)
+    for query in searches(dialect, words):
+        for client in (stranger, uploader):
+            page = BeautifulSoup(client.get(f"/t/{id}/search", query_string={"q": query}).get_data(as_text=True),
+                                 "html.parser")
+            assert page.select_one("[data-total]")["data-total"] == "0", query
+            assert not page.select(".search-hit"), query
+    found = BeautifulSoup(stranger.get(f"/t/{id}/search?q=shown").get_data(as_text=True), "html.parser")
+    assert found.select_one("[data-total]")["data-total"] == str(len(SHOWN))  # the search itself works
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -238,7 +278,7 @@ def test_title_and_meta_tags_hold_no_hidden_content(stranger, uploader, dialect)
 def test_link_holders_get_no_debug_view_until_the_uploader_allows_it(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     refused = [f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw",
-               f"/t/{id}/window?start=0&view=debug"]
+               f"/t/{id}/window?start=0&view=debug", f"/t/{id}/search?q=canary&view=debug"]
     for url in refused:
         for headers in ({}, {"HX-Request": "true"}):
             response = stranger.get(url, headers=headers)
@@ -272,7 +312,8 @@ def test_a_stranger_cannot_allow_the_debug_view(uploader, stranger):
 # ---- caching ------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["", "?view=debug", ".json", ".json?view=debug", "/window?start=0",
-                                  "/window?start=0&view=debug", "/raw"])
+                                  "/window?start=0&view=debug", "/raw", "/search?q=canary",
+                                  "/search?q=canary&view=debug"])
 @pytest.mark.parametrize("hx", [False, True], ids=["plain", "htmx"])
 def test_transcript_responses_are_not_stored_by_caches(uploader, path, hx):
     id = upload(uploader, transcript("harmony"))["id"]

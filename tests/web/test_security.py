@@ -48,6 +48,11 @@ ROUTES = [
     ("window without htmx", "GET", "/t/{id}/window?start=0", {}, 303, NOT_STORED, HTML),
     ("message body", "GET", "/t/{id}/messages/{shown}", {}, 200, NOT_STORED, HTML),
     ("message body fragment", "GET", "/t/{id}/messages/{shown}", HTMX, 200, NOT_STORED, HTML),
+    ("search", "GET", "/t/{id}/search?q=weather", {}, 200, NOT_STORED, HTML),
+    ("search fragment", "GET", "/t/{id}/search?q=weather", HTMX, 200, NOT_STORED, HTML),
+    ("debug search", "GET", "/t/{id}/search?q=weather&view=debug", {}, 200, NOT_STORED, HTML),
+    ("search form", "GET", "/t/{id}/search", {}, 200, NOT_STORED, HTML),
+    ("empty search", "GET", "/t/{id}/search?q=", {}, 400, NOT_STORED, HTML),
     ("jump form", "GET", "/t/{id}/jump", {}, 200, NOT_STORED, HTML),
     ("jump", "GET", "/t/{id}/jump?at=1", {}, 303, NOT_STORED, HTML),
     ("json", "GET", "/t/{id}.json", {}, 200, NOT_STORED, JSON),
@@ -101,7 +106,7 @@ def test_error_responses_carry_the_csp_too(client):
 
 def test_pages_have_no_inline_script_style_or_event_handlers(client, owned):
     id = owned()
-    for path in ("/", f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}/manage", "/t/missing"):
+    for path in ("/", f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}/manage", "/t/missing", f"/t/{id}/search?q=tokyo"):
         page = soup(client.get(path))
         assert all(script.has_attr("src") and not script.get_text().strip() for script in page.find_all("script"))
         assert page.find("style") is None

@@ -5,7 +5,7 @@ from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
-from viewer.store import rows, summaries
+from viewer.store import rows, search, summaries
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
 
 BULK_CACHE_KIB = 65536
@@ -23,7 +23,8 @@ def insert_parse(conn: Connection, id: str, projection: Projection) -> None:
 
 
 def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> None:
-    """Insert the parse rows of several transcripts, one `executemany` per table for all of them.
+    """Insert the parse rows of several transcripts, one `executemany` per table for all of them, and index
+    their messages for search (viewer.store.search).
 
     The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
     cost three quarters of the storing time, and a generator never holds every row at once."""
@@ -43,6 +44,8 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> Non
                 (pairs, rows.PAIR_COLUMNS, (row for id, projection in parses
                                             for row in rows.pair_rows(id, projection.transcript)))):
             cursor.executemany(_insert_sql(conn, table, columns), new_rows)
+        # After the rows, which the index reads; inside the large page cache.
+        search.index(conn, [(id, len(projection.transcript.messages)) for id, projection in parses])
     finally:
         if sqlite:
             cursor.execute("PRAGMA cache_size=-2000")  # SQLite's default: serving needs no more
@@ -57,7 +60,8 @@ def _insert_sql(conn: Connection, table: Table, columns: tuple[str, ...]) -> str
 
 
 def delete_parse(conn: Connection, id: str) -> None:
-    """Delete a transcript's parse rows, and a dataset's conversations with theirs."""
+    """Delete a transcript's parse rows and index rows, and a dataset's conversations with theirs."""
+    search.unindex(conn, id)  # first: SQLite's index deletes a row given the values it indexed, read from them
     children = select(transcripts.c.id).where(transcripts.c.parent_id == id).scalar_subquery()
     for table in PARSE_TABLES:
         conn.execute(delete(table).where(table.c.transcript_id == id))

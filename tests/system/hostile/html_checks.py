@@ -24,9 +24,10 @@ ALLOWED_ATTRIBUTES = frozenset({
     "aria-label", "aria-current", "aria-hidden", "role", "tabindex", "open", "start", "datetime", "readonly",
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
-    "method", "action", "min", "max", "required"})
-# Outside the manage page, the one form allowed is the plain GET "jump to message" form (see _form_problems).
-JUMP_INPUT_TYPES = {"number", "hidden", "text"}
+    "method", "action", "min", "max", "maxlength", "required"})
+# Outside the manage page, the forms allowed are the plain GETs "jump to message" and "search" (_form_problems).
+GET_FORM_ROUTES = ("jump", "search")
+JUMP_INPUT_TYPES = {"number", "hidden", "text", "search"}
 FORM_ELEMENTS = frozenset({"label"})
 FORM_ATTRIBUTES = frozenset({"for", "data-debug-state"})
 # Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
@@ -36,7 +37,7 @@ CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("
 VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "base", "col", "embed", "source",
                            "track", "wbr"})
 CONTENT_ATTRIBUTES = frozenset({"class", "href", "rel", "title", "start", "id", "aria-hidden"})
-HTMX_VALUES = {"hx-target": {"#transcript"}, "hx-swap": {"outerHTML"}, "hx-push-url": {"true"},
+HTMX_VALUES = {"hx-target": {"#transcript", "#search-results"}, "hx-swap": {"outerHTML"}, "hx-push-url": {"true", "false"},
                "hx-trigger": {"revealed, click"}, "hx-disable": {""}}
 OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/static/app.js"}
 META_NAMES = {"viewport", "color-scheme", "referrer", "htmx-config"}
@@ -143,11 +144,12 @@ def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements
 
 
 def _form_problems(name: str, attrs: dict[str, str], transcript_id: str) -> list[str]:
-    """A transcript page's only form: GET to this transcript's jump route, a number (and the view), a button."""
+    """A transcript page's forms: GETs to this transcript's jump or search route, with a number or words (and
+    the view), and a submit button."""
     if name == "form":
-        jump = f"/t/{transcript_id}/jump"
-        if attrs.get("method", "").lower() != "get" or attrs.get("action") != jump:
-            return [f"a form that is not a GET to {jump}: {attrs}"]
+        routes = {f"/t/{transcript_id}/{route}" for route in GET_FORM_ROUTES}
+        if attrs.get("method", "").lower() != "get" or attrs.get("action") not in routes:
+            return [f"a form that is not a GET to one of {sorted(routes)}: {attrs}"]
     elif name == "button" and attrs.get("type") != "submit":
         return [f"a button that is not a plain submit button: {attrs}"]
     elif name == "input" and attrs.get("type") not in JUMP_INPUT_TYPES:
@@ -158,7 +160,7 @@ def _form_problems(name: str, attrs: dict[str, str], transcript_id: str) -> list
 def _htmx_problems(name: str, attribute: str, value: str, transcript_id: str) -> list[str]:
     if attribute == "hx-get":
         own = f"/t/{transcript_id}"
-        if not (value == own or value.startswith((own + "?", own + "/window?"))):
+        if not (value in (own, own + "/search") or value.startswith((own + "?", own + "/window?", own + "/search?"))):
             return [f"<{name}> has hx-get={value!r}, not a URL of this transcript"]
         return []
     if value not in HTMX_VALUES.get(attribute, ()):

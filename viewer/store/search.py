@@ -1,0 +1,288 @@
+"""Search inside a transcript with the database's own full-text index (the tables are made by migration 0007,
+which explains the keys): filled in the upload's transaction, emptied with its parse rows, queried by key range.
+
+What the default view may find is decided when the index is written: only the bodies it shows (SQLite: the
+column `shown`; PostgreSQL: the words of weight A, with an index of their own), never a hidden message, a
+marker or a header, so no query can find or count hidden text. The debug view searches bodies and headers of
+every message. A query is words (all must match, in any order) and "quoted phrases",
+case-insensitive; no character of it reaches a full-text query language unquoted. Excerpts are cut in Python
+from the stored body of each result on the page.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from sqlalchemy import and_, column, func, select, table, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+
+from viewer.policy import SHOWN_IN_FULL
+from viewer.store.schema import message_kinds, messages, transcripts
+
+MAX_QUERY_CHARS = 500
+COUNT_CAP = 1000
+"""Matches counted at most: beyond it the total reads "1,000+" (counting all of a common word costs time)."""
+BLOCK_BITS = 32
+"""An upload's keys are one block of 2**32: its messages, conversation after conversation."""
+PG_BLANKS = "./@<>&"
+"""Made blanks before PostgreSQL's parser reads text or a query's terms (see `_pg_blanks`)."""
+PG_INDEXED_CHARS = 100_000
+"""Characters of a body PostgreSQL indexes: a tsvector holds at most 1 MB, and this keeps any body under it."""
+
+log = logging.getLogger(__name__)
+ranges = table("message_search_ranges", column("transcript_id"), column("start"), column("stop"))
+_QUOTED_OR_WORD = re.compile(r'"([^"]*)"?|([^\s"]+)')
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+class BadQuery(ValueError):
+    """A query the search refuses, with a message for the reader."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    text: str
+    terms: tuple[str, ...]
+    """Words and phrases, each matched as a phrase of its words; empty when the text has no word at all."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    transcript_id: str
+    conversation: int | None
+    index: int
+    role: str
+    channel: str
+    recipient: str | None
+    body: str
+    header: str
+    """Role, name, recipient, channel, content type and call id, as the debug view's search reads them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    hits: tuple[Hit, ...]
+    total: int
+    """Matches counted, at most `COUNT_CAP`."""
+    more: bool
+    """Whether there are more than `COUNT_CAP`."""
+    next_offset: int | None
+
+
+NO_RESULTS = Results((), 0, False, None)
+
+
+def parse_query(raw: str) -> Query:
+    """Words and "quoted phrases" (an unclosed quote runs to the end); BadQuery when empty or too long."""
+    stripped = raw.replace("\x00", " ").strip()
+    if not stripped:
+        raise BadQuery('Type a word or a "quoted phrase" to search for.')
+    if len(raw) > MAX_QUERY_CHARS:
+        raise BadQuery(f"A search is at most {MAX_QUERY_CHARS} characters; this one has {len(raw):,}.")
+    terms: list[str] = []
+    for match in _QUOTED_OR_WORD.finditer(stripped):
+        term = " ".join((match[1] if match[0].startswith('"') else match[2]).split())
+        if _TOKEN.search(term) and term not in terms:  # no letter or digit: nothing a word index can match
+            terms.append(term)
+    return Query(stripped, tuple(terms))
+
+
+# ---- writing: in the caller's transaction, after the parse rows (the index reads them) ----------------------
+
+def index(conn: Connection, parses: Iterable[tuple[str, int]]) -> None:
+    """Index the messages of transcript rows `(id, message count)`, one upload's: a new block of keys, each
+    row's range in it in the order given (a dataset's conversations in order)."""
+    sqlite = conn.dialect.name == "sqlite"
+    if sqlite:  # the caller already holds SQLite's write lock (it wrote the parse rows), so no one else allocates
+        newest = conn.execute(select(func.max(ranges.c.start))).scalar()
+        block = (newest >> BLOCK_BITS) + 1 if newest is not None else 1
+    else:  # a sequence: concurrent uploads in other transactions never get the same block
+        block = conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar()
+    key, spans = block << BLOCK_BITS, []
+    for id, count in parses:
+        if count:
+            spans.append({"transcript_id": id, "start": key, "stop": key + count})
+            key += count
+    if not spans:
+        return
+    conn.execute(ranges.insert(), spans)
+    ids = [span["transcript_id"] for span in spans]
+    if sqlite:
+        conn.exec_driver_sql("INSERT INTO message_search (rowid, shown, hidden, header) "
+                             "SELECT sid, shown, hidden, header FROM message_search_source WHERE transcript_id = ?",
+                             [(id,) for id in ids])
+    else:
+        conn.execute(text(PG_INSERT), {"ids": ids})
+        _pg_clean_pending(conn)
+
+
+def _pg_clean_pending(conn: Connection) -> None:
+    """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes
+    proper: every query reads the pending list whole, which made searches 20-70 ms slower until autovacuum
+    came; this costs tens of milliseconds at upload. Only the indexes' owner may: skipped for another role."""
+    try:
+        with conn.begin_nested():
+            conn.exec_driver_sql("SELECT gin_clean_pending_list('message_search_words'), "
+                                 "gin_clean_pending_list('message_search_shown')")
+    except DBAPIError:
+        log.info("search index: pending entries left to autovacuum (the app's role does not own the index)")
+
+
+def _pg_words(expression: str) -> str:
+    return f"to_tsvector('simple', {_pg_blanks(f'left({expression}, {PG_INDEXED_CHARS})')})"
+
+
+def _pg_blanks(expression: str) -> str:
+    """Characters on which PostgreSQL's parser builds tokens that SQLite's tokenizer does not, made blanks:
+    `.` `/` `@` (it reads `functions.get_weather` as the host name `functions.get` and `weather`, a path or an
+    address as one word), `<` `>` `&` (it drops tags and entities, and everything after a `<script>` tag).
+    The same is done to a query's terms. (Six replace calls cost a few percent of the parsing; translate over
+    all punctuation cost twice the parsing.)"""
+    for character in PG_BLANKS:
+        expression = f"replace({expression}, '{character}', ' ')"
+    return expression
+
+
+_PG_BODY = "coalesce(m.content, substr(m.source, m.body_start - m.span_start + 1, m.body_end - m.body_start))"
+_PG_HEADER = "concat_ws(' ', k.role, k.name, k.recipient, k.channel, k.content_type, m.call_id)"
+_PG_WEIGHT = "CAST(CASE WHEN k.show_as IN ('message', 'preamble') THEN 'A' ELSE 'B' END AS \"char\")"
+# One tsvector a message, weighted: A the bodies the default view shows, B other bodies, D (the default) headers.
+# (A second tsvector column for the default view took a fifth longer to store and a fifth more room than the
+# expression index on ts_filter(words, '{a}') that the default view's queries use.)
+PG_INSERT = f"""
+INSERT INTO message_search (sid, words)
+SELECT r.start + m.idx, setweight({_pg_words(_PG_BODY)}, {_PG_WEIGHT}) || {_pg_words(_PG_HEADER)}
+FROM message_search_ranges AS r
+JOIN messages AS m ON m.transcript_id = r.transcript_id
+JOIN message_kinds AS k ON k.transcript_id = m.transcript_id AND k.number = m.kind
+WHERE r.transcript_id = ANY(:ids)
+"""
+
+
+def unindex(conn: Connection, id: str) -> None:
+    """Delete the index rows of transcript `id`, and of its conversations if it is a dataset."""
+    children = select(transcripts.c.id).where(transcripts.c.parent_id == id)
+    found = conn.execute(select(ranges.c.transcript_id, ranges.c.start, ranges.c.stop).where(
+        (ranges.c.transcript_id == id) | ranges.c.transcript_id.in_(children))).all()
+    if not found:
+        return
+    if conn.dialect.name == "sqlite":
+        # An external-content index deletes a row given the values it indexed: the same view gives them back.
+        conn.exec_driver_sql("INSERT INTO message_search (message_search, rowid, shown, hidden, header) "
+                             "SELECT 'delete', sid, shown, hidden, header FROM message_search_source "
+                             "WHERE transcript_id = ?", [(row.transcript_id,) for row in found])
+    else:  # one upload's rows are one key range
+        conn.execute(text("DELETE FROM message_search WHERE sid >= :start AND sid < :stop"),
+                     {"start": min(row.start for row in found), "stop": max(row.stop for row in found)})
+    conn.execute(ranges.delete().where(ranges.c.transcript_id.in_([row.transcript_id for row in found])))
+
+
+# ---- reading -------------------------------------------------------------------------------------------------
+
+def search(source: Any, transcript_ids: Iterable[str], query: Query, view: str, limit: int = 50,
+           offset: int = 0) -> Results:
+    """Messages of the transcripts (a dataset: all its conversations) that match every term of `query` in
+    `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap.
+    `source` is a Store or an Engine."""
+    if view not in ("default", "debug"):
+        raise ValueError(f"unknown view {view!r}")
+    engine = getattr(source, "engine", source)
+    with engine.connect() as conn:
+        spans = [span for id in transcript_ids if (span := _key_range(conn, id)) is not None]
+        if not spans or not query.terms:
+            return NO_RESULTS
+        sql, params = (_sqlite_match if conn.dialect.name == "sqlite" else _pg_match)(query, view, spans)
+        counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
+                               {**params, "cap": COUNT_CAP + 1}).scalar()
+        keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit OFFSET :offset"),
+                            {**params, "limit": limit + 1, "offset": max(offset, 0)}).scalars().all()
+        hits = _hits(conn, keys[:limit], view)
+    next_offset = offset + limit if len(keys) > limit else None
+    return Results(tuple(hits), min(counted, COUNT_CAP), counted > COUNT_CAP, next_offset)
+
+
+def _key_range(conn: Connection, id: str) -> tuple[int, int] | None:
+    """The keys of transcript row `id`: its own range, or a dataset's block (all its conversations)."""
+    own = conn.execute(select(ranges.c.start, ranges.c.stop).where(ranges.c.transcript_id == id)).first()
+    if own is not None:
+        return own.start, own.stop
+    first = conn.execute(select(ranges.c.start).join(transcripts, transcripts.c.id == ranges.c.transcript_id)
+                         .where(transcripts.c.parent_id == id).order_by(transcripts.c.conversation).limit(1)).scalar()
+    if first is None:
+        return None
+    block = first >> BLOCK_BITS
+    return block << BLOCK_BITS, (block + 1) << BLOCK_BITS
+
+
+def _spans_sql(key: str, spans: list[tuple[int, int]]) -> tuple[str, dict[str, int]]:
+    params = {}
+    for number, (start, stop) in enumerate(spans):
+        params[f"start{number}"], params[f"stop{number}"] = start, stop
+    sql = " OR ".join(f"({key} >= :start{n} AND {key} < :stop{n})" for n in range(len(spans)))
+    return f"({sql})", params
+
+
+def fts5_query(query: Query, view: str) -> str:
+    """The FTS5 query: every term a quoted string (its own quotes doubled), so FTS5 reads no operator, column
+    name, prefix star or NEAR from the user; the default view's looks in the `shown` column alone."""
+    phrases = " ".join('"' + term.replace('"', '""') + '"' for term in query.terms)
+    return f"shown : ({phrases})" if view == "default" else phrases
+
+
+def _sqlite_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
+    where, params = _spans_sql("rowid", spans)
+    return (f"SELECT rowid AS key FROM message_search WHERE message_search MATCH :match AND {where}",
+            {**params, "match": fts5_query(query, view)})
+
+
+def _pg_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
+    """Each term through phraseto_tsquery (which reads its argument as plain text, never as query syntax),
+    joined with &&: all must match. The default view matches the words of weight A alone (the bodies it shows),
+    as its own index holds them."""
+    where, params = _spans_sql("sid", spans)
+    terms = {f"term{n}": term for n, term in enumerate(query.terms)}
+    tsquery = " && ".join(f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name in terms)
+    words = "ts_filter(words, '{a}')" if view == "default" else "words"
+    return f"SELECT sid AS key FROM message_search WHERE {where} AND {words} @@ ({tsquery})", {**params, **terms}
+
+
+def _hits(conn: Connection, keys: list[int], view: str) -> list[Hit]:
+    """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
+    check here is a second one, so that an index out of step with the rows could not show a hidden body."""
+    located, span = [], None
+    for key in keys:
+        if span is None or not span.start <= key < span.stop:  # the next conversation (or transcript)
+            span = conn.execute(select(ranges.c.transcript_id, ranges.c.start, ranges.c.stop)
+                                .where(ranges.c.start <= key).order_by(ranges.c.start.desc()).limit(1)).first()
+        located.append((span.transcript_id, key - span.start))
+    by_id: dict[str, list[int]] = {}
+    for id, idx in located:
+        by_id.setdefault(id, []).append(idx)
+    rows, numbers = {}, {}
+    for id, indices in by_id.items():
+        for row in conn.execute(_message_query(id, indices)):
+            rows[id, row.idx] = row
+    for row in conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(by_id))):
+        numbers[row.id] = row.conversation
+    return [_hit(id, numbers.get(id), rows[id, idx]) for id, idx in located
+            if (id, idx) in rows and (view == "debug" or rows[id, idx].show_as in SHOWN_IN_FULL)]
+
+
+def _message_query(id: str, indices: list[int]):
+    k, m = message_kinds.c, messages.c
+    return (select(m.idx, m.content, m.source, m.span_start, m.body_start, m.body_end, m.call_id, k.role, k.name,
+                   k.recipient, k.channel, k.content_type, k.show_as)
+            .join(message_kinds, and_(k.transcript_id == m.transcript_id, k.number == m.kind))
+            .where(m.transcript_id == id, m.idx.in_(indices)))
+
+
+def _hit(id: str, conversation: int | None, row: Any) -> Hit:
+    body = row.content
+    if body is None:
+        body = row.source[row.body_start - row.span_start:row.body_end - row.span_start]
+    header = " ".join(part for part in (row.role, row.name, row.recipient and f"to={row.recipient}", row.channel,
+                                        row.content_type, row.call_id and f"call_id={row.call_id}") if part)
+    return Hit(id, conversation, row.idx, row.role, row.channel, row.recipient, body, header)
