@@ -42,6 +42,8 @@ system-packages:
 bench: setup
 	$(PY) bench/parse.py
 	$(PY) bench/web.py
+	$(PY) bench/search.py
+	$(PY) bench/datasets.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
