@@ -1,5 +1,6 @@
-// The viewer's own script: pair highlighting, long messages, a bounded number of windows in the DOM, and the
-// upload form's drag-and-drop and progress bar.
+// The viewer's own script: pair highlighting, long messages, a bounded number of windows in the DOM, reading
+// (keys, copy buttons, collapsing in the debug view, the position counter, the search panel), and the upload
+// form's drag-and-drop and progress bar.
 // Everything here is progressive: pages work without it.
 (function () {
   "use strict";
@@ -31,8 +32,12 @@
     var target = document.getElementById(link.getAttribute("data-jump"));
     if (!target) return;
     event.preventDefault();
+    // A search result: the panel (it stays over the page) goes, so that it does not cover the message.
+    if (link.closest("#search-results")) closeSearchPanel(false);
     target.scrollIntoView({ block: "center" });
-    if (target.hasAttribute("tabindex")) target.focus({ preventScroll: true });
+    var entry = target.closest("li.entry") || target;
+    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");  // so that j/k go on from here
+    entry.focus({ preventScroll: true });
     history.replaceState(history.state, "", link.getAttribute("href"));
   });
 
@@ -105,6 +110,465 @@
     if (path.indexOf("/window?") === -1) return;
     boundWindows(path.indexOf("direction=earlier") === -1 ? "next" : "earlier");
   });
+
+  // ---- reading: keys, copy buttons, collapsing, the position counter, the search panel ----------------------
+  // A transcript page has the region #transcript (its toolbar, windows of li.entry); a dataset's index has
+  // .dataset-index (its toolbar, rows of conversations). The keys are listed in the page's <dialog id="keys">.
+  var FEEDBACK_MS = 1500;
+
+  function region() { return document.getElementById("transcript"); }
+  function datasetIndex() { return document.querySelector(".dataset-index"); }
+  function readingPage() { return region() || datasetIndex(); }
+  function toolbar() { var page = readingPage(); return page ? page.querySelector(".toolbar") : null; }
+  function toArray(list) { return Array.prototype.slice.call(list); }
+
+  // What j/k walk over: the messages of the windows in the DOM, or the index's rows.
+  function items() {
+    var transcript = region();
+    if (transcript) return toArray(transcript.querySelectorAll("li.entry"));
+    var index = datasetIndex();
+    return index ? toArray(index.querySelectorAll("table.conversations tbody tr")) : [];
+  }
+
+  function itemOf(element) {
+    if (!element || !element.closest) return null;
+    return element.closest(region() ? "#transcript li.entry" : ".dataset-index tbody tr");
+  }
+
+  // Where the sticky toolbar ends: what lies above it is hidden under it.
+  function stickyBottom() {
+    var bar = toolbar();
+    return bar ? Math.max(bar.getBoundingClientRect().bottom, 0) : 0;
+  }
+
+  // The first item not hidden under the toolbar or above the viewport (binary search: they are in order).
+  function firstVisible(list) {
+    var top = stickyBottom() + 1;
+    var low = 0, high = list.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (list[middle].getBoundingClientRect().bottom > top) high = middle; else low = middle + 1;
+    }
+    return list[low] || null;
+  }
+
+  function focusItem(item) {
+    if (!item.hasAttribute("tabindex")) item.setAttribute("tabindex", "-1");
+    item.focus({ preventScroll: true });
+    var box = item.getBoundingClientRect();
+    if (box.top < stickyBottom() || box.bottom > window.innerHeight) item.scrollIntoView({ block: "start" });
+  }
+
+  // The toolbar's height as --sticky-top: jump targets stop below it (scroll-margin-top in app.css), and the
+  // search panel sticks under it.
+  var measuredBar = null;
+  var barObserver = window.ResizeObserver ? new ResizeObserver(measureToolbar) : null;
+  function measureToolbar() {
+    var bar = toolbar();
+    if (!bar) return;
+    var sticky = window.getComputedStyle(bar).position === "sticky";  // not on a narrow screen
+    document.documentElement.style.setProperty("--sticky-top", (sticky ? bar.offsetHeight : 0) + "px");
+  }
+  function watchToolbar() {
+    var bar = toolbar();
+    if (!bar || bar === measuredBar) return;
+    if (barObserver) {
+      if (measuredBar) barObserver.unobserve(measuredBar);
+      barObserver.observe(bar);
+    }
+    measuredBar = bar;
+    measureToolbar();
+  }
+
+  // ---- the counter: "#412 of 52,654", the message at the top of the viewport ---------------------------
+  function updatePosition() {
+    var transcript = region();
+    var counter = transcript && transcript.querySelector(".toolbar .position");
+    if (!counter) return;
+    if (counter.total === undefined) counter.total = Number(counter.textContent.replace(/[^0-9]/g, ""));
+    var entry = firstVisible(items());
+    if (!entry) return;
+    var text = "#" + Number(entry.getAttribute("data-index")).toLocaleString("en-US") + " of " +
+               counter.total.toLocaleString("en-US");
+    if (counter.textContent !== text) counter.textContent = text;
+  }
+
+  var positionQueued = false;
+  window.addEventListener("scroll", function () {
+    if (positionQueued) return;
+    positionQueued = true;
+    window.requestAnimationFrame(function () { positionQueued = false; updatePosition(); });
+  }, { passive: true });
+  window.addEventListener("resize", function () { measureToolbar(); updatePosition(); }, { passive: true });
+
+  // ---- keys -------------------------------------------------------------------------------------------------
+  var pendingMove = 0;       // j/k at the edge of the DOM: the step to take once the next window is in
+  var returnTo = null;       // where Esc goes back to from the search or jump field
+
+  function typing(target) {
+    return !!(target && target.closest &&
+              (target.closest("input, textarea, select") || target.isContentEditable));
+  }
+
+  function edgeLink(step) {
+    var page = readingPage();
+    return page ? page.querySelector(step > 0 ? "a.more.next" : "a.more.earlier") : null;
+  }
+
+  function move(step) {
+    var list = items();
+    if (!list.length) return;
+    var current = itemOf(document.activeElement);
+    var at = current ? list.indexOf(current) : -1;
+    // Nothing in focus: j and k both start at the message at the top, where the reader is.
+    var next = at === -1 ? firstVisible(list) || list[0] : list[at + step];
+    if (next) { focusItem(next); return; }
+    var link = edgeLink(step);
+    if (!link) return;
+    if (!region() || !window.htmx) { link.click(); return; }  // a plain link: the next page
+    // The page's own "Next/Earlier messages" link loads the window (it may be loading already: revealed).
+    pendingMove = step;
+    if (!link.classList.contains("htmx-request")) link.click();
+  }
+
+  function rememberPlace() {
+    returnTo = itemOf(document.activeElement) || firstVisible(items());
+  }
+
+  function goBack() {
+    var place = returnTo;
+    returnTo = null;
+    if (place && document.body.contains(place)) focusItem(place);
+    else if (document.activeElement) document.activeElement.blur();
+  }
+
+  function searchField() {
+    var bar = toolbar();
+    return bar ? bar.querySelector(".search-form input[type=search]") : null;
+  }
+
+  function focusSearch() {
+    var field = searchField();
+    if (!field) return;
+    rememberPlace();
+    field.focus();
+    field.select();
+  }
+
+  // g: the inline "go to" field of a long transcript (or the index's conversation field), else the jump page.
+  function goTo() {
+    var page = readingPage();
+    if (!page) return;
+    var field = page.querySelector(".jump-nav input[name=at], .dataset-index > form.jump input[name=at]");
+    if (field) {
+      rememberPlace();
+      field.scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
+      return;
+    }
+    var transcript = region();
+    if (!transcript) return;
+    var base = transcript.querySelector(".toggle a").getAttribute("href");  // /t/<id>, or /t/<id>/c/<k>
+    window.location.assign(base + "/jump" + (transcript.getAttribute("data-view") === "debug" ? "?view=debug" : ""));
+  }
+
+  // d: the toolbar's other view, unless it is the locked one. The reader keeps their place: past the first
+  // message, the other view opens at the window holding the message they were at.
+  var pendingPlace = null;
+  function switchView() {
+    var transcript = region();
+    var link = transcript && transcript.querySelector(".toggle a:not([aria-current])");
+    if (!link || link.classList.contains("locked")) return;
+    var list = items();
+    var place = itemOf(document.activeElement) || firstVisible(list);
+    if (!window.htmx || !place || (place === list[0] && !edgeLink(-1))) { link.click(); return; }
+    var index = place.getAttribute("data-index");
+    var url = link.getAttribute("href");
+    url += (url.indexOf("?") === -1 ? "?" : "&") + "at=" + index;
+    pendingPlace = Number(index);
+    // The link's own hx-push-url puts the address, #m-N included, in the history.
+    window.htmx.ajax("GET", url + "#m-" + index, { source: link, target: "#transcript", swap: "outerHTML" });
+  }
+
+  function settlePlace() {
+    if (pendingPlace === null) return;
+    var index = pendingPlace;
+    pendingPlace = null;
+    // In the default view the message may be hidden: the first one shown after it stands for it.
+    var found = items().filter(function (entry) { return Number(entry.getAttribute("data-index")) >= index; })[0];
+    if (found) focusItem(found);
+  }
+
+  function keysDialog() { return document.getElementById("keys"); }
+
+  function showKeys() {
+    var dialog = keysDialog();
+    if (!dialog || dialog.open) return;
+    if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
+  }
+
+  function closeKeys() {
+    var dialog = keysDialog();
+    if (!dialog || !dialog.open) return;
+    if (dialog.close) dialog.close(); else dialog.removeAttribute("open");
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.isComposing) return;
+    if (event.key === "Escape") {
+      if (escape(event.target)) event.preventDefault();
+      return;
+    }
+    if (event.ctrlKey || event.altKey || event.metaKey || typing(event.target)) return;
+    if (!readingPage() || document.querySelector("dialog[open]")) return;
+    var handled = true;
+    switch (event.key) {
+      case "j": move(1); break;
+      case "k": move(-1); break;
+      case "/": focusSearch(); break;
+      case "g": goTo(); break;
+      case "d": if (region()) switchView(); else handled = false; break;
+      case "?": showKeys(); break;
+      case "Enter": handled = openRow(event.target); break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+
+  // Enter on a row of the index in focus opens its conversation (on a link it is the link's own Enter).
+  function openRow(target) {
+    if (!target || !target.matches || !target.matches(".dataset-index tbody tr")) return false;
+    var link = target.querySelector("a[href]");
+    if (link) link.click();
+    return !!link;
+  }
+
+  // Esc: the search panel closes; in the search or jump field, back to where the reader was.
+  function escape(target) {
+    if (document.querySelector("dialog[open]")) return false;  // the dialog closes itself
+    var panel = searchPanel();
+    var inPanel = panel && target && target.closest && target.closest("#search-results");
+    if (panel && panel.firstElementChild && (inPanel || target === searchField())) {
+      closeSearchPanel(true);
+      return true;
+    }
+    if (target && target.matches && (target === searchField() ||
+        target.matches(".jump-nav input[name=at], .dataset-index > form.jump input[name=at]"))) {
+      goBack();
+      return true;
+    }
+    return false;
+  }
+
+  // ---- the search panel: over the page under the toolbar, with a close button --------------------------------
+  function searchPanel() {
+    var panel = document.getElementById("search-results");
+    var before = panel && panel.previousElementSibling;
+    return before && before.classList.contains("toolbar") ? panel : null;  // not the search page's own list
+  }
+
+  function closeSearchPanel(refocus) {
+    var panel = searchPanel();
+    if (!panel) return;
+    panel.replaceChildren();
+    if (refocus && searchField()) searchField().focus();
+  }
+
+  function enhancePanel() {
+    var panel = searchPanel();
+    if (!panel || !panel.firstElementChild || panel.querySelector(".search-close")) return;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "search-close";
+    close.textContent = "Close";
+    close.setAttribute("aria-label", "Close the search results");
+    close.addEventListener("click", function () { closeSearchPanel(true); });
+    panel.prepend(close);
+  }
+
+  // ---- copy: a message's text as written, a code block, a message's link ----------------------------------
+  var announcer = null;
+  function announce(text) {
+    if (!announcer) {
+      announcer = document.createElement("p");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("role", "status");
+      announcer.setAttribute("aria-live", "polite");
+      document.body.append(announcer);
+    }
+    announcer.textContent = "";
+    window.setTimeout(function () { announcer.textContent = text; }, 50);
+  }
+
+  // Without the async clipboard (an insecure origin, a refusal): a selected, off-screen textarea and execCommand.
+  function copyByCommand(text) {
+    var focused = document.activeElement;
+    var buffer = document.createElement("textarea");
+    buffer.className = "copy-buffer";
+    buffer.value = text;
+    buffer.setAttribute("readonly", "");
+    buffer.setAttribute("aria-hidden", "true");
+    buffer.tabIndex = -1;
+    document.body.append(buffer);
+    buffer.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+    buffer.remove();
+    if (focused && focused.focus) focused.focus({ preventScroll: true });
+    return copied;
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      return navigator.clipboard.writeText(text).catch(function () {
+        if (!copyByCommand(text)) throw new Error("copy refused");
+      });
+    }
+    return copyByCommand(text) ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
+  function feedback(button, text) {
+    if (button.label === undefined) button.label = button.textContent;
+    window.clearTimeout(button.feedbackTimer);
+    button.textContent = text;
+    button.classList.add("copied");
+    announce(text);
+    button.feedbackTimer = window.setTimeout(function () {
+      button.textContent = button.label;
+      button.classList.remove("copied");
+    }, FEEDBACK_MS);
+  }
+
+  function textToCopy(button) {
+    var entry = button.closest("li.entry");
+    if (button.classList.contains("copy-code")) {
+      var code = button.parentElement.querySelector("pre");
+      return code ? code.textContent.replace(/\n$/, "") : null;
+    }
+    if (!entry) return null;
+    if (button.classList.contains("copy-link")) {
+      var anchor = entry.querySelector("a.anchor");
+      return anchor ? new URL(anchor.getAttribute("href"), window.location.href).href : null;
+    }
+    var source = entry.querySelector("template.copy-source");
+    return source ? source.content.textContent : null;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button.copy-text, button.copy-link, button.copy-code") : null;
+    if (!button) return;
+    var text = textToCopy(button);
+    if (text === null) return;
+    copyText(text).then(function () { feedback(button, "Copied"); },
+                        function () { feedback(button, "Copy failed"); });
+  });
+
+  function addCodeButton(pre) {
+    if (pre.parentElement.classList.contains("code-block")) return;
+    var wrapper = document.createElement("div");
+    wrapper.className = "code-block";
+    pre.replaceWith(wrapper);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-code";
+    button.textContent = "Copy";
+    button.setAttribute("aria-label", "Copy the code");
+    wrapper.append(button, pre);
+  }
+
+  // ---- collapsing reasoning and tool traffic in the debug view: one by one, or all of a kind ------------------
+  var FOLD_KINDS = ["reasoning", "tool"];
+  var FOLD_KEY = "viewer.folded";
+  var folded = (function () {
+    try { return JSON.parse(window.sessionStorage.getItem(FOLD_KEY)) || {}; } catch (error) { return {}; }
+  })();
+
+  function foldKind(entry) {
+    for (var i = 0; i < FOLD_KINDS.length; i++) {
+      if (entry.classList.contains("fold-" + FOLD_KINDS[i])) return FOLD_KINDS[i];
+    }
+    return null;
+  }
+
+  function setFolded(entry, on) {
+    entry.classList.toggle("folded", on);
+    var button = entry.querySelector(".fold-toggle");
+    if (!button) return;
+    var word = on ? "Expand" : "Collapse";
+    button.textContent = word;
+    button.setAttribute("aria-label", word + " message #" + entry.getAttribute("data-index"));
+  }
+
+  function foldAll(kind, on) {
+    folded[kind] = on;
+    try { window.sessionStorage.setItem(FOLD_KEY, JSON.stringify(folded)); } catch (error) { /* private mode */ }
+    document.querySelectorAll("#transcript li.entry.fold-" + kind).forEach(function (entry) { setFolded(entry, on); });
+    syncFoldButtons();
+  }
+
+  function syncFoldButtons() {
+    FOLD_KINDS.forEach(function (kind) {
+      document.querySelectorAll(".fold-all-" + kind).forEach(function (button) {
+        button.setAttribute("aria-pressed", folded[kind] ? "true" : "false");
+      });
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target : null;
+    if (!target) return;
+    var toggle = target.closest(".fold-toggle");
+    if (toggle) {
+      var entry = toggle.closest("li.entry");
+      setFolded(entry, !entry.classList.contains("folded"));
+      return;
+    }
+    var all = target.closest(".fold-all button");
+    if (all) {
+      var kind = all.classList.contains("fold-all-reasoning") ? "reasoning" : "tool";
+      foldAll(kind, !folded[kind]);
+      return;
+    }
+    if (target.closest(".keys-hint")) showKeys();
+    else if (target.closest(".keys-close")) closeKeys();
+    else if (target.matches("dialog#keys")) {  // a click on the backdrop, outside the dialog's box
+      var box = target.getBoundingClientRect();
+      if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top || event.clientY > box.bottom) closeKeys();
+    }
+  });
+
+  // ---- new content (the page, a window, a swapped view, an opened long body): buttons and state --------------
+  var enhanced = window.WeakSet ? new WeakSet() : null;
+  function enhance() {
+    var page = readingPage();
+    if (!page || !enhanced) return;
+    page.querySelectorAll("li.entry").forEach(function (entry) {
+      var copy = entry.querySelector("button.copy-text");
+      if (copy) copy.hidden = !entry.querySelector("template.copy-source");  // a long body: once opened
+      if (enhanced.has(entry)) return;
+      enhanced.add(entry);
+      entry.querySelectorAll(".entry-actions, .fold-toggle").forEach(function (element) { element.hidden = false; });
+      var kind = foldKind(entry);
+      if (kind && folded[kind]) setFolded(entry, true);
+    });
+    page.querySelectorAll(".body pre").forEach(addCodeButton);
+    page.querySelectorAll(".keys-hint, .fold-all").forEach(function (element) { element.hidden = false; });
+    syncFoldButtons();
+    enhancePanel();
+    watchToolbar();
+    updatePosition();
+  }
+
+  document.addEventListener("htmx:afterSettle", function () {
+    enhance();
+    settlePlace();
+    if (pendingMove) {
+      var step = pendingMove;
+      pendingMove = 0;
+      move(step);
+    }
+  });
+  document.addEventListener("htmx:responseError", function () { pendingMove = 0; pendingPlace = null; });
 
   // ---- upload: a progress bar while a big file goes up; without JS the form posts as usual -----------------
   function initProgress() {
@@ -193,7 +657,17 @@
     if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
   });
 
-  function init() { initDrop(); initProgress(); }
+  // A link to a message (a permalink, a search result in another window): j and k go on from that message.
+  function focusLinkedEntry() {
+    var match = /^#(m-\d+)$/.exec(window.location.hash);
+    var target = match && document.getElementById(match[1]);
+    var entry = target && target.closest("#transcript li.entry");
+    if (!entry) return;
+    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
+    entry.focus({ preventScroll: true });
+  }
+
+  function init() { initDrop(); initProgress(); enhance(); focusLinkedEntry(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

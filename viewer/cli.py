@@ -1,15 +1,25 @@
-"""Command line: `parse`, `lint` (no server needed); `serve`, and what an operator runs beside it: `reparse`,
-`prune`, `check-config`."""
+"""Command line: `parse`, `lint`, `render` (a view exported as the web app exports it) and `convert` (another
+dialect), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
+`check-config`."""
 from __future__ import annotations
 
 import argparse
 import datetime as dt
 import json
+import os
+import re
 import sys
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from viewer.model import Transcript
 from viewer.parse import DIALECTS, parse
+from viewer.policy import VIEWS
+from viewer.write import TARGETS, convert
+
+EXPORT_FORMATS = ("html", "md", "json")
+_EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".json": "json"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""What UTF-8 cannot hold (a JSON transcript can: `"\\ud800"`): written as U+FFFD."""
 
 
 class UsageError(Exception):
@@ -40,6 +50,24 @@ def _arguments() -> argparse.ArgumentParser:
     lint.add_argument("files", nargs="+", metavar="FILE", help="transcript files, or - for standard input")
     _add_parse_options(lint)
     lint.set_defaults(run=_run_lint)
+
+    render = commands.add_parser("render", help="export a view as HTML, Markdown or its JSON twin, as the web "
+                                                "app's download links do")
+    render.add_argument("file", help="transcript file, or - for standard input")
+    render.add_argument("-o", "--output", metavar="OUT", help="file to write (default: standard output)")
+    render.add_argument("--view", choices=VIEWS, default="default", help="the view to export (default: default)")
+    render.add_argument("--format", choices=sorted(EXPORT_FORMATS),
+                        help="html, md or json (default: from OUT's extension, else html)")
+    _add_parse_options(render)
+    render.set_defaults(run=_run_render)
+
+    convert = commands.add_parser("convert", help="rewrite a transcript in another dialect; what the target "
+                                                  "cannot express is reported on standard error")
+    convert.add_argument("file", help="transcript file, or - for standard input")
+    convert.add_argument("--to", required=True, choices=TARGETS, help="the dialect to write")
+    convert.add_argument("-o", "--output", metavar="OUT", help="file to write (default: standard output)")
+    _add_parse_options(convert)
+    convert.set_defaults(run=_run_convert)
 
     serve = commands.add_parser("serve", help="run the web viewer")
     serve.add_argument("--host", help="address to listen on (default from VIEWER_HOST, else 127.0.0.1)")
@@ -118,6 +146,51 @@ def _run_lint(args: argparse.Namespace) -> int:
             print(f"{path}:{line}:{column}: {diagnostic.code} {diagnostic.message}")
             any_error |= diagnostic.severity == "error"
     return 1 if any_error else 0
+
+
+def _run_render(args: argparse.Namespace) -> int:
+    from viewer.policy import Projection
+    from viewer.web.export.formats import FORMATS
+    from viewer.web.export.parsed import parsed_document
+
+    chosen = FORMATS[args.format or _format_of(args.output)]
+    title = "standard input" if args.file == "-" else os.path.basename(args.file)
+    document = parsed_document(Projection.of(_parse_file(args.file, args)), args.view, title)
+    _write(chosen.write(document), args.output)
+    return 0
+
+
+def _format_of(output: str | None) -> str:
+    return _EXTENSIONS.get(os.path.splitext(output or "")[1].lower(), "html")
+
+
+def _run_convert(args: argparse.Namespace) -> int:
+    written = convert(_parse_file(args.file, args), args.to)
+    _write([written.text], args.output)
+    for loss in written.losses:
+        print(f"openchatml-viewer: convert: {loss}", file=sys.stderr)
+    return 0
+
+
+def _write(chunks: Iterable[str], path: str | None) -> None:
+    """Write text as UTF-8, whatever the locale says, to `path` or to standard output."""
+    if path is None or path == "-":
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text-only stream (a test's StringIO)
+            for chunk in chunks:
+                sys.stdout.write(chunk)
+            return
+        sys.stdout.flush()
+        for chunk in chunks:
+            out.write(_SURROGATE.sub("\ufffd", chunk).encode("utf-8"))
+        out.flush()
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            for chunk in chunks:
+                handle.write(_SURROGATE.sub("\ufffd", chunk))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _run_serve(args: argparse.Namespace) -> int:

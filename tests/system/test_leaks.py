@@ -3,8 +3,9 @@
 Every dialect gets a transcript with a unique canary in each hidden place (system, developer, analysis or
 reasoning, commentary that is not a preamble, tool-call arguments, tool replies) and known text in each shown
 one. The default view is then fetched in every way a browser or a tool can (full page, htmx fragment, history
-restore, deep links to every message, every window in both directions, the JSON twin, error pages); no byte of
-any canary may appear in any of them, headers included. (The browser's side, htmx's history cache, is
+restore, deep links to every message, every window in both directions, the JSON twin, the Markdown and HTML
+exports, error pages); no byte of any canary may appear in any of them, headers included. A dataset's exports,
+and each of its conversations', are checked the same way. (The browser's side, htmx's history cache, is
 checked in Chromium by tests/system/hostile/test_browser.py.)
 """
 from __future__ import annotations
@@ -201,6 +202,10 @@ def default_view_responses(client: FlaskClient, id: str, queries: list[str] = ()
     yield "history restore", client.get(f"/t/{id}", headers={**htmx, "HX-History-Restore-Request": "true"})
     yield "json twin", client.get(f"/t/{id}.json")
     yield "json twin as html client", client.get(f"/t/{id}.json", headers={"Accept": "text/html"})
+    yield "markdown export", client.get(f"/t/{id}.md")
+    yield "markdown export ?view=default", client.get(f"/t/{id}.md?view=default")
+    yield "html export", client.get(f"/t/{id}.html")
+    yield "html export ?view=default", client.get(f"/t/{id}.html?view=default")
     count = client.get(f"/t/{id}.json").get_json()["counts"]["messages"]
     for at in range(-1, count + 2):
         yield f"deep link at={at}", client.get(f"/t/{id}?at={at}")
@@ -212,7 +217,8 @@ def default_view_responses(client: FlaskClient, id: str, queries: list[str] = ()
             yield f"window {start} {direction} without htmx", client.get(url)
     for url in (f"/t/{id}?view=nonsense", f"/t/{id}?at=x", f"/t/{id}/window?direction=x",
                 f"/t/{id}/window?start=x", f"/t/{id}.json?view=nonsense", f"/t/{id}/nothing",
-                f"/t/{id}/search?q=", f"/t/{id}/search?q=canary&view=nonsense", f"/t/{id}/search?q=canary&offset=x"):
+                f"/t/{id}/search?q=", f"/t/{id}/search?q=canary&view=nonsense", f"/t/{id}/search?q=canary&offset=x",
+                f"/t/{id}.md?view=nonsense", f"/t/{id}.html?view=nonsense"):
         yield f"error {url}", client.get(url)
         yield f"error {url} as json", client.get(url, headers={"Accept": "application/json"})
 
@@ -278,7 +284,8 @@ def test_title_and_meta_tags_hold_no_hidden_content(stranger, uploader, dialect)
 def test_link_holders_get_no_debug_view_until_the_uploader_allows_it(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     refused = [f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw",
-               f"/t/{id}/window?start=0&view=debug", f"/t/{id}/search?q=canary&view=debug"]
+               f"/t/{id}/window?start=0&view=debug", f"/t/{id}/search?q=canary&view=debug",
+               f"/t/{id}.md?view=debug", f"/t/{id}.html?view=debug"]
     for url in refused:
         for headers in ({}, {"HX-Request": "true"}):
             response = stranger.get(url, headers=headers)
@@ -309,11 +316,33 @@ def test_a_stranger_cannot_allow_the_debug_view(uploader, stranger):
     assert stranger.get(f"/t/{id}?view=debug").status_code == 403
 
 
+def test_no_export_of_a_dataset_or_of_its_conversations_holds_hidden_content(uploader, stranger):
+    """A dataset's exports hold every conversation (the Markdown and HTML files) or one (a conversation's own):
+    the default view's hold no canary, and the debug view's are refused to link holders."""
+    line = json.dumps(json.loads(transcript("json"))) + "\n"
+    id = upload(uploader, (line * 3).encode())["id"]
+    exports = [f"/t/{id}{suffix}" for suffix in (".md", ".html", ".json")]
+    exports += [f"/t/{id}/c/{k}{suffix}" for k in range(3) for suffix in ("", ".md", ".html", ".json")]
+    for who, client in (("stranger", stranger), ("uploader", uploader)):
+        for url in exports:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert_no_canary("json", f"{who}: {url}", response)
+        assert all(text in client.get(f"/t/{id}.md").get_data(as_text=True) for text in SHOWN)
+    for url in (f"/t/{id}.md?view=debug", f"/t/{id}.html?view=debug", f"/t/{id}/c/1.md?view=debug",
+                f"/t/{id}/c/1.html?view=debug"):
+        response = stranger.get(url)
+        assert response.status_code == 403, url
+        assert_no_canary("json", f"refused {url}", response)
+    assert canaries_in("json")[0] in uploader.get(f"/t/{id}/c/1.md?view=debug").get_data(as_text=True)
+
+
 # ---- caching ------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["", "?view=debug", ".json", ".json?view=debug", "/window?start=0",
                                   "/window?start=0&view=debug", "/raw", "/search?q=canary",
-                                  "/search?q=canary&view=debug"])
+                                  "/search?q=canary&view=debug", ".md", ".md?view=debug", ".html",
+                                  ".html?view=debug"])
 @pytest.mark.parametrize("hx", [False, True], ids=["plain", "htmx"])
 def test_transcript_responses_are_not_stored_by_caches(uploader, path, hx):
     id = upload(uploader, transcript("harmony"))["id"]

@@ -4,8 +4,8 @@ Hypothesis builds transcripts in the shapes Qwen3, QwQ, DeepSeek-R1, Hermes and 
 (tests/parse/chatml/template_shapes.py: think closed, empty, unclosed at a cut, opened in the prompt; tool calls
 one, many, in one block, broken; tool responses in tool and user turns; `<tools>` in the system prompt;
 misplaced blocks), with a unique canary in every part the policy hides. Each is uploaded through the app and
-its default view fetched as a page, as the htmx fragment and as the JSON twin: no canary may appear in any of
-them (headers included), and every shown word must.
+its default view fetched as a page, as the htmx fragment, as the JSON twin and as the Markdown and HTML exports:
+no canary may appear in any of them (headers included), and every shown word must.
 """
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ def _default_views(client: FlaskClient, id: str) -> Iterator[tuple[str, object]]
     yield "page", client.get(f"/t/{id}")
     yield "fragment", client.get(f"/t/{id}", headers={"HX-Request": "true"})
     yield "json twin", client.get(f"/t/{id}.json")
+    yield "markdown export", client.get(f"/t/{id}.md")
+    yield "html export", client.get(f"/t/{id}.html")
 
 
 def _text(response) -> str:

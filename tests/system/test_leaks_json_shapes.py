@@ -5,8 +5,8 @@ records and OpenAI chat exports with `<think>` left in the content (tests/parse/
 canary in every part the policy hides: thinking and its signature, redacted thinking, reasoning text, summaries
 and encrypted reasoning, tool inputs and outputs, system prompts and instructions, unknown block, part, item and
 speaker types, `<think>` in the content, and the base64 data of images and documents. Each is uploaded through
-the app and its default view fetched as a page, as the htmx fragment and as the JSON twin: no canary may
-appear in any of them (headers included), and every shown word must.
+the app and its default view fetched as a page, as the htmx fragment, as the JSON twin and as the Markdown and
+HTML exports: no canary may appear in any of them (headers included), and every shown word must.
 """
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ def _default_views(client: FlaskClient, id: str) -> Iterator[tuple[str, object]]
     yield "page", client.get(f"/t/{id}")
     yield "fragment", client.get(f"/t/{id}", headers={"HX-Request": "true"})
     yield "json twin", client.get(f"/t/{id}.json")
+    yield "markdown export", client.get(f"/t/{id}.md")
+    yield "html export", client.get(f"/t/{id}.html")
 
 
 def _text(response) -> str:

@@ -121,7 +121,7 @@ def test_bad_input_renders_or_is_refused_clearly(client, case, way):
     debug = client.get(path + "?view=debug")
     assert_no_traceback(debug)
     assert debug.status_code == 200
-    listed = {code.get_text() for code in soup(debug).select(".diagnostics-panel code.code")}
+    listed = {code.get_text() for code in soup(debug).select(".diagnostics-panel code.diag-code")}
     if way != "paste":
         assert set(case.diagnostics) <= listed, listed
     for twin in (path + ".json", path + ".json?view=debug"):

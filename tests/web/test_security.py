@@ -33,6 +33,7 @@ NOT_STORED = "private, no-store"
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 HTMX = {"HX-Request": "true"}
+MARKDOWN = "text/markdown; charset=utf-8"
 
 # name, method, path ({id}: an owned transcript; {shown}: a message its default view shows), request headers,
 # then the answer's status, Cache-Control and Content-Type. Every row also gets the same CSP, nosniff, DENY,
@@ -57,11 +58,18 @@ ROUTES = [
     ("jump", "GET", "/t/{id}/jump?at=1", {}, 303, NOT_STORED, HTML),
     ("json", "GET", "/t/{id}.json", {}, 200, NOT_STORED, JSON),
     ("debug json", "GET", "/t/{id}.json?view=debug", {}, 200, NOT_STORED, JSON),
+    ("markdown export", "GET", "/t/{id}.md", {}, 200, NOT_STORED, MARKDOWN),
+    ("debug markdown export", "GET", "/t/{id}.md?view=debug", {}, 200, NOT_STORED, MARKDOWN),
+    ("html export", "GET", "/t/{id}.html", {}, 200, NOT_STORED, HTML),
+    ("debug html export", "GET", "/t/{id}.html?view=debug", {}, 200, NOT_STORED, HTML),
+    ("refused markdown export", "GET", "/t/{id}.md?view=nonsense", {}, 400, NOT_STORED, HTML),
     ("raw", "GET", "/t/{id}/raw", {}, 200, NOT_STORED, "text/plain; charset=utf-8"),
     ("manage", "GET", "/t/{id}/manage", {}, 200, NOT_STORED, HTML),
     ("manage action", "POST", "/t/{id}/manage", {}, 400, NOT_STORED, HTML),
     ("missing transcript", "GET", "/t/missing", {}, 404, NOT_STORED, HTML),
     ("missing json", "GET", "/t/missing.json", {}, 404, NOT_STORED, JSON),
+    ("missing markdown", "GET", "/t/missing.md", {}, 404, NOT_STORED, HTML),
+    ("missing html export", "GET", "/t/missing.html", {}, 404, NOT_STORED, HTML),
     ("api upload", "POST", "/api/transcripts", {}, 201, NOT_STORED, JSON),
     ("stylesheet", "GET", "/static/app.css", {}, 200, "no-cache", "text/css; charset=utf-8"),
     ("pygments", "GET", "/pygments.css", {}, 200, "max-age=3600, public", "text/css; charset=utf-8"),
@@ -248,8 +256,8 @@ def untouchable(app):
 
 
 @pytest.mark.parametrize("bad", BAD_IDS)
-@pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}/raw", "/t/{}/manage", "/t/{}/window",
-                                   "/t/{}/jump", "/t/{}/messages/0"])
+@pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
+                                   "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0"])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

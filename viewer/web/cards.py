@@ -86,6 +86,17 @@ class Card:
         return message.channel if message.channel in ("analysis", "commentary", "final") else "unknown"
 
     @property
+    def fold(self) -> str | None:
+        """What a debug card may be collapsed as, one by one or all at once: `reasoning` (the analysis
+        channel), `tool` (calls and replies), or None."""
+        message = self.entry.message
+        if message.role == "assistant" and message.channel == "analysis":
+            return "reasoning"
+        if message.is_call or message.is_reply:
+            return "tool"
+        return None
+
+    @property
     def pair_state(self) -> str | None:
         """`unanswered` for a call with no reply, `orphan` for a reply to nothing, else None."""
         message = self.entry.message

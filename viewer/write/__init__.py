@@ -1,4 +1,44 @@
-"""Writing a transcript out: canonical OpenChatML 2.2 text (openchatml.py)."""
+"""Writing a transcript out in a dialect of choice, one module each: canonical OpenChatML 2.2 text
+(openchatml.py, which says everything the model holds), raw Harmony (harmony.py), ChatML as chat templates write
+it (chatml.py) and OpenAI chat JSON (openai_json.py). `convert` picks the writer and reports, one sentence per
+kind, what the target cannot express (losses.py)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from viewer.model import Transcript
+from viewer.write.chatml import to_chatml
+from viewer.write.harmony import to_harmony
+from viewer.write.losses import Loss, Written
+from viewer.write.openai_json import to_openai_json
 from viewer.write.openchatml import to_openchatml
 
-__all__ = ["to_openchatml"]
+TARGETS: dict[str, Callable[[Transcript], Written]] = {
+    "openchatml": lambda transcript: Written(to_openchatml(transcript)),
+    "harmony": to_harmony,
+    "chatml": to_chatml,
+    "openai-json": to_openai_json,
+}
+"""Each target dialect's writer."""
+ONE_CONVERSATION = ("{target} holds one conversation: the {count:,} conversations of this dataset were written "
+                    "one after another, and read back as one")
+
+
+def convert(transcript: Transcript, target: str) -> Written:
+    """The transcript written in `target` (a key of `TARGETS`), with what the target could not express."""
+    if transcript.conversations and target != "openai-json":  # JSON Lines keep a dataset's conversations apart
+        written = TARGETS[target](_joined(transcript))
+        note = ONE_CONVERSATION.format(target=target, count=len(transcript.conversations))
+        return Written(written.text, (Loss(note), *written.losses))
+    return TARGETS[target](transcript)
+
+
+def _joined(dataset: Transcript) -> Transcript:
+    """A dataset's conversations as one, numbered as they will read back (so that losses name those numbers)."""
+    found = [message for conversation in dataset.conversations for message in conversation.messages]
+    messages = tuple(dataclasses.replace(message, index=number) for number, message in enumerate(found))
+    return Transcript(dialect=dataset.dialect, source=dataset.source, messages=messages)
+
+
+__all__ = ["TARGETS", "Loss", "Written", "convert", "to_chatml", "to_harmony", "to_openai_json", "to_openchatml"]

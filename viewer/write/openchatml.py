@@ -15,7 +15,7 @@ import yaml
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.tokens import CHANNEL, CONSTRAIN, ENDLITERAL, LITERAL, MESSAGE, START, escape
 
-_STOP_TOKENS = {"end": "<|end|>", "call": "<|call|>", "return": "<|return|>", "eof": ""}
+STOP_TOKENS = {"end": "<|end|>", "call": "<|call|>", "return": "<|return|>", "eof": ""}
 
 
 def to_openchatml(transcript: Transcript) -> str:
@@ -42,7 +42,7 @@ def _message(message: Message) -> str:
     start = f"{START}{message.role}{attributes if role_is_known else ''}"
     channel = f"{CHANNEL}{message.channel}{'' if role_is_known else attributes}"
     constrain = f"{CONSTRAIN}{message.content_type}" if message.constrained and message.content_type else ""
-    return f"{start}{channel}{constrain}{MESSAGE}{_body(message.content)}{_STOP_TOKENS.get(message.end, '')}"
+    return f"{start}{channel}{constrain}{MESSAGE}{escaped_body(message.content)}{STOP_TOKENS.get(message.end, '')}"
 
 
 def _attributes(message: Message) -> str:
@@ -52,7 +52,7 @@ def _attributes(message: Message) -> str:
     return "".join(f" {key}={value}" for key, value in pairs if value)
 
 
-def _body(content: str) -> str:
+def escaped_body(content: str) -> str:
     """The content with every `<|` escaped. A body that ends in `<` would glue onto the stop token (`<` +
     `<|end|>` reads as an escaped `<|end|>`), so its trailing `<`s go into a literal block, whose own newlines
     keep them apart from `<|endliteral|>`."""

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 LAYOUT_ELEMENTS = frozenset({
     "html", "head", "meta", "title", "link", "script", "body", "header", "main", "footer", "section", "nav",
     "aside", "div", "span", "a", "p", "h1", "h2", "strong", "dl", "dt", "dd", "ol", "ul", "li", "details",
-    "summary", "pre", "code", "time", "input", "form", "button"})
+    "summary", "pre", "code", "time", "input", "form", "button", "dialog", "kbd", "template"})
 # Elements the markdown renderer may emit inside a message body (no raw HTML, images become links).
 BODY_ELEMENTS = frozenset({
     "p", "em", "strong", "s", "a", "code", "pre", "span", "ul", "ol", "li", "blockquote", "h1", "h2", "h3",
@@ -24,7 +24,7 @@ ALLOWED_ATTRIBUTES = frozenset({
     "aria-label", "aria-current", "aria-hidden", "role", "tabindex", "open", "start", "datetime", "readonly",
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
-    "method", "action", "min", "max", "maxlength", "required"})
+    "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby"})
 # Outside the manage page, the forms allowed are the plain GETs "jump to message" and "search" (_form_problems).
 GET_FORM_ROUTES = ("jump", "search")
 JUMP_INPUT_TYPES = {"number", "hidden", "text", "search"}
@@ -32,7 +32,8 @@ FORM_ELEMENTS = frozenset({"label"})
 FORM_ATTRIBUTES = frozenset({"for", "data-debug-state"})
 # Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
 CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("span", "who"),
-                   ("span", "diag-message"), ("li", "marker"), ("h1", None), ("title", None))
+                   ("span", "diag-message"), ("li", "marker"), ("template", "copy-source"), ("h1", None),
+                   ("title", None))
 """(element, class) pairs; None matches any class."""
 VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "base", "col", "embed", "source",
                            "track", "wbr"})
@@ -87,7 +88,8 @@ class _Checker(HTMLParser):
             self.problems.append(f"<{tag}> inside a content region has {sorted(set(values) - CONTENT_ATTRIBUTES)}")
         self.problems += _tag_problems(tag, values, self.transcript_id, self.elements, self.attributes)
         if not self.form:
-            self.problems += _form_problems(tag, values, self.transcript_id)
+            in_form = any(name == "form" for name, _ in self.open)
+            self.problems += _form_problems(tag, values, self.transcript_id, in_form)
         if tag not in VOID_ELEMENTS:
             self.open.append((tag, inside or _is_content_region(tag, values)))
 
@@ -143,14 +145,15 @@ def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements
     return problems
 
 
-def _form_problems(name: str, attrs: dict[str, str], transcript_id: str) -> list[str]:
+def _form_problems(name: str, attrs: dict[str, str], transcript_id: str, in_form: bool = False) -> list[str]:
     """A transcript page's forms: GETs to this transcript's jump or search route, with a number or words (and
-    the view), and a submit button."""
+    the view), and a submit button. Outside a form, a button may be a plain `type="button"` (inert without
+    static/app.js: the copy, collapse and key-list buttons)."""
     if name == "form":
         routes = {f"/t/{transcript_id}/{route}" for route in GET_FORM_ROUTES}
         if attrs.get("method", "").lower() != "get" or attrs.get("action") not in routes:
             return [f"a form that is not a GET to one of {sorted(routes)}: {attrs}"]
-    elif name == "button" and attrs.get("type") != "submit":
+    elif name == "button" and attrs.get("type") != "submit" and (in_form or attrs.get("type") != "button"):
         return [f"a button that is not a plain submit button: {attrs}"]
     elif name == "input" and attrs.get("type") not in JUMP_INPUT_TYPES:
         return [f"an input of type {attrs.get('type')!r}"]

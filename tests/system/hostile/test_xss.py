@@ -147,6 +147,9 @@ def test_error_pages_stay_inert_for_hostile_urls(uploader: FlaskClient, stranger
     '<a hx-get="/t/other">a</a>',
     '<!-- a comment -->',
     '<svg><a>x</a></svg>',
+    '<div class="body"><button type="button">x</button></div>',
+    '<template class="copy-source"><a hx-get="/evil">x</a></template>',
+    '<button type="reset">x</button>',
 ])
 def test_the_checker_reports_unsafe_markup(bad):
     assert page_problems(f"<!doctype html><html><body>{bad}</body></html>", "abc") != []

@@ -1,4 +1,5 @@
-"""A transcript taken elsewhere: the JSON twin of a view, and the exact uploaded bytes."""
+"""A transcript taken elsewhere: the JSON twin of a view, the same view as a Markdown or a self-contained HTML
+download, and the exact uploaded bytes. Every view export asks `lookup.chosen_view`, as the pages do."""
 from __future__ import annotations
 
 import re
@@ -7,7 +8,9 @@ from io import BytesIO
 from flask import Blueprint, abort, current_app, send_file
 from werkzeug.wrappers import Response
 
-from viewer.web import access, json_twin, security
+from viewer.web import access, security
+from viewer.web.export.formats import FORMATS, file_name
+from viewer.web.export.stored import stored_document
 from viewer.web.lookup import chosen_view, get_store, open_record, open_transcript
 
 bp = Blueprint("exports", __name__)
@@ -20,9 +23,33 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 @bp.get("/t/<id>/c/<int:k>.json")
 def transcript_json(id: str, k: int | None = None) -> Response:
     """The view as JSON, streamed; a dataset's is its index."""
+    return _export(id, k, "json")
+
+
+@bp.get("/t/<id>.md")
+@bp.get("/t/<id>/c/<int:k>.md")
+def transcript_markdown(id: str, k: int | None = None) -> Response:
+    """The view as one Markdown file, streamed as a download; a dataset's holds every conversation."""
+    return _export(id, k, "md", download=True)
+
+
+@bp.get("/t/<id>.html")
+@bp.get("/t/<id>/c/<int:k>.html")
+def transcript_html(id: str, k: int | None = None) -> Response:
+    """The view as one self-contained HTML file (no script, nothing remote), streamed as a download."""
+    return _export(id, k, "html", download=True)
+
+
+def _export(id: str, k: int | None, format: str, download: bool = False) -> Response:
     record = open_record(id, k)
     view = chosen_view(record)
-    return current_app.response_class(json_twin.stream(get_store(), record, view), mimetype="application/json")
+    chosen = FORMATS[format]
+    response = current_app.response_class(chosen.write(stored_document(get_store(), record, view)),
+                                          mimetype=chosen.mimetype)
+    if download:
+        name = file_name(record.name, record.owner_id, view, chosen.extension, record.conversation)
+        response.headers.set("Content-Disposition", "attachment", filename=name)
+    return response
 
 
 @bp.get("/t/<id>/raw")

@@ -1,0 +1,104 @@
+"""What every export reads: a `Document`, one view of one transcript (or of each conversation of a dataset)
+with its entries already projected by the policy. The writers (markdown.py, html.py, the JSON twin) never see
+a store or a parse: the web app hands them stored windows (stored.py), the command line a fresh parse
+(parsed.py), so both export exactly the same thing.
+
+Entries are read as a stream, a window at a time, so a 50 MB transcript is never held whole."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Protocol
+
+from viewer import policy
+from viewer.store import Entry, Located
+
+WINDOW = 500
+"""Entries read (and, in the debug view, diagnostics looked up) at a time."""
+CHUNK_CHARS = 64 * 1024
+"""Characters gathered before a write: one write per entry would cost a system call each."""
+
+
+class Rows(Protocol):
+    """Where a document's entries come from: the store's rows, or a parse's."""
+
+    def entries(self, view: str) -> Iterable[Entry]:
+        """Every entry of a view in order; for the default view only those it does not hide."""
+
+    def diagnostics_between(self, first: int, last: int) -> list[Located]:
+        """The diagnostics of messages `first`..`last`."""
+
+    def loose_diagnostics(self) -> Iterable[Located]:
+        """The diagnostics that belong to no message."""
+
+    def diagnostics(self) -> Iterable[Located]:
+        """Every diagnostic, in order."""
+
+    def pairs(self) -> list[dict[str, Any]]:
+        """Every call ↔ reply pair as `{"call", "reply", "by"}`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One view of a transcript, or of a dataset's conversations, as the exports read it."""
+
+    title: str
+    view: str
+    """`default` or `debug`: the caller has already decided that this reader may have it."""
+    dialect: str
+    counts: dict[str, int]
+    """`messages`, `hidden`, `shown`, `diagnostics`, `errors`, `pairs` (and a dataset's `conversations`)."""
+    id: str | None = None
+    """The share id the web app knows the upload by; None from the command line."""
+    header: dict[str, Any] = field(default_factory=dict)
+    conversation: int | None = None
+    """For a conversation of a dataset: its number."""
+    snippet: str | None = None
+    """For a conversation of a dataset: the start of its first user message the default view shows."""
+    source_language: str | None = None
+    """The lexer for each message's source in the debug view."""
+    rows: Rows | None = None
+    """The entries (None for a dataset)."""
+    parts: Callable[[], Iterator[Document]] | None = None
+    """For a dataset: its conversations' documents, in order, made as they are read."""
+
+    @property
+    def is_dataset(self) -> bool:
+        return self.parts is not None
+
+
+def items(document: Document) -> Iterator[Entry | policy.Marker]:
+    """What the view draws, in order: in the default view shown entries, with each run of tool traffic one
+    content-free marker (collapsed across windows); in the debug view every entry."""
+    entries = document.rows.entries(document.view)
+    if document.view == "debug":
+        return iter(entries)
+    return policy.iter_visible_entries(entries)
+
+
+def windows(document: Document) -> Iterator[tuple[list[Entry | policy.Marker], list[Located]]]:
+    """`items` a window at a time, with the debug view's diagnostics of that window's messages."""
+    stream = items(document)
+    while window := list(islice(stream, WINDOW)):
+        found: list[Located] = []
+        if document.view == "debug":
+            found = document.rows.diagnostics_between(window[0].index, window[-1].index)
+        yield window, found
+
+
+_UNENCODABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def buffered(pieces: Iterable[str]) -> Iterator[str]:
+    """Pieces gathered into writes of about `CHUNK_CHARS`, each one encodable as UTF-8: a lone surrogate in a
+    name or a body (JSON can hold one) would otherwise end a streamed download halfway with an error."""
+    gathered: list[str] = []
+    size = 0
+    for piece in pieces:
+        gathered.append(piece)
+        size += len(piece)
+        if size >= CHUNK_CHARS:
+            yield _UNENCODABLE.sub("\ufffd", "".join(gathered))
+            gathered, size = [], 0
+    yield _UNENCODABLE.sub("\ufffd", "".join(gathered))

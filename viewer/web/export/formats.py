@@ -1,0 +1,37 @@
+"""The export formats by name (as `?format` words, file extensions and `viewer render --format`): each one's
+writer, media type and extension, and a safe file name for a download."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from viewer.web import json_twin
+from viewer.web.export.document import Document
+from viewer.web.export.html import html
+from viewer.web.export.markdown import markdown
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    write: Callable[[Document], Iterator[str]]
+    mimetype: str
+    extension: str
+
+
+FORMATS = {"html": Format(html, "text/html", "html"), "md": Format(markdown, "text/markdown", "md"),
+           "json": Format(json_twin.stream, "application/json", "json")}
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(name: str | None, fallback: str, view: str, extension: str, conversation: int | None = None) -> str:
+    """A download's name: the upload's name without its folder or extension, in letters, digits, `.`, `_` and
+    `-` only (it becomes a header value, and a file name on any system), then the conversation and the view."""
+    stem = _UNSAFE.sub("-", (name or "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip(".-")
+    parts = [stem[:100] or fallback]
+    if conversation is not None:
+        parts.append(f"conversation-{conversation}")
+    if view == "debug":
+        parts.append("debug")
+    return "-".join(parts) + "." + extension

@@ -1,0 +1,157 @@
+"""A view as one Markdown file: a title, each entry under a heading (`## #3 · Assistant`, with its channel in the
+debug view), bodies as written, code and JSON fenced with a fence longer than any backtick run inside, tool use
+as the view shows it (a content-free "used get_weather" in the default view; calls and replies with their
+recipients in the debug view). A dataset's conversations follow one another, each a section.
+
+Only what the document's view shows is written: the entries come projected, and the default view's never
+include a hidden message."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterator
+
+from viewer import policy
+from viewer.store import Entry, Located
+from viewer.web import cards
+from viewer.web.export.document import Document, buffered, windows
+
+_SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+"""What could start Markdown inside a line; an underscore between letters (`get_weather`) cannot."""
+_BACKTICKS = re.compile(r"`+")
+_FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
+MARKDOWN_TYPES = ("", "text", "markdown", "md", "text/markdown")
+
+
+def markdown(document: Document) -> Iterator[str]:
+    """The document as Markdown, in chunks."""
+    return buffered(_pieces(document))
+
+
+def _pieces(document: Document) -> Iterator[str]:
+    yield f"# {inline(document.title)}\n\n"
+    if document.is_dataset:
+        yield (f"{inline(document.dialect)} dataset · {document.view} view · "
+               f"{_count(document.counts['conversations'], 'conversation')}, "
+               f"{_count(document.counts['messages'], 'message')}\n\n")
+        for part in document.parts():
+            yield f"## Conversation #{part.conversation:,}\n\n"
+            yield from _transcript(part, level=3)
+    else:
+        messages = _count(document.counts["messages"], "message")
+        yield f"{inline(document.dialect)} · {document.view} view · {messages}\n\n"
+        yield from _transcript(document, level=2)
+
+
+def _transcript(document: Document, level: int) -> Iterator[str]:
+    yield _note(document)
+    if document.view == "debug":
+        if document.header:
+            yield f"Header:\n\n{fenced(json.dumps(document.header, ensure_ascii=False, indent=2, default=str), 'json')}"
+        loose = [_diagnostic(located) for located in document.rows.loose_diagnostics()]
+        if loose:
+            yield "Diagnostics of no message:\n\n" + "".join(loose) + "\n"
+    for window, diagnostics in windows(document):
+        attached: dict[int, list[Located]] = {}
+        for located in diagnostics:
+            attached.setdefault(located.diagnostic.message_index, []).append(located)
+        for item in window:
+            if isinstance(item, policy.Marker):
+                yield f"*⚙ {inline(item.text)}*\n\n"
+            elif document.view == "debug":
+                yield from _debug_entry(item, attached.get(item.index, ()), level)
+            else:
+                label = "Plan" if item.show_as == "preamble" else cards.Card("message", item.index, item).label
+                yield f"{'#' * level} #{item.index} · {inline(label)}\n\n{body(item)}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _note(document: Document) -> str:
+    if document.view == "debug":
+        return "*Debug view: every message, with the rule that decides it in the default view.*\n\n"
+    hidden, total = document.counts["hidden"], document.counts["messages"]
+    if not hidden:
+        return "*The policy hid nothing: every message is shown.*\n\n"
+    return (f"*The policy hid {hidden:,} of {total:,} messages — system and developer prompts, reasoning and tool "
+            "traffic are not part of what the user saw.*\n\n")
+
+
+def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:
+    card = cards.Card("debug", entry.index, entry)
+    message = entry.message
+    shows_channel = message.role == "assistant" or message.channel_explicit or message.channel != "final"
+    channel = f" · {inline(message.channel)}" if shows_channel else ""
+    yield f"{'#' * level} #{entry.index} · {inline(card.label)}{channel}\n\n"
+    yield " · ".join(f"{name}: `{_code_span(str(value))}`" for name, value in card.fields) + "\n\n"
+    state = {"unanswered": " · **unanswered call**", "orphan": " · **orphan reply**"}.get(card.pair_state, "")
+    pair = (f" · pair {entry.pair}: {'reply' if message.is_call else 'call'} #{entry.partner}"
+            if entry.pair is not None else "")
+    yield (f"*Default view: {entry.show_as} — rule `{entry.rule}`: {inline(entry.reason)}*{pair}{state}\n\n")
+    yield body(entry)
+    if diagnostics:
+        yield "".join(_diagnostic(located) for located in diagnostics) + "\n"
+
+
+def _diagnostic(located: Located) -> str:
+    diagnostic = located.diagnostic
+    return (f"- **{diagnostic.severity}** `{diagnostic.code}` {located.line}:{located.column} "
+            f"{inline(diagnostic.message)}\n")
+
+
+def body(entry: Entry) -> str:
+    """A message body as Markdown: prose as written, code and JSON fenced, structured bodies as labelled
+    parts, prompts verbatim (fenced: the model saw them as text, not as Markdown)."""
+    message = entry.message
+    parts = cards.panel_parts(message)
+    if parts:
+        return "".join((f"**{inline(part.label)}**\n\n" if part.label else "")
+                       + (fenced(part.text, None) if part.as_code else as_written(part.text)) for part in parts)
+    content_type = (message.content_type or "").strip().lower().removeprefix("<|constrain|>")
+    if message.role in cards.PROMPT_ROLES and not content_type:
+        return fenced(message.content, "text")
+    if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
+        content_type = content_type or "json"
+    if content_type in MARKDOWN_TYPES:
+        return as_written(message.content)
+    if content_type.endswith(("/json", "+json")):
+        content_type = "json"
+    return fenced(message.content, content_type if _LANGUAGE.fullmatch(content_type) else None)
+
+
+def as_written(text: str) -> str:
+    """Prose as written, closing a code fence it leaves open (it would swallow the rest of the file)."""
+    if not text.strip():
+        return "*(empty)*\n\n"
+    opened = None
+    for line in text.split("\n"):
+        match = _FENCE_LINE.fullmatch(line.rstrip("\r"))
+        if match is None:
+            continue
+        fence, info = match.groups()
+        if opened is None and not (fence[0] == "`" and "`" in info):
+            opened = fence
+        elif opened is not None and fence[0] == opened[0] and len(fence) >= len(opened) and not info.strip():
+            opened = None
+    closing = f"\n{opened}" if opened else ""
+    return f"{text.rstrip()}{closing}\n\n"
+
+
+def fenced(text: str, language: str | None) -> str:
+    """A code block whose fence is longer than any run of backticks inside it."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language or ''}\n{text.rstrip(chr(10))}\n{fence}\n\n"
+
+
+def inline(text: str) -> str:
+    """Text for a heading or a line: Markdown's special characters escaped, line breaks as spaces."""
+    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def _code_span(text: str) -> str:
+    # A backtick inside a one-backtick code span would end it; field values rarely hold one.
+    return " ".join(text.replace("`", "'").split())

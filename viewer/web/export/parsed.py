@@ -1,0 +1,71 @@
+"""Documents of a fresh parse, for the command line (`viewer render`): its entries are built by the store's own
+row functions (`entries_in_memory`) and its counts by the store's own summary, so a file exported without a
+server says exactly what the web app's export of the same upload says."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from viewer.lexers import SOURCE_LEXERS
+from viewer.policy import Projection
+from viewer.store import Entry, Located
+from viewer.store.rows import entries_in_memory
+from viewer.store.summaries import summary
+from viewer.web.export.document import Document
+
+
+class ParsedRows:
+    """One parsed transcript's entries and diagnostics, as the store would give them back."""
+
+    def __init__(self, projection: Projection) -> None:
+        transcript = projection.transcript
+        self._entries = entries_in_memory(projection)
+        self._diagnostics = [Located(diagnostic, *transcript.position(diagnostic.span[0]))
+                             for diagnostic in transcript.diagnostics]
+        self._by_message: dict[int | None, list[Located]] = {}
+        for located in self._diagnostics:
+            self._by_message.setdefault(located.diagnostic.message_index, []).append(located)
+        self._pairs = [pair.to_json() for pair in transcript.pairs]
+
+    def entries(self, view: str) -> Iterable[Entry]:
+        if view == "debug":
+            return iter(self._entries)
+        return (entry for entry in self._entries if entry.show_as != "hidden")
+
+    def diagnostics_between(self, first: int, last: int) -> list[Located]:
+        return [located for index in range(first, last + 1) for located in self._by_message.get(index, ())]
+
+    def loose_diagnostics(self) -> Iterable[Located]:
+        return iter(self._by_message.get(None, ()))
+
+    def diagnostics(self) -> Iterable[Located]:
+        return iter(self._diagnostics)
+
+    def pairs(self) -> list[dict[str, Any]]:
+        return self._pairs
+
+
+def parsed_document(projection: Projection, view: str, title: str) -> Document:
+    """The `view` of a freshly parsed transcript or dataset, titled `title` (the file's name)."""
+    counts = _counts(summary(projection, ""))
+    transcript = projection.transcript
+    if projection.conversations:
+        return Document(title=title, view=view, dialect=transcript.dialect,
+                        counts={**counts, "conversations": len(projection.conversations)},
+                        parts=lambda: (_conversation(part, number, view, title)
+                                       for number, part in enumerate(projection.conversations)))
+    return Document(title=title, view=view, dialect=transcript.dialect, counts=counts, header=transcript.header,
+                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+
+
+def _conversation(projection: Projection, number: int, view: str, title: str) -> Document:
+    found = summary(projection, "")
+    transcript = projection.transcript
+    return Document(title=f"{title} · conversation #{number:,}", view=view, dialect=transcript.dialect,
+                    counts=_counts(found), header=transcript.header, conversation=number, snippet=found["snippet"],
+                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+
+
+def _counts(found: dict[str, Any]) -> dict[str, int]:
+    """The counts as `lookup.counts` names them for a stored record."""
+    return {"messages": found["message_count"], "hidden": found["hidden_count"], "shown": found["visible_count"],
+            "diagnostics": found["diagnostic_count"], "errors": found["error_count"], "pairs": found["pair_count"]}

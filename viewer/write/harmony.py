@@ -1,0 +1,87 @@
+"""Write a Transcript as raw Harmony, the way openai-harmony renders it: no YAML header, no whitespace between
+messages, `<|start|>author[ to=recipient]<|channel|>channel[ type | <|constrain|>type]<|message|>body` and the
+stop token from `end` (none for `eof`). A tool replying is its own author (`functions.get_weather to=assistant`),
+a named author is `user:alice`.
+
+What Harmony cannot say is reported, not invented: the YAML header; call ids (Harmony pairs a reply with the
+earliest unanswered call to its tool); intents (openai-harmony reads `intent=preamble` as a recipient; raw
+Harmony shows a recipient-less commentary as a preamble anyway); names a role word cannot carry; and control
+tokens inside a body, which Harmony cannot escape: they are written with OpenChatML 2.2's `<<|`, which this
+viewer reads back as text and other Harmony readers do not.
+"""
+from __future__ import annotations
+
+import re
+
+from viewer.model import ROLES, Message, Transcript
+from viewer.parse.harmony.header import TOOL_AUTHOR_PREFIXES
+from viewer.parse.harmony.tokens import CHANNEL, CONSTRAIN, MESSAGE, START
+from viewer.write.losses import Losses, Written
+from viewer.write.openchatml import STOP_TOKENS, escaped_body
+
+HEADER = "harmony has no YAML header: the header was left out"
+CALL_ID = "harmony has no call ids: they were left out, and replies pair with calls by tool name"
+INTENT = "harmony has no intents: they were left out (a recipient-less commentary reads as a preamble)"
+NAME = "harmony cannot write this name as part of the role word: it was left out"
+ESCAPED = ("harmony has no escape for control tokens in a body: they were written as OpenChatML 2.2's <<| "
+           "(other Harmony readers keep the extra <)")
+
+_WORD = re.compile(r"[^\s=:<]+")
+"""What a role word or a name may be to read back as itself: no space, no `=` (an attribute), no `:` (the
+alias separator) and no `<` (a token)."""
+
+
+def to_harmony(transcript: Transcript) -> Written:
+    """The transcript as raw Harmony text, and what Harmony could not express."""
+    losses = Losses()
+    if transcript.header:
+        losses.add(HEADER)
+    text = "".join(_message(message, losses) for message in transcript.messages)
+    return Written(text, losses.gathered())
+
+
+def _message(message: Message, losses: Losses) -> str:
+    if message.call_id:
+        losses.add(CALL_ID, message.index)
+    if message.intent:
+        losses.add(INTENT, message.index)
+    if "<|" in message.content or message.content.endswith("<"):
+        losses.add(ESCAPED, message.index)
+    author = _author(message, losses)
+    recipient = f" to={message.recipient}" if message.recipient else ""
+    # A role word the reader does not know, followed by more words, would read as a tool speaking (HARMONY.md):
+    # its recipient goes after the channel, where it means the same.
+    known = message.role in ROLES
+    start = f"{START}{author}{recipient if known else ''}"
+    return (f"{start}{_channel(message, '' if known else recipient)}{MESSAGE}{escaped_body(message.content)}"
+            f"{STOP_TOKENS.get(message.end, '')}")
+
+
+def _author(message: Message, losses: Losses) -> str:
+    """The role word: `functions.get_weather` for a tool speaking as itself, `user:alice` for a named author."""
+    name = message.name
+    if not name:
+        return message.role
+    if not _WORD.fullmatch(name):
+        losses.add(NAME, message.index)
+        return message.role
+    if message.role == "tool" and name not in ROLES and (message.recipient or name.startswith(TOOL_AUTHOR_PREFIXES)):
+        return name  # read back as a tool because words follow it, or by its namespace
+    if message.role in ROLES:
+        return f"{message.role}:{name}"
+    losses.add(NAME, message.index)
+    return message.role
+
+
+def _channel(message: Message, extra: str) -> str:
+    """`<|channel|>` and what follows it: the content type (a bare word is a hint, `<|constrain|>` binds), and
+    any attributes that could not stand after the role. Left out where openai-harmony writes none (a user's or
+    system's message on the implied `final` channel)."""
+    content_type = message.content_type
+    if not (message.role == "assistant" or message.channel_explicit or message.channel != "final"
+            or content_type or extra):
+        return ""
+    written = f"{CHANNEL}{message.channel}{extra}"
+    if content_type:
+        written += f" {CONSTRAIN}{content_type}" if message.constrained else f" {content_type}"
+    return written
