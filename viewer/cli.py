@@ -136,16 +136,24 @@ def _run_parse(args: argparse.Namespace) -> int:
 
 
 def _run_lint(args: argparse.Namespace) -> int:
-    any_error = False
+    """Every diagnostic of every file, the secrets found in it among them (W-SECRET: kind and a masked preview,
+    never the secret). Exit 1 on any error or any secret, so that a CI job can stop a transcript before it is
+    published."""
+    from viewer.secrets import diagnostics as secret_diagnostics, scan_transcript
+
+    stop = False
     for path in args.files:
         transcript = _parse_file(path, args)
+        located = scan_transcript(transcript)
+        secrets = [diagnostic for conversation in (None, *range(len(transcript.conversations)))
+                   for diagnostic in secret_diagnostics(located, conversation)]
         # A dataset's conversations share its source, so their positions are in the same file.
         found = [diagnostic for part in (transcript, *transcript.conversations) for diagnostic in part.diagnostics]
-        for diagnostic in sorted(found, key=lambda d: d.span):
+        for diagnostic in sorted(found + secrets, key=lambda d: d.span):
             line, column = transcript.position(diagnostic.span[0])
             print(f"{path}:{line}:{column}: {diagnostic.code} {diagnostic.message}")
-            any_error |= diagnostic.severity == "error"
-    return 1 if any_error else 0
+            stop |= diagnostic.severity == "error" or diagnostic.code == "W-SECRET"
+    return 1 if stop else 0
 
 
 def _run_render(args: argparse.Namespace) -> int:

@@ -78,6 +78,9 @@ CODES: dict[str, Code] = {
     "W-DUPLICATE-CALL-ID": Code("warning", "This call_id was already used by an earlier call."),
     "W-ORPHAN-REPLY": Code("warning", "This tool reply answers no call."),
     "W-UNANSWERED-CALL": Code("warning", "This tool call has no reply.", when_expected="info"),
+    # Sharing
+    "W-SECRET": Code("warning", "A secret (an API key, token, password or private key) was found here; mask or "
+                                "remove it before sharing."),
 }
 
 

@@ -1,0 +1,137 @@
+"""Secret scanner benchmark: scan time against parse time, and false positives.
+
+Run: `.venv/bin/python bench/secrets.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
+transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
+of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
+the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages). Then findings per
+megabyte of secret-free text: the sample transcripts and the generated prose, code and tool output, by kind;
+detect-secrets' context-free entropy detectors at their default limits on the same text (why they are off);
+and the entropy limit of the token-named detector against the share of random keys it keeps.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import string
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from detect_secrets.plugins.high_entropy_strings import (Base64HighEntropyString,  # noqa: E402
+                                                         HexHighEntropyString)
+
+from tests.harness.gen import generate  # noqa: E402
+from tests.secrets.corpus import Corpus, corpus  # noqa: E402
+from viewer.parse import parse  # noqa: E402
+from viewer.secrets import scan_text, scan_transcript  # noqa: E402
+from viewer.secrets.assignments import NOT_SECRET_NAMES, TOKEN_NAMED, plausible, random_looking  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_transcripts"
+
+
+def best_of(runs: int, *functions) -> list[tuple[float, object]]:
+    """Best CPU time (this process's: other work on a shared machine counts less than in wall time) and last
+    result of each function, the runs alternating between them."""
+    best = [float("inf")] * len(functions)
+    results: list[object] = [None] * len(functions)
+    for _ in range(runs):
+        for which, function in enumerate(functions):
+            results[which] = None
+            gc.collect()
+            started = time.process_time()
+            results[which] = function()
+            best[which] = min(best[which], time.process_time() - started)
+    return list(zip(best, results))
+
+
+def ratio_row(label: str, text: str) -> tuple[str, str, str]:
+    transcript = parse(text)
+    (parse_time, _), (scan_time, found) = best_of(5, lambda: parse(text), lambda: scan_transcript(transcript))
+    megabytes = len(text.encode("utf-8")) / 1_000_000
+    return (f"{label} ({megabytes:.1f} MB, {len(transcript.messages):,} messages)",
+            f"{scan_time / parse_time:.2f}x",
+            f"scan {scan_time * 1000:.0f} ms, parse {parse_time * 1000:.0f} ms, {len(found)} findings; target <= 1x")
+
+
+def dense_transcript(megabytes: float) -> str:
+    """The corpus's blocks as Harmony messages: user prose, assistant code, tool output."""
+    writer, parts, size = Corpus(5), [], 0
+    while size < megabytes * 1_000_000:
+        block = writer.block()
+        role = "tool" if block.startswith(("commit", "{")) else writer.random.choice(("user", "assistant"))
+        head = "<|start|>functions.shell to=assistant<|channel|>commentary" if role == "tool" else \
+            f"<|start|>{role}" + ("<|channel|>final" if role == "assistant" else "")
+        parts.append(f"{head}<|message|>{block}<|end|>")
+        size += len(parts[-1].encode("utf-8"))
+    return "".join(parts)
+
+
+def rate(label: str, texts: list[str], count) -> tuple[str, str, str]:
+    megabytes = sum(len(text.encode("utf-8")) for text in texts) / 1_000_000
+    kinds: Counter[str] = Counter()
+    for text in texts:
+        kinds.update(count(text))
+    total = sum(kinds.values())
+    return (f"{label} ({megabytes:.2f} MB)", f"{total / megabytes:.1f}/MB",
+            f"{total} findings" + (f": {dict(kinds.most_common(6))}" if kinds else ""))
+
+
+def entropy_plugins(text: str) -> Counter[str]:
+    """detect-secrets' context-free entropy detectors at their default limits, on quoted strings (as it scans
+    source files), line by line."""
+    found: Counter[str] = Counter()
+    for plugin in (Base64HighEntropyString(), HexHighEntropyString()):
+        for line in text.splitlines():
+            found[plugin.secret_type] += len(plugin.analyze_line(filename="transcript.py", line=line))
+    return +found
+
+
+def token_named_values(text: str) -> list[str]:
+    """Every value the token-named detector weighs by its entropy: after a token-ish name (not a pagination
+    cursor's), and not a placeholder, path, UUID or ID."""
+    values = []
+    for match in TOKEN_NAMED.finditer(text):
+        value, name = match["value"].rstrip("."), text[match.start():match.start("value")]
+        if not NOT_SECRET_NAMES.search(text, max(0, match.start() - 24), match.start("value")) \
+                and plausible(value, name):
+            values.append(value)
+    return values
+
+
+def main() -> None:
+    arguments = argparse.ArgumentParser(description=__doc__)
+    arguments.add_argument("--megabytes", type=float, nargs="+", default=[1.0, 10.0])
+    arguments.add_argument("--corpus", type=float, default=1.0, help="megabytes of generated prose and code")
+    options = arguments.parse_args()
+
+    rows = [ratio_row("gen.py Harmony", generate(megabytes)) for megabytes in options.megabytes]
+    rows.append(ratio_row("code-dense Harmony", dense_transcript(options.corpus)))
+    samples = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(SAMPLES.iterdir())
+               if path.is_file()]
+    generated = [corpus(options.corpus, seed=3)]
+    by_kind = lambda text: Counter(finding.kind for finding in scan_text(text))  # noqa: E731
+    rows += [rate("findings, sample transcripts", samples, by_kind),
+             rate("findings, generated prose/code/tool output", generated, by_kind),
+             rate("detect-secrets entropy defaults, samples", samples, entropy_plugins),
+             rate("detect-secrets entropy defaults, generated", generated, entropy_plugins)]
+    values = token_named_values(generated[0]) + [value for text in samples for value in token_named_values(text)]
+    rng = random.Random(1)
+    keys = ["".join(rng.choice(string.ascii_letters + string.digits) for _ in range(rng.randint(16, 40)))
+            for _ in range(2000)]
+    for limit in (3.0, 3.5, 4.0, 4.5):
+        kept = sum(random_looking(key, limit) for key in keys) / len(keys)
+        passed = sum(random_looking(value, limit) for value in values)
+        rows.append((f"token-named entropy limit {limit}", f"{kept:.1%}",
+                     f"of random 16-40 character keys kept; {passed} of {len(values)} token-named values in the "
+                     "secret-free text pass the entropy test"))
+    width = max(len(row[0]) for row in rows)
+    for label, figure, note in rows:
+        print(f"{label:<{width}}  {figure:>8}  {note}")
+
+
+if __name__ == "__main__":
+    main()

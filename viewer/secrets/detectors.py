@@ -1,0 +1,209 @@
+"""What a detector is, and the detectors detect-secrets provides, each with the kind a person reads.
+
+A detector says which cheap anchors a line must contain for it to run (`anchors.py`: so that a 10 MB upload
+is not run through forty regular expressions), and turns a window of such a line into hits: exact offsets of
+each secret in the window. The library decides whether there is a secret (`analyze_string`, with its validators such as
+the JWT's); its patterns, run again with `finditer`, say where, because the library reports values, not
+positions, and some of its values are not the secret (the GitHub pattern yields only `ghp`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Pattern
+
+from detect_secrets.filters import heuristic
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.private_key import PrivateKeyDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from viewer.secrets.anchors import ASSIGNMENT_NAMES, GIVEN_24, GIVEN_40, anchors
+from viewer.secrets.blocks import key_block
+
+Grow = Callable[[str, int, int], tuple[int, int]]
+"""Widens a hit's `(start, end)` in the whole scanned text, past the window it was found in."""
+
+PROVIDER, URL_PASSWORD, KEYWORD, CONTEXT = range(4)
+"""Ranks: where hits overlap, the lowest rank names the secret (a GitHub token in a URL is a GitHub token)."""
+
+TOKEN_TAIL = re.compile(r"[A-Za-z0-9_-]*")
+JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A secret in a window: offsets in the window, its kind, and how to widen it in the whole text."""
+
+    start: int
+    end: int
+    kind: str
+    grow: Grow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Detector:
+    """One way of finding secrets, and where it is worth running."""
+
+    name: str
+    """For measurements and tests: the detect-secrets plugin or our pattern."""
+    find: Callable[[str], Iterable[Hit]]
+    """A window of one line to the secrets in it."""
+    anchors: tuple[Pattern[str], ...] = ()
+    """Patterns (`ANCHORS`) of which a line must contain one."""
+    names: tuple[Pattern[str], ...] = ()
+    """Patterns of secret-sounding names (`NAMES`) of which a line must contain one where `gate` matches."""
+    rank: int = PROVIDER
+    before: int = 256
+    """How far before an anchor its secret may start."""
+    reach: int = 2048
+    """How far after an anchor its secret may end (a window is cut there; `grow` may widen a hit past it)."""
+    kinds: tuple[str, ...] = field(default=())
+    """Every kind it reports, for the documentation and the tests."""
+    gate: Pattern[str] | None = None
+    """What more than `GIVEN` must follow a name for the detector to run there (matched from the name's
+    anchor)."""
+
+
+def grow_tail(tail: Pattern[str]) -> Grow:
+    """Widen to the end of the token: the library's patterns stop at a fixed length (`sk_live_` and 24
+    characters, where Stripe's keys are now 99) or end lazily (the JWT's signature)."""
+    def grow(text: str, start: int, end: int) -> tuple[int, int]:
+        end = tail.match(text, end).end()
+        return start, end - (tail is JWT_TAIL and text[end - 1] == ".")
+    return grow
+
+
+def plain_secret(secret: str) -> bool:
+    """detect-secrets' heuristic filters that judge a secret by itself (the ones that judge a file name or a
+    whole line are meant for source files: on a transcript a line is a paragraph or a whole JSON document),
+    and ours: a long value of five characters or fewer (`ACxxxxxxxx…`, `sk-000000…`) is a placeholder."""
+    return not (heuristic.is_sequential_string(secret) or heuristic.is_templated_secret(secret)
+                or heuristic.is_not_alphanumeric_string(secret) or (len(secret) >= 12 and len(set(secret)) <= 5))
+
+
+def name_kind(name: str) -> str:
+    """The kind of a secret known by the name it is given (`password = …`, `Authorization: …`)."""
+    name = name.lower()
+    if any(word in name for word in ("pass", "pwd", "contrase")):
+        return "Password"
+    if "auth" in name or "bearer" in name or "token" in name:
+        return "Token"
+    return "Secret" if "secret" in name else "API key"
+
+
+def library(plugin: RegexBasedDetector, kind: str | Callable[[int, re.Match[str]], str], *,
+            anchor: tuple[Pattern[str], ...] = (), named: tuple[Pattern[str], ...] = (), group: bool = True,
+            grow: Grow | None = None, trim: str = "", drop: str = "", kinds: tuple[str, ...] = (),
+            before: int = 256, reach: int = 2048, gate: Pattern[str] | None = None,
+            rank: int = PROVIDER) -> Detector:
+    """A detect-secrets plugin as a detector. The secret is the pattern's first group where it has one
+    (`group`; not for GitHub and GitLab, whose group is the token's prefix), else the whole match less the
+    delimiter characters in `trim` and the name `drop` before it. `kind` is a label, or a function of the
+    pattern's number and its match."""
+    label = kind if callable(kind) else (lambda number, match: kind)
+
+    def find(window: str) -> Iterator[Hit]:
+        values = set(plugin.analyze_string(window))
+        if not values:
+            return
+        for number, pattern in enumerate(plugin.denylist):
+            for match in pattern.finditer(window):
+                if not values.intersection((match[0], *match.groups())):
+                    continue
+                start, end = match.span(1) if group and pattern.groups else match.span()
+                while start < end and window[start] in trim:
+                    start += 1
+                if drop and window.startswith(drop, start):
+                    start += len(drop)
+                while end > start and window[end - 1] in trim:
+                    end -= 1
+                secret = window[start:end]
+                if secret and plain_secret(secret):
+                    yield Hit(start, end, label(number, match), grow)
+
+    return Detector(type(plugin).__name__, find, anchor, named, rank, before, reach, gate=gate,
+                    kinds=kinds or ((kind,) if isinstance(kind, str) else ()))
+
+
+def _aws(number: int, match: re.Match[str]) -> str:
+    return "AWS access key" if number == 0 else "AWS secret access key"
+
+
+def _npm(window: str) -> Iterator[Hit]:
+    """npm's pattern (`//.+/:_authToken=\\s*(npm_.+)…`) tries every `//` of what it is given against the rest
+    of the line, so it is given one `.npmrc` line's worth: from the last `//` before each `_authToken` to a
+    little after it. Its group runs to the end of that (`npm_.+`): the token ends with its characters."""
+    at = window.find("_authToken")
+    while at >= 0:
+        start = max(0, window.rfind("//", max(0, at - 256), at))
+        for hit in NPM.find(window[start:at + 128]):
+            end = min(hit.end, TOKEN_TAIL.match(window, start + hit.start).end() - start)
+            yield Hit(start + hit.start, start + end, hit.kind, hit.grow)
+        at = window.find("_authToken", at + 1)
+
+
+def _slack(number: int, match: re.Match[str]) -> str:
+    return "Slack token" if number == 0 else "Slack webhook URL"
+
+
+def _named(kind: str, words: str) -> Callable[[int, re.Match[str]], str]:
+    """IBM's patterns make their `ibm_cloud_iam` or `cos_hmac` prefix optional, so that they also take any
+    44-character `api_key` or 48-digit `secret_access_key`: those are named after their name instead."""
+    words_re = re.compile(words, re.IGNORECASE)
+    return lambda number, match: kind if words_re.search(match[0]) else name_kind(match[0][:match.start(1)
+                                                                                                 - match.start()])
+
+
+TOKEN = grow_tail(TOKEN_TAIL)
+NPM = library(NpmDetector(), "npm token", anchor=anchors("_"), trim=" \t", before=512, reach=512)
+NAMED = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
+"""Where the patterns that need a name (`cloudant_password = "…"`) run."""
+LIBRARY: tuple[Detector, ...] = (
+    library(AWSKeyDetector(), _aws, anchor=anchors("A"), **{**NAMED, "reach": 128, "gate": GIVEN_40},
+            kinds=("AWS access key", "AWS secret access key")),
+    library(GitHubTokenDetector(), "GitHub token", anchor=anchors("_"), group=False, grow=TOKEN),
+    library(GitLabTokenDetector(), "GitLab token", anchor=anchors("-", "G"), group=False, grow=TOKEN),
+    library(SlackDetector(), _slack, anchor=anchors("/", "x"), grow=TOKEN, kinds=("Slack token", "Slack webhook URL")),
+    library(StripeDetector(), "Stripe key", anchor=anchors("_"), grow=TOKEN),
+    library(JwtTokenDetector(), "JSON Web Token", anchor=anchors("J"), grow=grow_tail(JWT_TAIL)),
+    library(PrivateKeyDetector(), "Private key", anchor=anchors("P"), grow=key_block),
+    library(BasicAuthDetector(), "Password in URL", anchor=anchors("/"), rank=URL_PASSWORD),
+    library(TwilioKeyDetector(), "Twilio key", anchor=anchors("A", "S"), grow=TOKEN),
+    library(SendGridDetector(), "SendGrid API key", anchor=anchors("S"), grow=TOKEN),
+    Detector("NpmDetector", _npm, NPM.anchors, before=NPM.before, reach=NPM.reach, kinds=NPM.kinds),
+    library(AzureStorageKeyDetector(), "Azure storage key", anchor=anchors("A"), drop="AccountKey="),
+    library(DiscordBotTokenDetector(), "Discord bot token", anchor=anchors("."), grow=TOKEN, before=32),
+    library(MailchimpDetector(), "Mailchimp API key", anchor=anchors("-"), grow=TOKEN, before=40),
+    library(SquareOAuthDetector(), "Square OAuth secret", anchor=anchors("-"), grow=TOKEN),
+    library(IbmCloudIamDetector(), _named("IBM Cloud IAM key", "ibm|iam|cloud"), kinds=("IBM Cloud IAM key",),
+            **NAMED),
+    library(IbmCosHmacDetector(), _named("IBM COS HMAC secret", "ibm|cos"), kinds=("IBM COS HMAC secret",), **NAMED),
+    library(ArtifactoryDetector(), "Artifactory token", anchor=anchors("A"), trim=" \t\r\"=:"),
+    library(PypiTokenDetector(), "PyPI token", anchor=anchors("A"), grow=TOKEN),
+    library(TelegramBotTokenDetector(), "Telegram bot token", anchor=anchors(":"), grow=TOKEN, before=12),
+    library(CloudantDetector(), "Cloudant password", anchor=anchors("/"), **NAMED),
+    library(SoftlayerDetector(), "SoftLayer API key", anchor=anchors("/"), **NAMED),
+    library(OpenAIDetector(), "OpenAI API key", anchor=anchors("-"), group=False, grow=TOKEN),
+)
+"""detect-secrets' plugins, less three: IPPublicDetector (a public IP address is not a secret), and the two
+context-free entropy detectors (Base64HighEntropyString, HexHighEntropyString: off, see `assignments.py`). Its
+KeywordDetector is in `assignments.py`, the private keys' extent in `blocks.py`."""

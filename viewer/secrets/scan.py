@@ -1,0 +1,107 @@
+"""`scan_text`: every secret in a text, with exact offsets.
+
+A scan runs in three steps. Each detector's anchors are searched in the whole text (`anchors.py`: a few
+milliseconds for 10 MB each); a detector runs only on windows of the lines where its anchors are, at most `before`
+characters before an anchor and `reach` after it, so that its patterns never see the rest of a big upload and
+a long line with many anchors costs windows, not a pattern run per anchor over the whole line. Its hits are
+widened in the whole text (a key block, a token the library's pattern cut short). Overlapping hits become one
+finding spanning them all, named by the most specific detector.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Pattern
+
+from viewer.secrets.assignments import ASSIGNMENTS
+from viewer.secrets.detectors import LIBRARY, Detector, Hit
+from viewer.secrets.finding import Finding, preview
+from viewer.secrets.providers import OURS
+
+DETECTORS: tuple[Detector, ...] = (*OURS, *LIBRARY, *ASSIGNMENTS)
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(kind for detector in DETECTORS for kind in detector.kinds))
+"""Every kind a finding may have."""
+WIDEST_WINDOW = 8192
+"""Windows of one line that overlap are merged up to this size; past it a new window starts (some of the
+library's patterns, npm's `//.+/:_authToken=` first of all, cost the square of what they are run on)."""
+
+Hits = list[tuple[int, int, int, str]]
+
+
+def scan_text(text: str) -> list[Finding]:
+    """Every secret in the text, in order, as exact character offsets; overlapping secrets as one finding."""
+    hits: Hits = []
+    for detector, offset, hit in _detect(text):
+        first, last = offset + hit.start, offset + hit.end
+        if hit.grow:
+            first, last = hit.grow(text, first, last)
+        if last > first:
+            hits.append((first, last, detector.rank, hit.kind))
+    return [Finding(start, end, kind, preview(text[start:end], kind)) for start, end, kind in _resolve(hits)]
+
+
+def _detect(text: str) -> Iterator[tuple[Detector, int, Hit]]:
+    """Every detector's hits, each with the offset of the window it was found in."""
+    anchors = _Anchors(text)
+    for detector in DETECTORS:
+        for start, end in _windows(text, anchors.positions(detector), detector.before, detector.reach):
+            for hit in detector.find(text[start:end]):
+                yield detector, start, hit
+
+
+class _Anchors:
+    """Where each anchor is in one text, searched once however many detectors share it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[tuple[Pattern[str], Pattern[str] | None], list[int]] = {}
+
+    def positions(self, detector: Detector) -> list[int]:
+        found: set[int] = set()
+        for pattern in detector.anchors:
+            found.update(self._search(pattern, None))
+        for pattern in detector.names:
+            found.update(self._search(pattern, detector.gate))
+        return sorted(found)
+
+    def _search(self, pattern: Pattern[str], gate: Pattern[str] | None) -> list[int]:
+        """Where the pattern is (a name: where the gate matches from it too)."""
+        if (pattern, None) not in self._found:
+            self._found[pattern, None] = [match.start() for match in pattern.finditer(self.text)]
+        if (pattern, gate) not in self._found:
+            allows, text = gate.match, self.text  # type: ignore[union-attr]  # gate is not None here
+            self._found[pattern, gate] = [at for at in self._found[pattern, None] if allows(text, at)]
+        return self._found[pattern, gate]
+
+
+def _windows(text: str, positions: Iterable[int], before: int, reach: int) -> list[tuple[int, int]]:
+    """Windows around sorted anchor positions, each inside one line, overlapping ones merged."""
+    windows: list[tuple[int, int]] = []
+    line_start = line_end = -1
+    for at in positions:
+        if at >= line_end:
+            line_start = text.rfind("\n", 0, at) + 1
+            line_end = text.find("\n", at)
+            if line_end < 0:
+                line_end = len(text)
+        start, end = max(line_start, at - before), min(line_end, at + reach)
+        if windows and start <= windows[-1][1] and windows[-1][0] >= line_start \
+                and end - windows[-1][0] <= WIDEST_WINDOW:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+        else:
+            windows.append((start, end))
+    return windows
+
+
+def _resolve(hits: Hits) -> list[tuple[int, int, str]]:
+    """Overlapping hits as one span, named by the lowest rank (then the longest hit)."""
+    resolved: list[tuple[int, int, str]] = []
+    best: tuple[int, int] = (0, 0)
+    for start, end, rank, kind in sorted(hits):
+        if resolved and start < resolved[-1][1]:
+            first, last, named = resolved[-1]
+            if (rank, -(end - start)) < best:
+                best, named = (rank, -(end - start)), kind
+            resolved[-1] = (first, max(last, end), named)
+        else:
+            resolved.append((start, end, kind))
+            best = (rank, -(end - start))
+    return resolved

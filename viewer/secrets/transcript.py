@@ -1,0 +1,206 @@
+"""`scan_transcript`: the secrets in every field of a transcript that a link holder could see, and their
+`W-SECRET` diagnostics.
+
+The source is scanned once (it is what the raw view, the source spans and the message headers show). A field
+that is a verbatim slice of the source (most bodies) takes the source's findings at that place; every other
+distinct string (a body unescaped from JSON, a thought block, names, recipients, YAML header values …) is
+scanned once, all of them in one text, however many messages share it.
+"""
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any, Iterator
+
+from viewer.model import Diagnostic, Message, Span, Transcript
+from viewer.model.diagnostics import make_diagnostic
+from viewer.secrets.finding import ELLIPSIS, Finding, preview
+from viewer.secrets.scan import scan_text
+
+MESSAGE_FIELDS = ("role", "name", "recipient", "channel", "content_type", "intent", "call_id")
+"""Short fields of a message, scanned as they are (the body, its segments and its raw header too)."""
+SEPARATOR = "\n"
+"""Between the strings scanned together: detectors work within a line, so none sees two strings at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A secret in one field of a transcript."""
+
+    finding: Finding
+    """Its offsets in the field's text, its kind and preview."""
+    field: str
+    """Where: a message's `content`, `segments` (`path` is the segment's number), `header` (the raw header
+    text), `role`, `name`, `recipient`, `channel`, `content_type`, `intent` or `call_id`; or the transcript's
+    `source` (the input itself), `yaml_header` or `tools` (a value at `path`, or with `key` the key ending it)."""
+    message_index: int | None = None
+    """The message it is in; None outside messages."""
+    conversation: int | None = None
+    """For a dataset, the conversation it is in."""
+    path: tuple[str | int, ...] = ()
+    """Inside the field: the segment's number, or the keys (and list positions) down to a YAML header value."""
+    key: bool = False
+    """For `yaml_header` and `tools`: the secret is in the key ending `path`, not in its value."""
+    span: Span = (0, 0)
+    """Where a diagnostic points in the source: the secret itself where the field is a verbatim slice of the
+    source (`exact`); otherwise the message (or the YAML header) that holds it."""
+    exact: bool = False
+    """Whether `span` is the secret's own characters in the source."""
+
+
+def scan_transcript(transcript: Transcript) -> list[Located]:
+    """Every secret in every field a link holder could see, field by field (the same secret once per field)."""
+    source = transcript.source
+    parts = list(enumerate(transcript.conversations)) if transcript.is_dataset else [(None, transcript)]
+    found: list[Located] = []
+    in_source = scan_text(source)
+    owners = _Owners(_messages(parts)) if in_source else None
+    for finding in in_source:
+        message, conversation = owners.of(finding.start)
+        found.append(Located(finding, "source", message.index if message else None, conversation,
+                             span=(finding.start, finding.end), exact=True))
+        if message is not None:
+            found += _in_message(source, finding, message, conversation)
+    pending: dict[str, list[tuple]] = defaultdict(list)
+    fields, combinations = attrgetter(*MESSAGE_FIELDS), set()
+    startswith = source.startswith
+    for conversation, part in parts:  # transcripts have 100,000 messages and more: comprehensions, not loops
+        combinations.update(map(fields, part.messages))
+        for message in [message for message in part.messages if message.content and not (
+                message.header and startswith(message.content, message.header[1], message.span[1]))]:
+            if source.find(message.content, *message.span) < 0:  # not a slice of the source: JSON, literals
+                pending[message.content].append(("content", message.index, conversation, (), False, message.span))
+        for message in [message for message in part.messages if message.segments]:
+            for number, segment in enumerate(message.segments):
+                if segment.text and source.find(segment.text, *segment.span) < 0:
+                    pending[segment.text].append(("segments", message.index, conversation, (number,), False,
+                                                  message.span))
+    for name, value in (("yaml_header", transcript.header), ("tools", transcript.tools)):
+        holder = next((segment.span for segment in transcript.frame if segment.kind == name), (0, 0))
+        for path, key, text in _strings(value, ()):
+            pending[text].append((name, None, None, path, key, holder))
+    found += _scan_pending(pending)
+    found += _short_fields(parts, {value for combination in combinations for value in combination if value})
+    return found
+
+
+def _messages(parts: list[tuple[int | None, Transcript]]) -> Iterator[tuple[int | None, Message]]:
+    """Every message with its conversation, one at a time (a list of 100,000 pairs would make the garbage
+    collector walk the whole transcript)."""
+    for conversation, part in parts:
+        for message in part.messages:
+            yield conversation, message
+
+
+def _in_message(source: str, finding: Finding, message: Message, conversation: int | None) -> Iterator[Located]:
+    """A secret found in the source, in the message fields that are verbatim slices of it there."""
+    places = [("content", (), message.content, message.span)]
+    places += [("segments", (number,), segment.text, segment.span) for number, segment in enumerate(message.segments)]
+    if message.header:
+        places.append(("header", (), source[message.header[0]:message.header[1]], message.header))
+    for field, path, text, within in places:
+        at = _at(source, text, within, message.header if field == "content" else None) if text else -1
+        if at >= 0 and finding.start < at + len(text) and finding.end > at:
+            low, high = max(finding.start, at), min(finding.end, at + len(text))
+            clipped = Finding(low - at, high - at, finding.kind, preview(source[low:high], finding.kind))
+            yield Located(clipped, field, message.index, conversation, path, False, (low, high), True)
+
+
+def _at(source: str, text: str, within: Span, header: Span | None) -> int:
+    """Where a field's text is, verbatim, in the source inside `within`; -1 if it is not (a JSON string with
+    escapes). A body usually starts where its header ends, which is checked first."""
+    if header and source.startswith(text, header[1], within[1]):
+        return header[1]
+    return source.find(text, *within)
+
+
+def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[Located]:
+    """Names, recipients, channels…: each distinct value scanned once, then placed in the messages holding it."""
+    fields = attrgetter(*MESSAGE_FIELDS)
+    joined = list(values)
+    secret = {text: findings for text, findings in zip(joined, _scan_each(joined)) if findings}
+    found = []
+    for conversation, message in _messages(parts) if secret else ():
+        for name, value in zip(MESSAGE_FIELDS, fields(message)):
+            for finding in secret.get(value or "", ()):
+                found.append(Located(finding, name, message.index, conversation, span=message.span))
+    return found
+
+
+def _scan_pending(pending: dict[str, list[tuple]]) -> list[Located]:
+    """Scan every pending string once and place each finding in every field holding that string."""
+    texts = list(pending)
+    found: list[Located] = []
+    for text, findings in zip(texts, _scan_each(texts)):
+        for finding in findings:
+            for field, index, conversation, path, key, holder in pending[text]:
+                found.append(Located(finding, field, index, conversation, path, key, holder))
+    return found
+
+
+def _scan_each(texts: list[str]) -> list[list[Finding]]:
+    """The findings of each text, all scanned in one text (one search per anchor however many there are)."""
+    offsets, at = [], 0
+    for text in texts:
+        offsets.append(at)
+        at += len(text) + len(SEPARATOR)
+    each: list[list[Finding]] = [[] for _ in texts]
+    for finding in scan_text(SEPARATOR.join(texts)) if texts else ():
+        number = bisect.bisect_right(offsets, finding.start) - 1
+        text, base = texts[number], offsets[number]
+        start, end = finding.start - base, min(finding.end - base, len(text))  # a key block stops at its string
+        each[number].append(Finding(start, end, finding.kind, preview(text[start:end], finding.kind)))
+    return each
+
+
+def _strings(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], bool, str]]:
+    """Every key and string value in a YAML or JSON structure, with its path."""
+    if isinstance(value, str):
+        yield path, False, value
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield (*path, str(name)), True, str(name)
+            yield from _strings(item, (*path, str(name)))
+    elif isinstance(value, (list, tuple)):
+        for number, item in enumerate(value):
+            yield from _strings(item, (*path, number))
+
+
+class _Owners:
+    """Which message (and conversation) a source offset lies in."""
+
+    def __init__(self, messages: Iterator[tuple[int | None, Message]]) -> None:
+        self.spans = sorted(((message.span, number, conversation, message)
+                             for number, (conversation, message) in enumerate(messages)), key=lambda entry: entry[:2])
+        self.starts = [span[0] for span, *_ in self.spans]
+
+    def of(self, offset: int) -> tuple[Message | None, int | None]:
+        """The message holding a source offset, and its conversation; (None, None) outside messages."""
+        number = bisect.bisect_right(self.starts, offset) - 1
+        if number >= 0 and offset < self.spans[number][0][1]:
+            return self.spans[number][3], self.spans[number][2]
+        return None, None
+
+
+def diagnostic(located: Located) -> Diagnostic:
+    """`W-SECRET` for one secret: its kind and masked preview, never the secret."""
+    finding = located.finding
+    shown = finding.kind if finding.preview == ELLIPSIS else f"{finding.kind}, {finding.preview}"
+    return make_diagnostic("W-SECRET", located.span, f"A secret ({shown}) was found here; mask or remove it "
+                                                     "before sharing.", located.message_index)
+
+
+def diagnostics(found: list[Located], conversation: int | None = None) -> list[Diagnostic]:
+    """One diagnostic per secret of one transcript (of a dataset's `conversation`), in source order. A secret
+    seen in the source and again in a field that is a slice of it is one secret; so is one seen in a field
+    that is not (a JSON-escaped body) when the source has one of the same kind and preview in that message."""
+    mine = [item for item in found if item.conversation == conversation]
+    in_source = {(item.message_index, item.finding.kind, item.finding.preview) for item in mine if item.exact}
+    made: dict[tuple, Diagnostic] = {}
+    for item in mine:
+        if item.exact or (item.message_index, item.finding.kind, item.finding.preview) not in in_source:
+            identity = () if item.exact else (item.finding.kind, item.finding.preview)
+            made.setdefault((item.message_index, item.span, *identity), diagnostic(item))
+    return sorted(made.values(), key=lambda diagnostic: diagnostic.span)
