@@ -124,6 +124,12 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(debug_allowed=allowed))
 
+    def set_expiry(self, id: str, expires_at: dt.datetime | None) -> None:
+        """When the link of upload `id` (and its conversations, for a dataset) expires; None: never."""
+        with self.engine.begin() as conn:
+            conn.execute(update(transcripts).where(or_(transcripts.c.id == id, transcripts.c.parent_id == id))
+                         .values(expires_at=expires_at))
+
     def delete(self, id: str) -> None:
         """Forget the content; keep a tombstone so the link can say it was deleted."""
         with self.engine.begin() as conn:

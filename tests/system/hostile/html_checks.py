@@ -28,8 +28,8 @@ ALLOWED_ATTRIBUTES = frozenset({
 # Outside the manage page, the forms allowed are the plain GETs "jump to message" and "search" (_form_problems).
 GET_FORM_ROUTES = ("jump", "search")
 JUMP_INPUT_TYPES = {"number", "hidden", "text", "search"}
-FORM_ELEMENTS = frozenset({"label"})
-FORM_ATTRIBUTES = frozenset({"for", "data-debug-state"})
+FORM_ELEMENTS = frozenset({"label", "select", "option"})
+FORM_ATTRIBUTES = frozenset({"for", "data-debug-state", "data-expiry", "selected"})
 # Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
 CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("span", "who"),
                    ("span", "diag-message"), ("li", "marker"), ("template", "copy-source"), ("h1", None),

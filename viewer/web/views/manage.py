@@ -1,10 +1,13 @@
-"""The uploader's page: allow or deny the debug view for link holders, or delete the transcript."""
+"""The uploader's page: allow or deny the debug view for link holders, choose when the link expires, or delete
+the transcript."""
 from __future__ import annotations
+
+import datetime as dt
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.web import access, security
+from viewer.web import access, expiry, security
 from viewer.web.lookup import get_store, open_transcript, require_owner
 
 bp = Blueprint("manage", __name__)
@@ -23,6 +26,7 @@ def manage(id: str) -> Response:
         return redirect(url_for("manage.manage", id=record.id), 303)
     require_owner(record)
     return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
+                                         expiries=expiry.LABELS,
                                          share_url=url_for("reading.transcript", id=record.id, _external=True)))
 
 
@@ -38,6 +42,12 @@ def manage_action(id: str) -> Response:
         store.set_debug(record.id, action == "allow-debug")
         flash("People with the link can now open the debug view." if action == "allow-debug"
               else "Only you can open the debug view now.", "notice")
+        return redirect(url_for("manage.manage", id=record.id), 303)
+    if action == "set-expiry":
+        when = expiry.expires_at(request.form.get("expires"), dt.datetime.now(dt.timezone.utc))
+        store.set_expiry(record.id, when)
+        flash(f"The link now expires on {when:%Y-%m-%d %H:%M} UTC." if when else "The link no longer expires.",
+              "notice")
         return redirect(url_for("manage.manage", id=record.id), 303)
     if action == "delete":
         if request.form.get("confirm") != "yes":

@@ -1,14 +1,16 @@
 """Getting a transcript in: the home page's form (works without JavaScript) and the API for tools."""
 from __future__ import annotations
 
+import datetime as dt
+
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, errors, sniff
-from viewer.web.lookup import get_store, retention
+from viewer.web import access, errors, expiry, sniff
+from viewer.web.lookup import get_store
 
 bp = Blueprint("uploads", __name__)
 
@@ -28,7 +30,7 @@ def _not_stored(response: Response) -> Response:
 @bp.get("/")
 def home() -> str:
     return render_template("home.html", samples=get_store().samples(), dialects=DIALECT_CHOICES,
-                           limit=current_app.config["MAX_UPLOAD_BYTES"])
+                           limit=current_app.config["MAX_UPLOAD_BYTES"], expiries=expiry.LABELS)
 
 
 @bp.post("/transcripts")
@@ -45,7 +47,8 @@ def upload_form() -> Response | tuple[Response, int]:
         raw = pasted.encode("utf-8")
     name = upload.filename if raw and upload is not None and upload.filename else None
     record, key = _store_upload(raw, _dialect(request.form.get("dialect")),
-                                debug_allowed=request.form.get("allow_debug") == "on", name=name)
+                                debug_allowed=request.form.get("allow_debug") == "on", name=name,
+                                keep_for=expiry.keep_for(request.form.get("expires")))
     access.remember_owner(record.id)
     flash(url_for("manage.manage", id=record.id, key=key, _external=True), "manage")
     page = url_for("reading.transcript", id=record.id)
@@ -66,12 +69,14 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     debug = request.args.get("debug", "deny")
     if debug not in ("allow", "deny"):
         abort(400, "debug must be allow or deny.")
+    keep_for = expiry.keep_for(request.args.get("expires"))
     raw = request.get_data(cache=False)
     record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
-                                name=request.args.get("name"))
+                                name=request.args.get("name"), keep_for=keep_for)
     url = url_for("reading.transcript", id=record.id, _external=True)
     body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
-                                                               _external=True)}
+                                                               _external=True),
+            "expires_at": record.expires_at.isoformat() if record.expires_at else None}
     return jsonify(body), 201, {"Location": url}
 
 
@@ -82,7 +87,8 @@ def _dialect(value: str | None) -> str:
     return dialect
 
 
-def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None) -> tuple[Record, str]:
+def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None,
+                  keep_for: dt.timedelta | None) -> tuple[Record, str]:
     if not raw.strip():
         abort(400, "The transcript is empty: choose a file or paste some text.")
     reason = sniff.binary_reason(raw)
@@ -91,5 +97,5 @@ def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | 
     key = access.new_key()
     record = ingest.store_upload(get_store(), raw, id=access.new_id(), requested_dialect=dialect,
                                  debug_allowed=debug_allowed, manage_hash=hash_key(key),
-                                 name=(name or "")[:NAME_LIMIT] or None, keep_for=retention())
+                                 name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     return record, key
