@@ -70,6 +70,13 @@ ROUTES = [
     ("missing json", "GET", "/t/missing.json", {}, 404, NOT_STORED, JSON),
     ("missing markdown", "GET", "/t/missing.md", {}, 404, NOT_STORED, HTML),
     ("missing html export", "GET", "/t/missing.html", {}, 404, NOT_STORED, HTML),
+    ("compare", "GET", "/compare/{id}/{id}", {}, 200, NOT_STORED, HTML),
+    ("debug compare", "GET", "/compare/{id}/{id}?view=debug", {}, 200, NOT_STORED, HTML),
+    ("compare as htmx asks", "GET", "/compare/{id}/{id}", HTMX, 200, NOT_STORED, HTML),
+    ("missing compare", "GET", "/compare/{id}/missing", {}, 404, NOT_STORED, HTML),
+    ("compare with", "GET", "/t/{id}/compare?with={id}", {}, 303, NOT_STORED, HTML),
+    ("compare with a foreign link", "GET", "/t/{id}/compare?with=https://evil.example/t/{id}", {}, 400, NOT_STORED,
+     HTML),
     ("api upload", "POST", "/api/transcripts", {}, 201, NOT_STORED, JSON),
     ("stylesheet", "GET", "/static/app.css", {}, 200, "no-cache", "text/css; charset=utf-8"),
     ("pygments", "GET", "/pygments.css", {}, 200, "max-age=3600, public", "text/css; charset=utf-8"),
@@ -114,7 +121,8 @@ def test_error_responses_carry_the_csp_too(client):
 
 def test_pages_have_no_inline_script_style_or_event_handlers(client, owned):
     id = owned()
-    for path in ("/", f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}/manage", "/t/missing", f"/t/{id}/search?q=tokyo"):
+    for path in ("/", f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}/manage", "/t/missing", f"/t/{id}/search?q=tokyo",
+                 f"/compare/{id}/{id}?view=debug"):
         page = soup(client.get(path))
         assert all(script.has_attr("src") and not script.get_text().strip() for script in page.find_all("script"))
         assert page.find("style") is None
@@ -257,7 +265,8 @@ def untouchable(app):
 
 @pytest.mark.parametrize("bad", BAD_IDS)
 @pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
-                                   "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0"])
+                                   "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0", "/t/{}/compare?with=x",
+                                   "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}"])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

@@ -130,6 +130,8 @@ PAGES: dict[str, Callable[[Page, Site], None]] = {
     "dataset-index": _open(f"/t/{DATASET}"),
     "dataset-conversation": _open(f"/t/{DATASET}/c/1"),
     "dataset-conversation-debug": _open(f"/t/{DATASET}/c/1?view=debug"),
+    "compare": _open(f"/compare/{RICH}/{FAILING}"),
+    "compare-debug": _open(f"/compare/{RICH}/{FAILING}?view=debug"),
     "not-found-404": _open("/t/sample-no-such-transcript", 404),
     "locked-debug-view-403": _locked_debug_view,
     "deleted-410": _deleted,

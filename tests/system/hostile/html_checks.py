@@ -25,8 +25,9 @@ ALLOWED_ATTRIBUTES = frozenset({
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
     "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby"})
-# Outside the manage page, the forms allowed are the plain GETs "jump to message" and "search" (_form_problems).
-GET_FORM_ROUTES = ("jump", "search")
+# Outside the manage page, the forms allowed are the plain GETs "jump to message", "search" and "compare with…"
+# (_form_problems).
+GET_FORM_ROUTES = ("jump", "search", "compare")
 JUMP_INPUT_TYPES = {"number", "hidden", "text", "search"}
 FORM_ELEMENTS = frozenset({"label", "select", "option"})
 FORM_ATTRIBUTES = frozenset({"for", "data-debug-state", "data-expiry", "selected"})
@@ -146,8 +147,8 @@ def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements
 
 
 def _form_problems(name: str, attrs: dict[str, str], transcript_id: str, in_form: bool = False) -> list[str]:
-    """A transcript page's forms: GETs to this transcript's jump or search route, with a number or words (and
-    the view), and a submit button. Outside a form, a button may be a plain `type="button"` (inert without
+    """A transcript page's forms: GETs to this transcript's jump, search or compare route, with a number or
+    words (and the view), and a submit button. Outside a form, a button may be a plain `type="button"` (inert without
     static/app.js: the copy, collapse and key-list buttons)."""
     if name == "form":
         routes = {f"/t/{transcript_id}/{route}" for route in GET_FORM_ROUTES}

@@ -1,0 +1,128 @@
+"""Comparing two transcripts side by side (`/compare/<a>/<b>`), and the "compare with…" form of every
+transcript page (`/t/<id>/compare?with=<link or id>`), which reads the pasted link and redirects.
+
+An id is a share id, or `<id>.<k>` for conversation k of a dataset. The debug view is allowed only when the
+reader may open the debug view of both transcripts; the default view compares only the entries it shows.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from viewer.policy import VIEWS
+from viewer.store import Record
+from viewer.web import access, comparing, security
+from viewer.web.lookup import chosen_view, int_arg, open_record, title
+
+bp = Blueprint("compare", __name__)
+bp.after_request(security.not_stored)
+
+_COMPARE_ID = re.compile(r"(?P<id>[^./]+)(?:\.(?P<k>[0-9]{1,9}))?")
+_LINK_PATH = re.compile(r"/t/(?P<id>[^./]+)(?:/c/(?P<k>[0-9]{1,9}))?/?")
+NOT_OURS = ("That is not a link to a transcript on this viewer: paste a share link (…/t/<id>, or …/t/<id>/c/<n> "
+            "for a conversation of a dataset) or a transcript's id.")
+
+
+@bp.get("/compare/<a>/<b>")
+def compare(a: str, b: str) -> Response:
+    names = _parsed(a), _parsed(b)  # both ids checked before the store is asked about either
+    left, right = (_open(*name) for name in names)
+    view = request.args.get("view", "default")
+    if view not in VIEWS:
+        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
+    chosen_view(left)  # each refuses the debug view (403) unless this reader may open it
+    chosen_view(right)
+    done = comparing.aligned(left, right, view)
+    total = len(done.steps)
+    start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparing.PAGE_ROWS * comparing.PAGE_ROWS
+    rows = comparing.page(left, right, view, done, start)
+    extra = {"view": "debug"} if view == "debug" else {}
+    first = done.summary.first_difference
+
+    def at(row: int | None) -> str | None:
+        if row is None:
+            return None
+        return url_for("compare.compare", a=a, b=b, at=(row // comparing.PAGE_ROWS * comparing.PAGE_ROWS) or None,
+                       **extra) + f"#row-{row}"
+
+    context = {
+        "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
+        "groups": comparing.groups(rows), "start": start, "end": start + len(rows),
+        "title": f"{title(left)} ↔ {title(right)}", "left_title": title(left), "right_title": title(right),
+        "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
+        "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
+        "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
+        "can_debug": access.can_debug(left) and access.can_debug(right),
+        "swap": url_for("compare.compare", a=b, b=a, **extra),
+        "left_url": _transcript_url(left, view), "right_url": _transcript_url(right, view),
+        # Each cell links to its message: the URL built once per side (url_for per cell cost a third of a page).
+        "at_url": {"A": _at_prefix(left, view), "B": _at_prefix(right, view)},
+        "counts": (len(done.a), len(done.b)),
+    }
+    response = make_response(render_template("compare.html", **context))
+    response.vary.add("Cookie")
+    return response
+
+
+@bp.get("/t/<id>/compare")
+@bp.get("/t/<id>/c/<int:k>/compare")
+def start(id: str, k: int | None = None) -> Response:
+    """The "compare with…" form's target: the pasted share link (or id) read into an id, then a redirect."""
+    if not access.id_is_valid(id):
+        abort(404, "No transcript has this link.")
+    other = _pasted_id(request.args.get("with", ""))
+    view = request.args.get("view", "default")
+    if view not in VIEWS:
+        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
+    this = id if k is None else f"{id}.{k}"
+    return redirect(url_for("compare.compare", a=this, b=other, view="debug" if view == "debug" else None), 303)
+
+
+def _parsed(compare_id: str) -> tuple[str, int | None]:
+    """A compare id's share id and conversation number; 404 when it cannot be one."""
+    match = _COMPARE_ID.fullmatch(compare_id)
+    if match is None or not access.id_is_valid(match["id"]):
+        abort(404, "No transcript has this link.")
+    return match["id"], int(match["k"]) if match["k"] is not None else None
+
+
+def _open(id: str, k: int | None) -> Record:
+    """The transcript, or conversation k of a dataset (404 if none; 400 for a whole dataset)."""
+    record = open_record(id, k)
+    if record.is_dataset:
+        abort(400, "This link is a dataset of many conversations: compare one conversation, written "
+                   f"{record.id}.<n> (n from 0).")
+    return record
+
+
+def _pasted_id(text: str) -> str:
+    """A compare id from a pasted share link (of this viewer), a path, or an id; 400 for anything else."""
+    text = text.strip()
+    if not text or len(text) > 2000:
+        abort(400, NOT_OURS)
+    match = _COMPARE_ID.fullmatch(text)
+    if match is not None and access.id_is_valid(match["id"]):
+        return text
+    parts = urlsplit(text)
+    if parts.scheme or parts.netloc:
+        if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+            abort(400, NOT_OURS)
+    match = _LINK_PATH.fullmatch(parts.path)
+    if match is None or not access.id_is_valid(match["id"]):
+        abort(400, NOT_OURS)
+    return match["id"] if match["k"] is None else f"{match['id']}.{match['k']}"
+
+
+def _at_prefix(record: Record, view: str) -> str:
+    """The transcript's URL up to the message number of `at=`."""
+    return _transcript_url(record, view) + ("&" if view == "debug" else "?") + "at="
+
+
+def _transcript_url(record: Record, view: str) -> str:
+    args = {"k": record.conversation} if record.conversation is not None else {}
+    if view == "debug":
+        args["view"] = "debug"
+    return url_for("reading.transcript", id=record.owner_id, **args)
