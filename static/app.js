@@ -445,6 +445,10 @@
       var code = button.parentElement.querySelector("pre");
       return code ? code.textContent.replace(/\n$/, "") : null;
     }
+    if (button.classList.contains("copy-exact")) {  // what the model saw: the exact text, byte for byte
+      var exact = button.parentElement.querySelector("template.copy-source");
+      return exact ? exact.content.textContent : null;
+    }
     if (!entry) return null;
     if (button.classList.contains("copy-link")) {
       var anchor = entry.querySelector("a.anchor");
@@ -455,7 +459,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest ? event.target.closest("button.copy-text, button.copy-link, button.copy-code") : null;
+    var button = event.target.closest ? event.target.closest("button.copy-text, button.copy-link, button.copy-code, button.copy-exact") : null;
     if (!button) return;
     var text = textToCopy(button);
     if (text === null) return;
@@ -667,7 +671,10 @@
     entry.focus({ preventScroll: true });
   }
 
-  function init() { initDrop(); initProgress(); enhance(); focusLinkedEntry(); }
+  function showExactCopy() {
+    document.querySelectorAll("button.copy-exact").forEach(function (button) { button.hidden = false; });
+  }
+  function init() { initDrop(); initProgress(); enhance(); showExactCopy(); focusLinkedEntry(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -77,6 +77,9 @@ ROUTES = [
     ("compare with", "GET", "/t/{id}/compare?with={id}", {}, 303, NOT_STORED, HTML),
     ("compare with a foreign link", "GET", "/t/{id}/compare?with=https://evil.example/t/{id}", {}, 400, NOT_STORED,
      HTML),
+    ("what the model saw", "GET", "/t/{id}/context/7", {}, 200, NOT_STORED, HTML),
+    ("what the model saw of a user message", "GET", "/t/{id}/context/2", {}, 404, NOT_STORED, HTML),
+    ("missing what the model saw", "GET", "/t/missing/context/1", {}, 404, NOT_STORED, HTML),
     ("api upload", "POST", "/api/transcripts", {}, 201, NOT_STORED, JSON),
     ("stylesheet", "GET", "/static/app.css", {}, 200, "no-cache", "text/css; charset=utf-8"),
     ("pygments", "GET", "/pygments.css", {}, 200, "max-age=3600, public", "text/css; charset=utf-8"),
@@ -122,7 +125,7 @@ def test_error_responses_carry_the_csp_too(client):
 def test_pages_have_no_inline_script_style_or_event_handlers(client, owned):
     id = owned()
     for path in ("/", f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}/manage", "/t/missing", f"/t/{id}/search?q=tokyo",
-                 f"/compare/{id}/{id}?view=debug"):
+                 f"/compare/{id}/{id}?view=debug", f"/t/{id}/context/7"):
         page = soup(client.get(path))
         assert all(script.has_attr("src") and not script.get_text().strip() for script in page.find_all("script"))
         assert page.find("style") is None
@@ -266,7 +269,8 @@ def untouchable(app):
 @pytest.mark.parametrize("bad", BAD_IDS)
 @pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
                                    "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0", "/t/{}/compare?with=x",
-                                   "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}"])
+                                   "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}", "/t/{}/context/1",
+                                   "/t/{}/c/0/context/1"])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

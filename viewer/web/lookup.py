@@ -69,10 +69,16 @@ def chosen_view(record: Record) -> str:
     view = request.args.get("view", "default")
     if view not in VIEWS:
         abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
-    if view == "debug" and not access.can_debug(record):
+    if view == "debug":
+        require_debug(record)
+    return view
+
+
+def require_debug(record: Record) -> None:
+    """403 unless this reader may see what the debug view shows (the uploader's permission, or the uploader)."""
+    if not access.can_debug(record):
         abort(403, "The debug view of this transcript shows hidden reasoning and prompts, and the uploader has "
                    "not allowed it for people with the link.")
-    return view
 
 
 def require_owner(record: Record) -> None:

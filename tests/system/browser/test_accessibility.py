@@ -132,6 +132,7 @@ PAGES: dict[str, Callable[[Page, Site], None]] = {
     "dataset-conversation-debug": _open(f"/t/{DATASET}/c/1?view=debug"),
     "compare": _open(f"/compare/{RICH}/{FAILING}"),
     "compare-debug": _open(f"/compare/{RICH}/{FAILING}?view=debug"),
+    "what-the-model-saw": _open(f"/t/{RICH}/context/10"),
     "not-found-404": _open("/t/sample-no-such-transcript", 404),
     "locked-debug-view-403": _locked_debug_view,
     "deleted-410": _deleted,

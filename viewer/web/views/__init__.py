@@ -1,7 +1,8 @@
 """The web app's pages, one blueprint per family: `uploads` (home, form, API), `reading` (a transcript's views,
 windows, jumps and long bodies), `search` (search inside a transcript), `exports` (the JSON twin and the raw
-bytes), `manage` (the uploader's page), `compare` (two transcripts side by side) and `operations` (`/healthz`).
+bytes), `manage` (the uploader's page), `compare` (two transcripts side by side), `context` (what the model saw
+when it sampled a message) and `operations` (`/healthz`).
 """
-from viewer.web.views import compare, exports, manage, operations, reading, search, uploads
+from viewer.web.views import compare, context, exports, manage, operations, reading, search, uploads
 
-BLUEPRINTS = (uploads.bp, reading.bp, search.bp, exports.bp, manage.bp, compare.bp, operations.bp)
+BLUEPRINTS = (uploads.bp, reading.bp, search.bp, exports.bp, manage.bp, compare.bp, context.bp, operations.bp)

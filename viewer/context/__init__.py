@@ -1,0 +1,137 @@
+"""What the model saw: the sampling context that produced an assistant message, by its dialect's rules for
+dropping earlier chain of thought (`analysis`).
+
+- OpenChatML 2.2 (`openchatml`): §7 "Safety" and the Harmony-compatibility item 7 "CoT handling": after a turn
+  that ended with `final` (`<|return|>`), earlier `analysis` is dropped on later sampling; a turn that ended with
+  `<|call|>` keeps its analysis and the call when resuming. So an `analysis` message is dropped when an assistant
+  `final` message stands between it and the message sampled, and kept otherwise (it leads to calls still being
+  resolved, or to the message sampled).
+- Harmony (`harmony`): openai-harmony's `auto_drop_analysis` (HARMONY.md, "Dropping chain of thought"): when the
+  last assistant message of the conversation rendered is on `final`, every `analysis` message before the *first*
+  assistant `final` is dropped; otherwise nothing is.
+- Every other dialect (ChatML, JSON, events) has no such rule: the model saw everything before the message.
+
+Pure: messages in, a `Context` out; the web page and the writers do the rest."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from viewer.model import Message
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A dialect's rule for what earlier messages the model sees when sampling."""
+
+    name: str
+    """A short name, shown beside each message it drops."""
+    reference: str
+    """Where the rule is written."""
+    summary: str
+    """One sentence for a person."""
+
+
+OPENCHATML_RULE = Rule(
+    "OpenChatML 2.2 CoT handling",
+    "OpenChatML 2.2 §7 (Safety) and Harmony compatibility item 7 (CoT handling)",
+    "After a turn that ended with final (<|return|>), earlier analysis is dropped on later sampling; a turn that "
+    "ended with <|call|> keeps its analysis and the call when resuming.")
+HARMONY_RULE = Rule(
+    "openai-harmony auto_drop_analysis",
+    "openai-harmony render_conversation_for_completion with auto_drop_analysis (HARMONY.md, "
+    "\"Dropping chain of thought\")",
+    "When the last assistant message before this one is on the final channel, every analysis message before the "
+    "first final message is dropped; otherwise every message is kept. (vLLM drops analysis before the last final "
+    "instead; this page follows the reference.)")
+EVERYTHING_RULE = Rule(
+    "everything before it",
+    "this dialect has no rule for dropping earlier messages",
+    "The model saw every message before this one.")
+
+RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE}
+
+
+class NotSampled(LookupError):
+    """The message asked for is out of range, or is not an assistant message (the model did not sample it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One message before the one sampled, kept or dropped."""
+
+    message: Message
+    kept: bool
+    dropped_by: Rule | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The sampling context of message `target`: every earlier message, each kept or dropped by `rule`."""
+
+    target: Message
+    rule: Rule
+    items: tuple[Item, ...]
+
+    @property
+    def kept(self) -> tuple[Message, ...]:
+        return tuple(item.message for item in self.items if item.kept)
+
+    @property
+    def dropped(self) -> tuple[Message, ...]:
+        return tuple(item.message for item in self.items if not item.kept)
+
+
+def rule_for(dialect: str) -> Rule:
+    return RULES.get(dialect, EVERYTHING_RULE)
+
+
+def sampling_context(messages: Sequence[Message], dialect: str, index: int) -> Context:
+    """The context that produced `messages[index]` (an assistant message), by `dialect`'s rule; `NotSampled`
+    when there is no such message or it is not the assistant's."""
+    if not 0 <= index < len(messages):
+        raise NotSampled(f"This transcript has no message #{index}.")
+    target = messages[index]
+    if target.role != "assistant":
+        raise NotSampled(f"Message #{index} is a {target.role} message: only the assistant's messages are sampled.")
+    before = messages[:index]
+    rule = rule_for(dialect)
+    if rule is OPENCHATML_RULE:
+        dropped = _openchatml_dropped(before)
+    elif rule is HARMONY_RULE:
+        dropped = _harmony_dropped(before)
+    else:
+        dropped = set()
+    items = tuple(Item(message, kept=message.index not in dropped,
+                       dropped_by=rule if message.index in dropped else None) for message in before)
+    return Context(target=target, rule=rule, items=items)
+
+
+def _is_analysis(message: Message) -> bool:
+    return message.role == "assistant" and message.channel == "analysis"
+
+
+def _is_final(message: Message) -> bool:
+    return message.role == "assistant" and message.channel == "final" and message.end != "call"
+
+
+def _openchatml_dropped(before: Sequence[Message]) -> set[int]:
+    """Analysis followed (before the message sampled) by a final answer: that turn ended with final."""
+    dropped: set[int] = set()
+    pending: list[int] = []
+    for message in before:
+        if _is_analysis(message):
+            pending.append(message.index)
+        elif _is_final(message):
+            dropped.update(pending)
+            pending = []
+    return dropped
+
+
+def _harmony_dropped(before: Sequence[Message]) -> set[int]:
+    """openai-harmony: only when the last assistant message is final, analysis before the first final."""
+    assistants = [message for message in before if message.role == "assistant"]
+    if not assistants or assistants[-1].channel != "final":
+        return set()
+    first_final = next(message.index for message in assistants if message.channel == "final")
+    return {message.index for message in before if _is_analysis(message) and message.index < first_final}

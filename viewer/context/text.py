@@ -1,0 +1,45 @@
+"""The exact text the model received: the kept messages written by the transcript's dialect's writer, then the
+generation prompt that asks for the next assistant message (`<|start|>assistant` in Harmony and OpenChatML 2.2,
+`<|im_start|>assistant` and a line break in ChatML). JSON and event logs go to a chat API as a list of messages,
+written as OpenAI chat JSON; the server's own chat template adds the prompt there."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from viewer.context import Context
+from viewer.model import Message, Transcript
+from viewer.write import TARGETS
+
+WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
+           "events": "openai-json"}
+"""Each dialect's writer (a key of `viewer.write.TARGETS`)."""
+PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n"}
+"""The generation prompt each text dialect ends with; JSON requests have none."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExactText:
+    text: str
+    """The kept messages as written, then the generation prompt."""
+    writer: str
+    """The writer's target name (`harmony`, `openai-json` …)."""
+    prompt: str
+    """The generation prompt appended ("" for JSON)."""
+    losses: tuple[str, ...]
+    """What the writer could not express, one sentence each."""
+
+
+def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = None) -> ExactText:
+    """What the model received before sampling `context.target`."""
+    writer = WRITERS.get(dialect, "openchatml")
+    transcript = Transcript(dialect=dialect, source="", messages=context.kept, header=dict(header or {}))
+    written = TARGETS[writer](transcript)
+    prompt = PROMPTS.get(dialect, "") if writer != "openai-json" else ""
+    return ExactText(text=written.text + prompt, writer=writer, prompt=prompt,
+                     losses=tuple(str(loss) for loss in written.losses))
+
+
+def message_text(message: Message, dialect: str) -> str:
+    """One message as the dialect's writer writes it, on its own (for counting its tokens)."""
+    return TARGETS[WRITERS.get(dialect, "openchatml")](Transcript(dialect=dialect, source="", messages=(message,))).text

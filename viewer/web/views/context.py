@@ -1,0 +1,43 @@
+"""What the model saw: the sampling context of an assistant message (viewer/context), as the list of earlier
+messages kept and dropped by the dialect's rule, and as the exact text the dialect's writer gives the model.
+It holds hidden content, so it needs debug access: the same decision as the debug view."""
+from __future__ import annotations
+
+from itertools import islice
+
+from flask import Blueprint, abort, make_response, render_template
+from werkzeug.wrappers import Response
+
+from viewer.context import NotSampled, sampling_context
+from viewer.context.text import exact_text
+from viewer.web import security, tokens
+from viewer.web.lookup import get_store, open_record, require_debug, title
+
+bp = Blueprint("context", __name__)
+bp.after_request(security.not_stored)
+
+PREVIEW_CHARS = 280
+"""Characters of each message shown in the list (the exact text below holds them all)."""
+
+
+@bp.get("/t/<id>/context/<int:index>")
+@bp.get("/t/<id>/c/<int:k>/context/<int:index>")  # registered first, so url_for with `k` builds this rule
+def context(id: str, index: int, k: int | None = None) -> Response:
+    record = open_record(id, k)
+    if record.is_dataset:
+        abort(404, "A dataset has no messages of its own: open one of its conversations first.")
+    require_debug(record)
+    if index >= record.message_count:
+        abort(404, f"This transcript has no message #{index}: it has {record.message_count:,} messages.")
+    messages = [entry.message for entry in islice(get_store().iter_entries(record.id, "debug"), index + 1)]
+    try:
+        found = sampling_context(messages, record.dialect, index)
+    except NotSampled as error:
+        abort(404, str(error))
+    text = exact_text(found, record.dialect, record.header)
+    counts = tokens.count(found, text, record.dialect)
+    response = make_response(render_template(
+        "context.html", record=record, context=found, text=text, counts=counts, title=title(record),
+        preview_chars=PREVIEW_CHARS))
+    response.vary.add("Cookie")
+    return response
