@@ -10,7 +10,6 @@ the compare page cold (the first request aligns both transcripts and caches the 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import re
 import statistics
@@ -21,30 +20,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The checkout instead of bench/ itself: a bench module named like a standard one (bench/secrets.py) would
-# shadow it.
-sys.path[0] = str(ROOT)
+sys.path.insert(0, str(ROOT))
 
+from bench.web import peak_since, reset_peak  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
 RUNS = 5
 _FINAL = re.compile(r"<\|channel\|>final<\|message\|>")
 _USER = "<|start|>user<|message|>"
-
-
-def _status(field: str) -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def reset_peak() -> int:
-    gc.collect()
-    with open("/proc/self/clear_refs", "w") as clear:
-        clear.write("5")
-    return _status("VmRSS")
 
 
 def changed_copy(text: str) -> str:
@@ -92,7 +75,7 @@ def child(megabytes: float) -> dict:
             url = f"/compare/{ids[0]}/{ids[1]}" + ("?view=debug" if view == "debug" else "")
             baseline = reset_peak()
             figures[f"{view}_cold_s"] = timed(client, url)
-            figures[f"{view}_peak_rss_mb"] = round((_status("VmHWM") - baseline) / 1e6, 1)
+            figures[f"{view}_peak_rss_mb"] = round(peak_since(baseline) / 1e6, 1)
             figures[f"{view}_warm_s"] = statistics.median(timed(client, url) for _ in range(RUNS))
             summary = client.get(url).get_data(as_text=True)
             found = re.search(r"data-summary>\s*(.*?)</p>", summary, re.S)

@@ -92,7 +92,8 @@ def main() -> None:
     print(f"{'dataset':<{width}}" + "".join(f"{r['conversations']:>18,} conv." for r in results))
     rows = [("size / messages", lambda r: f"{r['mb']:.1f} MB / {r['messages']:,}"),
             ("parse", lambda r: f"{r['parse_s'] * 1000:,.0f} ms ({r['mb'] / r['parse_s']:.1f} MB/s)"),
-            ("upload → link", lambda r: f"{r['upload_s'] * 1000:,.0f} ms"),
+            ("upload → link (÷ parse)",
+             lambda r: f"{r['upload_s'] * 1000:,.0f} ms ({r['upload_s'] / r['parse_s']:.1f}×)"),
             ("upload peak RSS (× input)", lambda r: f"{r['upload_rss'] / 1e6:,.0f} MB ({r['upload_rss'] / (r['mb'] * 1e6):.1f}×)")]
     for name in ("small transcript, first page", "index, first window", "index, window near the end",
                  "conversation near the end, default", "conversation near the end, debug",

@@ -1,10 +1,12 @@
 """Parse benchmark: a generated Harmony transcript (≥ 30 MB, ≥ 100k messages, from tests/harness/gen.py) through the
-Harmony parser.
+Harmony parser, and the same conversations as ChatML and as JSON (tests/harness/formats.py) through theirs.
 
 Run: `.venv/bin/python bench/parse.py [--megabytes 30]`. Prints the input's size and message count, the parse
 time (best of 3), throughput, peak memory while parsing (tracemalloc, a separate run because tracing slows
 Python down), and the time of one `re.finditer` pass over the control tokens of the same text, which is the
-yardstick of the targets: parse ≤ 5× that pass, ≥ 100 MB/s, peak memory ≤ 10× the input.
+yardstick of the targets: parse ≤ 5× that pass, ≥ 100 MB/s, peak memory ≤ 10× the input. Then the ChatML and
+JSON importers (target ≥ 50 MB/s) and the whole `parse()` of each, with their speed beside the Harmony importer's,
+measured alternately in the same process.
 """
 from __future__ import annotations
 
@@ -17,23 +19,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import ParseOptions, parse  # noqa: E402
+from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
+from viewer.parse.json import parse_json  # noqa: E402
 from viewer.parse.harmony.tokens import TOKEN_RE  # noqa: E402
 
-def best_of(runs: int, *functions) -> list[tuple[float, object]]:
+def best_of(runs: int, *functions, clock=time.perf_counter) -> list[tuple[float, object]]:
     """Best time and last result of each function. The runs alternate between the functions so that both
-    see the same load on a shared machine, which keeps their ratio honest."""
+    see the same load on a shared machine, which keeps their ratio honest; `clock=time.process_time` counts
+    this process's CPU time alone."""
     best = [float("inf")] * len(functions)
     results: list[object] = [None] * len(functions)
     for _ in range(runs):
         for which, function in enumerate(functions):
             results[which] = None
             gc.collect()
-            started = time.perf_counter()
+            started = clock()
             results[which] = function()
-            best[which] = min(best[which], time.perf_counter() - started)
+            best[which] = min(best[which], clock() - started)
     return list(zip(best, results))
 
 
@@ -83,9 +89,28 @@ def main() -> None:
          f"{megabytes / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics"),
         ("parser diagnostics", str(len(transcript.diagnostics)), "expected 0 on generated input"),
     ]
+    rows += importer_rows(options.megabytes, megabytes / parse_time)
     width = max(len(row[0]) for row in rows)
     for label, figure, note in rows:
         print(f"{label:<{width}}  {figure:>10}  {note}")
+
+
+def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str, str]]:
+    """The ChatML and JSON importers, and the whole `parse()`, on the same conversations (best of 3 each,
+    alternating)."""
+    rows = []
+    for name, make, importer in (("chatml", chatml, parse_chatml), ("json", openai_json, parse_json)):
+        text = make(megabytes)
+        size = len(text.encode("utf-8")) / 1_000_000
+        (read_time, transcript), (full_time, full) = best_of(
+            3, lambda: importer(text, ParseOptions()), lambda: parse(text))
+        rate = size / read_time
+        rows += [(f"{name}: input", f"{size:.1f} MB", f"{len(transcript.messages):,} messages"),
+                 (f"parse_{name} (best of 3)", f"{read_time * 1000:.0f} ms",
+                  f"{rate:.0f} MB/s, target >= 50 MB/s; {rate / harmony_rate:.2f}x the Harmony importer's MB/s"),
+                 (f"full parse() of {name}", f"{full_time * 1000:.0f} ms",
+                  f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
+    return rows
 
 
 if __name__ == "__main__":

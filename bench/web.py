@@ -5,7 +5,8 @@ bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fre
 peak memory is its own:
 
 - upload: POST /api/transcripts through the Flask test client until the link comes back (parse, policy, store,
-  commit), with the split between analysis (parse + policy) and storing; peak RSS of the process above what
+  commit), beside `parse()` of the same bytes in the same process (their ratio: target ≤ 1.5×), with the split
+  between analysis (parse + policy) and storing; peak RSS of the process above what
   it held before the request (the raw bytes included), and Python's own peak allocations (tracemalloc, in a
   separate run because tracing slows Python down).
 - pages: the first page of the default and the debug view, a window in the middle, and deep links near the end,
@@ -99,7 +100,18 @@ def child_upload(size: float, database: str, traced: bool) -> dict[str, Any]:
     store = app.extensions["viewer.store"]
     record = store.get(result["id"])
     result.update(messages=record.message_count, visible=record.visible_count)
+    if not traced:  # the yardstick of upload → link: parse() of the same bytes, in the same process
+        from viewer.parse import parse
+
+        result["parse_s"] = min(_timed(lambda: parse(raw)) for _ in range(2))
     return result
+
+
+def _timed(function: Callable[[], Any]) -> float:
+    gc.collect()
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
 
 
 def child_phases(size: float, database: str) -> dict[str, Any]:
@@ -326,6 +338,10 @@ def table(sizes: list[float], results: list[dict[str, Any]]) -> list[tuple[str, 
         row("transcript", lambda r: f"{mb(r['upload']['bytes'])}, {r['upload']['messages']:,} msgs"),
         row("upload → link", lambda r: ms(r["upload"]["upload_s"])),
         row("… on PostgreSQL", on_postgres(lambda p: ms(p["upload"]["upload_s"]))),
+        row("parse() of the same bytes", lambda r: ms(r["upload"]["parse_s"])),
+        row("upload → link / parse() (target ≤ 1.5×)",
+            lambda r: f"{r['upload']['upload_s'] / r['upload']['parse_s']:.2f}×"),
+        row("… on PostgreSQL", on_postgres(lambda p: f"{p['upload']['upload_s'] / p['upload']['parse_s']:.2f}×")),
         row("… parse + policy", lambda r: ms(r["phases"]["analyse_s"])),
         row("… store (one transaction)", lambda r: ms(r["phases"]["store_s"])),
         row("upload peak RSS (× input)",

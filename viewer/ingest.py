@@ -11,6 +11,7 @@ import logging
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
+from viewer.parse.common import collector_paused
 from viewer.parse.decode import decode
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store
@@ -26,7 +27,8 @@ log = logging.getLogger(__name__)
 def analyse(raw: bytes, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
-        return Projection.of(parse(raw, dialect))
+        with collector_paused:  # the policy's decisions too: see viewer/parse/common.py
+            return Projection.of(parse(raw, dialect))
     except Exception as error:  # noqa: BLE001 - an upload must not fail because the parser has a bug
         log.exception("parser failed on an upload")
         return Projection(_unparsed(raw, dialect, error), ())
@@ -42,15 +44,18 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
-    return store.add(raw, analyse(raw, requested_dialect), STORED_VERSION, id=id,
-                     requested_dialect=requested_dialect, **fields)
+    projection = analyse(raw, requested_dialect)
+    with collector_paused:  # the rows are made from objects that all live on; see viewer/parse/common.py
+        return store.add(raw, projection, STORED_VERSION, id=id, requested_dialect=requested_dialect, **fields)
 
 
 def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     """Store a sample under its stable id unless the same bytes are already there. True if stored."""
     if store.has_same_bytes(id, raw):
         return False
-    return store.replace_sample(raw, analyse(raw), STORED_VERSION, id=id, name=name)
+    projection = analyse(raw)
+    with collector_paused:
+        return store.replace_sample(raw, projection, STORED_VERSION, id=id, name=name)
 
 
 def current(store: Store, record: Record) -> Record:
@@ -66,7 +71,9 @@ def current(store: Store, record: Record) -> Record:
 def reparse(store: Store, record: Record) -> Record:
     """Parse a stored transcript's raw bytes again and replace its stored parse."""
     raw = store.raw(record.id) or b""
-    store.replace_parse(record.id, analyse(raw, record.requested_dialect), STORED_VERSION)
+    projection = analyse(raw, record.requested_dialect)
+    with collector_paused:
+        store.replace_parse(record.id, projection, STORED_VERSION)
     return store.get(record.id)
 
 

@@ -33,6 +33,7 @@ TOOL_SHAPES = (  # the header shapes of HARMONY.md, all the same call
     "<|start|>assistant<|channel|>commentary to=functions.{tool}<|constrain|>json<|message|>",
     "<|start|>assistant to=functions.{tool} call_id={call_id}<|channel|>commentary<|constrain|>json<|message|>",
 )
+REFERENCE_SHAPES = tuple(shape for shape in TOOL_SHAPES if "call_id" not in shape)
 LONG_EVERY = 1000
 """On average one message in this many is long."""
 
@@ -40,8 +41,9 @@ LONG_EVERY = 1000
 class Generator:
     """Writes conversations from a seeded random source; `generate` is the way in."""
 
-    def __init__(self, seed: int = 7) -> None:
+    def __init__(self, seed: int = 7, shapes: tuple[str, ...] = TOOL_SHAPES) -> None:
         self.random = random.Random(seed)
+        self.shapes = shapes
         self.calls = 0
 
     def sentence(self, low: int = 5, high: int = 14) -> str:
@@ -79,7 +81,7 @@ class Generator:
     def call(self, city: str) -> tuple[str, str | None]:
         """A call in one of the header shapes real producers write; some carry a call_id."""
         self.calls += 1
-        shape = self.random.choice(TOOL_SHAPES)
+        shape = self.random.choice(self.shapes)
         call_id = f"call_{self.calls:07d}" if "{call_id}" in shape else None
         arguments = f'{{"location":"{city}","unit":"celsius"}}'
         return shape.format(tool="get_weather", call_id=call_id) + arguments + "<|call|>", call_id
@@ -115,16 +117,18 @@ class Generator:
         return parts
 
 
-def generate(megabytes: float = 0, messages: int = 0, seed: int = 7) -> str:
-    """A Harmony transcript of at least `megabytes` (UTF-8) and at least `messages` messages."""
-    generator = Generator(seed)
+def generate(megabytes: float = 0, messages: int = 0, seed: int = 7, *, reference: bool = False) -> str:
+    """A Harmony transcript of at least `megabytes` (UTF-8) and at least `messages` messages. With `reference`,
+    only what openai-harmony itself renders and reads (bench/vs_harmony.py): nothing between messages and no
+    `call_id=` attribute (an OpenChatML 2.x addition its reader rejects)."""
+    generator = Generator(seed, REFERENCE_SHAPES if reference else TOOL_SHAPES)
     chunks: list[str] = []
     size = count = day = 0
     while size < megabytes * 1_000_000 or count < messages:
         day += 1
         conversation = generator.conversation(day)
         # The reference renderer writes nothing between messages; the specs' examples write newlines.
-        separator = generator.random.choice(("", "\n"))
+        separator = "" if reference else generator.random.choice(("", "\n"))
         text = separator.join(conversation) + separator
         chunks.append(text)
         size += len(text.encode("utf-8"))

@@ -1,6 +1,6 @@
 """Deterministic text with no secrets in it, shaped like what transcripts hold: prose (that talks about keys,
 tokens and passwords), Python and JavaScript, and tool output full of hashes, UUIDs, git SHAs, base64 blobs,
-digests and URLs without credentials. The false-positive test and bench/secrets.py measure the scanner on it.
+digests and URLs without credentials. The false-positive test and bench/secret_scan.py measure the scanner on it.
 
     text = corpus(megabytes=1, seed=3)
 """

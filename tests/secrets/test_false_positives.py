@@ -1,6 +1,6 @@
 """Text without secrets gives (almost) no findings: the sample transcripts, generated Harmony transcripts, and
 generated prose, code and tool output full of hashes, UUIDs, git SHAs, base64 blobs and URLs without
-credentials. bench/secrets.py prints the rates; these tests hold the line."""
+credentials. bench/secret_scan.py prints the rates; these tests hold the line."""
 from __future__ import annotations
 
 from collections import Counter

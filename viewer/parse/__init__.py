@@ -5,11 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 from viewer.analysis import check, pair_calls
-from viewer.model import Diagnostic, Transcript
+from viewer.model import Diagnostic, Span, Transcript
+from viewer.parse.common import collector_paused
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode
 from viewer.parse.detect import detect
 from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
+from viewer.parse.json import parse_json_within
 from viewer.parse.options import ParseOptions
 from viewer.parse.surrogates import replace_lone_surrogates
 
@@ -25,12 +27,19 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
     """Parse text or bytes into a Transcript. Never raises on user input: defects become diagnostics."""
     if dialect != "auto" and dialect not in IMPORTERS:
         raise ValueError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
+    # Every importer, the checks and the pairing make objects that all live on: the cyclic collector would walk
+    # them again and again (a tenth of a Harmony parse, more of a JSON one). See viewer/parse/common.py.
+    with collector_paused:
+        return _parse(data, dialect, primed_role)
+
+
+def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcript:
     text, decode_diagnostics = decode(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
     spans = conversation_spans(text) if chosen == "json" else None
     if spans is not None:
-        dataset = read_dataset(text, spans, _read_json_conversation, options)
+        dataset = read_dataset(text, spans, _read_json_conversation, _read_json_within, options)
         conversations = tuple(_finish(c, []) for c in dataset.conversations)
         dataset = _finish(dataclasses.replace(dataset, conversations=conversations), decode_diagnostics)
         for conversation in conversations:  # one line index over the file, not one per conversation
@@ -41,9 +50,12 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:
-    # Surrogates are looked for in the conversation's own text: over the whole file, once per conversation,
-    # the search made a dataset's parse quadratic.
     return replace_lone_surrogates(IMPORTERS["json"].read(text, options))
+
+
+def _read_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
+    conversation = parse_json_within(text, span, options)
+    return None if conversation is None else replace_lone_surrogates(conversation, within=span)
 
 
 def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:

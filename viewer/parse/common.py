@@ -43,11 +43,16 @@ def qualified_tool_name(name: str) -> str:
     return name if "." in name or name in UNNAMESPACED_BUILTINS else FUNCTIONS + name
 
 
+_SHOWN_JSON = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(value, ensure_ascii=False)`, without making an encoder on every call (most of its time on the
+small values of tool calls)."""
+
+
 def shown_json(value: Any) -> str:
     """A JSON value as text for a person: the field it came from should have held text, or it is shown as
     content. Never raises."""
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return _SHOWN_JSON(value)
     except (ValueError, RecursionError):
         return "(a value too deeply nested to show)"
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Callable
+import re
+from typing import Any, Callable
 
+from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.options import ParseOptions
@@ -21,26 +23,39 @@ CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "outp
 """Keys whose list value makes an object a whole conversation rather than one message."""
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
+WithinParser = Callable[[str, Span, ParseOptions], "Transcript | None"]
 _DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"\s*")
+_NOT_BLANK = re.compile(r"\S")
 
 
 def conversation_spans(text: str) -> list[Span] | None:
     """Where each conversation of a dataset lies, or None when the text is not a dataset (one conversation,
     messages one per line, anything else)."""
-    start = len(text) - len(text.lstrip())
+    start = _SPACE.match(text).end()
     if text.startswith("[", start):
         return _array_elements(text, start)
-    lines = [(first, end) for _, first, end in line_spans(text)]
-    if len(lines) < 2 or not _is_conversation(text[lines[0][0]:lines[0][1]]):
+    # A dataset has two lines at least, and its first line decides: both are asked before the lines are split
+    # (a big document that is no dataset is one line, or has many).
+    newline = text.find("\n", start)
+    if newline == -1 or _NOT_BLANK.search(text, newline) is None:
         return None
-    return lines
+    lines = line_spans(text)
+    _, first, end = next(lines)
+    if not _is_conversation(text[first:end]):
+        return None
+    return [(first, end), *((start, end) for _, start, end in lines)]
 
 
 def _is_conversation(element: str) -> bool:
     try:
-        value = json.loads(element)
+        value = loads(element)
     except (ValueError, RecursionError):
         return False
+    return _holds_conversation(value)
+
+
+def _holds_conversation(value: Any) -> bool:
     return isinstance(value, dict) and any(isinstance(value.get(key), list) for key in CONVERSATION_KEYS)
 
 
@@ -51,16 +66,16 @@ def _array_elements(text: str, bracket: int) -> list[Span] | None:
     at = _skip_space(text, bracket + 1)
     while at < len(text) and text[at] != "]":
         try:
-            _, end = _DECODER.raw_decode(text, at)
+            value, end = _DECODER.raw_decode(text, at)
         except (ValueError, RecursionError):
             break
+        if not spans and not _holds_conversation(value):
+            return None  # a list of messages: the first element decides, before the others are read
         spans.append((at, end))
         at = _skip_space(text, end)
         if text.startswith(",", at):
             at = _skip_space(text, at + 1)
-    if len(spans) < 2 or not _is_conversation(text[spans[0][0]:spans[0][1]]):
-        return None
-    return spans
+    return spans if len(spans) >= 2 else None
 
 
 def _skip_space(text: str, at: int) -> int:
@@ -69,13 +84,21 @@ def _skip_space(text: str, at: int) -> int:
     return at
 
 
-def read_dataset(text: str, spans: list[Span], read: DialectParser, options: ParseOptions) -> Transcript:
-    """Each conversation read on its own, its spans moved into the whole file; the file's frame and any text
-    outside the conversations in the dataset's own diagnostics."""
+def read_dataset(text: str, spans: list[Span], read: DialectParser, read_within: WithinParser,
+                 options: ParseOptions) -> Transcript:
+    """Each conversation read on its own, its spans into the whole file; the file's frame and any text outside
+    the conversations in the dataset's own diagnostics.
+
+    A conversation is read where it stands (`read_within`, so nothing is copied or moved: moving every span of
+    every message took as long as reading them). One that is not a whole JSON object is read as a copy and its
+    spans moved, so that what is said about its broken JSON quotes its own lines, as for a file of its own."""
     dataset = Transcript(dialect="json", source=text)
     conversations = []
     for start, end in spans:
-        conversations.append(_shifted(read(text[start:end], options), start, text))
+        conversation = read_within(text, (start, end), options)
+        if conversation is None:
+            conversation = _shifted(read(text[start:end], options), start, text)
+        conversations.append(conversation)
     frame, diagnostics = _between(text, spans)
     return dataclasses.replace(dataset, conversations=tuple(conversations), frame=tuple(frame),
                                diagnostics=tuple(diagnostics))

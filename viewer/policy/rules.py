@@ -87,18 +87,26 @@ def rule_for(message: Message, transcript: Transcript) -> Rule:
 def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
     """`rule_for` of every message, asked once per distinct combination of the fields the rules read.
 
-    The rules read a message's header fields (`_decided_by`) and the transcript's dialect and header, never
-    its body or place, so messages with equal keys get the same rule. Asking the table for each message cost
-    8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary lookup."""
-    known: dict[tuple, Rule] = {}
+    The rules read a message's header fields (`_decided_by`) and whether the transcript is Harmony with a
+    header (`_is_harmony_preamble`), never its body or place, so messages with equal keys get the same rule.
+    Asking the table for each message cost 8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary
+    lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
+    messages each, ask the table once between them rather than a few times each."""
+    known, read = _KNOWN, (transcript.dialect, bool(transcript.header))
     rules = []
     for message in transcript.messages:
-        key = _decided_by(message)
+        key = (*read, *_decided_by(message))
         rule = known.get(key)
         if rule is None:
+            if len(known) >= _KNOWN_SIZE:
+                known.clear()
             rule = known[key] = rule_for(message, transcript)
         rules.append(rule)
     return tuple(rules)
+
+
+_KNOWN: dict[tuple, Rule] = {}
+_KNOWN_SIZE = 4096
 
 
 def _decided_by(message: Message) -> tuple:

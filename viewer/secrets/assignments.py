@@ -4,7 +4,7 @@ Two detectors. detect-secrets' KeywordDetector patterns (its list of names: pass
 any value in quotes, and an unquoted value (`.env` files, YAML) only when it looks like a password rather than
 a word of prose (`Password: required`). The entropy detector takes a value after a token-ish name (token,
 secret, api key, authorization, bearer …) only when detect-secrets' Shannon entropy calls it random: its
-context-free entropy detectors flag every hash, UUID and base64 blob in tool output (see bench/secrets.py).
+context-free entropy detectors flag every hash, UUID and base64 blob in tool output (see bench/secret_scan.py).
 """
 from __future__ import annotations
 

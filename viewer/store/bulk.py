@@ -1,6 +1,8 @@
 """Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
 
@@ -27,28 +29,49 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> Non
     their messages for search (viewer.store.search).
 
     The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
-    cost three quarters of the storing time, and a generator never holds every row at once."""
+    cost three quarters of the storing time, and a generator never holds every row at once. Rows go in the
+    order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
+    number order put every row at another place of the index (a third of the time of storing a big dataset)."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
         cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-    kinds = [{} for _ in parses]  # filled by message_rows, so kind_rows (a generator) runs after it
+    in_order = sorted(parses, key=lambda parse: parse[0])
+    kinds = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
     try:
         for table, columns, new_rows in (
-                (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(parses, kinds)
+                (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
                                                   for row in rows.message_rows(id, projection, found))),
-                (message_kinds, rows.KIND_COLUMNS, (row for (id, projection), found in zip(parses, kinds)
+                (message_kinds, rows.KIND_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
                                                     for row in rows.kind_rows(id, found, projection.rules))),
-                (diagnostics, rows.DIAGNOSTIC_COLUMNS, (row for id, projection in parses
+                (diagnostics, rows.DIAGNOSTIC_COLUMNS, (row for id, projection in in_order
                                                         for row in rows.diagnostic_rows(id, projection.transcript))),
-                (pairs, rows.PAIR_COLUMNS, (row for id, projection in parses
+                (pairs, rows.PAIR_COLUMNS, (row for id, projection in in_order
                                             for row in rows.pair_rows(id, projection.transcript)))):
             cursor.executemany(_insert_sql(conn, table, columns), new_rows)
         # After the rows, which the index reads; inside the large page cache.
-        search.index(conn, [(id, len(projection.transcript.messages)) for id, projection in parses])
+        search.index(conn, parses)
     finally:
         if sqlite:
             cursor.execute("PRAGMA cache_size=-2000")  # SQLite's default: serving needs no more
+        cursor.close()
+
+
+def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """`conn.execute(insert(table), rows)` for rows with the same keys (a dataset's conversation rows), through
+    the DB-API cursor: each column's bind processor (how SQLAlchemy hands the database a datetime, a boolean …)
+    applied here, without SQLAlchemy's per-row parameter handling, which cost 50 µs a row, a fifth of storing a
+    dataset of short conversations."""
+    if not rows:
+        return
+    columns = tuple(rows[0])
+    processors = [table.c[name].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for name in columns]
+    cursor = conn.connection.cursor()
+    try:
+        cursor.executemany(_insert_sql(conn, table, columns), (
+            tuple(value if process is None or value is None else process(value)
+                  for process, value in zip(processors, row.values())) for row in rows))
+    finally:
         cursor.close()
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.sql import Select
 
 from viewer.policy import Projection
 from viewer.store import migrate, rows, summaries
-from viewer.store.bulk import delete_parse, insert_parse
+from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.rows import Entry, Located, Record
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
@@ -73,8 +73,9 @@ class Store:
     @staticmethod
     def _insert_conversations(conn, parent: dict[str, Any], projection: Projection, parser_version: str) -> None:
         """A dataset's conversation rows (none for a single conversation)."""
-        if projection.conversations:
-            conn.execute(insert(transcripts), list(summaries.conversation_rows(parent, projection, parser_version)))
+        if projection.conversations:  # in the order of their ids, as bulk.insert_parses explains
+            insert_rows(conn, transcripts, sorted(summaries.conversation_rows(parent, projection, parser_version),
+                                                  key=lambda row: row["id"]))
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""

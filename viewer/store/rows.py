@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator
 from sqlalchemy import Column
 
 from viewer.model import Diagnostic, Message, Segment, Transcript
-from viewer.policy import Projection, Rule
+from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.policy.projection import marker_tool
 from viewer.store.schema import message_kinds, messages, transcripts
 
@@ -164,6 +164,17 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
         yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
                header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
                content, source[start:end], segments_json(message), *partner.get(message.index, no_partner))
+
+
+def search_rows(key: int, projection: Projection) -> Iterator[tuple]:
+    """The search index's rows of a transcript whose first key is `key`: `(key, shown, hidden, header)` with
+    the values SQLite's view `message_search_source` (migration 0007) gives for its stored rows, exactly."""
+    for message, rule in zip(projection.transcript.messages, projection.rules):
+        body = message.content
+        header = " ".join((message.role, message.name or "", message.recipient or "", message.channel,
+                           message.content_type or "", message.call_id or ""))
+        shown = rule.show_as in SHOWN_IN_FULL
+        yield key + message.index, body if shown else None, None if shown else body, header
 
 
 def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[Rule]) -> Iterator[tuple]:

@@ -4,9 +4,8 @@ which explains the keys): filled in the upload's transaction, emptied with its p
 What the default view may find is decided when the index is written: only the bodies it shows (SQLite: the
 column `shown`; PostgreSQL: the words of weight A, with an index of their own), never a hidden message, a
 marker or a header, so no query can find or count hidden text. The debug view searches bodies and headers of
-every message. A query is words (all must match, in any order) and "quoted phrases",
-case-insensitive; no character of it reaches a full-text query language unquoted. Excerpts are cut in Python
-from the stored body of each result on the page.
+every message. A query is words (all must match, in any order) and "quoted phrases", case-insensitive; no
+character of it reaches a full-text query language unquoted. Excerpts are cut in Python from the stored body.
 """
 from __future__ import annotations
 
@@ -19,7 +18,8 @@ from sqlalchemy import and_, column, func, select, table, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
-from viewer.policy import SHOWN_IN_FULL
+from viewer.policy import SHOWN_IN_FULL, Projection
+from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
 
 MAX_QUERY_CHARS = 500
@@ -92,37 +92,49 @@ def parse_query(raw: str) -> Query:
 
 # ---- writing: in the caller's transaction, after the parse rows (the index reads them) ----------------------
 
-def index(conn: Connection, parses: Iterable[tuple[str, int]]) -> None:
-    """Index the messages of transcript rows `(id, message count)`, one upload's: a new block of keys, each
-    row's range in it in the order given (a dataset's conversations in order)."""
+def index(conn: Connection, parses: Iterable[tuple[str, Projection]]) -> None:
+    """Index the messages of transcript rows `(id, projection)`, one upload's: a new block of keys, a range in it
+    for each row in the order given (a dataset's conversations in order)."""
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # the caller already holds SQLite's write lock (it wrote the parse rows), so no one else allocates
         newest = conn.execute(select(func.max(ranges.c.start))).scalar()
         block = (newest >> BLOCK_BITS) + 1 if newest is not None else 1
     else:  # a sequence: concurrent uploads in other transactions never get the same block
         block = conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar()
-    key, spans = block << BLOCK_BITS, []
-    for id, count in parses:
-        if count:
+    key, spans, indexed = block << BLOCK_BITS, [], []
+    for id, projection in parses:
+        if count := len(projection.transcript.messages):
             spans.append({"transcript_id": id, "start": key, "stop": key + count})
+            indexed.append((id, key, projection))
             key += count
     if not spans:
         return
-    conn.execute(ranges.insert(), spans)
-    ids = [span["transcript_id"] for span in spans]
+    conn.execute(ranges.insert(), sorted(spans, key=lambda span: span["transcript_id"]))  # see bulk.insert_parses
     if sqlite:
-        conn.exec_driver_sql("INSERT INTO message_search (rowid, shown, hidden, header) "
-                             "SELECT sid, shown, hidden, header FROM message_search_source WHERE transcript_id = ?",
-                             [(id,) for id in ids])
+        _sqlite_index(conn, indexed)
     else:
-        conn.execute(text(PG_INSERT), {"ids": ids})
+        conn.execute(text(PG_INSERT), {"ids": [span["transcript_id"] for span in spans]})
         _pg_clean_pending(conn)
 
 
+def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) -> None:
+    """The rows of `(id, first key, projection)`: the values the view `message_search_source` gives (the index's
+    contract: deletes and integrity-check read them there) made in memory, since reading them through the view
+    took as long again as indexing; an upload with a NUL, where the view's substr() stops, goes through it."""
+    cursor, insert = conn.connection.cursor(), "INSERT INTO message_search (rowid, shown, hidden, header)"
+    if "\x00" in indexed[0][2].transcript.source:
+        cursor.executemany(f"{insert} SELECT sid, shown, hidden, header FROM message_search_source "
+                           "WHERE transcript_id = ?", [(id,) for id, _, _ in indexed])
+    else:
+        cursor.executemany(f"{insert} VALUES (?, ?, ?, ?)",
+                           (row for _, key, projection in indexed for row in search_rows(key, projection)))
+    cursor.close()
+
+
 def _pg_clean_pending(conn: Connection) -> None:
-    """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes
-    proper: every query reads the pending list whole, which made searches 20-70 ms slower until autovacuum
-    came; this costs tens of milliseconds at upload. Only the indexes' owner may: skipped for another role."""
+    """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes proper:
+    every query reads the pending list whole, which made searches 20-70 ms slower until autovacuum came; this
+    costs tens of milliseconds at upload. Only the indexes' owner may: skipped for another role."""
     try:
         with conn.begin_nested():
             conn.exec_driver_sql("SELECT gin_clean_pending_list('message_search_words'), "

@@ -22,8 +22,8 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
         "snippet": first_question.content[:SNIPPET_CHARS] if first_question is not None else None,
         "dialect": transcript.dialect,
         "parser_version": parser_version,
-        "header": json.dumps(transcript.header, default=str, ensure_ascii=False),
-        "tools": json.dumps(transcript.tools, default=str, ensure_ascii=False),
+        "header": _json(transcript.header),
+        "tools": _json(transcript.tools),
         "message_count": len(transcript.messages),
         "visible_count": len(transcript.messages) - hidden,
         "hidden_count": hidden,
@@ -31,6 +31,11 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
         "error_count": sum(1 for diagnostic in transcript.diagnostics if diagnostic.severity == "error"),
         "pair_count": len(transcript.pairs),
     }
+
+
+def _json(value: dict[str, Any]) -> str:
+    # Most are empty (every conversation of a dataset has a header and tools), and json.dumps costs microseconds.
+    return json.dumps(value, default=str, ensure_ascii=False) if value else "{}"
 
 
 def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.parse.chatml.body import FILE_SEPARATOR, FIM_KINDS, scan_body
 from viewer.parse.chatml.marks import BODY_ENDS, BOS, HEADER_STOP, TOP_MARKS, MarkFinder
+from viewer.parse.chatml.plain import read_plain
 from viewer.parse.chatml.turns import Draft, Envelope, run_message, turn_messages
 from viewer.parse.common import CHATML_ROLES, Pending, trimmed_span
 from viewer.parse.options import ParseOptions
@@ -31,6 +32,9 @@ class Reader:
         text = self.text
         position = self._primed_completion()
         while position < len(text):
+            position = read_plain(self, position)  # most envelopes: plain.py reads them in one regex match each
+            if position == len(text):
+                break
             match = self.marks.next(TOP_MARKS, position)
             self._between(position, match.start() if match else len(text))
             if match is None:

@@ -147,7 +147,7 @@ def _calls(text: str, start: int, end: int, span: Span, notes: list[Pending]) ->
     """The calls of one `<tool_call>` block: one JSON value, or several one after another (ollama's Hermes 3
     template writes all the calls of a turn into one block), each a piece; the first and last also span the
     tags. Anything else in the block makes the whole block one call of an unknown tool."""
-    values = _json_run(text, start, end)
+    values = json_run(text, start, end)
     if values is None:
         values = [(UNREADABLE, (start, end))]
     last = len(values) - 1
@@ -164,7 +164,7 @@ def _calls(text: str, start: int, end: int, span: Span, notes: list[Pending]) ->
     return pieces
 
 
-def _json_run(text: str, start: int, end: int) -> list[tuple[Any, Span]] | None:
+def json_run(text: str, start: int, end: int) -> list[tuple[Any, Span]] | None:
     """The JSON values that make up text[start:end] (blank around and between them), with their spans; None when
     anything else stands there or there are none."""
     chunk = text[start:end]

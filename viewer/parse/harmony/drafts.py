@@ -1,4 +1,6 @@
-"""`Message(...)` made six times faster, for the Harmony reader's hot loop.
+"""`Message(...)` made six times faster, for the hot loops of the importers (the plain messages of Harmony,
+ChatML and JSON: each dialect's plain.py); `Segment(...)` likewise, for the frame of a big JSON file (a segment
+between every two messages) and the blocks of ChatML templates.
 
 A frozen dataclass's `__init__` sets each of its 16 fields through `object.__setattr__`, which cost more than
 everything else in reading a message (bench/parse.py). Python lets an object change its class to one with the
@@ -9,10 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from viewer.model import Message
+from viewer.model import Message, Segment
 
 MESSAGE_FIELDS = ("index", "turn", "role", "content", "span", "name", "recipient", "channel", "channel_explicit",
                   "content_type", "constrained", "intent", "call_id", "end", "segments", "header")
+
+SEGMENT_FIELDS = ("kind", "text", "span")
 
 
 def _check_layout() -> None:
@@ -22,6 +26,9 @@ def _check_layout() -> None:
     fields = tuple(field.name for field in dataclasses.fields(Message))
     if not fields == MESSAGE_FIELDS == Message.__slots__:
         raise RuntimeError(f"Message's fields are now {fields}: update MESSAGE_FIELDS and new_message in {__name__}")
+    fields = tuple(field.name for field in dataclasses.fields(Segment))
+    if not fields == SEGMENT_FIELDS == Segment.__slots__:
+        raise RuntimeError(f"Segment's fields are now {fields}: update SEGMENT_FIELDS and new_segment in {__name__}")
 
 
 _check_layout()
@@ -55,3 +62,19 @@ def new_message(index, turn, role, content, span, name, recipient, channel, chan
     message.header = header
     message.__class__ = Message
     return message
+
+
+class _SegmentDraft:
+    """A mutable object with exactly Segment's slots, so that it may become a Segment."""
+
+    __slots__ = SEGMENT_FIELDS
+
+
+def new_segment(kind, text, span) -> Segment:
+    """`Segment(kind, text, span)`."""
+    segment = _SegmentDraft()
+    segment.kind = kind
+    segment.text = text
+    segment.span = span
+    segment.__class__ = Segment
+    return segment

@@ -1,8 +1,9 @@
 """OpenChatML 2.x and Harmony text (`<|start|>role…<|message|>body<|end|>`) into the one model.
 
-The reader walks the text message by message: `str.find` locates the next `<|start|>`, one regex match reads
-a well-formed header, one regex search finds the token that ends the body, and headers are read once per
-distinct header text (cached). Malformed input takes slower paths that report what they found.
+The reader walks the text message by message. A plain message (a header of words, `<|channel|>` and
+`<|constrain|>`; a body without `<|`; an unescaped stop token) is read by one regex match, and headers are read
+once per distinct header text (cached). Anything else (stray text, escapes, literal blocks, chain-of-thought
+markers, broken headers, a cut stream) takes the general path, which reports what it found.
 
 Choices where the specs are silent (each has a test in tests/parse/test_harmony.py):
 - A `<|start|>` inside a body closes the open message with `end = "eof"` (no stop token was seen) and a
@@ -28,7 +29,8 @@ from viewer.model import ROLES, Diagnostic, Message, Segment, Transcript, make_d
 from viewer.parse.common import collector_paused, trimmed_span
 from viewer.parse.harmony.body import Body, Literal
 from viewer.parse.harmony.drafts import new_message
-from viewer.parse.harmony.header import HEADER_CACHE, Header, cached_header, loose_text_start, read_header
+from viewer.parse.harmony.header import Header, loose_text_start, read_header
+from viewer.parse.harmony.plain import read_plain
 from viewer.parse.harmony.tokens import (ENDLITERAL, START, STOPS, T_LITERAL, T_MESSAGE, T_START, TOKEN_RE,
                                          is_escaped, unescape)
 from viewer.parse.harmony.tool_namespace import declared_tools
@@ -83,43 +85,27 @@ class _Reader:
     # --- where messages start --------------------------------------------------------------------------------
 
     def _read_messages(self, position: int) -> None:
-        """Read messages from `position` to the end. The common case (a plain header, a body that ends at its
-        first control token) is read inline here because it is most of the work; anything else goes the
-        general way through `_read_message`."""
-        text, find, length = self.text, self.text.find, len(self.text)
-        plain_header, search, headers, stops = _PLAIN_HEADER.match, TOKEN_RE.search, HEADER_CACHE, STOPS
-        append = self.messages.append
-        index = len(self.messages)
+        """Read messages from `position` to the end: runs of plain messages in the hot loop of plain.py, and
+        whatever stops a run (stray text, an escape, a literal block, a broken header …) the general way."""
+        length = len(self.text)
         while position < length:
-            start = find(START, position)
-            while start > 0 and text[start - 1] == "<":  # `<<|start|>` is text
-                start = find(START, start + _START_LENGTH)
-            if start == -1:
-                self._between(position, length)
-                return
-            if start > position and not text[position:start].isspace():
-                self._between(position, start)
-            plain = plain_header(text, start + _START_LENGTH)
-            if plain is not None:
-                body_from = plain.end()
-                stop = search(text, body_from)
-                end = stops.get(stop.lastindex) if stop is not None else None
-                if end is not None:
-                    body_to = stop.start()
-                    header_text = plain[1]
-                    (role, name, recipient, channel, channel_explicit, content_type, constrained, intent, call_id,
-                     problems) = headers.get(header_text) or cached_header(header_text)
-                    body = text[body_from:body_to]
-                    if text[body_to - 1] != "<" and not problems and (
-                            "<|" not in body or channel != "analysis" and "<<|" not in body):
-                        position = stop.end()
-                        append(new_message(index, index, role, body, (start, position), name, recipient, channel,
-                                           channel_explicit, content_type, constrained, intent, call_id, end, (),
-                                           (start, body_from)))
-                        index += 1
-                        continue
-            position = self._read_message(start, start + _START_LENGTH, None)
-            index = len(self.messages)
+            position = read_plain(self.text, position, self.messages)
+            if position < length:
+                position = self._read_next(position)
+
+    def _read_next(self, position: int) -> int:
+        """Read what follows `position` the general way: stray text up to the next `<|start|>` and the message
+        it starts; return where reading goes on."""
+        text = self.text
+        start = text.find(START, position)
+        while start > 0 and text[start - 1] == "<":  # `<<|start|>` is text
+            start = text.find(START, start + _START_LENGTH)
+        if start == -1:
+            self._between(position, len(text))
+            return len(text)
+        if start > position and not text[position:start].isspace():
+            self._between(position, start)
+        return self._read_message(start, start + _START_LENGTH, None)
 
     def _read_completion_start(self, position: int) -> int:
         """A completion that follows a prefilled `<|start|>assistant` begins inside the header."""

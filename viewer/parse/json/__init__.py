@@ -54,10 +54,12 @@ W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with
 """
 from __future__ import annotations
 
-from viewer.model import Transcript
-from viewer.parse.json.container import frame, read_container
+from viewer.model import Span, Transcript
+from viewer.parse.common import collector_paused
+from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.importer import Importer
+from viewer.parse.json.positions import JsonError, Partial, read_value
 from viewer.parse.options import ParseOptions
 
 
@@ -65,8 +67,28 @@ def parse_json(text: str, options: ParseOptions) -> Transcript:
     """Read a JSON or JSON Lines transcript. Never raises on user input.
 
     container.py finds the elements (positions.py reads JSON with spans), conversation.py reads the envelope
-    and each element with the reader of its shape, importer.py numbers the messages."""
-    reading = read_container(text)
+    and each element with the reader of its shape (plain.py the plain ones), importer.py numbers the messages."""
+    with collector_paused:  # see viewer/parse/common.py: a big file's objects all live on
+        return _transcript(text, read_container(text))
+
+
+def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
+    """One conversation of a larger file (a dataset), read where it stands, so that its spans point into the
+    whole text: what `parse_json(text[start:end])` gives, its spans moved by `start`. None when the span is not
+    one whole JSON object (then the caller reads a copy: diagnostics about broken JSON quote its own lines)."""
+    start, end = span
+    if not text.startswith("{", start):
+        return None
+    try:
+        top = read_value(text, start, 2, into=Partial(LIST_KEYS))
+    except JsonError:
+        return None
+    if top.span[1] != end:
+        return None
+    return _transcript(text, conversation_of(top), span)
+
+
+def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
     importer = Importer(text)
     header = read_reading(reading, importer)
     claimed = [message.span for message in importer.messages]
@@ -74,7 +96,7 @@ def parse_json(text: str, options: ParseOptions) -> Transcript:
     return Transcript(
         dialect="json", source=text, messages=tuple(importer.messages),
         diagnostics=(*reading.unread, *importer.diagnostics), header=header, tools=importer.tools,
-        frame=frame(text, claimed))
+        frame=frame(text, claimed, within))
 
 
-__all__ = ["ENVELOPE_KEYS", "Importer", "parse_json", "read_conversation"]
+__all__ = ["ENVELOPE_KEYS", "Importer", "parse_json", "parse_json_within", "read_conversation"]

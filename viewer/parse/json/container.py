@@ -3,11 +3,12 @@
 a single message object, or JSON Lines; which one the text is; and what of it was not read."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
 from viewer.model.lines import line_spans
-from viewer.parse.common import trimmed_span
+from viewer.parse.harmony.drafts import new_segment
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 
 LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
@@ -44,10 +45,11 @@ def read_container(text: str) -> Reading:
         return _read_document(text, start)
     if not text.startswith("{", start):
         return _read_lines(text)
-    if _first_line_is_whole(text, start):
-        return _read_lines(text) if _has_more_lines(text, start) else _read_document(text, start)
-    # A pretty-printed document, or JSON Lines whose first line is broken: keep the reading that leaves less
-    # of the text unread.
+    if _has_more_lines(text, start) and _first_line_is_whole(text, start):
+        return _read_lines(text)
+    # One line (a whole document, unless it is broken), a pretty-printed document, or JSON Lines whose first line
+    # is broken: keep the reading that leaves less of the text unread. (A whole line reads as a document with
+    # nothing unread; asking first whether it is whole read a one-line document twice.)
     document = _read_document(text, start)
     if not document.unread:
         return document
@@ -67,7 +69,7 @@ def _first_line_is_whole(text: str, start: int) -> bool:
 
 def _has_more_lines(text: str, start: int) -> bool:
     end = text.find("\n", start)
-    return end != -1 and bool(text[end:].strip())
+    return end != -1 and _NOT_BLANK.search(text, end) is not None
 
 
 def _read_document(text: str, start: int) -> Reading:
@@ -111,6 +113,7 @@ def list_key(value: dict) -> str | None:
 
 
 ITEM_LISTS = ("input", "output")
+_NOT_BLANK = re.compile(r"\S")
 
 
 def _is_element(value: dict) -> bool:
@@ -185,17 +188,20 @@ def _reason(error: JsonError) -> str:
     return error.reason.removesuffix(" starting at").removesuffix(" at")
 
 
-def frame(text: str, claimed: list[Span]) -> tuple[Segment, ...]:
-    """What lies between the claimed spans and is not blank: the JSON envelope the importer understood."""
+def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[Segment, ...]:
+    """What lies between the claimed spans and is not blank: the JSON envelope the importer understood. Only
+    `within` that span of the text, when given (one conversation of a dataset). (A big file has a gap between
+    every two messages, so the loop is written for speed.)"""
     frame = []
-    position = 0
-    for start, end in sorted(claimed) + [(len(text), len(text))]:
+    add = frame.append
+    position, stop = within or (0, len(text))
+    for start, end in sorted(claimed) + [(stop, stop)]:
         if start > position:
-            frame.extend(_trimmed_segment(text, position, start))
-        position = max(position, end)
+            gap = text[position:start]
+            stripped = gap.strip()
+            if stripped:
+                first = position + len(gap) - len(gap.lstrip())
+                add(new_segment("json", stripped, (first, first + len(stripped))))
+        if end > position:
+            position = end
     return tuple(frame)
-
-
-def _trimmed_segment(text: str, start: int, end: int) -> list[Segment]:
-    span = trimmed_span(text, start, end)
-    return [] if span is None else [Segment(kind="json", text=text[span[0]:span[1]], span=span)]

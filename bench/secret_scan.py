@@ -1,6 +1,6 @@
 """Secret scanner benchmark: scan time against parse time, and false positives.
 
-Run: `.venv/bin/python bench/secrets.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
+Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
 transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
 of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
 the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages). Then findings per
@@ -11,7 +11,6 @@ and the entropy limit of the token-named detector against the share of random ke
 from __future__ import annotations
 
 import argparse
-import gc
 import random
 import string
 import sys
@@ -24,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from detect_secrets.plugins.high_entropy_strings import (Base64HighEntropyString,  # noqa: E402
                                                          HexHighEntropyString)
 
+from bench.parse import best_of  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from tests.secrets.corpus import Corpus, corpus  # noqa: E402
 from viewer.parse import parse  # noqa: E402
@@ -33,24 +33,10 @@ from viewer.secrets.assignments import NOT_SECRET_NAMES, TOKEN_NAMED, plausible,
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_transcripts"
 
 
-def best_of(runs: int, *functions) -> list[tuple[float, object]]:
-    """Best CPU time (this process's: other work on a shared machine counts less than in wall time) and last
-    result of each function, the runs alternating between them."""
-    best = [float("inf")] * len(functions)
-    results: list[object] = [None] * len(functions)
-    for _ in range(runs):
-        for which, function in enumerate(functions):
-            results[which] = None
-            gc.collect()
-            started = time.process_time()
-            results[which] = function()
-            best[which] = min(best[which], time.process_time() - started)
-    return list(zip(best, results))
-
-
 def ratio_row(label: str, text: str) -> tuple[str, str, str]:
     transcript = parse(text)
-    (parse_time, _), (scan_time, found) = best_of(5, lambda: parse(text), lambda: scan_transcript(transcript))
+    (parse_time, _), (scan_time, found) = best_of(5, lambda: parse(text), lambda: scan_transcript(transcript),
+                                                   clock=time.process_time)
     megabytes = len(text.encode("utf-8")) / 1_000_000
     return (f"{label} ({megabytes:.1f} MB, {len(transcript.messages):,} messages)",
             f"{scan_time / parse_time:.2f}x",

@@ -1,0 +1,163 @@
+"""Plain ChatML envelopes, most of any real transcript, read without the general machinery.
+
+An envelope is plain when nothing but blanks stands before it, its header line is a known role alone
+(`<|im_start|>assistant` and a line feed), its body holds no `<|` token and no `[BOS]`/`[EOS]`, and it ends
+with `<|im_end|>`; and its body is one of the shapes chat templates write (the rules are the package
+docstring's):
+
+- text with no tag its role reads (a system prompt's `<tools>` blocks declare their tools);
+- an assistant's `<think>` block at its start, then `<tool_call>` blocks and an answer, blank between them;
+- a user's or tool's `<tool_response>` blocks, blank around them.
+
+One regex match finds the envelope; its messages are made here, exactly as the general reader (envelopes.py,
+body.py, turns.py) makes them, which tests/parse/chatml/test_plain.py checks on generated envelopes. Anything
+else (a note to report, a tag in backticks, text beside a tool call …) is left to the general reader.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from viewer.model import Span
+from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
+from viewer.parse.chatml.tags import declare_tool_blocks, json_run
+from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
+from viewer.parse.harmony.drafts import new_message, new_segment
+
+_ENVELOPE = re.compile(r"\s*<\|im_start\|>(system|user|assistant|tool)\n"
+                       r"([^<\[]*(?:(?:<(?!\|)|\[(?![BE]OS\]))[^<\[]*)*)<\|im_end\|>")
+_ASSISTANT_TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
+_REPLY_TAG = re.compile(r"</?(?:tool_call|tool_response)>")
+_LINE_BREAKS = re.compile(r"(?:\r?\n)*")
+_START, _END = len("<|im_start|>"), len("<|im_end|>")
+
+# A message before its index and turn: role, name, content, span, segments, recipient, channel, content_type,
+# end (a list: its span grows to the envelope's edges).
+Draft = list
+
+
+def read_plain(reader: Any, position: int) -> int:
+    """Read consecutive plain envelopes from `position` into the reader; return where the first one that is not
+    plain (or the end of the text) begins."""
+    text, messages, match = reader.text, reader.messages, _ENVELOPE.match
+    while (envelope := match(text, position)) is not None:
+        role, body = envelope.groups()
+        resume = envelope.end()
+        body_start = resume - _END - len(body)
+        start = body_start - 1 - len(role) - _START
+        # The line break before <|im_end|> belongs to the token.
+        body_end = body_start + len(body) - (2 if body.endswith("\r\n") else 1 if body.endswith("\n") else 0)
+        if "<" not in body:  # no tag: one message of the body (most user and system turns)
+            messages.append(new_message(len(messages), reader.turn, role, text[body_start:body_end], (start, resume),
+                                        None, None, "final", False, None, False, None, None, "end", (),
+                                        (start, body_start - 1)))
+            reader.turn += 1
+            position = resume
+            continue
+        drafts = _drafts(text, role, body, body_start, body_end, reader.tools)
+        if drafts is None:
+            break
+        drafts[0][3] = (start, drafts[0][3][1])
+        drafts[-1][3] = (drafts[-1][3][0], resume)
+        header = (start, body_start - 1)
+        for role, name, content, span, segments, recipient, channel, content_type, end in drafts:
+            messages.append(new_message(len(messages), reader.turn, role, content, span, name, recipient, channel,
+                                        False, content_type, False, None, None, end, segments, header))
+            header = None
+        reader.turn += 1
+        position = resume
+    return position
+
+
+def _drafts(text: str, role: str, body: str, start: int, end: int, tools: dict[str, Any]) -> list[Draft] | None:
+    """The messages of a body with a `<` in it, by the shapes of the module docstring; None for any other."""
+    if role == "system":
+        if "<tools>" in body:
+            declared: dict[str, Any] = {}
+            notes: list = []
+            declare_tool_blocks(text, start, end, declared, notes)
+            if notes:
+                return None
+            tools.update(declared)
+        return [_said(role, text, start, end)]
+    tag = (_ASSISTANT_TAG if role == "assistant" else _REPLY_TAG).search(text, start, end)
+    if tag is None:
+        return [_said(role, text, start, end)]
+    if role == "assistant":
+        return _assistant(text, tag, start, end)
+    return _replies(text, tag, start, end)
+
+
+def _said(role: str, text: str, start: int, end: int, lead: bool = False) -> Draft:
+    """A stretch of text as its message (turns.run_message)."""
+    return [role, None, trim_newline(text[start:end], lead=lead, tail=False), (start, end), (), None, "final", None,
+            "end"]
+
+
+def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft] | None:
+    """`<think>…</think>` at the start, then `<tool_call>` blocks, then the answer; blank between them."""
+    drafts: list[Draft] = []
+    position = start
+    if tag.start() != start or tag[0] != "<think>":
+        if text.find("</think>", start, end) != -1:
+            return None  # reasoning opened in the prompt (tags.reasoning_opened_in_prompt): the general way
+    else:
+        close = text.find("</think>", tag.end(), end)
+        if close == -1:
+            return None
+        span = (start, close + len("</think>"))
+        inner = trim_newline(text[tag.end():close], lead=True, tail=True)
+        drafts.append(["assistant", None, inner, span, (new_segment("think", inner, span),), None, "analysis", None,
+                       "end"])
+        position = _LINE_BREAKS.match(text, span[1], end).end()
+        tag = _ASSISTANT_TAG.search(text, position, end)
+    while tag is not None:
+        if tag[0] != "<tool_call>" or _quoted(text, tag, end) or text[position:tag.start()].strip():
+            return None
+        close = text.find("</tool_call>", tag.end(), end)
+        calls = json_run(text, tag.end(), close) if close != -1 else None
+        if calls is None:
+            return None
+        block = (tag.start(), close + len("</tool_call>"))
+        for number, (value, (value_start, value_end)) in enumerate(calls):
+            recipient, arguments = call_target(value)
+            if arguments is UNREADABLE:
+                return None
+            span = (block[0] if number == 0 else value_start, block[1] if number == len(calls) - 1 else value_end)
+            raw = text[value_start:value_end].strip()
+            drafts.append(["assistant", None, shown_json(arguments), span, (new_segment("tool_call", raw, span),),
+                           recipient, "commentary", "json", "call"])
+        position = block[1]
+        tag = _ASSISTANT_TAG.search(text, position, end)
+    if text[position:end].strip() or not drafts:
+        drafts.append(_said("assistant", text, position, end, lead=position != start))
+    return drafts
+
+
+def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft] | None:
+    """`<tool_response>` blocks with nothing but blanks around them: each a reply."""
+    drafts: list[Draft] = []
+    position = start
+    while tag is not None:
+        if tag[0] != "<tool_response>" or _quoted(text, tag, end) or text[position:tag.start()].strip():
+            return None
+        close = text.find("</tool_response>", tag.end(), end)
+        if close == -1:
+            return None
+        span = (tag.start(), close + len("</tool_response>"))
+        inner = text[tag.end():close]
+        reply, shown = whole_json(inner), trim_newline(inner, lead=True, tail=True)
+        tool = reply.get("name") if isinstance(reply, dict) else None
+        name = qualified_tool_name(tool) if isinstance(tool, str) and tool else None
+        drafts.append(["tool", name, shown, span, (new_segment("tool_response", shown, span),), "assistant",
+                       "commentary", None if reply is UNREADABLE else "json", "end"])
+        position = span[1]
+        tag = _REPLY_TAG.search(text, position, end)
+    return None if text[position:end].strip() else drafts
+
+
+def _quoted(text: str, tag: re.Match[str], end: int) -> bool:
+    return tag.start() > 0 and text[tag.start() - 1] == "`" and tag.end() < end and text[tag.end()] == "`"
+
+
+__all__ = ["Span", "read_plain"]
