@@ -29,10 +29,6 @@ WHOLE = sys.maxsize
 """No body is long enough to be collapsed: a file has no server to fetch the rest from."""
 
 _HTMX = re.compile(r' hx-disable(?=>)')
-_SCRIPTED = re.compile(r'<span class="entry-actions" hidden>.*?</span>|<button type="button" class="fold-toggle" '
-                       r'hidden[^>]*>[^<]*</button>|<template class="copy-source">[^<]*</template>', re.S)
-"""The page's controls that only its script makes work (copy, collapse), and the copies of each body they read:
-dead in a file, and the copies would double its size."""
 _ANCHORS = re.compile(r'(id="|href="#|data-jump=")m-')
 
 
@@ -87,7 +83,8 @@ def _section(document: Document, anchor: str, heading: str | None, prefix: str) 
 
 
 def _entries(document: Document, prefix: str) -> Iterator[Markup]:
-    """Each entry drawn by its macro, made to work offline."""
+    """Each entry drawn by its macro without a record (so without the page's copy and collapse controls, dead
+    in a file, nor the copies of each body they read), made to work offline."""
     macros: Any = _environment().get_template("_entries.html").module
     for window, diagnostics in windows(document):
         for card in _cards(document, window, diagnostics):
@@ -104,8 +101,8 @@ def _cards(document: Document, window: list, diagnostics: list[Located]) -> list
 
 
 def _offline(drawn: str, prefix: str) -> str:
-    """A card without htmx attributes or script-only controls, its anchors in a dataset's section prefixed with
-    the section's own. Only the macros' markup can match: text from a transcript reaches here escaped (its `<` as
-    `&lt;`, its quotes as `&quot;`)."""
-    drawn = _SCRIPTED.sub("", _HTMX.sub("", drawn))
+    """A card without htmx attributes, its anchors in a dataset's section prefixed with the section's own (the
+    macros draw no script-only controls, copy and collapse, without a record). Only the macros' markup can match:
+    text from a transcript reaches here escaped (its `<` as `&lt;`, its quotes as `&quot;`)."""
+    drawn = _HTMX.sub("", drawn)
     return _ANCHORS.sub(rf"\1{prefix}m-", drawn) if prefix else drawn
