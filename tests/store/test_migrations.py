@@ -4,7 +4,6 @@ opening one are tested on SQLite and PostgreSQL (`fresh_database`); the rest rea
 fixture made before migrations is one), so they are SQLite's alone."""
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from contextlib import closing
 import subprocess
@@ -22,7 +21,15 @@ from viewer.store import Store, migrate
 from viewer.store.schema import metadata
 
 ROOT = Path(__file__).resolve().parents[2]
-BEFORE_MIGRATIONS = Path(__file__).resolve().parent / "fixtures" / "before-migrations.sqlite3"
+BEFORE_MIGRATIONS = Path(__file__).resolve().parent / "fixtures" / "before-migrations.sql"
+"""That database as SQL text (sqlite3's iterdump): reviewable in a diff, and no binary file in the tree."""
+
+
+def _old_database(path: Path) -> Path:
+    """The database from before migrations, made at `path` from its SQL text."""
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(BEFORE_MIGRATIONS.read_text(encoding="utf-8"))
+    return path
 
 
 def _schema(path: Path) -> tuple[int, list[tuple]]:
@@ -59,9 +66,8 @@ def old_store(tmp_path) -> Iterator[Store]:
         app.extensions["viewer.store"].engine.dispose(); db = sqlite3.connect("/tmp/f.sqlite3")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)"); db.execute("PRAGMA journal_mode=DELETE"); db.execute("VACUUM")'
 
-    then copied to tests/store/fixtures (one file, no WAL; about 400 kB)."""
-    copy = tmp_path / "old.sqlite3"
-    shutil.copy(BEFORE_MIGRATIONS, copy)
+    then dumped as SQL text to tests/store/fixtures/before-migrations.sql (sqlite3's `iterdump`)."""
+    copy = _old_database(tmp_path / "old.sqlite3")
     _, tables = _schema(copy)
     assert "alembic_version" not in {name for _, name, _ in tables}
     store = Store(f"sqlite:///{copy}")
@@ -125,8 +131,7 @@ def test_upgrading_a_current_database_changes_nothing(tmp_path):
 
 
 def test_the_claimed_at_revision_downgrades_and_upgrades_again_keeping_every_row(tmp_path):
-    copy = tmp_path / "old.sqlite3"
-    shutil.copy(BEFORE_MIGRATIONS, copy)
+    copy = _old_database(tmp_path / "old.sqlite3")
     Store(f"sqlite:///{copy}").engine.dispose()
     counts = _counts(copy)
     # As migrate.upgrade runs revisions: foreign keys off, so that batch mode's copy of `transcripts` does not
