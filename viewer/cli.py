@@ -56,6 +56,8 @@ def _arguments() -> argparse.ArgumentParser:
     render.add_argument("file", help="transcript file, or - for standard input")
     render.add_argument("-o", "--output", metavar="OUT", help="file to write (default: standard output)")
     render.add_argument("--view", choices=VIEWS, default="default", help="the view to export (default: default)")
+    render.add_argument("--show-secrets", action="store_true",
+                        help="write the secrets found as they are (default: masked, as link holders see them)")
     render.add_argument("--format", choices=sorted(EXPORT_FORMATS),
                         help="html, md or json (default: from OUT's extension, else html)")
     _add_parse_options(render)
@@ -157,13 +159,16 @@ def _run_lint(args: argparse.Namespace) -> int:
 
 
 def _run_render(args: argparse.Namespace) -> int:
+    from viewer.ingest import mask_secrets
     from viewer.policy import Projection
     from viewer.web.export.formats import FORMATS
     from viewer.web.export.parsed import parsed_document
 
     chosen = FORMATS[args.format or _format_of(args.output)]
     title = "standard input" if args.file == "-" else os.path.basename(args.file)
-    document = parsed_document(Projection.of(_parse_file(args.file, args)), args.view, title)
+    analysis = mask_secrets(Projection.of(_parse_file(args.file, args)))
+    projection = analysis.original if args.show_secrets and analysis.original else analysis.shared
+    document = parsed_document(projection, args.view, title)
     _write(chosen.write(document), args.output)
     return 0
 

@@ -6,7 +6,9 @@ open, after claiming it so that concurrent opens parse it once.
 """
 from __future__ import annotations
 
+import heapq
 import logging
+from dataclasses import dataclass, field, replace
 
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
@@ -14,12 +16,23 @@ from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.parse.common import collector_paused
 from viewer.parse.decode import decode
 from viewer.policy import POLICY_VERSION, Projection
+from viewer.secrets import (
+    Located,
+    Masker,
+    count_kinds,
+    diagnostics,
+    mask_transcript,
+    scan_transcript,
+)
 from viewer.store import Record, Store
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
-STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}"
-"""What a stored parse was made by: the parser's version and the policy's, since rows keep both the parse and
-each message's default-view decision. A transcript stored by another is parsed again."""
+SECRETS_VERSION = "1"
+"""Raised when the scanner or the masking changes what link holders read."""
+STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}+secrets-{SECRETS_VERSION}"
+"""What a stored parse was made by: the parser's version, the policy's and the masking's, since rows keep the
+parse, each message's default-view decision and the secrets masked. A transcript stored by another is parsed
+again."""
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +47,52 @@ def analyse(raw: bytes, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """An upload's parse as link holders read it, and as written when the two differ."""
+
+    shared: Projection
+    """What link holders read: the parse with every secret masked (the parse itself when none was found)."""
+    original: Projection | None = None
+    """The parse as written, with its `W-SECRET` warnings, when secrets were found: what the uploader reads."""
+    secret_kinds: dict[str, int] = field(default_factory=dict)
+    """How many secrets of each kind were found."""
+
+
+def examine(raw: bytes, dialect: str = "auto") -> Analysis:
+    """Parse, apply the policy, scan for secrets and mask them for link holders."""
+    return mask_secrets(analyse(raw, dialect))
+
+
+def mask_secrets(projection: Projection) -> Analysis:
+    """Scan a parse for secrets, warn of each, and mask them all in what link holders read."""
+    with collector_paused:
+        found = scan_transcript(projection.transcript)
+        if not found:
+            return Analysis(projection)
+        warned = _warned(projection, found)
+        in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
+                     if item.field == "source"]
+        masked = mask_transcript(warned.transcript, Masker(found), in_source)
+        shared = Projection(masked, warned.rules, tuple(
+            Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
+                                                                               warned.conversations)))
+    return Analysis(shared, warned, count_kinds(found))
+
+
+def _warned(projection: Projection, found: list[Located]) -> Projection:
+    """The projection with a `W-SECRET` warning for each secret, among its diagnostics in source order."""
+    def warn(transcript: Transcript, conversation: int | None) -> Transcript:
+        merged = heapq.merge(transcript.diagnostics, diagnostics(found, conversation), key=lambda made: made.span[0])
+        return replace(transcript, diagnostics=tuple(merged))
+    conversations = tuple(warn(part.transcript, number) for number, part in enumerate(projection.conversations))
+    transcript = replace(warn(projection.transcript, None), conversations=conversations)
+    for conversation in conversations:
+        conversation.share_lines(transcript)
+    return Projection(transcript, projection.rules, tuple(
+        Projection(conversation, part.rules) for conversation, part in zip(conversations, projection.conversations)))
+
+
 def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
     text, _ = decode(raw)
     failure = make_diagnostic("W-PARSER-FAILED", (0, len(text)),
@@ -44,18 +103,20 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
-    projection = analyse(raw, requested_dialect)
+    analysis = examine(raw, requested_dialect)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/parse/common.py
-        return store.add(raw, projection, STORED_VERSION, id=id, requested_dialect=requested_dialect, **fields)
+        return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                         original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
 
 
 def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     """Store a sample under its stable id unless the same bytes are already there. True if stored."""
     if store.has_same_bytes(id, raw):
         return False
-    projection = analyse(raw)
+    analysis = examine(raw)
     with collector_paused:
-        return store.replace_sample(raw, projection, STORED_VERSION, id=id, name=name)
+        return store.replace_sample(raw, analysis.shared, STORED_VERSION, id=id, name=name,
+                                    original=analysis.original, secret_kinds=analysis.secret_kinds)
 
 
 def current(store: Store, record: Record) -> Record:
@@ -71,9 +132,10 @@ def current(store: Store, record: Record) -> Record:
 def reparse(store: Store, record: Record) -> Record:
     """Parse a stored transcript's raw bytes again and replace its stored parse."""
     raw = store.raw(record.id) or b""
-    projection = analyse(raw, record.requested_dialect)
+    analysis = examine(raw, record.requested_dialect)
     with collector_paused:
-        store.replace_parse(record.id, projection, STORED_VERSION)
+        store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
+                            secret_kinds=analysis.secret_kinds)
     return store.get(record.id)
 
 

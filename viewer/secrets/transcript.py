@@ -104,7 +104,7 @@ def _in_message(source: str, finding: Finding, message: Message, conversation: i
         at = _at(source, text, within, message.header if field == "content" else None) if text else -1
         if at >= 0 and finding.start < at + len(text) and finding.end > at:
             low, high = max(finding.start, at), min(finding.end, at + len(text))
-            clipped = Finding(low - at, high - at, finding.kind, preview(source[low:high], finding.kind))
+            clipped = Finding(low - at, high - at, finding.kind, preview(source[low:high], finding.kind), source[low:high])
             yield Located(clipped, field, message.index, conversation, path, False, (low, high), True)
 
 
@@ -151,7 +151,7 @@ def _scan_each(texts: list[str]) -> list[list[Finding]]:
         number = bisect.bisect_right(offsets, finding.start) - 1
         text, base = texts[number], offsets[number]
         start, end = finding.start - base, min(finding.end - base, len(text))  # a key block stops at its string
-        each[number].append(Finding(start, end, finding.kind, preview(text[start:end], finding.kind)))
+        each[number].append(Finding(start, end, finding.kind, preview(text[start:end], finding.kind), text[start:end]))
     return each
 
 
@@ -193,14 +193,28 @@ def diagnostic(located: Located) -> Diagnostic:
 
 
 def diagnostics(found: list[Located], conversation: int | None = None) -> list[Diagnostic]:
-    """One diagnostic per secret of one transcript (of a dataset's `conversation`), in source order. A secret
-    seen in the source and again in a field that is a slice of it is one secret; so is one seen in a field
-    that is not (a JSON-escaped body) when the source has one of the same kind and preview in that message."""
+    """One diagnostic per secret of one transcript (of a dataset's `conversation`), in source order."""
+    return sorted(map(diagnostic, distinct(found, conversation)), key=lambda diagnostic: diagnostic.span)
+
+
+def distinct(found: list[Located], conversation: int | None = None) -> list[Located]:
+    """One finding per secret of one transcript (of a dataset's `conversation`). A secret seen in the source
+    and again in a field that is a slice of it is one secret; so is one seen in a field that is not (a
+    JSON-escaped body) when the source has one of the same kind and preview in that message."""
     mine = [item for item in found if item.conversation == conversation]
     in_source = {(item.message_index, item.finding.kind, item.finding.preview) for item in mine if item.exact}
-    made: dict[tuple, Diagnostic] = {}
+    made: dict[tuple, Located] = {}
     for item in mine:
         if item.exact or (item.message_index, item.finding.kind, item.finding.preview) not in in_source:
             identity = () if item.exact else (item.finding.kind, item.finding.preview)
-            made.setdefault((item.message_index, item.span, *identity), diagnostic(item))
-    return sorted(made.values(), key=lambda diagnostic: diagnostic.span)
+            made.setdefault((item.message_index, item.span, *identity), item)
+    return list(made.values())
+
+
+def count_kinds(found: list[Located]) -> dict[str, int]:
+    """How many secrets of each kind, over every conversation: what an upload's answer reports."""
+    counts: dict[str, int] = {}
+    for conversation in {item.conversation for item in found}:
+        for item in distinct(found, conversation):
+            counts[item.finding.kind] = counts.get(item.finding.kind, 0) + 1
+    return dict(sorted(counts.items()))

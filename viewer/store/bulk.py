@@ -8,25 +8,30 @@ from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
 from viewer.store import rows, search, summaries
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts, unmasked_messages
 
 BULK_CACHE_KIB = 65536
-PARSE_TABLES = (messages, message_kinds, diagnostics, pairs)
+PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs)
 """What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 
 
-def insert_parse(conn: Connection, id: str, projection: Projection) -> None:
-    """Insert a transcript's parse rows; for a dataset, each conversation's, under the conversation's row id."""
+def insert_parse(conn: Connection, id: str, projection: Projection, original: Projection | None = None) -> None:
+    """Insert a transcript's parse rows; for a dataset, each conversation's, under the conversation's row id.
+    With `original` (the parse as written, when `projection` is it with secrets masked), also the rows masking
+    changed, as written."""
     if projection.conversations:
-        insert_parses(conn, [(summaries.conversation_id(id, number), conversation)
-                             for number, conversation in enumerate(projection.conversations)])
+        ids = [summaries.conversation_id(id, number) for number in range(len(projection.conversations))]
+        insert_parses(conn, list(zip(ids, projection.conversations)),
+                      dict(zip(ids, original.conversations)) if original is not None else None)
     else:
-        insert_parses(conn, [(id, projection)])
+        insert_parses(conn, [(id, projection)], {id: original} if original is not None else None)
 
 
-def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> None:
+def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
+                  originals: dict[str, Projection] | None = None) -> None:
     """Insert the parse rows of several transcripts, one `executemany` per table for all of them, and index
-    their messages for search (viewer.store.search).
+    their messages for search (viewer.store.search). `originals`: by id, the parse as written of those whose
+    rows are masked (viewer.store.rows.unmasked_rows).
 
     The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
     cost three quarters of the storing time, and a generator never holds every row at once. Rows go in the
@@ -38,17 +43,22 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]]) -> Non
         cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
     in_order = sorted(parses, key=lambda parse: parse[0])
     kinds = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
+    originals = originals or {}
     try:
         for table, columns, new_rows in (
                 (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
                                                   for row in rows.message_rows(id, projection, found))),
+                (unmasked_messages, rows.MESSAGE_COLUMNS, (
+                    row for (id, projection), found in zip(in_order, kinds) if id in originals
+                    for row in rows.unmasked_rows(id, projection, originals[id], found))),
                 (message_kinds, rows.KIND_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
                                                     for row in rows.kind_rows(id, found, projection.rules))),
                 (diagnostics, rows.DIAGNOSTIC_COLUMNS, (row for id, projection in in_order
                                                         for row in rows.diagnostic_rows(id, projection.transcript))),
                 (pairs, rows.PAIR_COLUMNS, (row for id, projection in in_order
                                             for row in rows.pair_rows(id, projection.transcript)))):
-            cursor.executemany(_insert_sql(conn, table, columns), new_rows)
+            if table is not unmasked_messages or originals:  # most uploads have no secrets
+                cursor.executemany(_insert_sql(conn, table, columns), new_rows)
         # After the rows, which the index reads; inside the large page cache.
         search.index(conn, parses)
     finally:

@@ -9,16 +9,18 @@ import datetime as dt
 import hashlib
 from typing import Any, Iterator
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.sql import Select
 
 from viewer.policy import Projection
 from viewer.store import migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
+from viewer.store.masked import SecretsInStore
+from viewer.store.masked import entries as _entries
+from viewer.store.masked import unmasked as _unmasked
 from viewer.store.rows import Entry, Located, Record
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
+from viewer.store.schema import diagnostics, messages, pairs, transcripts
 
 BATCH = 5000
 """Rows read per query when iterating over a whole transcript."""
@@ -45,7 +47,7 @@ def _position(number: int) -> int:
     return min(max(number, INTEGER_RANGE[0]), INTEGER_RANGE[1])
 
 
-class Store:
+class Store(SecretsInStore):
     """The app's one way to read and write transcripts."""
 
     def __init__(self, url: str) -> None:
@@ -56,18 +58,21 @@ class Store:
 
     def add(self, raw: bytes, projection: Projection, parser_version: str, *, id: str,
             requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
-            name: str | None = None, is_sample: bool = False, keep_for: dt.timedelta | None = None) -> Record:
+            name: str | None = None, is_sample: bool = False, keep_for: dt.timedelta | None = None,
+            original: Projection | None = None, secret_kinds: dict[str, int] | None = None) -> Record:
         """Store an upload and its parse in one transaction; returns after the commit. With `keep_for`, the
-        upload expires that long after now."""
+        upload expires that long after now. With `original`, `projection` is it with secrets masked (of
+        `secret_kinds`): link holders read that, and the rows it changed are kept as written beside."""
         now = _now()
         row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
                "requested_dialect": requested_dialect, "created_at": now,
                "expires_at": now + keep_for if keep_for is not None else None,
-               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
+               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample,
+               **summaries.secrets(projection, original, secret_kinds)}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
             self._insert_conversations(conn, row, projection, parser_version)
-            insert_parse(conn, id, projection)
+            insert_parse(conn, id, projection, original)
         return self.get(id)
 
     @staticmethod
@@ -84,12 +89,13 @@ class Store:
                                   .where(transcripts.c.id == id)).first()
         return stored is not None and stored.deleted_at is None and stored.sha256 == hashlib.sha256(raw).hexdigest()
 
-    def replace_sample(self, raw: bytes, projection: Projection, parser_version: str, *, id: str, name: str) -> bool:
+    def replace_sample(self, raw: bytes, projection: Projection, parser_version: str, *, id: str, name: str,
+                       **secrets: Any) -> bool:
         """Store a sample under its stable id, replacing what was there. False if another process stored it
-        at the same moment."""
+        at the same moment. `secrets`: as `add` takes them."""
         self.forget(id)
         try:
-            self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True)
+            self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True, **secrets)
         except IntegrityError:
             return False
         return True
@@ -111,15 +117,18 @@ class Store:
                        or_(transcripts.c.claimed_at.is_(None), transcripts.c.claimed_at < now - CLAIM_LEASE))
                 .values(claimed_at=now)).rowcount)
 
-    def replace_parse(self, id: str, projection: Projection, parser_version: str) -> None:
-        """Replace a transcript's stored parse with a new one, in one transaction, and release any claim."""
+    def replace_parse(self, id: str, projection: Projection, parser_version: str, *,
+                      original: Projection | None = None, secret_kinds: dict[str, int] | None = None) -> None:
+        """Replace a transcript's stored parse with a new one (`original` and `secret_kinds` as `add` takes
+        them), in one transaction, and release any claim."""
         with bulk_transaction(self.engine) as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
-                         .values(**summaries.summary(projection, parser_version), claimed_at=None))
+                         .values(**summaries.summary(projection, parser_version), claimed_at=None,
+                                 **summaries.secrets(projection, original, secret_kinds)))
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
-            insert_parse(conn, id, projection)
+            insert_parse(conn, id, projection, original)
 
     def set_debug(self, id: str, allowed: bool) -> None:
         with self.engine.begin() as conn:
@@ -136,7 +145,7 @@ class Store:
         with self.engine.begin() as conn:
             delete_parse(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
-                         .values(raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
+                         .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
     def prune(self, *, created_before: dt.datetime | None = None) -> list[str]:
         """Delete (to tombstones) every upload past its expiry, and with `created_before` every upload made
@@ -158,10 +167,9 @@ class Store:
         """Whether the database answers a query."""
         try:
             with self.engine.connect() as conn:
-                conn.execute(select(1))
+                return conn.execute(select(1)).scalar() == 1
         except SQLAlchemyError:
             return False
-        return True
 
     # ---- reading ---------------------------------------------------------------------------------------
 
@@ -212,25 +220,29 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
 
-    def window(self, id: str, view: str, start: int, size: int) -> list[Entry]:
+    def window(self, id: str, view: str, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it). Positions are
         dense (0, 1, 2…), so the range is bounded on both sides: with `>= start` alone PostgreSQL's planner,
         whose statistics may predate a big upload, joined and sorted every row of the transcript (0.1 s a page
-        at 10 MB) instead of reading one index range."""
+        at 10 MB) instead of reading one index range. `unmasked`: rows that masking changed as written."""
         key = messages.c.idx if view == "debug" else messages.c.vrank
         first = _position(max(start, 0))
         query = (_entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))
                  .order_by(key).limit(size))
         with self.engine.connect() as conn:
-            return [rows.entry(row) for row in conn.execute(query)]
+            found = [rows.entry(row) for row in conn.execute(query)]
+            return _unmasked(conn, id, found) if unmasked else found
 
-    def entry(self, id: str, index: int) -> Entry | None:
+    def entry(self, id: str, index: int, *, unmasked: bool = False) -> Entry | None:
         """One message's row, whatever the view (the caller applies the policy)."""
         query = _entries().where(messages.c.transcript_id == id, messages.c.idx == _position(index))
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
-        return rows.entry(row) if row is not None else None
+            if row is None:
+                return None
+            found = [rows.entry(row)]
+            return (_unmasked(conn, id, found) if unmasked else found)[0]
 
     def position(self, id: str, view: str, index: int) -> int | None:
         """The window position of message `index`, or of the next entry the view shows."""
@@ -254,11 +266,11 @@ class Store:
         with self.engine.connect() as conn:
             return [rows.located(row) for row in conn.execute(query)]
 
-    def iter_entries(self, id: str, view: str) -> Iterator[Entry]:
+    def iter_entries(self, id: str, view: str, *, unmasked: bool = False) -> Iterator[Entry]:
         """Every entry of a view in order, read in batches."""
         start = 0
         while True:
-            batch = self.window(id, view, start, BATCH)
+            batch = self.window(id, view, start, BATCH, unmasked=unmasked)
             yield from batch
             if len(batch) < BATCH:
                 return
@@ -288,9 +300,3 @@ class Store:
             return conn.execute(select(func.count()).select_from(messages)
                                 .where(messages.c.transcript_id == id)).scalar()
 
-
-def _entries() -> Select:
-    """Message rows joined to their kinds, as `rows.entry` reads them."""
-    return select(*rows.entry_columns()).join(
-        message_kinds, and_(message_kinds.c.transcript_id == messages.c.transcript_id,
-                            message_kinds.c.number == messages.c.kind))

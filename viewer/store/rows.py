@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any, Iterable, Iterator
 
-from sqlalchemy import Column
+from sqlalchemy import Column, Table
 
 from viewer.model import Diagnostic, Message, Segment, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
@@ -51,6 +51,15 @@ class Record:
     """For a dataset: how many conversations it holds; None for a single conversation."""
     snippet: str | None
     """For a conversation of a dataset: the start of its first user message that the default view shows."""
+    secret_kinds: dict[str, int]
+    """Secrets found in the upload, masked for link holders: kind → how many (for a conversation, its
+    dataset's)."""
+    secrets_unmasked: bool
+    """Whether the uploader lets link holders of the debug view read the secrets."""
+
+    @property
+    def secret_count(self) -> int:
+        return sum(self.secret_kinds.values())
 
     @property
     def is_dataset(self) -> bool:
@@ -166,6 +175,23 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
                content, source[start:end], segments_json(message), *partner.get(message.index, no_partner))
 
 
+def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
+    """The rows of `original` (the parse as written) whose text differs from `masked` (the same parse with its
+    secrets masked), numbering their kinds in `kinds` with the masked rows'."""
+    masked_source, source = masked.transcript.source, original.transcript.source
+    changed = {shown.index for shown, written in zip(masked.transcript.messages, original.transcript.messages)
+               if _texts(shown, masked_source) != _texts(written, source)}
+    if changed:
+        yield from (row for row in message_rows(id, original, kinds) if row[1] in changed)
+
+
+def _texts(message: Message, source: str) -> tuple:
+    """Everything of a message that a reader sees as text."""
+    return (source[message.span[0]:message.span[1]], message.content, message.role, message.name, message.recipient,
+            message.channel, message.content_type, message.intent, message.call_id,
+            tuple(segment.text for segment in message.segments))
+
+
 def search_rows(key: int, projection: Projection) -> Iterator[tuple]:
     """The search index's rows of a transcript whose first key is `key`: `(key, shown, hidden, header)` with
     the values SQLite's view `message_search_source` (migration 0007) gives for its stored rows, exactly."""
@@ -204,7 +230,7 @@ def pair_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
 
 
 def record_columns() -> list[Column]:
-    return [column for column in transcripts.c if column.name != "raw"]
+    return [column for column in transcripts.c if column.name not in ("raw", "masked_raw")]
 
 
 def record(row: Any) -> Record:
@@ -216,12 +242,13 @@ def record(row: Any) -> Record:
         if data[name] is not None and data[name].tzinfo is None:  # SQLite returns naive datetimes
             data[name] = data[name].replace(tzinfo=dt.timezone.utc)
     return Record(**{**data, "header": json.loads(data["header"] or "{}"), "tools": json.loads(data["tools"] or "{}"),
-                     "deleted": deleted_at is not None})
+                     "secret_kinds": json.loads(data["secret_kinds"] or "{}"), "deleted": deleted_at is not None})
 
 
-def entry_columns() -> list[Column]:
-    """What `entry` reads: a message row with its kind (select them from messages joined to message_kinds)."""
-    return [*(column for column in messages.c if column.name not in ("transcript_id", "kind")),
+def entry_columns(table: Table = messages) -> list[Column]:
+    """What `entry` reads: a message row with its kind (select them from `table`, messages or
+    unmasked_messages, joined to message_kinds)."""
+    return [*(column for column in table.c if column.name not in ("transcript_id", "kind")),
             *(column for column in message_kinds.c if column.name not in ("transcript_id", "number"))]
 
 

@@ -7,7 +7,7 @@ so its windows skip hidden rows by index. A window never reads a hidden row, and
 from __future__ import annotations
 
 from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Index, Integer, LargeBinary, MetaData, String, Table,
-                        Text)
+                        Text, false)
 
 metadata = MetaData()
 
@@ -44,6 +44,11 @@ transcripts = Table(
     Column("conversation", Integer, nullable=True),
     Column("conversation_count", Integer, nullable=True),
     Column("snippet", Text, nullable=True),
+    # Secrets found at upload (JSON: kind → count; None when none) and masked for link holders, who download
+    # `masked_raw` instead of `raw`; `secrets_unmasked`: the uploader lets debug-view link holders read them.
+    Column("secret_kinds", Text, nullable=True),
+    Column("secrets_unmasked", Boolean, nullable=False, server_default=false()),
+    Column("masked_raw", LargeBinary, nullable=True),
     Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 
@@ -66,26 +71,36 @@ message_kinds = Table(
     Column("reason", Text, nullable=False),
 )
 
-messages = Table(
-    "messages", metadata,
-    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("vrank", Integer, nullable=True),  # position among the default view's entries; None when hidden
-    Column("turn", Integer, nullable=False),
-    Column("kind", Integer, nullable=False),  # message_kinds.number
-    Column("call_id", Text),
-    Column("span_start", Integer, nullable=False), Column("span_end", Integer, nullable=False),
-    Column("header_start", Integer), Column("header_end", Integer),
-    Column("line", Integer, nullable=False), Column("col", Integer, nullable=False),
-    # Most bodies are a slice of the message's own source text: then `content` is None and the body is
-    # source[body_start - span_start:body_end - span_start], so it is not stored twice. Otherwise (unwrapped
-    # literals, JSON escapes…) `content` holds the body and the body offsets are None.
-    Column("body_start", Integer), Column("body_end", Integer),
-    Column("content", Text, nullable=True),
-    Column("source", Text, nullable=False),  # the exact source span, control tokens included
-    Column("segments", Text, nullable=False),  # JSON list
-    Column("pair", Integer), Column("partner", Integer),
-    Index("messages_by_rank", "transcript_id", "vrank"),
+
+def _message_columns() -> list[Column]:
+    """The columns of a message row (a new list each call: a column belongs to one table)."""
+    return [
+        Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+        Column("idx", Integer, primary_key=True),
+        Column("vrank", Integer, nullable=True),  # position among the default view's entries; None when hidden
+        Column("turn", Integer, nullable=False),
+        Column("kind", Integer, nullable=False),  # message_kinds.number
+        Column("call_id", Text),
+        Column("span_start", Integer, nullable=False), Column("span_end", Integer, nullable=False),
+        Column("header_start", Integer), Column("header_end", Integer),
+        Column("line", Integer, nullable=False), Column("col", Integer, nullable=False),
+        # Most bodies are a slice of the message's own source text: then `content` is None and the body is
+        # source[body_start - span_start:body_end - span_start], so it is not stored twice. Otherwise (unwrapped
+        # literals, JSON escapes…) `content` holds the body and the body offsets are None.
+        Column("body_start", Integer), Column("body_end", Integer),
+        Column("content", Text, nullable=True),
+        Column("source", Text, nullable=False),  # the exact source span, control tokens included
+        Column("segments", Text, nullable=False),  # JSON list
+        Column("pair", Integer), Column("partner", Integer),
+    ]
+
+
+messages = Table("messages", metadata, *_message_columns(), Index("messages_by_rank", "transcript_id", "vrank"))
+
+unmasked_messages = Table(
+    # A message row as written, for each row whose text masking changed (those in `messages` are masked): what
+    # the uploader's debug view reads instead. Same columns as `messages`.
+    "unmasked_messages", metadata, *_message_columns(),
 )
 
 diagnostics = Table(

@@ -33,9 +33,24 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     }
 
 
+def secrets(projection: Projection, original: Projection | None, kinds: dict[str, int] | None) -> dict[str, Any]:
+    """What an upload's row keeps of its secrets: how many of each kind, and (when `projection` is `original`
+    with them masked) the raw text a link holder downloads."""
+    return {"secret_kinds": json.dumps(kinds, ensure_ascii=False) if kinds else None,
+            "masked_raw": projection.transcript.source.encode("utf-8") if original is not None else None}
+
+
 def _json(value: dict[str, Any]) -> str:
     # Most are empty (every conversation of a dataset has a header and tools), and json.dumps costs microseconds.
-    return json.dumps(value, default=str, ensure_ascii=False) if value else "{}"
+    if not value:
+        return "{}"
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate (YAML reads `"\ud800"` as one): escaped, as JSON allows
+            return json.dumps(value, default=str)
+    return text
 
 
 def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, Any]:
@@ -53,7 +68,7 @@ def conversation_rows(parent: dict[str, Any], projection: Projection, parser_ver
     """The row of each conversation of a dataset: the dataset's upload fields, and its own summary."""
     for number, conversation in enumerate(projection.conversations):
         start, end = _extent(conversation.transcript)
-        yield {**parent, "id": conversation_id(parent["id"], number), "raw": None, "sha256": "",
+        yield {**parent, "id": conversation_id(parent["id"], number), "raw": None, "masked_raw": None, "sha256": "",
                "size": end - start, "name": None, "manage_hash": None, "parent_id": parent["id"],
                "conversation": number, "conversation_count": None,
                **summary(conversation, parser_version)}

@@ -66,6 +66,13 @@ def can_debug(record: Record) -> bool:
     return record.debug_allowed or owns(record)
 
 
+def reads_secrets(record: Record, view: str) -> bool:
+    """Whether this reader reads the secrets found in the upload rather than their placeholders: in the debug
+    view only, and there the uploader, or a link holder once the uploader has unmasked them for the link."""
+    return (view == "debug" and record.secret_count > 0
+            and (owns(record) or (record.secrets_unmasked and record.debug_allowed)))
+
+
 def csrf_token() -> str:
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(16)

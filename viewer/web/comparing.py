@@ -14,6 +14,7 @@ from cachetools import LRUCache
 from viewer import compare
 from viewer.policy import SHOWN_IN_FULL
 from viewer.store import Entry, Record
+from viewer.web import access
 from viewer.web.lookup import get_store
 
 PAGE_ROWS = 200
@@ -60,14 +61,16 @@ class Row:
 
 def aligned(a: Record, b: Record, view: str) -> Aligned:
     # What identifies a parse: a sample replaced under its stable id gets a new creation time.
-    key = (view, *((r.id, r.parser_version, r.created_at, r.size, r.message_count) for r in (a, b)))
+    # Whether each side's secrets are read: the uploader's alignment is never served to a link holder.
+    key = (view, *((r.id, r.parser_version, r.created_at, r.size, r.message_count, access.reads_secrets(r, view))
+                   for r in (a, b)))
     with _lock:
         found = _cache.get(key)
     if found is not None:
         return found
     store = get_store()
-    left = compare.items(store.iter_entries(a.id, view), view)
-    right = compare.items(store.iter_entries(b.id, view), view)
+    left = compare.items(store.iter_entries(a.id, view, unmasked=access.reads_secrets(a, view)), view)
+    right = compare.items(store.iter_entries(b.id, view, unmasked=access.reads_secrets(b, view)), view)
     steps = compare.align_items(left, right)
     result = Aligned(left, right, steps, compare.summarise(steps, left, right))
     with _lock:
@@ -114,8 +117,8 @@ def _entries(record: Record, view: str, items: list[compare.Item]) -> dict[int, 
         return {}
     first, last = min(positions), max(positions)
     # The default view's window holds its tool notes' entries too (calls and replies): never kept here.
-    return {entry.index: entry for entry in get_store().window(record.id, view, first, last - first + 1)
-            if view == "debug" or entry.show_as in SHOWN_IN_FULL}
+    found = get_store().window(record.id, view, first, last - first + 1, unmasked=access.reads_secrets(record, view))
+    return {entry.index: entry for entry in found if view == "debug" or entry.show_as in SHOWN_IN_FULL}
 
 
 def _label(item: compare.Item, entry: Entry | None) -> str:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
-from viewer.web import cards
 from viewer.store import Record
+from viewer.web import access, cards
 from viewer.web.lookup import get_store
 
 JUMP_POINTS = 10
@@ -51,7 +51,7 @@ def start_of(record: Record, view: str, at: int | None) -> int:
 def read_window(record: Record, view: str, start: int) -> Window:
     store = get_store()
     size = window_size()
-    rows = store.window(record.id, view, start, size + 1)
+    rows = store.window(record.id, view, start, size + 1, unmasked=access.reads_secrets(record, view))
     following, rows = (rows[size] if len(rows) > size else None), rows[:size]
     earlier = None
     if start > 0:

@@ -24,13 +24,14 @@ ALLOWED_ATTRIBUTES = frozenset({
     "aria-label", "aria-current", "aria-hidden", "role", "tabindex", "open", "start", "datetime", "readonly",
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
-    "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby"})
+    "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby",
+    "data-secret-count"})
 # Outside the manage page, the forms allowed are the plain GETs "jump to message", "search" and "compare with…"
 # (_form_problems).
 GET_FORM_ROUTES = ("jump", "search", "compare")
 JUMP_INPUT_TYPES = {"number", "hidden", "text", "search"}
-FORM_ELEMENTS = frozenset({"label", "select", "option"})
-FORM_ATTRIBUTES = frozenset({"for", "data-debug-state", "data-expiry", "selected"})
+FORM_ELEMENTS = frozenset({"label", "select", "option", "caption"})
+FORM_ATTRIBUTES = frozenset({"for", "data-debug-state", "data-expiry", "selected", "data-secrets-state", "scope"})
 # Content regions: what a transcript supplies lands inside these, and they carry no behaviour at all.
 CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("span", "who"),
                    ("span", "diag-message"), ("li", "marker"), ("template", "copy-source"), ("h1", None),

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.store import Entry, Located, Record, Store
+from viewer.web import access
 from viewer.web.export.document import Document
 from viewer.web.lookup import counts, title
 
@@ -14,12 +15,14 @@ from viewer.web.lookup import counts, title
 class StoredRows:
     """One stored transcript's rows, read as an export asks for them."""
 
-    def __init__(self, store: Store, id: str) -> None:
+    def __init__(self, store: Store, id: str, *, unmasked: bool = False) -> None:
         self.store = store
         self.id = id
+        self.unmasked = unmasked
+        """Whether the reader reads the secrets found (viewer.web.access.reads_secrets)."""
 
     def entries(self, view: str) -> Iterable[Entry]:
-        return self.store.iter_entries(self.id, view)
+        return self.store.iter_entries(self.id, view, unmasked=self.unmasked)
 
     def diagnostics_between(self, first: int, last: int) -> list[Located]:
         return self.store.diagnostics(self.id, first=first, last=last)
@@ -45,7 +48,7 @@ def stored_document(store: Store, record: Record, view: str) -> Document:
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id))
+                    rows=StoredRows(store, record.id, unmasked=access.reads_secrets(record, view)))
 
 
 def _conversations(store: Store, dataset: Record, view: str) -> Iterator[Document]:

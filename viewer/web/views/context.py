@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
-from viewer.web import security, tokens
+from viewer.web import access, security, tokens
 from viewer.web.lookup import get_store, open_record, require_debug, title
 
 bp = Blueprint("context", __name__)
@@ -29,7 +29,8 @@ def context(id: str, index: int, k: int | None = None) -> Response:
     require_debug(record)
     if index >= record.message_count:
         abort(404, f"This transcript has no message #{index}: it has {record.message_count:,} messages.")
-    messages = [entry.message for entry in islice(get_store().iter_entries(record.id, "debug"), index + 1)]
+    entries = get_store().iter_entries(record.id, "debug", unmasked=access.reads_secrets(record, "debug"))
+    messages = [entry.message for entry in islice(entries, index + 1)]
     try:
         found = sampling_context(messages, record.dialect, index)
     except NotSampled as error:

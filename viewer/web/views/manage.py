@@ -1,5 +1,5 @@
-"""The uploader's page: allow or deny the debug view for link holders, choose when the link expires, or delete
-the transcript."""
+"""The uploader's page: allow or deny the debug view for link holders, review the secrets found and whether
+debug-view link holders read them, choose when the link expires, or delete the transcript."""
 from __future__ import annotations
 
 import datetime as dt
@@ -25,8 +25,9 @@ def manage(id: str) -> Response:
         # Drop the key from the address bar and history; the cookie now stands for it.
         return redirect(url_for("manage.manage", id=record.id), 303)
     require_owner(record)
+    findings = get_store().secret_findings(record.id) if record.secret_count else []
     return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
-                                         expiries=expiry.LABELS,
+                                         expiries=expiry.LABELS, findings=findings,
                                          share_url=url_for("reading.transcript", id=record.id, _external=True)))
 
 
@@ -42,6 +43,11 @@ def manage_action(id: str) -> Response:
         store.set_debug(record.id, action == "allow-debug")
         flash("People with the link can now open the debug view." if action == "allow-debug"
               else "Only you can open the debug view now.", "notice")
+        return redirect(url_for("manage.manage", id=record.id), 303)
+    if action in ("unmask-secrets", "mask-secrets"):
+        store.set_secrets_unmasked(record.id, action == "unmask-secrets")
+        flash("Link holders of the debug view now read the secrets found." if action == "unmask-secrets"
+              else "Link holders now see the secrets found masked, in every view.", "notice")
         return redirect(url_for("manage.manage", id=record.id), 303)
     if action == "set-expiry":
         when = expiry.expires_at(request.form.get("expires"), dt.datetime.now(dt.timezone.utc))

@@ -103,7 +103,7 @@ def message(id: str, index: int, k: int | None = None) -> Response:
     part = request.args.get("part", "body")
     if part not in ("body", "source") or (part == "source" and view != "debug"):
         abort(400, "part must be body, or source in the debug view.")
-    entry = get_store().entry(record.id, index)
+    entry = get_store().entry(record.id, index, unmasked=access.reads_secrets(record, view))
     if entry is None or (view == "default" and entry.show_as not in policy.SHOWN_IN_FULL):
         abort(404, "This view has no message with that number.")
     text = entry.source if part == "source" else entry.message.content

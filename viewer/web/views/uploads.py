@@ -76,7 +76,9 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     url = url_for("reading.transcript", id=record.id, _external=True)
     body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
                                                                _external=True),
-            "expires_at": record.expires_at.isoformat() if record.expires_at else None}
+            "expires_at": record.expires_at.isoformat() if record.expires_at else None,
+            # What was found and masked for link holders, so that a tool can refuse to share it.
+            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds}}
     return jsonify(body), 201, {"Location": url}
 
 

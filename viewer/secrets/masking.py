@@ -1,0 +1,164 @@
+"""What a link holder reads of a transcript with secrets: the same transcript with every secret replaced by
+`[secret: KIND]`, in its source and in every field, and every offset moved to match.
+
+A secret is masked wherever it is written, not only where the scanner found it: in the source a JSON string
+escapes it (`\\n` in a private key, `\\/` in a URL) and a YAML block indents its lines, so each secret is
+searched in all its spellings (itself, its JSON escapes, and each long line of a secret of several lines),
+besides the spans the source's own scan found. Masking is one more step on a finished parse: the policy's
+decisions are made on the transcript as written, so masking never changes what a view shows or hides.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import replace
+from typing import Any, Iterable
+
+from viewer.model import Diagnostic, Message, Segment, Span, Transcript
+from viewer.secrets.finding import label
+from viewer.secrets.transcript import Located
+
+SHORTEST_SPELLING = 4
+"""Shorter strings are not searched for (a line `==` of a key); they are masked where the scan found them."""
+SHORTEST_LINE = 16
+"""Each line of a secret of several lines at least this long is masked on its own, wherever it stands."""
+
+Replaced = tuple[int, int, str]
+"""A span of a text and the kind of the secret there."""
+
+
+class Masker:
+    """Finds every spelling of a transcript's secrets in a text and masks them."""
+
+    def __init__(self, found: Iterable[Located]) -> None:
+        kinds: dict[str, str] = {}
+        for located in found:
+            for form in spellings(located.finding.secret):
+                kinds.setdefault(form, located.finding.kind)
+        self.kinds = kinds
+        forms = sorted(kinds, key=len, reverse=True)  # the longest spelling wins where two start together
+        self.pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
+
+    def spans(self, text: str) -> list[Replaced]:
+        """Where a spelling of a secret is in `text`, in order."""
+        if self.pattern is None or not text:
+            return []
+        return [(found.start(), found.end(), self.kinds[found.group()]) for found in self.pattern.finditer(text)]
+
+    def text(self, text: str) -> str:
+        """`text` with every spelling of a secret masked."""
+        if self.pattern is None or not text:
+            return text
+        return self.pattern.sub(lambda found: label(self.kinds[found.group()]), text)
+
+    def optional(self, text: str | None) -> str | None:
+        return None if text is None else self.text(text)
+
+    def structure(self, value: Any) -> Any:
+        """A YAML header or tool schema with every key and string masked."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.structure(key) if isinstance(key, str) else key: self.structure(item)
+                    for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.structure(item) for item in value]
+        return value
+
+
+def spellings(secret: str) -> set[str]:
+    """How a secret may be written in a source: as it is, escaped in a JSON string (with or without escaped
+    slashes and non-ASCII), and each of its long lines alone (a YAML block indents them)."""
+    lines = [line.strip() for line in secret.splitlines()] if "\n" in secret else []
+    found: set[str] = set()
+    for text in (secret, *(line for line in lines if len(line) >= SHORTEST_LINE)):
+        for ascii_only in (False, True):
+            escaped = json.dumps(text, ensure_ascii=ascii_only)[1:-1]
+            found.update((text, escaped, escaped.replace("/", "\\/")))
+    return {form for form in found if len(form) >= SHORTEST_SPELLING}
+
+
+class Moves:
+    """How offsets of a text move when some of its spans are replaced: every span before an offset moves it by
+    the difference of lengths; an offset inside a replaced span goes to its replacement's start (a span's
+    start) or end (a span's end)."""
+
+    def __init__(self, replaced: list[tuple[int, int, int, int]]) -> None:
+        self.replaced = replaced
+        self.starts = [start for start, *_ in replaced]
+
+    def offset(self, at: int, *, end: bool = False) -> int:
+        number = bisect.bisect_right(self.starts, at) - 1
+        if number < 0:
+            return at
+        start, stop, new_start, new_stop = self.replaced[number]
+        if at >= stop:
+            return at + new_stop - stop
+        return new_stop if end and at > start else new_start
+
+    def span(self, span: Span) -> Span:
+        return self.offset(span[0]), self.offset(span[1], end=True)
+
+
+def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) -> tuple[str, Moves]:
+    """The source with the spans the scan found and every spelling of a secret masked (overlapping ones as
+    one span, named by the first), and how its offsets moved."""
+    spans = sorted([*found_spans, *masker.spans(source)])
+    parts: list[str] = []
+    replaced: list[tuple[int, int, int, int]] = []
+    done = written = 0
+    for start, end, kind in spans:
+        if end <= done:
+            continue
+        if start < done:  # overlaps the span just masked: widen it
+            first, _, new_start, new_stop = replaced[-1]
+            replaced[-1] = (first, end, new_start, new_stop)
+            done = end
+            continue
+        parts.append(source[done:start])
+        written += start - done
+        placeholder = label(kind)
+        parts.append(placeholder)
+        replaced.append((start, end, written, written + len(placeholder)))
+        written += len(placeholder)
+        done = end
+    parts.append(source[done:])
+    return "".join(parts), Moves(replaced)
+
+
+def mask_transcript(transcript: Transcript, masker: Masker, found_spans: Iterable[Replaced]) -> Transcript:
+    """The transcript a link holder reads: every secret masked in its source and fields, offsets moved."""
+    source, moves = mask_source(transcript.source, masker, found_spans)
+    masked = _masked(transcript, source, moves, masker)
+    for conversation in masked.conversations:
+        conversation.share_lines(masked)  # one line index for the whole file, as the parser arranged it
+    return masked
+
+
+def _masked(transcript: Transcript, source: str, moves: Moves, masker: Masker) -> Transcript:
+    return replace(transcript, source=source,
+                   messages=tuple(_message(message, moves, masker) for message in transcript.messages),
+                   diagnostics=tuple(_diagnostic(diagnostic, moves, masker) for diagnostic in transcript.diagnostics),
+                   header=masker.structure(transcript.header), tools=masker.structure(transcript.tools),
+                   frame=tuple(_segment(segment, moves, masker) for segment in transcript.frame),
+                   conversations=tuple(_masked(conversation, source, moves, masker)
+                                       for conversation in transcript.conversations))
+
+
+def _message(message: Message, moves: Moves, masker: Masker) -> Message:
+    text, optional = masker.text, masker.optional
+    return replace(message, role=text(message.role), content=text(message.content), span=moves.span(message.span),
+                   name=optional(message.name), recipient=optional(message.recipient), channel=text(message.channel),
+                   content_type=optional(message.content_type), intent=optional(message.intent),
+                   call_id=optional(message.call_id),
+                   segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
+                   header=moves.span(message.header) if message.header else None)
+
+
+def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:
+    return replace(segment, text=masker.text(segment.text), span=moves.span(segment.span))
+
+
+def _diagnostic(diagnostic: Diagnostic, moves: Moves, masker: Masker) -> Diagnostic:
+    return replace(diagnostic, message=masker.text(diagnostic.message), span=moves.span(diagnostic.span))
