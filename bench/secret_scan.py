@@ -3,7 +3,8 @@
 Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
 transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
 of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
-the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages). Then findings per
+the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages), and for the scan
+and the masking an upload with secrets pays. Then findings per
 megabyte of secret-free text: the sample transcripts and the generated prose, code and tool output, by kind;
 detect-secrets' context-free entropy detectors at their default limits on the same text (why they are off);
 and the entropy limit of the token-named detector against the share of random keys it keeps.
@@ -26,7 +27,9 @@ from detect_secrets.plugins.high_entropy_strings import (Base64HighEntropyString
 from bench.parse import best_of  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from tests.secrets.corpus import Corpus, corpus  # noqa: E402
+from viewer.ingest import mask_secrets  # noqa: E402
 from viewer.parse import parse  # noqa: E402
+from viewer.policy import Projection  # noqa: E402
 from viewer.secrets import scan_text, scan_transcript  # noqa: E402
 from viewer.secrets.assignments import NOT_SECRET_NAMES, TOKEN_NAMED, plausible, random_looking  # noqa: E402
 
@@ -41,6 +44,28 @@ def ratio_row(label: str, text: str) -> tuple[str, str, str]:
     return (f"{label} ({megabytes:.1f} MB, {len(transcript.messages):,} messages)",
             f"{scan_time / parse_time:.2f}x",
             f"scan {scan_time * 1000:.0f} ms, parse {parse_time * 1000:.0f} ms, {len(found)} findings; target <= 1x")
+
+
+def masking_row(megabytes: float) -> tuple[str, str, str]:
+    """Scan and mask (what an upload with secrets pays, `viewer.ingest.mask_secrets`) against parse, on a
+    generated transcript with a GitHub token planted in one message of every 50."""
+    text = with_planted_secrets(generate(megabytes))
+    (parse_time, projection), (mask_time, analysis) = best_of(
+        3, lambda: Projection.of(parse(text)), lambda: mask_secrets(Projection.of(parse(text))),
+        clock=time.process_time)
+    masking = mask_time - parse_time  # mask_secrets' run parses too: the difference is the scan and the masking
+    return (f"scan and mask, one secret per 50 messages ({megabytes:.0f} MB)", f"{masking / parse_time:.2f}x",
+            f"scan+mask {masking * 1000:.0f} ms, parse+policy {parse_time * 1000:.0f} ms, "
+            f"{sum(analysis.secret_kinds.values())} secrets; target <= 1x")
+
+
+def with_planted_secrets(text: str) -> str:
+    rng = random.Random(2)
+    pieces = text.split("<|end|>")
+    for number in range(0, len(pieces) - 1, 50):
+        token = "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+        pieces[number] += f" token {token} "
+    return "<|end|>".join(pieces)
 
 
 def dense_transcript(megabytes: float) -> str:
@@ -95,6 +120,7 @@ def main() -> None:
     options = arguments.parse_args()
 
     rows = [ratio_row("gen.py Harmony", generate(megabytes)) for megabytes in options.megabytes]
+    rows += [masking_row(megabytes) for megabytes in options.megabytes]
     rows.append(ratio_row("code-dense Harmony", dense_transcript(options.corpus)))
     samples = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(SAMPLES.iterdir())
                if path.is_file()]

@@ -73,7 +73,8 @@ def mask_secrets(projection: Projection) -> Analysis:
         warned = _warned(projection, found)
         in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
                      if item.field == "source"]
-        masked = mask_transcript(warned.transcript, Masker(found), in_source)
+        holding = {item.message_index for item in found}
+        masked = mask_transcript(warned.transcript, Masker(found), in_source, holding)
         shared = Projection(masked, warned.rules, tuple(
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any, Iterable
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
@@ -100,6 +101,16 @@ class Moves:
     def span(self, span: Span) -> Span:
         return self.offset(span[0]), self.offset(span[1], end=True)
 
+    def touches(self, span: Span) -> bool:
+        """Whether a replaced span overlaps `span` (they are sorted and disjoint: only the last one starting
+        before its end may)."""
+        number = bisect.bisect_left(self.starts, span[1]) - 1
+        return number >= 0 and self.replaced[number][1] > span[0]
+
+    def shift(self, at: int) -> int:
+        """How far offsets move at `at`."""
+        return self.offset(at) - at
+
 
 def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) -> tuple[str, Moves]:
     """The source with the spans the scan found and every spelling of a secret masked (overlapping ones as
@@ -127,23 +138,62 @@ def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) ->
     return "".join(parts), Moves(replaced)
 
 
-def mask_transcript(transcript: Transcript, masker: Masker, found_spans: Iterable[Replaced]) -> Transcript:
-    """The transcript a link holder reads: every secret masked in its source and fields, offsets moved."""
+def mask_transcript(transcript: Transcript, masker: Masker, found_spans: Iterable[Replaced],
+                    holding: Iterable[int | None] = ()) -> Transcript:
+    """The transcript a link holder reads: every secret masked in its source and fields, offsets moved.
+    `holding`: the messages a secret was found in (their index); any other whose source holds none is only
+    moved."""
     source, moves = mask_source(transcript.source, masker, found_spans)
-    masked = _masked(transcript, source, moves, masker)
+    masked = _masked(transcript, source, moves, _Fields(masker, set(holding), moves))
     for conversation in masked.conversations:
         conversation.share_lines(masked)  # one line index for the whole file, as the parser arranged it
     return masked
 
 
-def _masked(transcript: Transcript, source: str, moves: Moves, masker: Masker) -> Transcript:
+class _Fields:
+    """Which messages may hold a secret in a field: those the scan found one in, and those whose source holds a
+    spelling of one. Every other message keeps its fields and only moves (a transcript has 100,000 messages, a
+    handful of them with secrets)."""
+
+    def __init__(self, masker: Masker, holding: set[int | None], moves: Moves) -> None:
+        self.masker, self.holding, self.moves = masker, holding, moves
+
+    def may_hold(self, message: Message) -> bool:
+        return message.index in self.holding or self.moves.touches(message.span)
+
+
+def _masked(transcript: Transcript, source: str, moves: Moves, fields: _Fields) -> Transcript:
+    masker = fields.masker
     return replace(transcript, source=source,
-                   messages=tuple(_message(message, moves, masker) for message in transcript.messages),
+                   messages=tuple(_message(message, moves, masker) if fields.may_hold(message)
+                                  else _moved(message, moves) for message in transcript.messages),
                    diagnostics=tuple(_diagnostic(diagnostic, moves, masker) for diagnostic in transcript.diagnostics),
                    header=masker.structure(transcript.header), tools=masker.structure(transcript.tools),
                    frame=tuple(_segment(segment, moves, masker) for segment in transcript.frame),
-                   conversations=tuple(_masked(conversation, source, moves, masker)
+                   conversations=tuple(_masked(conversation, source, moves, fields)
                                        for conversation in transcript.conversations))
+
+
+_MESSAGE_FIELDS = [field.name for field in fields(Message)]
+_message_values = attrgetter(*_MESSAGE_FIELDS)
+_SPAN, _HEADER, _SEGMENTS = map(_MESSAGE_FIELDS.index, ("span", "header", "segments"))
+
+
+def _moved(message: Message, moves: Moves) -> Message:
+    """A message without secrets, its offsets moved by the placeholders before it. Built from its values in
+    order: `dataclasses.replace` was most of the time of masking a big transcript."""
+    shift = moves.shift(message.span[0])
+    if shift == 0:
+        return message
+    values = list(_message_values(message))
+    start, end = message.span
+    values[_SPAN] = (start + shift, end + shift)
+    if message.header:
+        values[_HEADER] = (message.header[0] + shift, message.header[1] + shift)
+    if message.segments:
+        values[_SEGMENTS] = tuple(Segment(segment.kind, segment.text, (first + shift, last + shift))
+                                  for segment in message.segments for first, last in (segment.span,))
+    return Message(*values)
 
 
 def _message(message: Message, moves: Moves, masker: Masker) -> Message:
