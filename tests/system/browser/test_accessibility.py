@@ -18,6 +18,7 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from tests.conftest import ROOT, SAMPLES, missing
+from tests.secrets.canaries import canaries
 from tests.web.conftest import WEATHER
 from viewer.web.samples import sample_id
 
@@ -37,10 +38,10 @@ class Site:
     url: str
     app: Flask
 
-    def upload(self, *, debug: bool) -> dict[str, str]:
+    def upload(self, *, debug: bool, raw: bytes | None = None) -> dict[str, str]:
         """Upload through the API (no owner cookie: the browser is a link holder); returns id, url, manage_url."""
         request = urllib.request.Request(f"{self.url}/api/transcripts?debug={'allow' if debug else 'deny'}",
-                                         data=WEATHER.read_bytes(), method="POST")
+                                         data=raw or WEATHER.read_bytes(), method="POST")
         with urllib.request.urlopen(request, timeout=30) as response:
             return json.load(response)
 
@@ -101,6 +102,14 @@ def _manage(page: Page, site: Site) -> None:
     expect(page.locator("h1")).to_be_visible()
 
 
+def _manage_with_secrets(page: Page, site: Site) -> None:
+    """The manage page listing the secrets found, then the uploader's debug view that shows them."""
+    secrets = " and ".join(canary.text for canary in canaries(seed=2)[:6])
+    page.goto(site.upload(debug=True, raw=f"<|start|>user<|message|>{secrets}<|end|>".encode())["manage_url"])
+    page.wait_for_url(re.compile(r"/manage$"))
+    expect(page.locator("table.findings tbody tr").first).to_be_visible()
+
+
 def _locked_debug_view(page: Page, site: Site) -> None:
     response = page.goto(site.upload(debug=False)["url"] + "?view=debug")
     assert response is not None and response.status == 403
@@ -127,6 +136,7 @@ PAGES: dict[str, Callable[[Page, Site], None]] = {
     "message-source-page": _open(f"/t/{RICH}/messages/3?view=debug&part=source"),
     "fresh-upload": _fresh_upload,
     "manage": _manage,
+    "manage-with-secrets": _manage_with_secrets,
     "dataset-index": _open(f"/t/{DATASET}"),
     "dataset-conversation": _open(f"/t/{DATASET}/c/1"),
     "dataset-conversation-debug": _open(f"/t/{DATASET}/c/1?view=debug"),
