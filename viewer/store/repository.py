@@ -13,12 +13,9 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import migrate, rows, summaries
+from viewer.store import masked, migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
-from viewer.store.masked import SecretsInStore
-from viewer.store.masked import entries as _entries
-from viewer.store.masked import unmasked as _unmasked
 from viewer.store.rows import Entry, Located, Record
 from viewer.store.schema import diagnostics, messages, pairs, transcripts
 
@@ -47,7 +44,7 @@ def _position(number: int) -> int:
     return min(max(number, INTEGER_RANGE[0]), INTEGER_RANGE[1])
 
 
-class Store(SecretsInStore):
+class Store(masked.SecretsInStore):
     """The app's one way to read and write transcripts."""
 
     def __init__(self, url: str) -> None:
@@ -228,21 +225,21 @@ class Store(SecretsInStore):
         at 10 MB) instead of reading one index range. `unmasked`: rows that masking changed as written."""
         key = messages.c.idx if view == "debug" else messages.c.vrank
         first = _position(max(start, 0))
-        query = (_entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))
+        query = (masked.entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))
                  .order_by(key).limit(size))
         with self.engine.connect() as conn:
             found = [rows.entry(row) for row in conn.execute(query)]
-            return _unmasked(conn, id, found) if unmasked else found
+            return masked.unmasked(conn, id, found) if unmasked else found
 
     def entry(self, id: str, index: int, *, unmasked: bool = False) -> Entry | None:
         """One message's row, whatever the view (the caller applies the policy)."""
-        query = _entries().where(messages.c.transcript_id == id, messages.c.idx == _position(index))
+        query = masked.entries().where(messages.c.transcript_id == id, messages.c.idx == _position(index))
         with self.engine.connect() as conn:
             row = conn.execute(query).first()
             if row is None:
                 return None
             found = [rows.entry(row)]
-            return (_unmasked(conn, id, found) if unmasked else found)[0]
+            return (masked.unmasked(conn, id, found) if unmasked else found)[0]
 
     def position(self, id: str, view: str, index: int) -> int | None:
         """The window position of message `index`, or of the next entry the view shows."""
