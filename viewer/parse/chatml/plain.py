@@ -27,6 +27,7 @@ from viewer.parse.harmony.drafts import new_message, new_segment
 _ROLES = frozenset(("system", "user", "assistant", "tool"))
 _LONGEST_ROLE = max(map(len, _ROLES))
 _LEAD = re.compile(r"\s*")
+_NOT_BLANK = re.compile(r"\S")
 _ASSISTANT_TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
 _REPLY_TAG = re.compile(r"</?(?:tool_call|tool_response)>")
 _LINE_BREAKS = re.compile(r"(?:\r?\n)*")
@@ -156,7 +157,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
                            recipient, "commentary", "json", "call"])
         position = block[1]
         tag = _ASSISTANT_TAG.search(text, position, end)
-    if text[position:end].strip() or not drafts:
+    if _NOT_BLANK.search(text, position, end) or not drafts:  # (a search copies nothing of a long answer)
         drafts.append(_said("assistant", text, position, end, lead=position != start))
     return drafts
 
@@ -180,7 +181,7 @@ def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft]
                        "commentary", None if reply is UNREADABLE else "json", "end"])
         position = span[1]
         tag = _REPLY_TAG.search(text, position, end)
-    return None if text[position:end].strip() else drafts
+    return None if _NOT_BLANK.search(text, position, end) else drafts
 
 
 def _quoted(text: str, tag: re.Match[str], end: int) -> bool:
