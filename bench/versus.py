@@ -8,7 +8,8 @@ Run: `git worktree add --detach /tmp/base <commit>` then
 Both trees' `viewer` packages are imported, each under its own set of `sys.modules` entries, which are put in
 place before each of its runs (a function that imports at call time finds its own tree). The runs alternate
 between the two, so both see the same load on a shared machine; the best of each is shown, with the ratio, and
-both must give the same messages, diagnostics and pairs.
+both must give the same parse. Times are this process's CPU time (`time.process_time`): on a machine shared
+with other work, waiting for a core is not the parser's time.
 """
 from __future__ import annotations
 
@@ -111,15 +112,15 @@ def outline(transcript) -> str:
 
 
 def best(runs: int, trees: list[tuple], text: str) -> list[tuple[float, str]]:
-    """Best time of each tree's `parse(text)`, the runs alternating between the trees."""
+    """Best CPU time of each tree's `parse(text)`, the runs alternating between the trees."""
     times, outlines = [float("inf")] * len(trees), [""] * len(trees)
     for _ in range(runs):
         for which, (parse, modules) in enumerate(trees):
             sys.modules.update(modules)
             gc.collect()
-            started = time.perf_counter()
+            started = time.process_time()
             transcript = parse(text)
-            times[which] = min(times[which], time.perf_counter() - started)
+            times[which] = min(times[which], time.process_time() - started)
             if len(outlines[which]) == 0:  # once: it takes longer than the parse
                 outlines[which] = outline(transcript)
             del transcript
