@@ -9,9 +9,10 @@ docstring's):
 - an assistant's `<think>` block at its start, then `<tool_call>` blocks and an answer, blank between them;
 - a user's or tool's `<tool_response>` blocks, blank around them.
 
-A few `str.find` calls find the envelope (`_envelope`); its messages are made here, exactly as the general reader (envelopes.py,
-body.py, turns.py) makes them, which tests/parse/chatml/test_plain.py checks on generated envelopes. Anything
-else (a note to report, a tag in backticks, text beside a tool call …) is left to the general reader.
+A few `str.find` calls find the envelope (`_envelope`); its messages are made here, exactly as the general
+reader (envelopes.py, body.py, turns.py) makes them, which tests/parse/chatml/test_plain.py checks on generated
+envelopes. Anything else (a note to report, a tag in backticks, text beside a tool call …) is left to the
+general reader.
 """
 from __future__ import annotations
 
