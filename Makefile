@@ -1,13 +1,15 @@
 # The two commands of the README: `make run` serves the viewer, `make test` runs every test.
-# Each sets up what it needs first: a .venv with the project and its test extras, and htmx from npm.
+# Each sets up what it needs first: a .venv with the project and its test extras, htmx and js-tiktoken from npm,
+# and the o200k vocabulary the context page counts tokens with, rebuilt from js-tiktoken (nothing downloads later).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
+VOCABULARY := var/tiktoken/o200k_base.tiktoken
 
 .PHONY: setup run test bench fuzz system-packages clean
 
-setup: $(VENV)/.installed node_modules/.installed
+setup: $(VENV)/.installed node_modules/.installed $(VOCABULARY)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +18,11 @@ $(VENV)/.installed: pyproject.toml
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Rebuilt when js-tiktoken is installed anew; checked against tiktoken's SHA-256 (viewer/web/vocabulary.py).
+$(VOCABULARY): node_modules/.installed | $(VENV)/.installed
+	$(PY) viewer/web/vocabulary.py --out $(dir $@)
 	touch $@
 
 run: setup

@@ -1,8 +1,9 @@
 """Our `parse()` beside openai-harmony's own text → messages, on the same generated Harmony transcript.
 
 Run: `.venv/bin/python bench/vs_harmony.py [--megabytes 10] [--runs 3]` after `pip install -e '.[bench]'` (which
-brings openai-harmony) and `npm ci` (js-tiktoken, from which bench/o200k.py rebuilds the o200k vocabulary that
-openai-harmony needs, offline, checked against tiktoken's SHA-256; nothing is downloaded).
+brings openai-harmony) and `make setup` (which rebuilds the o200k vocabulary that openai-harmony needs into
+var/tiktoken/ from the npm package js-tiktoken, offline, checked against tiktoken's SHA-256: viewer/web/vocabulary.py;
+nothing is downloaded).
 
 The text is tests/harness/gen.py's, in its `reference` form: what openai-harmony renders and reads itself
 (nothing between messages, no `call_id=`). openai-harmony reads tokens, not text, so its side is the whole way
@@ -23,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.o200k import ensure  # noqa: E402
+from viewer.web.vocabulary import ensure  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import parse  # noqa: E402
 

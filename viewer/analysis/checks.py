@@ -30,6 +30,9 @@ def check(transcript: Transcript) -> list[Diagnostic]:
     problems: dict[tuple[str, str], str | None] = {}
     for message in transcript.messages:
         role = message.role
+        if (role != "tool" and not message.constrained
+                and (role != "assistant" or not required and not is_assistant_call(message))):
+            continue  # most messages: nothing below applies to them
         is_call = role == "assistant" and is_assistant_call(message)
         validator = validators.get(message.recipient) if is_call else None
         wants_json = validator is not None or role == "tool"

@@ -5,8 +5,8 @@ encoding is built here from the local file (checked against tiktoken's pinned SH
 `tiktoken.get_encoding`, which would fetch it. Other dialects' models use other tokenizers: no count is guessed.
 
 Where the file is looked for: `$TIKTOKEN_ENCODINGS_BASE/o200k_base.tiktoken` (the folder openai-harmony reads),
-tiktoken's cache (`$TIKTOKEN_CACHE_DIR`, under the SHA-1 of the download URL), and bench/out/tiktoken/, where
-`bench/o200k.py` rebuilds it from the npm package js-tiktoken."""
+tiktoken's cache (`$TIKTOKEN_CACHE_DIR`, under the SHA-1 of the download URL), and var/tiktoken/, where `make setup`
+rebuilds it from the npm package js-tiktoken (vocabulary.py)."""
 from __future__ import annotations
 
 import base64
@@ -19,13 +19,12 @@ from typing import Any
 
 from viewer.context import Context
 from viewer.context.text import ExactText, message_text
+from viewer.web.vocabulary import FILE_NAME, FOLDER, SHA256
 
 CONTEXT_WINDOW = 131_072
 """gpt-oss's context window, in tokens."""
-FILE_NAME = "o200k_base.tiktoken"
 URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
-SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
-"""tiktoken's `expected_hash` for o200k_base.tiktoken."""
+"""Where tiktoken would download the vocabulary from: its cache names the file after this address."""
 HARMONY_SPECIAL_TOKENS = {"<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|return|>": 200002,
                           "<|constrain|>": 200003, "<|channel|>": 200005, "<|start|>": 200006, "<|end|>": 200007,
                           "<|message|>": 200008, "<|call|>": 200012, "<|endofprompt|>": 200018}
@@ -42,7 +41,6 @@ O200K_PATTERN = "|".join([
 NOT_HARMONY = ("token counts are shown for Harmony (gpt-oss, o200k_harmony) only: this dialect's model and its "
                "tokenizer are unknown")
 UNAVAILABLE = "token counts need tiktoken with the o200k vocabulary; not installed"
-ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +81,7 @@ def vocabulary_file() -> Path | None:
         candidates.append(Path(base) / FILE_NAME)
     if cache := os.environ.get("TIKTOKEN_CACHE_DIR"):
         candidates.append(Path(cache) / hashlib.sha1(URL.encode()).hexdigest())
-    candidates.append(ROOT / "bench" / "out" / "tiktoken" / FILE_NAME)
+    candidates.append(FOLDER / FILE_NAME)
     return next((path for path in candidates if path.is_file()), None)
 
 

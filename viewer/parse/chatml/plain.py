@@ -9,9 +9,10 @@ docstring's):
 - an assistant's `<think>` block at its start, then `<tool_call>` blocks and an answer, blank between them;
 - a user's or tool's `<tool_response>` blocks, blank around them.
 
-One regex match finds the envelope; its messages are made here, exactly as the general reader (envelopes.py,
-body.py, turns.py) makes them, which tests/parse/chatml/test_plain.py checks on generated envelopes. Anything
-else (a note to report, a tag in backticks, text beside a tool call …) is left to the general reader.
+A few `str.find` calls find the envelope (`_envelope`); its messages are made here, exactly as the general
+reader (envelopes.py, body.py, turns.py) makes them, which tests/parse/chatml/test_plain.py checks on generated
+envelopes. Anything else (a note to report, a tag in backticks, text beside a tool call …) is left to the
+general reader.
 """
 from __future__ import annotations
 
@@ -24,12 +25,15 @@ from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 from viewer.parse.harmony.drafts import new_message, new_segment
 
-_ENVELOPE = re.compile(r"\s*<\|im_start\|>(system|user|assistant|tool)\n"
-                       r"([^<\[]*(?:(?:<(?!\|)|\[(?![BE]OS\]))[^<\[]*)*)<\|im_end\|>")
+_ROLES = frozenset(("system", "user", "assistant", "tool"))
+_LONGEST_ROLE = max(map(len, _ROLES))
+_LEAD = re.compile(r"\s*")
+_NOT_BLANK = re.compile(r"\S")
 _ASSISTANT_TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
 _REPLY_TAG = re.compile(r"</?(?:tool_call|tool_response)>")
 _LINE_BREAKS = re.compile(r"(?:\r?\n)*")
-_START, _END = len("<|im_start|>"), len("<|im_end|>")
+_OPEN, _CLOSE = "<|im_start|>", "<|im_end|>"
+_START, _END = len(_OPEN), len(_CLOSE)
 
 # A message before its index and turn: role, name, content, span, segments, recipient, channel, content_type,
 # end (a list: its span grows to the envelope's edges).
@@ -39,22 +43,21 @@ Draft = list
 def read_plain(reader: Any, position: int) -> int:
     """Read consecutive plain envelopes from `position` into the reader; return where the first one that is not
     plain (or the end of the text) begins."""
-    text, messages, match = reader.text, reader.messages, _ENVELOPE.match
-    while (envelope := match(text, position)) is not None:
-        role, body = envelope.groups()
-        resume = envelope.end()
-        body_start = resume - _END - len(body)
-        start = body_start - 1 - len(role) - _START
+    text, messages = reader.text, reader.messages
+    while (found := _envelope(text, position)) is not None:
+        start, role, body_start, close = found
+        resume = close + _END
         # The line break before <|im_end|> belongs to the token.
-        body_end = body_start + len(body) - (2 if body.endswith("\r\n") else 1 if body.endswith("\n") else 0)
-        if "<" not in body:  # no tag: one message of the body (most user and system turns)
+        body_end = close - (2 if text.endswith("\r\n", body_start, close) else
+                            1 if text.endswith("\n", body_start, close) else 0)
+        if text.find("<", body_start, close) == -1:  # no tag: one message of the body (most user and system turns)
             messages.append(new_message(len(messages), reader.turn, role, text[body_start:body_end], (start, resume),
                                         None, None, "final", False, None, False, None, None, "end", (),
                                         (start, body_start - 1)))
             reader.turn += 1
             position = resume
             continue
-        drafts = _drafts(text, role, body, body_start, body_end, reader.tools)
+        drafts = _drafts(text, role, body_start, body_end, reader.tools)
         if drafts is None:
             break
         drafts[0][3] = (start, drafts[0][3][1])
@@ -69,10 +72,36 @@ def read_plain(reader: Any, position: int) -> int:
     return position
 
 
-def _drafts(text: str, role: str, body: str, start: int, end: int, tools: dict[str, Any]) -> list[Draft] | None:
+def _envelope(text: str, position: int) -> tuple[int, str, int, int] | None:
+    """Where the plain envelope at `position` (blanks may stand before it) starts, its role, where its body
+    starts and where its `<|im_end|>` is; None when none is there. Plain: the header line is a known role alone,
+    and the body holds no `<|` and no `[BOS]` / `[EOS]` (found with `str.find`, which outruns a regex that
+    walks the body character by character)."""
+    if text.startswith(_OPEN, position):
+        start = position
+    elif text.startswith("\n" + _OPEN, position):  # the line break between envelopes that templates write
+        start = position + 1
+    else:
+        start = _LEAD.match(text, position).end()
+        if not text.startswith(_OPEN, start):
+            return None
+    newline = text.find("\n", start + _START, start + _START + _LONGEST_ROLE + 1)
+    role = text[start + _START:newline]
+    if newline == -1 or role not in _ROLES:
+        return None
+    close = text.find("<|", newline)
+    if close == -1 or not text.startswith(_CLOSE, close):
+        return None
+    if text.find("[", newline, close) != -1 and (text.find("[BOS]", newline, close) != -1
+                                                  or text.find("[EOS]", newline, close) != -1):
+        return None
+    return start, role, newline + 1, close
+
+
+def _drafts(text: str, role: str, start: int, end: int, tools: dict[str, Any]) -> list[Draft] | None:
     """The messages of a body with a `<` in it, by the shapes of the module docstring; None for any other."""
     if role == "system":
-        if "<tools>" in body:
+        if text.find("<tools>", start, end) != -1:
             declared: dict[str, Any] = {}
             notes: list = []
             declare_tool_blocks(text, start, end, declared, notes)
@@ -129,7 +158,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
                            recipient, "commentary", "json", "call"])
         position = block[1]
         tag = _ASSISTANT_TAG.search(text, position, end)
-    if text[position:end].strip() or not drafts:
+    if _NOT_BLANK.search(text, position, end) or not drafts:  # (a search copies nothing of a long answer)
         drafts.append(_said("assistant", text, position, end, lead=position != start))
     return drafts
 
@@ -153,7 +182,7 @@ def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft]
                        "commentary", None if reply is UNREADABLE else "json", "end"])
         position = span[1]
         tag = _REPLY_TAG.search(text, position, end)
-    return None if text[position:end].strip() else drafts
+    return None if _NOT_BLANK.search(text, position, end) else drafts
 
 
 def _quoted(text: str, tag: re.Match[str], end: int) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from viewer.analysis.jsontext import loads
 from viewer.model import Segment, Span
 from viewer.parse.chatml.pieces import (DECODER, SPACE, UNREADABLE, Piece, call_target, declare, json_values,
                                         whole_json)
@@ -168,6 +169,14 @@ def json_run(text: str, start: int, end: int) -> list[tuple[Any, Span]] | None:
     """The JSON values that make up text[start:end] (blank around and between them), with their spans; None when
     anything else stands there or there are none."""
     chunk = text[start:end]
+    stripped = chunk.strip()  # str.strip and the pattern `\s` strip the same characters
+    try:  # most blocks hold one value: read by msgspec at once, to what the loop below gives
+        value = loads(stripped)
+    except (ValueError, RecursionError):
+        pass
+    else:
+        lead = start + len(chunk) - len(chunk.lstrip())
+        return [(value, (lead, lead + len(stripped)))]
     values = []
     position = SPACE.match(chunk).end()
     while position < len(chunk):

@@ -25,12 +25,15 @@ PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "t
 _ROLES = frozenset(ROLES)
 _BLANK = re.compile(r"[ \t\n\r]*")
 # A member's key, its colon and, when it is text or a constant, its value (a list or object is left to the
-# decoder); then what may follow a value. The text was decoded already, so it is JSON: a number ends at the first
-# character that cannot continue it, and a comma is optional only where the decoder saw none.
+# decoder); then (group 2) what may follow a value, so that one match reads a whole member of text. The text was
+# decoded already, so it is JSON: a number ends at the first character that cannot continue it, and a comma is
+# optional only where the decoder saw none.
 _MEMBER = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*'
-                     r'(?:"[^"\\]*(?:\\.[^"\\]*)*"|null|true|false|-?[0-9][0-9.eE+-]*)?', re.DOTALL)
+                     r'(?:"[^"\\]*(?:\\.[^"\\]*)*"|null|true|false|-?[0-9][0-9.eE+-]*)?'
+                     r'([ \t\n\r]*,?[ \t\n\r]*)', re.DOTALL)
 _AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+_SCAN = json.JSONDecoder().scan_once
+"""`raw_decode` without its Python frame; the text was decoded already, so it never fails here."""
 _UNREAD = object()
 
 # A message before its index and span: `new_message`'s role, content, name, recipient, channel, channel_explicit,
@@ -124,11 +127,14 @@ def member_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span
         found = member(text, at)
         if found is None or found[1] != key:
             return None
-        end = found.end()
         if type(item) is list and key == "tool_calls":
-            end = _items(text, end, spans)
+            end = _items(text, found.start(2), spans)
         elif type(item) is dict or type(item) is list:
-            end = _DECODER.raw_decode(text, end)[1]
+            end = _SCAN(text, found.start(2))[1]
+        else:  # text or a constant: the match holds the value and what follows it
+            spans[key] = (at, found.start(2))
+            at = found.end()
+            continue
         spans[key] = (at, end)
         at = after(text, end).end()
     return spans if text.startswith("}", at) else None
@@ -140,7 +146,7 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     at = _BLANK.match(text, bracket + 1).end()
     number = 0
     while not text.startswith("]", at):
-        end = _DECODER.raw_decode(text, at)[1]
+        end = _SCAN(text, at)[1]
         spans[number] = (at, end)
         number += 1
         at = after(text, end).end()

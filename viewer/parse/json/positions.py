@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from viewer.model import Span
 
 _DECODER = json.JSONDecoder()
+_SCAN = _DECODER.scan_once
 _SCANSTRING = json.decoder.scanstring
 _BLANK = re.compile(r"[ \t\n\r]*")
 _BLANK_CHARS = (" ", "\t", "\n", "\r")
@@ -97,7 +98,9 @@ def read_value(text: str, at: int, depth: int, base: int = 0, into: Partial | No
 def _decoded(text: str, at: int) -> tuple[Any, int]:
     """The value at `at`, read whole by the C decoder, and where it ends."""
     try:
-        return _DECODER.raw_decode(text, at)
+        return _SCAN(text, at)  # `raw_decode` without its Python frame: one per message of a long list
+    except StopIteration as stop:  # what `raw_decode` reports as "Expecting value"
+        raise JsonError("Expecting value", stop.value) from None
     except json.JSONDecodeError as error:
         raise JsonError(error.msg, error.pos) from None
     except RecursionError:

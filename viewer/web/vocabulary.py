@@ -1,14 +1,15 @@
-"""Rebuild `o200k_base.tiktoken` offline, for openai-harmony in bench/vs_harmony.py.
+"""The o200k_base vocabulary that the context page counts tokens with (tokens.py), rebuilt offline.
 
-openai-harmony needs the o200k vocabulary and would download it at first use. The npm package `js-tiktoken`
-(pinned in package.json, installed by `npm ci`) carries the same ranks in a compact form: in
+tiktoken would download `o200k_base.tiktoken` at first use; the viewer never downloads at run time. The npm
+package `js-tiktoken` (pinned in package.json, installed by `npm ci`) carries the same ranks in a compact form: in
 `dist/ranks/o200k_base.js`, `export default {…, "bpe_ranks": "…"}` whose lines read `<name> <first rank>
 <base64 token> <base64 token> …`, the tokens numbered from the first rank on. Written back as one
 `<base64 token> <rank>` line each, in rank order, they are tiktoken's file byte for byte, which the SHA-256 that
 tiktoken pins (tiktoken_ext/openai_public.py, `o200k_base`) proves.
 
-Run: `.venv/bin/python bench/o200k.py [--out bench/out/tiktoken]`; prints the folder to point
-`TIKTOKEN_ENCODINGS_BASE` at. Nothing is downloaded.
+`make setup` runs this file once, as a script (`python viewer/web/vocabulary.py`: standard library only, nothing
+else of the viewer imported), which writes var/tiktoken/o200k_base.tiktoken, where tokens.py looks;
+bench/vs_harmony.py points openai-harmony at the same folder.
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ import hashlib
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 RANKS = ROOT / "node_modules" / "js-tiktoken" / "dist" / "ranks" / "o200k_base.js"
-FOLDER = ROOT / "bench" / "out" / "tiktoken"
+FOLDER = ROOT / "var" / "tiktoken"
 FILE_NAME = "o200k_base.tiktoken"
 SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 """tiktoken_ext/openai_public.py's `expected_hash` for o200k_base.tiktoken (tiktoken 0.14.0)."""
@@ -49,14 +50,16 @@ def ensure(folder: Path = FOLDER) -> Path:
     if digest != SHA256:
         raise SystemExit(f"the rebuilt {FILE_NAME} has SHA-256 {digest}, not tiktoken's {SHA256}")
     folder.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    partial = target.with_suffix(".partial")  # a reader never sees half a file
+    partial.write_bytes(data)
+    partial.replace(target)
     return folder
 
 
 def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--out", type=Path, default=FOLDER)
-    print(ensure(arguments.parse_args().out))
+    print(ensure(arguments.parse_args().out) / FILE_NAME)
 
 
 if __name__ == "__main__":
