@@ -51,6 +51,7 @@ bench: setup
 	$(PY) bench/web.py
 	$(PY) bench/search.py
 	$(PY) bench/datasets.py
+	$(PY) bench/secret_scan.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
