@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql import Select
 
 from viewer.policy import Projection
-from viewer.store import migrate, rows, summaries
+from viewer.store import live, migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.rows import Entry, Located, Record
@@ -135,6 +135,7 @@ class Store:
         """Forget the content; keep a tombstone so the link can say it was deleted."""
         with self.engine.begin() as conn:
             delete_parse(conn, id)
+            live.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
@@ -210,7 +211,8 @@ class Store:
 
     def raw(self, id: str) -> bytes | None:
         with self.engine.connect() as conn:
-            return conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+            return live.with_chunks(conn, id, conn.execute(select(transcripts.c.raw)
+                                                           .where(transcripts.c.id == id)).scalar())
 
     def window(self, id: str, view: str, start: int, size: int) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank

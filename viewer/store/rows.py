@@ -51,6 +51,8 @@ class Record:
     """For a dataset: how many conversations it holds; None for a single conversation."""
     snippet: str | None
     """For a conversation of a dataset: the start of its first user message that the default view shows."""
+    live: str | None = None
+    """"open" while an agent appends to it, then "finished" or "truncated"; None if it was never live."""
 
     @property
     def is_dataset(self) -> bool:

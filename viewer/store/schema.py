@@ -44,6 +44,9 @@ transcripts = Table(
     Column("conversation", Integer, nullable=True),
     Column("conversation_count", Integer, nullable=True),
     Column("snippet", Text, nullable=True),
+    # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
+    # "truncated" (finished without a stop) after; None for every upload that was never live.
+    Column("live", String(16), nullable=True),
     Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 
@@ -108,4 +111,23 @@ pairs = Table(
     Column("call", Integer, nullable=False),
     Column("reply", Integer, nullable=False),
     Column("by", String(16), nullable=False),
+)
+
+live_tails = Table(
+    # An open live upload's unfinished tail: its bytes (from the first message that may still change), the
+    # text before its first message (a YAML header) and where the tail's rows start (viewer/store/live.py).
+    "live_tails", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("head", Text, nullable=False),
+    Column("tail", LargeBinary, nullable=False),
+    Column("checkpoint", Text, nullable=True),  # JSON; None: the tail cannot be parsed alone, parse it all
+)
+
+live_chunks = Table(
+    # The bytes of an open live upload, one row per append (`transcripts.raw` is empty meanwhile, since SQLite
+    # rewrites a whole row on any update); joined into `raw` when the upload is finished.
+    "live_chunks", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
 )

@@ -45,7 +45,7 @@ def stored_document(store: Store, record: Record, view: str) -> Document:
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id))
+                    rows=StoredRows(store, record.id), live=record.live)
 
 
 def _conversations(store: Store, dataset: Record, view: str) -> Iterator[Document]:
