@@ -77,6 +77,8 @@ def reparse(store: Store, record: Record) -> Record:
     projection = analyse(raw, record.requested_dialect)
     with collector_paused:
         store.replace_parse(record.id, projection, STORED_VERSION)
+        if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
+            live.set_tail(store, record.id, _whole_tail(raw, projection, chunks=0))
     return store.get(record.id)
 
 

@@ -132,3 +132,11 @@ def test_deleting_a_live_upload_forgets_its_chunks(store):
     record = ingest.store_live_upload(store, b"<|start|>user<|message|>Hi<|end|>", id=f"live{next(ids)}")
     store.delete(record.id)
     assert live.tail(store, record.id) is None and not store.raw(record.id)
+
+
+def test_a_live_upload_parsed_again_keeps_appending_from_its_new_tail(store):
+    raw = (SAMPLES / "harmony-gpt-oss-weather.txt").read_bytes()
+    record = ingest.store_live_upload(store, raw[:900], id=f"live{next(ids)}")
+    record = ingest.reparse(store, record)  # as `viewer reparse` or a newer parser's first reader does
+    ingest.append(store, record, raw[900:])
+    assert snapshot(store, record.id) == snapshot(store, whole(store, raw))

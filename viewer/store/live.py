@@ -155,6 +155,12 @@ def _add_chunk(conn: Connection, id: str, number: int, data: bytes) -> None:
     conn.execute(insert(live_chunks).values(transcript_id=id, number=number, data=data))
 
 
+def set_tail(store, id: str, tail: Tail) -> None:
+    """Keep a new tail for an open upload (after its whole parse was replaced)."""
+    with store.engine.begin() as conn:
+        _set_tail(conn, id, tail)
+
+
 def _set_tail(conn: Connection, id: str, tail: Tail) -> None:
     conn.execute(update(live_tails).where(live_tails.c.transcript_id == id).values(**_tail_values(tail)))
 
