@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from viewer import ingest
-from viewer.store import Store, live
-from viewer.store import search
+from viewer.store import Store, live, search
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
 STREAMED = ("harmony-gpt-oss-weather.txt", "openchatml-22-fixture-3-concurrent-calls.txt",

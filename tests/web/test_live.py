@@ -3,6 +3,7 @@ page's "live" and "truncated" marks (and its JSON twin's), its live region and e
 view's stream may hold."""
 from __future__ import annotations
 
+import itertools
 import re
 from urllib.parse import parse_qs, urlparse
 
@@ -41,7 +42,7 @@ def append(client, id: str, key: str, data: bytes):
 def messages_of(raw: bytes) -> list[bytes]:
     """A Harmony transcript cut before each `<|start|>`, as an agent writes it message by message."""
     starts = [match.start() for match in re.finditer(rb"<\|start\|>", raw)] + [len(raw)]
-    return [raw[:starts[0]]] + [raw[a:b] for a, b in zip(starts, starts[1:])]
+    return [raw[:starts[0]], *(raw[a:b] for a, b in itertools.pairwise(starts))]
 
 
 def test_appends_grow_a_live_upload_and_finish_closes_it(client):
@@ -144,7 +145,7 @@ def test_the_default_view_of_a_live_page_its_stream_and_json_hold_nothing_hidden
 
 
 def test_a_stranger_without_debug_access_gets_no_debug_stream(client, stranger):
-    id, key = start(client, WEATHER.read_bytes())
+    id, _ = start(client, WEATHER.read_bytes())
     refused = stranger.get(f"/t/{id}/events?view=debug")
     assert refused.status_code == 403
     assert not any(canary in refused.get_data(as_text=True) for canary in HIDDEN_CANARIES)
@@ -152,8 +153,13 @@ def test_a_stranger_without_debug_access_gets_no_debug_stream(client, stranger):
 
 @pytest.mark.parametrize("view", ["default", "debug"])
 def test_the_live_page_and_its_events_hold_only_allowlisted_markup(client, view):
-    id, key = start(client, WEATHER.read_bytes()[:700], debug="allow")
+    id, _ = start(client, WEATHER.read_bytes()[:700], debug="allow")
     assert page_problems(client.get(f"/t/{id}?view={view}").get_data(as_text=True), id) == []
     stream = client.get(f"/t/{id}/events?view={view}").get_data(as_text=True)
     fragment = "\n".join(line.removeprefix("data: ") for line in stream.splitlines() if line.startswith("data: "))
     assert 'hx-swap-oob="true"' in fragment and page_problems(fragment, id) == []
+
+
+def test_every_line_of_an_event_is_data_whatever_ends_it():
+    """A carriage return in a body would otherwise end the event's data early and start a field of its own."""
+    assert live_view._event("tail", "a\rb\r\nc\nevent: x") == "event: tail\ndata: a\ndata: b\ndata: c\ndata: event: x\n\n"

@@ -3,6 +3,7 @@ htmx `sse` extension over `GET /t/<id>/events`), says when it is finished, and i
 what the policy hides; without JavaScript, a reload link."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import urllib.request
@@ -27,7 +28,7 @@ def start_live(server: str) -> tuple[str, str]:
 def messages() -> list[bytes]:
     raw = WEATHER.read_bytes()
     starts = [match.start() for match in re.finditer(rb"<\|start\|>", raw)] + [len(raw)]
-    return [raw[a:b] for a, b in zip(starts, starts[1:])]
+    return [raw[a:b] for a, b in itertools.pairwise(starts)]
 
 
 def assert_nothing_hidden(page: Page) -> None:

@@ -10,6 +10,7 @@ connects again by itself.
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from typing import Iterator
 
@@ -30,6 +31,8 @@ POLL_SECONDS = 0.5
 """How often a stream looks for a change (one small indexed read)."""
 RETRY_MS = 1000
 """How soon the browser reconnects once an answer ends."""
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""What ends a line of an event stream."""
 
 
 # ---- the API ------------------------------------------------------------------------------------------------
@@ -99,7 +102,8 @@ def page_parts(record: Record, view: str, window: Window) -> tuple[Window, dict]
     first = _first_live(record, view)
     cut = [card for card in window.cards if card.index < first[1]]
     if window.next is not None and window.next[1] < first[1]:
-        return window, {"live": None, "live_link": record_url("reading.transcript", record, at=first[1])}
+        latest = record_url("reading.transcript", record, view=("debug" if view == "debug" else None), at=first[1])
+        return window, {"live": None, "live_link": latest}
     kept = dataclasses.replace(window, cards=cut, next=None)
     return kept, {"live": _region(record, view, first[0])}
 
@@ -156,6 +160,7 @@ def _stream(record: Record, view: str, start: int) -> Iterator[str]:
 
 
 def _event(name: str, html: str) -> str:
-    """One server-sent event: every line of the data prefixed, so a line of the HTML cannot end it early."""
-    lines = html.replace("\r", "").split("\n")
+    """One server-sent event: every line of the data prefixed, so a line of the HTML cannot end it early (the
+    browser joins them with newlines: a carriage return in a body arrives as one)."""
+    lines = LINE_BREAK.split(html)
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
