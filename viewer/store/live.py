@@ -198,4 +198,4 @@ def changed_marker(store, id: str) -> tuple | None:
     return tuple(row) if row is not None else None
 
 
-__all__ = ["AppendConflict", "Checkpoint", "FINISHED", "OPEN", "TRUNCATED", "Tail", "TailParse"]
+__all__ = ["FINISHED", "OPEN", "TRUNCATED", "AppendConflict", "Checkpoint", "Tail", "TailParse"]
