@@ -149,7 +149,9 @@ def _stream(record: Record, view: str, start: int) -> Iterator[str]:
             if current is None or current.deleted:
                 yield "event: end\ndata: \n\n"
                 return
-            region = {**_region(current, view, start), "oob": True}  # with the page's counts, replaced in place
+            # With the page's counts, replaced in place (the size only for whom the page shows it: reading.py).
+            region = {**_region(current, view, start), "oob": True,
+                      "size": current.size if access.can_debug(current) else None}
             yield _event("tail", render_template("_live.html", record=current, view=view, live=region))
             if current.live != live.OPEN:
                 yield "event: end\ndata: \n\n"
