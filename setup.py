@@ -24,18 +24,22 @@ BUNDLE = Path("viewer", "web", "bundled")
 FOLDERS = ("templates", "static", "sample_transcripts")
 HTMX = Path("node_modules", "htmx.org")
 HTMX_FILES = (Path("dist", "htmx.min.js"), Path("dist", "htmx.js"), Path("LICENSE"))
-HTMX_VENDOR = Path("vendor", "htmx.org")
-"""htmx's place in the bundle: the `NODE_MODULES` setting of an installed wheel points at `vendor/`."""
+SSE = Path("node_modules", "htmx-ext-sse")
+SSE_FILES = (Path("dist", "sse.min.js"), Path("dist", "sse.js"), Path("LICENSE"))
+"""htmx's `sse` extension, which the page of a live transcript loads."""
+VENDOR = Path("vendor")
+"""The npm packages' place in the bundle: the `NODE_MODULES` setting of an installed wheel points at it."""
 
 
 def htmx_sources() -> list[Path]:
     """The htmx files to bundle, relative to ROOT; fails the build when `npm ci` has not run."""
-    missing = [HTMX / name for name in HTMX_FILES if not (ROOT / HTMX / name).is_file()]
+    wanted = [package / name for package, names in ((HTMX, HTMX_FILES), (SSE, SSE_FILES)) for name in names]
+    missing = [path for path in wanted if not (ROOT / path).is_file()]
     if missing:
         what = HTMX if not (ROOT / HTMX).is_dir() else ", ".join(map(str, missing))
         raise FileError(f"{what} missing in {ROOT}: run `npm ci` (or `make setup`) before building; "
                         "the package carries the htmx that package-lock.json pins.")
-    return [HTMX / name for name in HTMX_FILES]
+    return wanted
 
 
 def asset_mapping() -> dict[Path, Path]:
@@ -47,7 +51,7 @@ def asset_mapping() -> dict[Path, Path]:
             if source.is_file() and "__pycache__" not in relative.parts and not source.name.startswith("."):
                 mapping[BUNDLE / relative] = source
     for source in htmx_sources():
-        mapping[BUNDLE / HTMX_VENDOR / source.relative_to(HTMX)] = ROOT / source
+        mapping[BUNDLE / VENDOR / source.relative_to("node_modules")] = ROOT / source
     return mapping
 
 

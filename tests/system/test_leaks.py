@@ -352,3 +352,25 @@ def test_transcript_responses_are_not_stored_by_caches(uploader, path, hx):
         return
     assert response.status_code == 200
     assert "no-store" in response.headers.get("Cache-Control", ""), (path, response.headers.get("Cache-Control"))
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_no_default_view_of_a_live_transcript_holds_hidden_content(uploader, stranger, dialect, monkeypatch):
+    """A transcript appended in pieces, cut anywhere (inside a hidden message too): after each append, the
+    default view's page, its live region's event stream and its JSON hold no canary."""
+    from viewer.web.views import live as live_view
+    monkeypatch.setattr(live_view, "STREAM_SECONDS", 0.05)
+    raw = transcript(dialect)
+    created = uploader.post("/api/transcripts", data=b"", query_string={"live": "1"}).get_json()
+    id, key = created["id"], created["manage_url"].rsplit("key=", 1)[1]
+    assert uploader.get(created["manage_url"]).status_code == 303  # the uploader's browser now owns it
+    step = max(len(raw) // 12, 1)
+    for at in range(0, len(raw), step):
+        answer = uploader.post(f"/api/transcripts/{id}/append", data=raw[at:at + step], query_string={"key": key})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        for where, response in (("page", stranger.get(f"/t/{id}")), ("events", stranger.get(f"/t/{id}/events")),
+                                ("json", stranger.get(f"/t/{id}.json")),
+                                ("fragment", stranger.get(f"/t/{id}", headers={"HX-Request": "true"}))):
+            assert_no_canary(dialect, f"live after {at + step} bytes: {where}", response)
+    assert uploader.get(f"/t/{id}.json?view=debug").get_json()["counts"] == \
+        uploader.get(f"/t/{upload(uploader, raw)['id']}.json?view=debug").get_json()["counts"]

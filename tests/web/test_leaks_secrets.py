@@ -240,3 +240,27 @@ def test_random_secrets_of_known_shapes_reach_no_link_holder(client, stranger, o
     id = owned(FORMATS[format](f"{before} {secret} .", [secret]).encode(), debug="allow")
     for url, body in link_holder_answers(client, stranger, id):
         assert not leaked(secret, body), (kind, format, url)
+
+
+def test_a_secret_appended_to_a_live_upload_reaches_no_link_holder(client, stranger, monkeypatch):
+    from viewer.web.views import live as live_view
+    monkeypatch.setattr(live_view, "STREAM_SECONDS", 0.3)
+    monkeypatch.setattr(live_view, "POLL_SECONDS", 0.05)
+    canary = next(c for c in CANARIES if c.kind == "Private key")
+    created = client.post("/api/transcripts", data=b"<|start|>user<|message|>Deploy it.<|end|>",
+                          query_string={"live": "1", "debug": "allow"}).get_json()
+    id, key = created["id"], created["manage_url"].split("key=")[1]
+    assert client.get(created["manage_url"]).status_code == 303  # the uploader's browser
+    pieces = [b"<|start|>assistant<|channel|>final<|message|>Reading the key: " + canary.secret[:40].encode(),
+              canary.secret[40:].encode() + b" done.<|end|>",  # the secret split between two appends
+              b"<|start|>user<|message|>Thanks, that was all.<|end|>"]
+    for piece in pieces:
+        assert client.post(f"/api/transcripts/{id}/append", data=piece, query_string={"key": key}).status_code == 200
+        for url in (f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw",
+                    f"/t/{id}/events?view=debug&start=0"):
+            body = stranger.get(url).get_data(as_text=True)
+            assert not leaked(canary.secret, body) and canary.secret[:40] not in body, url
+    assert client.post(f"/api/transcripts/{id}/finish", query_string={"key": key}).status_code == 200
+    assert "[secret: Private key]" in stranger.get(f"/t/{id}?view=debug").get_data(as_text=True)
+    assert canary.secret in client.get(f"/t/{id}/raw").get_data(as_text=True)
+    assert not leaked(canary.secret, stranger.get(f"/t/{id}/raw").get_data(as_text=True))

@@ -84,6 +84,15 @@ ROUTES = [
     ("stylesheet", "GET", "/static/app.css", {}, 200, "no-cache", "text/css; charset=utf-8"),
     ("pygments", "GET", "/pygments.css", {}, 200, "max-age=3600, public", "text/css; charset=utf-8"),
     ("htmx", "GET", "/vendor/htmx/htmx.min.js", {}, 200, "public, max-age=3600", "text/javascript; charset=utf-8"),
+    ("htmx sse extension", "GET", "/vendor/htmx-ext-sse/sse.min.js", {}, 200, "public, max-age=3600",
+     "text/javascript; charset=utf-8"),
+    ("event stream", "GET", "/t/{id}/events", {}, 200, NOT_STORED, "text/event-stream; charset=utf-8"),
+    ("debug event stream", "GET", "/t/{id}/events?view=debug", {}, 200, NOT_STORED,
+     "text/event-stream; charset=utf-8"),
+    ("missing event stream", "GET", "/t/missing/events", {}, 404, NOT_STORED, HTML),
+    ("live upload", "POST", "/api/transcripts?live=1", {}, 201, NOT_STORED, JSON),
+    ("append without the key", "POST", "/api/transcripts/{id}/append", {}, 403, NOT_STORED, JSON),
+    ("finish without the key", "POST", "/api/transcripts/{id}/finish", {}, 403, NOT_STORED, JSON),
 ]
 
 
@@ -93,7 +102,8 @@ def test_each_route_sends_exactly_these_headers(client, owned, name, method, pat
                                                 content_type):
     id = owned()
     url = path.format(id=id, shown=client.get(f"/t/{id}.json").get_json()["messages"][0]["index"])
-    body = {"api upload": WEATHER.read_bytes(), "form upload": {"text": WEATHER.read_text()}}.get(name)
+    body = {"api upload": WEATHER.read_bytes(), "live upload": WEATHER.read_bytes(),
+            "form upload": {"text": WEATHER.read_text()}}.get(name)
     with client.open(url, method=method, headers=headers, data=body) as response:
         got = response.headers
         assert response.status_code == status
@@ -270,7 +280,7 @@ def untouchable(app):
 @pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
                                    "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0", "/t/{}/compare?with=x",
                                    "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}", "/t/{}/context/1",
-                                   "/t/{}/c/0/context/1"])
+                                   "/t/{}/c/0/context/1", "/t/{}/events"])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

@@ -55,7 +55,7 @@ class SecretsInStore:
             row = conn.execute(select(transcripts.c.masked_raw, transcripts.c.raw).where(transcripts.c.id == id)).first()
         if row is None or row.raw is None:
             return None
-        return row.masked_raw if row.masked_raw is not None else row.raw
+        return row.masked_raw if row.masked_raw is not None else self.raw(id)  # a live upload's is in chunks
 
     def set_secrets_unmasked(self, id: str, unmasked: bool) -> None:
         """Whether link holders of the debug view of upload `id` (and its conversations) read its secrets."""

@@ -13,11 +13,12 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import masked, migrate, rows, summaries
+from viewer.store import live, masked, migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.rows import Entry, Located, Record
 from viewer.store.schema import diagnostics, messages, pairs, transcripts
+from viewer.store.schema import in_integer_range as _position
 
 BATCH = 5000
 """Rows read per query when iterating over a whole transcript."""
@@ -32,16 +33,6 @@ def hash_key(key: str) -> str:
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
-
-
-INTEGER_RANGE = (-2**31, 2**31 - 1)
-"""What an `Integer` column holds on PostgreSQL (INTEGER is 32 bits; SQLite's are 64)."""
-
-
-def _position(number: int) -> int:
-    """A position asked for (a message index, a rank) brought into the columns' range: PostgreSQL refuses a
-    comparison with a larger number outright, and no stored position comes near the bounds."""
-    return min(max(number, INTEGER_RANGE[0]), INTEGER_RANGE[1])
 
 
 class Store(masked.SecretsInStore):
@@ -141,6 +132,7 @@ class Store(masked.SecretsInStore):
         """Forget the content; keep a tombstone so the link can say it was deleted."""
         with self.engine.begin() as conn:
             delete_parse(conn, id)
+            live.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
@@ -215,7 +207,8 @@ class Store(masked.SecretsInStore):
 
     def raw(self, id: str) -> bytes | None:
         with self.engine.connect() as conn:
-            return conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+            return live.with_chunks(conn, id, conn.execute(select(transcripts.c.raw)
+                                                           .where(transcripts.c.id == id)).scalar())
 
     def window(self, id: str, view: str, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank

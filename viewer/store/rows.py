@@ -60,6 +60,8 @@ class Record:
     @property
     def secret_count(self) -> int:
         return sum(self.secret_kinds.values())
+    live: str | None = None
+    """"open" while an agent appends to it, then "finished" or "truncated"; None if it was never live."""
 
     @property
     def is_dataset(self) -> bool:

@@ -11,6 +11,15 @@ from sqlalchemy import (Boolean, Column, DateTime, ForeignKey, Index, Integer, L
 
 metadata = MetaData()
 
+INTEGER_RANGE = (-2**31, 2**31 - 1)
+"""What an `Integer` column holds on PostgreSQL (INTEGER is 32 bits; SQLite's are 64)."""
+
+
+def in_integer_range(number: int) -> int:
+    """A position asked for (a message index, a rank) brought into the columns' range: PostgreSQL refuses a
+    comparison with a larger number outright, and no stored position comes near the bounds."""
+    return min(max(number, INTEGER_RANGE[0]), INTEGER_RANGE[1])
+
 transcripts = Table(
     "transcripts", metadata,
     Column("id", String(64), primary_key=True),
@@ -49,6 +58,9 @@ transcripts = Table(
     Column("secret_kinds", Text, nullable=True),
     Column("secrets_unmasked", Boolean, nullable=False, server_default=false()),
     Column("masked_raw", LargeBinary, nullable=True),
+    # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
+    # "truncated" (finished without a stop) after; None for every upload that was never live.
+    Column("live", String(16), nullable=True),
     Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 
@@ -123,4 +135,23 @@ pairs = Table(
     Column("call", Integer, nullable=False),
     Column("reply", Integer, nullable=False),
     Column("by", String(16), nullable=False),
+)
+
+live_tails = Table(
+    # An open live upload's unfinished tail: its bytes (from the first message that may still change), the
+    # text before its first message (a YAML header) and where the tail's rows start (viewer/store/live.py).
+    "live_tails", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("head", Text, nullable=False),
+    Column("tail", LargeBinary, nullable=False),
+    Column("checkpoint", Text, nullable=True),  # JSON; None: the tail cannot be parsed alone, parse it all
+)
+
+live_chunks = Table(
+    # The bytes of an open live upload, one row per append (`transcripts.raw` is empty meanwhile, since SQLite
+    # rewrites a whole row on any update); joined into `raw` when the upload is finished.
+    "live_chunks", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
 )

@@ -23,6 +23,8 @@ FOLDERS = {
     "node_modules": ("node_modules", "vendor"),  # where htmx.org/dist/ is: `npm ci`'s folder, or the copy
 }
 HTMX_FILES = ("htmx.min.js", "htmx.js")
+SSE_FILES = ("sse.min.js", "sse.js")
+"""htmx's `sse` extension (npm `htmx-ext-sse`), for the page of a live transcript."""
 
 
 @cache
@@ -48,6 +50,7 @@ STATIC = asset_folder("static")
 
 def init_app(app: Flask) -> None:
     app.add_url_rule("/vendor/htmx/<name>", "htmx", _htmx)
+    app.add_url_rule("/vendor/htmx-ext-sse/<name>", "htmx_sse", _htmx_sse)
     app.add_url_rule("/pygments.css", "pygments_css", _pygments_css)
 
 
@@ -57,6 +60,15 @@ def _htmx(name: str) -> Response:
     folder = Path(current_app.config["NODE_MODULES"]) / "htmx.org" / "dist"
     if not (folder / name).is_file():
         abort(404, "htmx is not installed: run `npm ci` (make setup does).")
+    return send_from_directory(folder, name, mimetype="text/javascript", max_age=3600)
+
+
+def _htmx_sse(name: str) -> Response:
+    if name not in SSE_FILES:
+        abort(404, "No such file.")
+    folder = Path(current_app.config["NODE_MODULES"]) / "htmx-ext-sse" / "dist"
+    if not (folder / name).is_file():
+        abort(404, "htmx's sse extension is not installed: run `npm ci` (make setup does).")
     return send_from_directory(folder, name, mimetype="text/javascript", max_age=3600)
 
 

@@ -21,6 +21,8 @@ def stream(document: Document) -> Iterator[str]:
             "counts": document.counts}
     if document.conversation is not None:
         head["conversation"] = document.conversation
+    if document.live is not None:
+        head["live"] = document.live
     if document.view == "debug":
         head["header"] = document.header
     return buffered(_pieces(document, head))

@@ -115,6 +115,19 @@ def _locked_debug_view(page: Page, site: Site) -> None:
     assert response is not None and response.status == 403
 
 
+def _live(view: str) -> Callable[[Page, Site], None]:
+    """A live transcript's page (its latest messages in the live region, the "live" mark), half written."""
+    def go(page: Page, site: Site) -> None:
+        raw = WEATHER.read_bytes()
+        request = urllib.request.Request(f"{site.url}/api/transcripts?live=1&debug=allow", data=raw[:len(raw) // 2],
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            created = json.load(response)
+        page.goto(created["url"] + ("?view=debug" if view == "debug" else ""))
+        expect(page.locator(".live-region .live-state")).to_be_visible()
+    return go
+
+
 def _deleted(page: Page, site: Site) -> None:
     created = site.upload(debug=True)
     site.app.extensions["viewer.store"].delete(created["id"])
@@ -146,6 +159,8 @@ PAGES: dict[str, Callable[[Page, Site], None]] = {
     "not-found-404": _open("/t/sample-no-such-transcript", 404),
     "locked-debug-view-403": _locked_debug_view,
     "deleted-410": _deleted,
+    "live-default-view": _live("default"),
+    "live-debug-view": _live("debug"),
 }
 
 

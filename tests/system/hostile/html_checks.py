@@ -25,7 +25,7 @@ ALLOWED_ATTRIBUTES = frozenset({
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
     "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby",
-    "data-secret-count"})
+    "data-secret-count", "hx-ext", "sse-connect", "sse-swap", "sse-close", "hx-swap-oob"})
 # Outside the manage page, the forms allowed are the plain GETs "jump to message", "search" and "compare with…"
 # (_form_problems).
 GET_FORM_ROUTES = ("jump", "search", "compare")
@@ -40,9 +40,12 @@ CONTENT_REGIONS = (("div", "body"), ("pre", "source-text"), ("dl", "fields"), ("
 VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "base", "col", "embed", "source",
                            "track", "wbr"})
 CONTENT_ATTRIBUTES = frozenset({"class", "href", "rel", "title", "start", "id", "aria-hidden"})
-HTMX_VALUES = {"hx-target": {"#transcript", "#search-results"}, "hx-swap": {"outerHTML"}, "hx-push-url": {"true", "false"},
-               "hx-trigger": {"revealed, click"}, "hx-disable": {""}}
-OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/static/app.js"}
+HTMX_VALUES = {"hx-target": {"#transcript", "#search-results"}, "hx-swap": {"outerHTML", "innerHTML"},
+               "hx-push-url": {"true", "false"}, "hx-trigger": {"revealed, click"}, "hx-disable": {""},
+               "hx-ext": {"sse"}, "hx-swap-oob": {"true"}}
+SSE_VALUES = {"sse-swap": {"tail"}, "sse-close": {"end"}}
+"""A live page's region (views/live.py): the events it swaps in and the one that ends its stream."""
+OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/vendor/htmx-ext-sse/sse.min.js", "/static/app.js"}
 META_NAMES = {"viewport", "color-scheme", "referrer", "htmx-config"}
 ALLOWED_SCHEMES = {"http", "https", "mailto"}
 
@@ -138,6 +141,8 @@ def _tag_problems(name: str, attrs: dict[str, str], transcript_id: str, elements
             problems.append(f"<{name} {attribute}={text!r}> has a forbidden scheme")
         elif attribute.startswith("hx-"):
             problems += _htmx_problems(name, attribute, text, transcript_id)
+        elif attribute.startswith("sse-"):
+            problems += _sse_problems(name, attribute, text, transcript_id)
     if name == "script" and attrs.get("src") not in OUR_SCRIPTS:
         problems.append(f"a script that is not ours: {attrs}")
     if name == "meta" and not ("charset" in attrs or attrs.get("name") in META_NAMES):
@@ -171,6 +176,14 @@ def _htmx_problems(name: str, attribute: str, value: str, transcript_id: str) ->
     if value not in HTMX_VALUES.get(attribute, ()):
         return [f"<{name}> has {attribute}={value!r}"]
     return []
+
+
+def _sse_problems(name: str, attribute: str, value: str, transcript_id: str) -> list[str]:
+    if attribute == "sse-connect":
+        own = f"/t/{transcript_id}/events"
+        return [] if value == own or value.startswith(own + "?") else [
+            f"<{name}> has sse-connect={value!r}, not the event stream of this transcript"]
+    return [] if value in SSE_VALUES.get(attribute, ()) else [f"<{name}> has {attribute}={value!r}"]
 
 
 def url_allowed(url: str) -> bool:

@@ -62,6 +62,8 @@ class Document:
     """The entries (None for a dataset)."""
     parts: Callable[[], Iterator[Document]] | None = None
     """For a dataset: its conversations' documents, in order, made as they are read."""
+    live: str | None = None
+    """For an upload an agent appends to: "open", "finished" or "truncated" (viewer/store/live.py)."""
 
     @property
     def is_dataset(self) -> bool:

@@ -48,7 +48,7 @@ def stored_document(store: Store, record: Record, view: str) -> Document:
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id, unmasked=access.reads_secrets(record, view)))
+                    rows=StoredRows(store, record.id, unmasked=access.reads_secrets(record, view)), live=record.live)
 
 
 def _conversations(store: Store, dataset: Record, view: str) -> Iterator[Document]:

@@ -16,6 +16,7 @@ from viewer.web import cards
 from viewer.store import Entry, Record
 from viewer.web import access, security
 from viewer.web.datasets import dataset_index, neighbours
+from viewer.web.views import live
 from viewer.web.lookup import (chosen_view, get_store, int_arg, open_record, record_url, title, view_url,
                                wants_partial)
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
@@ -37,8 +38,9 @@ def transcript(id: str, k: int | None = None) -> Response:
         return dataset_index(record)
     view = chosen_view(record)
     window = read_window(record, view, start_of(record, view, int_arg("at")))
+    window, live_region = live.page_parts(record, view, window)
     template = "_transcript.html" if wants_partial() else "transcript.html"
-    response = make_response(render_template(template, **_page_context(record, view, window)))
+    response = make_response(render_template(template, **_page_context(record, view, window), **live_region))
     response.vary.update(("HX-Request", "HX-History-Restore-Request", "Cookie"))
     return response
 

@@ -70,9 +70,12 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     if debug not in ("allow", "deny"):
         abort(400, "debug must be allow or deny.")
     keep_for = expiry.keep_for(request.args.get("expires"))
+    is_live = request.args.get("live", "0")
+    if is_live not in ("0", "1"):
+        abort(400, "live must be 1 (append to it as you go, then finish it) or 0.")
     raw = request.get_data(cache=False)
     record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
-                                name=request.args.get("name"), keep_for=keep_for)
+                                name=request.args.get("name"), keep_for=keep_for, live=is_live == "1")
     url = url_for("reading.transcript", id=record.id, _external=True)
     body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
                                                                _external=True),
@@ -90,14 +93,19 @@ def _dialect(value: str | None) -> str:
 
 
 def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None,
-                  keep_for: dt.timedelta | None) -> tuple[Record, str]:
-    if not raw.strip():
+                  keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
+    """Store an upload (a live one stays open for appends, and may start empty)."""
+    if not raw.strip() and not live:
         abort(400, "The transcript is empty: choose a file or paste some text.")
     reason = sniff.binary_reason(raw)
     if reason is not None:
         abort(415, reason)
     key = access.new_key()
-    record = ingest.store_upload(get_store(), raw, id=access.new_id(), requested_dialect=dialect,
-                                 debug_allowed=debug_allowed, manage_hash=hash_key(key),
-                                 name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
-    return record, key
+    fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
+                  manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
+    if not live:
+        return ingest.store_upload(get_store(), raw, **fields), key
+    try:
+        return ingest.store_live_upload(get_store(), raw, **fields), key
+    except ingest.NotLive as refusal:
+        abort(422, str(refusal))

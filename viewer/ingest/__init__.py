@@ -6,25 +6,16 @@ open, after claiming it so that concurrent opens parse it once.
 """
 from __future__ import annotations
 
-import heapq
 import logging
-from dataclasses import dataclass, field, replace
 
+from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.parse.common import collector_paused
 from viewer.parse.decode import decode
 from viewer.policy import POLICY_VERSION, Projection
-from viewer.secrets import (
-    Located,
-    Masker,
-    count_kinds,
-    diagnostics,
-    mask_transcript,
-    scan_transcript,
-)
-from viewer.store import Record, Store
+from viewer.store import Record, Store, live
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
 SECRETS_VERSION = "1"
@@ -47,51 +38,9 @@ def analyse(raw: bytes, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """An upload's parse as link holders read it, and as written when the two differ."""
-
-    shared: Projection
-    """What link holders read: the parse with every secret masked (the parse itself when none was found)."""
-    original: Projection | None = None
-    """The parse as written, with its `W-SECRET` warnings, when secrets were found: what the uploader reads."""
-    secret_kinds: dict[str, int] = field(default_factory=dict)
-    """How many secrets of each kind were found."""
-
-
 def examine(raw: bytes, dialect: str = "auto") -> Analysis:
     """Parse, apply the policy, scan for secrets and mask them for link holders."""
     return mask_secrets(analyse(raw, dialect))
-
-
-def mask_secrets(projection: Projection) -> Analysis:
-    """Scan a parse for secrets, warn of each, and mask them all in what link holders read."""
-    with collector_paused:
-        found = scan_transcript(projection.transcript)
-        if not found:
-            return Analysis(projection)
-        warned = _warned(projection, found)
-        in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
-                     if item.field == "source"]
-        holding = {item.message_index for item in found}
-        masked = mask_transcript(warned.transcript, Masker(found), in_source, holding)
-        shared = Projection(masked, warned.rules, tuple(
-            Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
-                                                                               warned.conversations)))
-    return Analysis(shared, warned, count_kinds(found))
-
-
-def _warned(projection: Projection, found: list[Located]) -> Projection:
-    """The projection with a `W-SECRET` warning for each secret, among its diagnostics in source order."""
-    def warn(transcript: Transcript, conversation: int | None) -> Transcript:
-        merged = heapq.merge(transcript.diagnostics, diagnostics(found, conversation), key=lambda made: made.span[0])
-        return replace(transcript, diagnostics=tuple(merged))
-    conversations = tuple(warn(part.transcript, number) for number, part in enumerate(projection.conversations))
-    transcript = replace(warn(projection.transcript, None), conversations=conversations)
-    for conversation in conversations:
-        conversation.share_lines(transcript)
-    return Projection(transcript, projection.rules, tuple(
-        Projection(conversation, part.rules) for conversation, part in zip(conversations, projection.conversations)))
 
 
 def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
@@ -137,6 +86,8 @@ def reparse(store: Store, record: Record) -> Record:
     with collector_paused:
         store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
                             secret_kinds=analysis.secret_kinds)
+        if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
+            live.set_tail(store, record.id, next_tail(raw, analysis, chunks=0))
     return store.get(record.id)
 
 
@@ -149,3 +100,10 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
             reparse(store, record)
             count += 1
     return count
+
+
+# Live uploads (viewer/ingest/appending.py) build on the names above: imported last, so it can import them.
+from viewer.ingest.appending import NotLive, append, next_tail, store_live_upload  # noqa: E402
+
+__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "NotLive", "analyse", "append", "current", "examine",
+           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]

@@ -1,0 +1,135 @@
+"""Live uploads: an agent appends to its upload as it runs, and each append parses again only the unfinished
+tail (viewer/parse/tail.py) when it can. An upload with secrets is parsed and masked whole at every append, so
+that nothing appended reaches a link holder unmasked."""
+from __future__ import annotations
+
+from itertools import islice
+
+from viewer.ingest import STORED_VERSION, Analysis, examine
+from viewer.parse.common import collector_paused
+from viewer.parse.decode import BOM
+from viewer.parse.tail import TAIL_DIALECTS, first_unsettled, parse_tail
+from viewer.policy import Projection
+from viewer.secrets import scan_transcript
+from viewer.store import Record, Store, live
+from viewer.store.summaries import SNIPPET_CHARS
+
+
+class NotLive(ValueError):
+    """An upload that cannot be live, or an append that it refuses; the message says why, for the caller."""
+
+
+def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
+    """Store an upload that stays open for appends (`append`) until `live.finish`."""
+    analysis = examine(raw, requested_dialect)
+    if analysis.shared.conversations:
+        raise NotLive("A dataset cannot be live: upload one conversation to append to.")
+    with collector_paused:
+        record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                           original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
+        live.open_upload(store, record.id, next_tail(raw, analysis, chunks=1))
+    return store.get(id)
+
+
+def append(store: Store, record: Record, data: bytes) -> Record:
+    """Append text (or §9 event lines) to an open live upload and store its parse: the unfinished tail is
+    parsed again alone (viewer/parse/tail.py), and the whole upload only when the tail cannot be read alone.
+    The one place every appended byte goes through. Raises NotLive when `record` is not open, and
+    live.AppendConflict when another append was stored first."""
+    tail = live.tail(store, record.id)
+    if tail is None:
+        raise NotLive("This transcript is finished: it takes no more appends.")
+    with collector_paused:
+        part = _tail_parse(record, tail, data) if tail.at is not None else None
+        if part is not None and not scan_transcript(part.projection.transcript):
+            live.replace_tail(store, record.id, tail.chunks, data, part)
+        else:  # the tail cannot be read alone, or holds a secret, whose masking moves every offset after it
+            raw = (store.raw(record.id) or b"") + data
+            analysis = examine(raw, record.requested_dialect)
+            if analysis.shared.conversations:
+                raise NotLive("This append would make the upload a dataset, which cannot be live.")
+            live.replace_all(store, record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
+                             next_tail(raw, analysis, chunks=tail.chunks + 1), original=analysis.original,
+                             secret_kinds=analysis.secret_kinds)
+    return store.get(record.id)
+
+
+def next_tail(raw: bytes, analysis: Analysis, *, chunks: int) -> live.Tail:
+    """Where the next append's parse starts: the tail of this whole parse, or nowhere (every append parsed
+    whole) once a secret was found, since the stored rows are then in the masked text's offsets."""
+    if analysis.original is not None:
+        return live.Tail("", b"", None, chunks)
+    return _whole_tail(raw, analysis.shared, chunks=chunks)
+
+
+def _tail_parse(record: Record, tail: live.Tail, data: bytes) -> live.TailParse | None:
+    """The stored tail and the append parsed alone, or None when they cannot be (not clean UTF-8, another
+    dialect, tools declared)."""
+    raw = tail.data + data
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if record.dialect not in TAIL_DIALECTS:
+        return None
+    transcript = parse_tail(tail.head, text, record.dialect, record.tools)
+    if transcript is None:
+        return None
+    projection = Projection.of(transcript)
+    at, head = tail.at, len(tail.head)
+    if not transcript.messages:
+        return live.TailParse(projection, head, at, live.Tail(tail.head, raw, at, tail.chunks + 1))
+    first = first_unsettled(transcript)
+    cut = transcript.messages[first].span[0]
+    rest = raw[len(text[:cut - head].encode()):]
+    return live.TailParse(projection, head, at,
+                          live.Tail(tail.head, rest, _checkpoint(projection, head, at, first), tail.chunks + 1))
+
+
+def _whole_tail(raw: bytes, projection: Projection, *, chunks: int) -> live.Tail:
+    """The tail of an upload parsed whole: from its first unsettled message, or no checkpoint when its tail
+    cannot be parsed alone."""
+    transcript = projection.transcript
+    no_checkpoint = live.Tail("", b"", None, chunks)
+    if transcript.dialect not in TAIL_DIALECTS or not transcript.messages:
+        return no_checkpoint
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return no_checkpoint
+    bom = len(BOM.encode()) if text.startswith(BOM) else 0
+    first = first_unsettled(transcript)
+    cut = transcript.messages[first].span[0]
+    start = live.Checkpoint(index=0, rank=0, turn=transcript.messages[0].turn, seq=0, errors=0, pair=0, char=0,
+                            line=1, column=1)
+    return live.Tail(transcript.source[:transcript.messages[0].span[0]],
+                     raw[bom + len(transcript.source[:cut].encode()):],
+                     _checkpoint(projection, 0, start, first), chunks)
+
+
+def _checkpoint(projection: Projection, head: int, at: live.Checkpoint, first: int) -> live.Checkpoint:
+    """Where the next tail starts, message `first` of a parse of `head` characters of head and a tail that
+    starts at checkpoint `at`, in the upload's numbers."""
+    transcript = projection.transcript
+    message = transcript.messages[first]
+    cut = message.span[0]
+    settled = [d for d in transcript.diagnostics if head <= d.span[0] < cut]
+    line, column = transcript.position(cut)
+    head_line, head_column = transcript.position(head)
+    if line == head_line:
+        line, column = at.line, at.column + column - head_column
+    else:
+        line = at.line + line - head_line
+    return live.Checkpoint(
+        index=at.index + first, rank=at.rank + sum(1 for rank in islice(projection.ranks(), first) if rank is not None),
+        turn=at.turn + message.turn - transcript.messages[0].turn, seq=at.seq + len(settled),
+        errors=at.errors + sum(1 for d in settled if d.severity == "error"),
+        pair=at.pair + sum(1 for pair in transcript.pairs if pair.reply < first),
+        char=at.char + cut - head, line=line, column=column, snippet=at.snippet if at.snippet is not None else
+        _snippet(projection, first))
+
+
+def _snippet(projection: Projection, before: int) -> str | None:
+    """The upload's snippet, if the first user message the default view shows is one of the first `before`."""
+    message = projection.first_visible_user_message()
+    return message.content[:SNIPPET_CHARS] if message is not None and message.index < before else None
