@@ -92,15 +92,17 @@ def windows(document: Document) -> Iterator[tuple[list[Entry | policy.Marker], l
 _UNENCODABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def buffered(pieces: Iterable[str]) -> Iterator[str]:
+def buffered(pieces: Iterable[str], *, ascii_only: bool = False) -> Iterator[str]:
     """Pieces gathered into writes of about `CHUNK_CHARS`, each one encodable as UTF-8: a lone surrogate in a
-    name or a body (JSON can hold one) would otherwise end a streamed download halfway with an error."""
+    name or a body (JSON can hold one) would otherwise end a streamed download halfway with an error. Pieces
+    known to be ASCII (JSON with every other character escaped) need no such search."""
+    clean = (lambda text: text) if ascii_only else (lambda text: _UNENCODABLE.sub("\ufffd", text))
     gathered: list[str] = []
     size = 0
     for piece in pieces:
         gathered.append(piece)
         size += len(piece)
         if size >= CHUNK_CHARS:
-            yield _UNENCODABLE.sub("\ufffd", "".join(gathered))
+            yield clean("".join(gathered))
             gathered, size = [], 0
-    yield _UNENCODABLE.sub("\ufffd", "".join(gathered))
+    yield clean("".join(gathered))
