@@ -55,20 +55,20 @@ def init_app(app: Flask) -> None:
 
 
 def _htmx(name: str) -> Response:
-    if name not in HTMX_FILES:
-        abort(404, "No such file.")
-    folder = Path(current_app.config["NODE_MODULES"]) / "htmx.org" / "dist"
-    if not (folder / name).is_file():
-        abort(404, "htmx is not installed: run `npm ci` (make setup does).")
-    return send_from_directory(folder, name, mimetype="text/javascript", max_age=3600)
+    return _npm_script("htmx.org", HTMX_FILES, name, "htmx")
 
 
 def _htmx_sse(name: str) -> Response:
-    if name not in SSE_FILES:
+    return _npm_script("htmx-ext-sse", SSE_FILES, name, "htmx's sse extension")
+
+
+def _npm_script(package: str, served: tuple[str, ...], name: str, label: str) -> Response:
+    """One of the files `served` from an npm package's `dist/` folder."""
+    if name not in served:
         abort(404, "No such file.")
-    folder = Path(current_app.config["NODE_MODULES"]) / "htmx-ext-sse" / "dist"
+    folder = Path(current_app.config["NODE_MODULES"]) / package / "dist"
     if not (folder / name).is_file():
-        abort(404, "htmx's sse extension is not installed: run `npm ci` (make setup does).")
+        abort(404, f"{label} is not installed: run `npm ci` (make setup does).")
     return send_from_directory(folder, name, mimetype="text/javascript", max_age=3600)
 
 
