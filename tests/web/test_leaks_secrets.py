@@ -264,3 +264,20 @@ def test_a_secret_appended_to_a_live_upload_reaches_no_link_holder(client, stran
     assert "[secret: Private key]" in stranger.get(f"/t/{id}?view=debug").get_data(as_text=True)
     assert canary.secret in client.get(f"/t/{id}/raw").get_data(as_text=True)
     assert not leaked(canary.secret, stranger.get(f"/t/{id}/raw").get_data(as_text=True))
+
+
+def test_when_the_scan_fails_link_holders_read_nothing_of_the_upload(client, stranger, upload, monkeypatch):
+    from viewer.ingest import masking
+
+    def broken(transcript):
+        raise RuntimeError("scanner bug")
+    monkeypatch.setattr(masking, "scan_transcript", broken)
+    canary = CANARIES[0]
+    created = upload(openchatml(canary.text, []).encode(), debug="allow")
+    id = created["id"]
+    for url in (f"/t/{id}", f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw", f"/t/{id}.md"):
+        answer = stranger.get(url)
+        assert answer.status_code == 200 and not leaked(canary.secret, answer.get_data(as_text=True)), url
+    assert "W-SCAN-FAILED" in stranger.get(f"/t/{id}?view=debug").get_data(as_text=True)
+    assert client.get(created["manage_url"]).status_code == 303
+    assert canary.secret in client.get(f"/t/{id}/raw").get_data(as_text=True)  # the uploader's bytes are kept

@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import heapq
+import logging
 from dataclasses import dataclass, field, replace
 
 from viewer.model import Transcript
+from viewer.model.diagnostics import make_diagnostic
 from viewer.parse.common import collector_paused
 from viewer.policy import Projection
 from viewer.secrets import Located, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +27,14 @@ class Analysis:
 
 
 def mask_secrets(projection: Projection) -> Analysis:
-    """Scan a parse for secrets, warn of each, and mask them all in what link holders read."""
+    """Scan a parse for secrets, warn of each, and mask them all in what link holders read. Fails closed: if
+    the scanner itself fails, link holders read nothing of the upload."""
     with collector_paused:
-        found = scan_transcript(projection.transcript)
+        try:
+            found = scan_transcript(projection.transcript)
+        except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
+            log.exception("the secret scan failed on an upload")
+            return Analysis(_withheld(projection), projection)
         if not found:
             return Analysis(projection)
         warned = _warned(projection, found)
@@ -37,6 +46,14 @@ def mask_secrets(projection: Projection) -> Analysis:
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))
     return Analysis(shared, warned, count_kinds(found))
+
+
+def _withheld(projection: Projection) -> Projection:
+    """What link holders read of an upload the scanner failed on: no text at all, and why."""
+    transcript = projection.transcript
+    failure = make_diagnostic("W-SCAN-FAILED", (0, 0), "The scan for secrets failed on this input; nothing of it "
+                                                       "is shown to link holders (the uploader can download it).")
+    return Projection(Transcript(dialect=transcript.dialect, source="", diagnostics=(failure,)), ())
 
 
 def _warned(projection: Projection, found: list[Located]) -> Projection:

@@ -81,6 +81,8 @@ CODES: dict[str, Code] = {
     # Sharing
     "W-SECRET": Code("warning", "A secret (an API key, token, password or private key) was found here; mask or "
                                 "remove it before sharing."),
+    "W-SCAN-FAILED": Code("error", "The scan for secrets failed on this input; nothing of it is shown to link "
+                                   "holders."),
 }
 
 

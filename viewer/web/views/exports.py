@@ -63,7 +63,8 @@ def raw(id: str) -> Response:
     if "." not in name:
         name += ".txt"
     # Werkzeug adds `charset=utf-8`, which is right: viewer.parse.decode always reads uploads as UTF-8.
-    # Link holders get the text with its secrets masked; the uploader (or all, once unmasked) the bytes as sent.
+    # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
-    raw = store.raw(record.id) if access.reads_secrets(record, "debug") else store.shared_raw(record.id)
+    as_sent = access.owns(record) or access.reads_secrets(record, "debug")
+    raw = store.raw(record.id) if as_sent else store.shared_raw(record.id)
     return send_file(BytesIO(raw or b""), mimetype="text/plain", as_attachment=True, download_name=name)
