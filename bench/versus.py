@@ -36,6 +36,9 @@ def load_parse(tree: Path):
         from viewer.parse import parse
     finally:
         sys.path.remove(str(tree))
+    found = Path(sys.modules["viewer"].__file__).resolve()
+    if tree.resolve() not in found.parents:  # no `viewer` there: the import fell back to another tree
+        raise SystemExit(f"bench/versus.py: {tree} holds no viewer package (imported {found} instead)")
     return parse, {name: module for name, module in sys.modules.items()
                    if name == "viewer" or name.startswith("viewer.")}
 
