@@ -198,3 +198,15 @@ def test_positions_beyond_any_column_find_nothing_instead_of_failing(store, posi
     assert store.entry("abc", position) is None and store.position("abc", "default", position) is None
     assert store.diagnostics("abc", first=position, last=position) == []
     assert len(store.window("abc", "debug", -position, 10)) == 8
+
+
+def test_a_sample_another_process_stored_at_the_same_moment_is_left_to_it(store, monkeypatch):
+    raw = (SAMPLES / "json-dataset-broken-line.jsonl").read_bytes()  # a dataset: its rows go in by DB-API cursor
+    assert ingest.store_sample(store, raw, id="sample-race", name="race.jsonl")
+    def forget_the_upload_row_only(id):  # the other process stored its conversations after our forget
+        with store.engine.begin() as conn:
+            conn.execute(text("DELETE FROM transcripts WHERE id = :id"), {"id": id})
+    monkeypatch.setattr(store, "forget", forget_the_upload_row_only)
+    assert store.replace_sample(raw, ingest.examine(raw).shared, STORED_VERSION, id="sample-race",
+                                name="race.jsonl") is False
+    assert store.conversation("sample-race", 0) is not None  # the other process's rows are left as they are

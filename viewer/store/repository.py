@@ -84,7 +84,7 @@ class Store(masked.SecretsInStore):
         self.forget(id)
         try:
             self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True, **secrets)
-        except IntegrityError:
+        except (IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError):  # rows go in by DB-API cursor
             return False
         return True
 
