@@ -52,6 +52,7 @@ bench: setup
 	$(PY) bench/search.py
 	$(PY) bench/datasets.py
 	$(PY) bench/secret_scan.py
+	$(PY) bench/tool_runs.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis

@@ -13,7 +13,9 @@ peak memory is its own:
   served by werkzeug on loopback: time to first byte and total time per request, the first request cold
   (fresh process), the rest the median of 5; server time is the Flask test client's time for the same request.
   Peak RSS above the idle app while serving all of them.
-- JSON twin: the default view's `.json`, streamed, read to the end: time, size, peak RSS above idle.
+- exports: the default view's `.json` twin, streamed, read to the end: time, size, peak RSS above idle; then
+  its `.md` and `.html` exports; each beside parse() of the same bytes in the same process (target: at least
+  half of parse speed).
 - load: the default view's first page under gunicorn (2 workers × 4 threads) with 8 client threads on
   loopback, a fixed number of requests: requests/s and latency percentiles.
 - PostgreSQL, beside SQLite: upload → link and the first page's server times (default and debug), the same
@@ -187,18 +189,34 @@ def child_pages(database: str, id: str, messages: int, visible: int) -> dict[str
     return result
 
 
-def child_json(database: str, id: str) -> dict[str, Any]:
+def child_json(database: str, id: str, size: float) -> dict[str, Any]:
+    """The default view's JSON twin, then its Markdown and HTML exports, each streamed and read to the end,
+    beside parse() of the same bytes in this process (the yardstick: target ≥ ½ of parse speed)."""
     app = _app(database)
     client = app.test_client()
     client.get(f"/t/{id}")  # warm the app up: imports and templates are not the twin's cost
+    from viewer.parse import parse
+
+    raw = generate(megabytes=size).encode()
+    parse_s = min(_timed(lambda: parse(raw)) for _ in range(2))
     baseline = reset_peak()
     started = time.perf_counter()
     response = client.get(f"/t/{id}.json", buffered=False)
     first_byte = time.perf_counter() - started
-    size = sum(len(chunk) for chunk in response.response)
+    size_read = sum(len(chunk) for chunk in response.response)
     response.close()
-    return {"ttfb": first_byte, "total": time.perf_counter() - started, "bytes": size,
-            "peak_rss": peak_since(baseline)}
+    result = {"ttfb": first_byte, "total": time.perf_counter() - started, "bytes": size_read,
+              "peak_rss": peak_since(baseline), "parse_s": parse_s}
+    for export in ("md", "html"):
+        result[export] = _timed(lambda: _read_to_end(client, f"/t/{id}.{export}"))
+    return result
+
+
+def _read_to_end(client: Any, path: str) -> None:
+    response = client.get(path, buffered=False)
+    for _ in response.response:
+        pass
+    response.close()
 
 
 # ---- load under gunicorn ----------------------------------------------------------------------------------
@@ -277,7 +295,7 @@ CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
     "upload-traced": lambda a: child_upload(a.size, a.db, traced=True),
     "phases": lambda a: child_phases(a.size, a.db),
     "pages": lambda a: child_pages(a.db, a.id, a.messages, a.visible),
-    "json": lambda a: child_json(a.db, a.id),
+    "json": lambda a: child_json(a.db, a.id, a.size),
 }
 
 
@@ -296,7 +314,7 @@ def measure(size: float, folder: Path, requests: int, cluster: pg.Cluster | None
     phases = run_child("phases", size=size, db=str(folder / f"phases-{size:g}mb.sqlite3"))
     ids = {"db": database, "id": upload["id"]}
     pages = run_child("pages", **ids, messages=upload["messages"], visible=upload["visible"])
-    twin = run_child("json", **ids)
+    twin = run_child("json", **ids, size=size)
     return {"upload": upload, "traced": traced, "phases": phases, "pages": pages, "json": twin,
             "load": load(database, upload["id"], requests), "postgres": measure_postgres(size, cluster)}
 
@@ -361,6 +379,10 @@ def table(sizes: list[float], results: list[dict[str, Any]]) -> list[tuple[str, 
             lambda r: f"{mb(r['pages']['peak_rss_total'])} / {mb(r['pages']['peak_rss'])}"),
         row("JSON twin (streamed): TTFB / total", lambda r: f"{ms(r['json']['ttfb'])} / {ms(r['json']['total'])}"),
         row("JSON twin size / peak RSS", lambda r: f"{mb(r['json']['bytes'])} / {mb(r['json']['peak_rss'])}"),
+        row("Markdown / HTML export (streamed)", lambda r: f"{ms(r['json']['md'])} / {ms(r['json']['html'])}"),
+        row("speed ÷ parse speed: twin / .md / .html (target ≥ 0.5×)",
+            lambda r: " / ".join(f"{r['json']['parse_s'] / seconds:.2f}×"
+                                 for seconds in (r["json"]["total"], r["json"]["md"], r["json"]["html"]))),
         row(f"gunicorn first page, {CLIENT_THREADS} clients: req/s",
             lambda r: f"{r['load']['rps']:,.0f} ({r['load']['requests']} requests)"),
         row("… latency p50 / p99", lambda r: f"{ms(r['load']['p50'])} / {ms(r['load']['p99'])}"),

@@ -57,3 +57,12 @@ def test_a_marker_run_streams_exactly_as_it_collapses_on_a_whole_list():
     streamed = list(policy.iter_visible_entries(iter(decisions)))
     assert _shape(streamed) == _shape(policy.visible_entries(decisions)) == [(0, "message"),
                                                                             ((1, 2, 4), ("functions.f", "functions.g"))]
+
+
+def test_a_run_of_a_hundred_thousand_tool_messages_is_one_marker_naming_each_tool_once():
+    calls = 100_000  # an agent's loop with nothing shown in between: the run is gathered, never copied per item
+    decisions = [policy.Decision(index, "marker", "tool-call", "", "marker", f"functions.tool_{index % 7}")
+                 for index in range(calls)]
+    (marker,) = policy.iter_visible_entries(iter(decisions))
+    assert marker.indices == tuple(range(calls))
+    assert marker.tools == tuple(f"functions.tool_{number}" for number in range(7))

@@ -142,26 +142,37 @@ def visible_entries(items: Iterable[T]) -> tuple[T | Marker, ...]:
 def iter_visible_entries(items: Iterable[T]) -> Iterator[T | Marker]:
     """`visible_entries` one at a time over any number of items: a run of markers is held back until it
     ends, so it collapses exactly as on a whole list."""
-    run: Marker | None = None
+    run: _Run | None = None
     for item in items:
         if item.show_as == "hidden":
             continue
         if item.show_as == "marker":
-            run = _extend(run or Marker((), ()), item)
+            run = run or _Run()
+            run.add(item)
             continue
         if run is not None:
-            yield run
+            yield run.marker()
             run = None
         yield item
     if run is not None:
-        yield run
+        yield run.marker()
 
 
-def _extend(marker: Marker, item: Shown) -> Marker:
-    tools = marker.tools
-    if item.tool and item.tool not in tools:
-        tools = (*tools, item.tool)
-    return Marker((*marker.indices, item.index), tools)
+class _Run:
+    """A run of markers as it grows: a marker made afresh for each item of a run copied the run each time, which
+    made an agent's 40,000 consecutive tool messages take seconds."""
+
+    def __init__(self) -> None:
+        self.indices: list[int] = []
+        self.tools: dict[str, None] = {}
+
+    def add(self, item: Shown) -> None:
+        self.indices.append(item.index)
+        if item.tool:
+            self.tools[item.tool] = None
+
+    def marker(self) -> Marker:
+        return Marker(tuple(self.indices), tuple(self.tools))
 
 
 def _short_tool_name(tool: str) -> str:
@@ -182,7 +193,8 @@ def default_json(message: Message, show_as: str) -> dict[str, Any]:
     del data["span"]
     if "segments" in data:
         data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
-    return {**data, "show_as": show_as}
+    data["show_as"] = show_as
+    return data
 
 
 def debug_json(message: Message, *, show_as: str, rule: str, reason: str, pair: int | None) -> dict[str, Any]:
