@@ -67,7 +67,14 @@ def openai_chat(text: str, tokens: list[str]) -> str:
             {"id": token, "type": "function", "function": {"name": token, "arguments": json.dumps({"key": text})}}
             for token in tokens]},
         *({"role": "tool", "tool_call_id": token, "content": text} for token in tokens),
-        {"role": "assistant", "content": f"Done with {text}"}]}, indent=1)
+        {"role": "assistant", "content": f"Done with {text}"}], "tools": declared_tools(text, tokens)}, indent=1)
+
+
+def declared_tools(text: str, tokens: list[str]) -> list[dict]:
+    """OpenAI-style tool declarations with the secrets in their names, descriptions and parameter schemas."""
+    return [{"type": "function", "function": {"name": token, "description": f"Uses {text}", "parameters": {
+        "type": "object", "properties": {token: {"type": "string", "description": text}}}}}
+        for token in tokens or ["lookup"]]
 
 
 def anthropic(text: str, tokens: list[str]) -> str:
@@ -117,8 +124,11 @@ def events(text: str, tokens: list[str]) -> str:
 
 
 def dataset(text: str, tokens: list[str]) -> str:
+    """Three lines, each with its own declared tools and keys of its own beside the messages."""
     return "\n".join(json.dumps({"messages": [{"role": "user", "content": f"Please use {text} ({number})"},
-                                              {"role": "assistant", "content": f"Done with {text}"}]})
+                                              {"role": "assistant", "content": f"Done with {text}"}],
+                                 "tools": declared_tools(text, tokens), "metadata": {"note": text, **{
+                                     token: "a key" for token in tokens}}})
                      for number in range(3)) + "\n"
 
 
@@ -178,6 +188,22 @@ def test_secrets_of_every_kind_in_every_field_reach_no_link_holder(client, stran
             page = BeautifulSoup(stranger.get(f"/t/{id}/search", query_string={"q": query, "view": "debug"})
                                  .get_data(as_text=True), "html.parser")
             assert page.select_one("[data-total]")["data-total"] == "0", (canary.kind, format, query)
+
+
+@pytest.mark.parametrize("kind", ["Private key", "GitHub token"])
+def test_a_secret_only_in_a_dataset_lines_own_tools_and_keys_reaches_no_link_holder(client, stranger, owned, kind):
+    canary = next(c for c in CANARIES if c.kind == kind)
+    plain = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    # Escaped in the file (a key's line breaks are `\n`), read back with its line breaks: only the fields of
+    # the conversation hold the secret as a reader sees it, so they must be scanned, not only the file.
+    own = {**plain, "tools": declared_tools(canary.secret, [f"order_{canary.secret}_status"]),
+           "metadata": {canary.secret: canary.secret}}
+    id = owned("\n".join(map(json.dumps, (plain, own, plain))).encode() + b"\n", debug="allow")
+    created = client.get(f"/t/{id}/c/1.json?view=debug").get_json()
+    assert "[secret: " in json.dumps(created)  # masked in the conversation, not dropped
+    for url, body in link_holder_answers(client, stranger, id):
+        assert not leaked(canary.secret, body), url
+    assert leaked(canary.secret, client.get(f"/t/{id}/raw").get_data(as_text=True))  # the uploader keeps it
 
 
 @pytest.mark.parametrize("format", FORMATS)

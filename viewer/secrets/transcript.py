@@ -56,7 +56,7 @@ def scan_transcript(transcript: Transcript) -> list[Located]:
     parts = list(enumerate(transcript.conversations)) if transcript.is_dataset else [(None, transcript)]
     found: list[Located] = []
     in_source = scan_text(source)
-    owners = _Owners(_messages(parts)) if in_source else None
+    owners = _Owners(_messages(parts), parts if transcript.is_dataset else []) if in_source else None
     for finding in in_source:
         message, conversation = owners.of(finding.start)
         found.append(Located(finding, "source", message.index if message else None, conversation,
@@ -77,10 +77,14 @@ def scan_transcript(transcript: Transcript) -> list[Located]:
                 if segment.text and source.find(segment.text, *segment.span) < 0:
                     pending[segment.text].append(("segments", message.index, conversation, (number,), False,
                                                   message.span))
-    for name, value in (("yaml_header", transcript.header), ("tools", transcript.tools)):
-        holder = next((segment.span for segment in transcript.frame if segment.kind == name), (0, 0))
-        for path, key, text in _strings(value, ()):
-            pending[text].append((name, None, None, path, key, holder))
+    for conversation, part in [(None, transcript), *parts] if transcript.is_dataset else parts:
+        for name, value in (("yaml_header", part.header), ("tools", part.tools)):  # a dataset's lines have their own
+            if not value:
+                continue
+            holder = next((segment.span for segment in part.frame if segment.kind == name), None) or \
+                ((0, 0) if conversation is None else _extent(part))
+            for path, key, text in _strings(value, ()):
+                pending[text].append((name, None, conversation, path, key, holder))
     found += _scan_pending(pending)
     found += _short_fields(parts, {value for combination in combinations for value in combination if value})
     return found
@@ -168,19 +172,32 @@ def _strings(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[st
             yield from _strings(item, (*path, number))
 
 
+def _extent(conversation: Transcript) -> Span:
+    """Where a dataset's conversation is in the file: its messages and the JSON around them."""
+    spans = [*(segment.span for segment in conversation.frame), *(message.span for message in conversation.messages)]
+    return (min(start for start, _ in spans), max(end for _, end in spans)) if spans else (0, 0)
+
+
 class _Owners:
     """Which message (and conversation) a source offset lies in."""
 
-    def __init__(self, messages: Iterator[tuple[int | None, Message]]) -> None:
+    def __init__(self, messages: Iterator[tuple[int | None, Message]],
+                 conversations: list[tuple[int | None, Transcript]]) -> None:
         self.spans = sorted(((message.span, number, conversation, message)
                              for number, (conversation, message) in enumerate(messages)), key=lambda entry: entry[:2])
         self.starts = [span[0] for span, *_ in self.spans]
+        self.extents = sorted((_extent(part), conversation) for conversation, part in conversations)
+        self.extent_starts = [start for (start, _), _ in self.extents]
 
     def of(self, offset: int) -> tuple[Message | None, int | None]:
-        """The message holding a source offset, and its conversation; (None, None) outside messages."""
+        """The message holding a source offset, and its conversation; outside messages, the conversation whose
+        line holds it (a declared tool, a key of its own), else (None, None)."""
         number = bisect.bisect_right(self.starts, offset) - 1
         if number >= 0 and offset < self.spans[number][0][1]:
             return self.spans[number][3], self.spans[number][2]
+        number = bisect.bisect_right(self.extent_starts, offset) - 1
+        if number >= 0 and offset < self.extents[number][0][1]:
+            return None, self.extents[number][1]
         return None, None
 
 
