@@ -18,7 +18,7 @@ from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store, live
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
-SECRETS_VERSION = "1"
+SECRETS_VERSION = "2"
 """Raised when the scanner or the masking changes what link holders read."""
 STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}+secrets-{SECRETS_VERSION}"
 """What a stored parse was made by: the parser's version, the policy's and the masking's, since rows keep the
