@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 import traceback
@@ -31,6 +32,7 @@ from viewer.model import Transcript  # noqa: E402
 from viewer.secrets import scan_transcript  # noqa: E402
 
 CANARIES = [canary for canary in canaries(seed=3) if canary.free]
+KEY_LINE = re.compile(r"[A-Za-z0-9+/=]{16,}")
 SHORTEST_LEAK = 8
 """A finding clipped to the few characters a field shares with it (a secret across a message's end) is not
 counted: those characters are everywhere."""
@@ -70,7 +72,20 @@ def leaks(raw: bytes) -> tuple[bool, list[str]]:
         return False, []
     shared = "\x00".join(_strings(analysis.shared.transcript))
     return True, sorted({f"{item.finding.kind} in {item.field}" for item in scan_transcript(analysis.original.transcript)
-                         if len(item.finding.secret) >= SHORTEST_LEAK and item.finding.secret in shared})
+                         if any(form in shared for form in _forms(item.finding.secret))})
+
+
+def _forms(secret: str) -> set[str]:
+    """A found secret as a reader may meet it: as found, unescaped if it was found in a JSON string's escapes,
+    and each line of key material of one written on several lines (not its `-----BEGIN …` or `PuTTY-…`
+    marker lines, which hold nothing secret)."""
+    forms = {secret}
+    try:
+        forms.add(json.loads(f'"{secret}"'))
+    except ValueError:
+        pass
+    forms |= {line for form in list(forms) for line in map(str.strip, form.splitlines()) if KEY_LINE.fullmatch(line)}
+    return {form for form in forms if len(form) >= SHORTEST_LEAK}
 
 
 def _strings(transcript: Transcript) -> Iterator[str]:

@@ -206,6 +206,18 @@ def test_a_secret_only_in_a_dataset_lines_own_tools_and_keys_reaches_no_link_hol
     assert leaked(canary.secret, client.get(f"/t/{id}/raw").get_data(as_text=True))  # the uploader keeps it
 
 
+def test_a_key_written_with_json_escapes_is_masked_in_the_diagnostics_that_quote_part_of_it(client, stranger, owned):
+    key = next(c for c in CANARIES if c.kind == "Private key").secret.replace("=", "")  # no `=`: one word the
+    escaped = json.dumps(key)[1:-1]  # header quotes whole; its line breaks written `\n`, as in a JSON string
+    id = owned(f"<|start|>user Here it is: {escaped}<|message|>hi<|end|>".encode(), debug="allow")
+    material = [line for line in key.splitlines() if "-----" not in line]
+    for url, body in link_holder_answers(client, stranger, id):
+        assert not any(line in body for line in material), url
+    quoted = [d["message"] for d in stranger.get(f"/t/{id}.json?view=debug").get_json()["diagnostics"]
+              if d["code"] == "E-PARSE-HEADER"]
+    assert any("[secret: Private key]" in message for message in quoted)  # quoted in part, masked there too
+
+
 @pytest.mark.parametrize("format", FORMATS)
 def test_the_uploader_reads_the_secrets_in_their_debug_view_and_may_unmask_them_for_link_holders(
         client, stranger, owned, format):

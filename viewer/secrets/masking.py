@@ -70,14 +70,28 @@ class Masker:
 
 def spellings(secret: str) -> set[str]:
     """How a secret may be written in a source: as it is, escaped in a JSON string (with or without escaped
-    slashes and non-ASCII), and each of its long lines alone (a YAML block indents them)."""
-    lines = [line.strip() for line in secret.splitlines()] if "\n" in secret else []
+    slashes and non-ASCII), and each of its long lines alone (a YAML block indents them). A secret found in a
+    JSON string's escapes (`\\n` between a key's lines) is also spelled as the text it stands for, which is
+    what the parse's fields hold and a diagnostic may quote part of."""
     found: set[str] = set()
-    for text in (secret, *(line for line in lines if len(line) >= SHORTEST_LINE)):
-        for ascii_only in (False, True):
-            escaped = json.dumps(text, ensure_ascii=ascii_only)[1:-1]
-            found.update((text, escaped, escaped.replace("/", "\\/")))
+    for reading in _readings(secret):
+        lines = [line.strip() for line in reading.splitlines()] if "\n" in reading else []
+        for text in (reading, *(line for line in lines if len(line) >= SHORTEST_LINE)):
+            for ascii_only in (False, True):
+                escaped = json.dumps(text, ensure_ascii=ascii_only)[1:-1]
+                found.update((text, escaped, escaped.replace("/", "\\/")))
     return {form for form in found if len(form) >= SHORTEST_SPELLING}
+
+
+def _readings(secret: str) -> list[str]:
+    """The secret as found, and unescaped when it is the inside of a JSON string with escapes."""
+    if "\\" not in secret:
+        return [secret]
+    try:
+        unescaped = json.loads(f'"{secret}"')
+    except ValueError:  # not a JSON string's inside: a backslash of its own
+        return [secret]
+    return [secret, unescaped] if unescaped != secret else [secret]
 
 
 class Moves:
