@@ -71,7 +71,8 @@ def leaks(raw: bytes) -> tuple[bool, list[str]]:
     if analysis.original is None:
         return False, []
     shared = "\x00".join(_strings(analysis.shared.transcript))
-    return True, sorted({f"{item.finding.kind} in {item.field}" for item in scan_transcript(analysis.original.transcript)
+    found = scan_transcript(analysis.original.transcript)
+    return True, sorted({f"{item.finding.kind} in {item.field}" for item in found
                          if any(form in shared for form in _forms(item.finding.secret))})
 
 

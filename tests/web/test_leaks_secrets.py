@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from typing import Callable, Iterator
 
@@ -216,6 +217,20 @@ def test_a_key_written_with_json_escapes_is_masked_in_the_diagnostics_that_quote
     quoted = [d["message"] for d in stranger.get(f"/t/{id}.json?view=debug").get_json()["diagnostics"]
               if d["code"] == "E-PARSE-HEADER"]
     assert any("[secret: Private key]" in message for message in quoted)  # quoted in part, masked there too
+
+
+def test_a_secret_that_begins_inside_an_escape_is_masked_where_the_escape_is_written_back(client, stranger, owned):
+    # `\f` is a form feed in a double-quoted YAML value: the value holds a form feed and 31 hex digits, and the
+    # JSON twin writes it back as `\f…`, a Mailchimp key's shape again
+    digits = random.Random(5)
+    key = "f" + "".join(digits.choice("0123456789abcdef") for _ in range(31)) + "-us12"
+    assert [finding.kind for finding in scan_text(key)] == ["Mailchimp API key"]
+    text = f'---\nversion: 2.2\nmodel: "see \\{key} here"\n---\n<|start|>user<|message|>hi<|end|>\n'
+    id = owned(text.encode(), debug="allow")
+    header = stranger.get(f"/t/{id}.json?view=debug").get_json()["header"]
+    assert header["model"] == "see [secret: Mailchimp API key] here"
+    for url, body in link_holder_answers(client, stranger, id):
+        assert key not in body and key[1:] not in body, url
 
 
 @pytest.mark.parametrize("format", FORMATS)

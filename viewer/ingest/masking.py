@@ -41,7 +41,7 @@ def mask_secrets(projection: Projection) -> Analysis:
         in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
                      if item.field == "source"]
         holding = {item.message_index for item in found}
-        masked = mask_transcript(warned.transcript, Masker(found), in_source, holding)
+        masked = mask_transcript(warned.transcript, Masker(found, warned.transcript.source), in_source, holding)
         shared = Projection(masked, warned.rules, tuple(
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))

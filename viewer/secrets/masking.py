@@ -32,10 +32,14 @@ Replaced = tuple[int, int, str]
 class Masker:
     """Finds every spelling of a transcript's secrets in a text and masks them."""
 
-    def __init__(self, found: Iterable[Located]) -> None:
+    def __init__(self, found: Iterable[Located], source: str = "") -> None:
         kinds: dict[str, str] = {}
         for located in found:
-            for form in spellings(located.finding.secret):
+            secret = located.finding.secret
+            # A secret that starts just after a lone backslash in the source begins inside an escape (`\f057…`
+            # in a JSON or YAML string): the field holds the escaped character, which re-encoding writes back.
+            written = ("\\" + secret,) if located.exact and _escaped_at(source, located.span[0]) else ()
+            for form in {form for text in (secret, *written) for form in spellings(text)}:
                 kinds.setdefault(form, located.finding.kind)
         self.kinds = kinds
         forms = sorted(kinds, key=len, reverse=True)  # the longest spelling wins where two start together
@@ -81,6 +85,16 @@ def spellings(secret: str) -> set[str]:
                 escaped = json.dumps(text, ensure_ascii=ascii_only)[1:-1]
                 found.update((text, escaped, escaped.replace("/", "\\/")))
     return {form for form in found if len(form) >= SHORTEST_SPELLING}
+
+
+def _escaped_at(source: str, at: int) -> bool:
+    """Whether `source[at]` follows an odd run of backslashes (is the letter of an escape)."""
+    if at > len(source):  # no source given
+        return False
+    run = 0
+    while at - run - 1 >= 0 and source[at - run - 1] == "\\":
+        run += 1
+    return run % 2 == 1
 
 
 def _readings(secret: str) -> list[str]:
