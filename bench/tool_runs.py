@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.web import read_to_end, timed  # noqa: E402
 from viewer.parse import parse  # noqa: E402
 from viewer.web import create_app  # noqa: E402
 
@@ -30,20 +31,6 @@ def agent_run(calls: int) -> bytes:
         parts.append(f"<|start|>functions.shell to=assistant<|channel|>commentary<|message|>"
                      f"case_{number}: ok<|end|>")
     return "".join(parts).encode()
-
-
-def timed(function) -> float:
-    started = time.perf_counter()
-    function()
-    return time.perf_counter() - started
-
-
-def read_to_end(client, path: str) -> None:
-    response = client.get(path, buffered=False)
-    assert response.status_code == 200, (path, response.status_code)
-    for _ in response.response:
-        pass
-    response.close()
 
 
 def measure(calls: int, folder: str) -> None:

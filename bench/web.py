@@ -105,11 +105,11 @@ def child_upload(size: float, database: str, traced: bool) -> dict[str, Any]:
     if not traced:  # the yardstick of upload → link: parse() of the same bytes, in the same process
         from viewer.parse import parse
 
-        result["parse_s"] = min(_timed(lambda: parse(raw)) for _ in range(2))
+        result["parse_s"] = min(timed(lambda: parse(raw)) for _ in range(2))
     return result
 
 
-def _timed(function: Callable[[], Any]) -> float:
+def timed(function: Callable[[], Any]) -> float:
     gc.collect()
     started = time.perf_counter()
     function()
@@ -198,7 +198,7 @@ def child_json(database: str, id: str, size: float) -> dict[str, Any]:
     from viewer.parse import parse
 
     raw = generate(megabytes=size).encode()
-    parse_s = min(_timed(lambda: parse(raw)) for _ in range(2))
+    parse_s = min(timed(lambda: parse(raw)) for _ in range(2))
     baseline = reset_peak()
     started = time.perf_counter()
     response = client.get(f"/t/{id}.json", buffered=False)
@@ -208,12 +208,14 @@ def child_json(database: str, id: str, size: float) -> dict[str, Any]:
     result = {"ttfb": first_byte, "total": time.perf_counter() - started, "bytes": size_read,
               "peak_rss": peak_since(baseline), "parse_s": parse_s}
     for export in ("md", "html"):
-        result[export] = _timed(lambda: _read_to_end(client, f"/t/{id}.{export}"))
+        result[export] = timed(lambda: read_to_end(client, f"/t/{id}.{export}"))
     return result
 
 
-def _read_to_end(client: Any, path: str) -> None:
+def read_to_end(client: Any, path: str) -> None:
+    """A streamed download read to its end (a figure of an error page would mean nothing)."""
     response = client.get(path, buffered=False)
+    assert response.status_code == 200, (path, response.status_code)
     for _ in response.response:
         pass
     response.close()

@@ -229,13 +229,18 @@ def _save(out: Path, kind: str, data: bytes, note: str) -> str:
     return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=100_000)
+def arguments(description: str, count: int) -> argparse.Namespace:
+    """The command line of a fuzz run: how many inputs, the seed, a time limit and where to save findings."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--count", type=int, default=count)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-seconds", type=float, default=3600.0, help="stop early after this long")
     parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = arguments(__doc__.split("\n\n")[0], 100_000)
     report = fuzz(args.count, args.seed, args.max_seconds, args.out, progress=True)
     print(json.dumps(report.summary(), indent=2))
     return 1 if report.crashes or report.unsafe else 0

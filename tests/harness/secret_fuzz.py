@@ -10,7 +10,6 @@ Run: .venv/bin/python bench/secret_fuzz.py --count 20000 [--seed 1]
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
@@ -25,7 +24,7 @@ from typing import Iterator
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.harness.fuzz import OUT, _save, inputs  # noqa: E402
+from tests.harness.fuzz import OUT, _save, arguments, inputs  # noqa: E402
 from tests.secrets.canaries import canaries  # noqa: E402
 from viewer.ingest import examine  # noqa: E402
 from viewer.model import Transcript  # noqa: E402
@@ -126,12 +125,7 @@ def fuzz(count: int, seed: int, max_seconds: float, out: Path = OUT) -> Report:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=20_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-seconds", type=float, default=3600.0, help="stop early after this long")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
+    args = arguments(__doc__.split("\n\n")[0], 20_000)
     report = fuzz(args.count, args.seed, args.max_seconds, args.out)
     print(json.dumps(report.summary(), indent=2))
     return 1 if report.leaks or report.crashes else 0
