@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from viewer.model import Segment
-from viewer.parse.harmony.drafts import new_segment
+from viewer.model.drafts import new_segment
 
 
 def test_new_segment_is_a_frozen_segment():

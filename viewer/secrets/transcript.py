@@ -56,7 +56,7 @@ def scan_transcript(transcript: Transcript) -> list[Located]:
     parts = list(enumerate(transcript.conversations)) if transcript.is_dataset else [(None, transcript)]
     found: list[Located] = []
     in_source = scan_text(source)
-    owners = _Owners(_messages(parts), parts if transcript.is_dataset else []) if in_source else None
+    owners = _Owners(parts, transcript.is_dataset) if in_source else None
     for finding in in_source:
         message, conversation = owners.of(finding.start)
         found.append(Located(finding, "source", message.index if message else None, conversation,
@@ -181,20 +181,27 @@ def _extent(conversation: Transcript) -> Span:
 class _Owners:
     """Which message (and conversation) a source offset lies in."""
 
-    def __init__(self, messages: Iterator[tuple[int | None, Message]],
-                 conversations: list[tuple[int | None, Transcript]]) -> None:
-        self.spans = sorted(((message.span, number, conversation, message)
-                             for number, (conversation, message) in enumerate(messages)), key=lambda entry: entry[:2])
-        self.starts = [span[0] for span, *_ in self.spans]
-        self.extents = sorted((_extent(part), conversation) for conversation, part in conversations)
+    def __init__(self, parts: list[tuple[int | None, Transcript]], dataset: bool) -> None:
+        # Parallel lists, not a tuple per message: 100,000 tuples would make the garbage collector walk the
+        # whole transcript. Messages are nearly always in source order already; only when not are they sorted.
+        messages = [message for _, part in parts for message in part.messages]
+        conversations = [conversation for conversation, part in parts for _ in part.messages]
+        spans = [message.span for message in messages]
+        if spans != sorted(spans):
+            order = sorted(range(len(spans)), key=spans.__getitem__)
+            messages, conversations, spans = ([items[number] for number in order]
+                                              for items in (messages, conversations, spans))
+        self.messages, self.conversations, self.spans = messages, conversations, spans
+        self.starts = [start for start, _ in spans]
+        self.extents = sorted((_extent(part), conversation) for conversation, part in parts) if dataset else []
         self.extent_starts = [start for (start, _), _ in self.extents]
 
     def of(self, offset: int) -> tuple[Message | None, int | None]:
         """The message holding a source offset, and its conversation; outside messages, the conversation whose
         line holds it (a declared tool, a key of its own), else (None, None)."""
         number = bisect.bisect_right(self.starts, offset) - 1
-        if number >= 0 and offset < self.spans[number][0][1]:
-            return self.spans[number][3], self.spans[number][2]
+        if number >= 0 and offset < self.spans[number][1]:
+            return self.messages[number], self.conversations[number]
         number = bisect.bisect_right(self.extent_starts, offset) - 1
         if number >= 0 and offset < self.extents[number][0][1]:
             return None, self.extents[number][1]

@@ -11,8 +11,8 @@ from hypothesis import given, strategies as st
 from tests.parse.harmony.helpers import only, read
 from tests.parse.helpers import assert_accounted_for, codes
 from viewer.model import Message
-from viewer.parse.harmony import drafts
-from viewer.parse.harmony.drafts import new_message
+from viewer.model import drafts
+from viewer.model.drafts import new_message
 
 
 # --- ends -----------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from viewer.model import Message
-from viewer.parse.harmony.drafts import new_message
+from viewer.model.drafts import new_message
 from viewer.parse.harmony.header import HEADER_CACHE, cached_header
 from viewer.parse.harmony.tokens import START
 
