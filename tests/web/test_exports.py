@@ -3,6 +3,7 @@ downloads, streamed, in the view the reader may have (debug only where the JSON 
 nothing the default view hides; the HTML a self-contained file with no script and nothing remote."""
 from __future__ import annotations
 
+import gc
 import json
 import re
 
@@ -11,6 +12,7 @@ import pytest
 from tests.web.conftest import HIDDEN_CANARIES, harmony, soup
 from tests.web.test_datasets import ARGUMENTS, REASONING, SECRET, _dataset
 from viewer.web.export import html as export_html
+from viewer.web.export.document import CHUNK_CHARS, buffered
 from viewer.web.export.markdown import as_written, fenced
 
 MARKDOWN = "text/markdown; charset=utf-8"
@@ -227,6 +229,23 @@ def test_markers_collapse_across_the_stores_batches(client, owned, monkeypatch):
     monkeypatch.setattr(repository, "BATCH", 2)
     assert text(client.get(f"/t/{id}.md")).count("used f") == 1
     assert len(soup(client.get(f"/t/{id}.html")).select("li.marker")) == 1
+
+
+def test_each_write_is_made_with_the_collector_paused_and_a_dropped_download_leaves_it_running():
+    assert gc.isenabled()
+    running: list[bool] = []
+
+    def pieces():
+        for number in range(4):
+            running.append(gc.isenabled())
+            yield str(number) * CHUNK_CHARS
+
+    stream = buffered(pieces())
+    assert next(stream) == "0" * CHUNK_CHARS and gc.isenabled()
+    assert next(stream) == "1" * CHUNK_CHARS and gc.isenabled()
+    stream.close()  # the client went away after two writes
+    assert running == [False, False] and gc.isenabled()
+    assert "".join(buffered(iter(["a", "b"]))) == "ab" and list(buffered(iter([]))) == [""]
 
 
 @pytest.mark.sqlite_only
