@@ -20,10 +20,10 @@ import re
 from typing import Any
 
 from viewer.model import Span
+from viewer.model.drafts import new_message, new_segment
 from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
-from viewer.model.drafts import new_message, new_segment
 
 _ROLES = frozenset(("system", "user", "assistant", "tool"))
 _LONGEST_ROLE = max(map(len, _ROLES))

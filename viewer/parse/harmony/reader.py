@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 
 from viewer.model import ROLES, Diagnostic, Message, Segment, Transcript, make_diagnostic
+from viewer.model.drafts import new_message
 from viewer.parse.common import collector_paused, trimmed_span
 from viewer.parse.harmony.body import Body, Literal
-from viewer.model.drafts import new_message
 from viewer.parse.harmony.header import Header, loose_text_start, read_header
 from viewer.parse.harmony.plain import read_plain
 from viewer.parse.harmony.tokens import (ENDLITERAL, START, STOPS, T_LITERAL, T_MESSAGE, T_START, TOKEN_RE,

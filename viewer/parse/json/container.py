@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
-from viewer.model.lines import line_spans
 from viewer.model.drafts import new_segment
+from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 
 LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")

@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from viewer.model import ROLES, Message, Span
-from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.model.drafts import new_message
+from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json.pieces import hidden_role
 from viewer.parse.json.think import CLOSE, OPEN
 
