@@ -79,3 +79,10 @@ def new_segment(kind, text, span) -> Segment:
     segment.span = span
     segment.__class__ = Segment
     return segment
+
+
+def draft_class(cls: type) -> type:
+    """A mutable class with the slots of `cls`, a frozen dataclass with slots (the same tuple, so always in its
+    order), whose instances become instances of `cls` by `draft.__class__ = cls` once every field is set; for
+    other hot loops (a stored row's Entry: viewer/store/rows.py)."""
+    return type(f"_{cls.__name__}Draft", (), {"__slots__": cls.__slots__})

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from sqlalchemy import Column, Table
 
 from viewer.model import Diagnostic, Message, Segment, Transcript
-from viewer.model.drafts import new_message
+from viewer.model.drafts import draft_class, new_message
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.policy.projection import marker_tool
 from viewer.store.schema import message_kinds, messages, transcripts
@@ -272,11 +272,7 @@ def entry(row: Sequence[Any]) -> Entry:
     return made
 
 
-class _EntryDraft:
-    """A mutable object with Entry's slots (the same tuple, so always in its order), which becomes an Entry as
-    the parser's drafts become Messages (viewer/model/drafts.py): `Entry(...)` was a fifth of `entry`."""
-
-    __slots__ = Entry.__slots__
+_EntryDraft = draft_class(Entry)  # `Entry(...)` was a fifth of `entry`
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:
