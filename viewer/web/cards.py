@@ -65,13 +65,7 @@ class Card:
 
     @property
     def label(self) -> str:
-        message = self.entry.message
-        label = ROLE_LABELS.get(message.role, message.role)
-        if message.role == "tool" and message.name:
-            return f"{label} · {message.name}"
-        if message.is_call and message.recipient:
-            return f"{label} → {message.recipient}"
-        return label
+        return role_label(self.entry.message)
 
     @property
     def tone(self) -> str:
@@ -161,12 +155,24 @@ CODE_PANELS = ("fim_prefix", "fim_middle", "fim_suffix", "file")
 SKIPPED_SEGMENTS = ("flag",)
 
 
+PANEL_KINDS = frozenset(("file", "reflect", "introspect", "reason", *CODE_PANELS))
+
+
+def role_label(message: Message) -> str:
+    """What a message's heading calls it: its role, and the tool it calls or replies from."""
+    role = ROLE_LABELS.get(message.role, message.role)
+    if message.role == "tool" and message.name:
+        return f"{role} · {message.name}"
+    if message.is_call and message.recipient:
+        return f"{role} → {message.recipient}"
+    return role
+
+
 def panel_parts(message: Message) -> list[render.Panel]:
     """A body with fill-in-the-middle parts, files or thought blocks as labelled panels; [] for other bodies.
 
     Each part is shown on its own, so a FIM prefix is never run through markdown together with its suffix."""
-    kinds = {segment.kind for segment in message.segments}
-    if not kinds & ({"file", "reflect", "introspect", "reason"} | set(CODE_PANELS)):
+    if PANEL_KINDS.isdisjoint(segment.kind for segment in message.segments):
         return []
     parts, files = [], 0
     for segment in message.segments:

@@ -63,7 +63,7 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
             elif document.view == "debug":
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
-                label = "Plan" if item.show_as == "preamble" else cards.Card("message", item.index, item).label
+                label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
                 yield f"{'#' * level} #{item.index} · {inline(label)}\n\n{body(item)}"
 
 
