@@ -153,9 +153,8 @@ PANEL_LABELS = {"fim_prefix": "Prefix · before the cursor", "fim_middle": "Midd
                 "reason": "Reasoning"}
 CODE_PANELS = ("fim_prefix", "fim_middle", "fim_suffix", "file")
 SKIPPED_SEGMENTS = ("flag",)
-
-
 PANEL_KINDS = frozenset(("file", "reflect", "introspect", "reason", *CODE_PANELS))
+"""Segments that make a body a set of labelled panels."""
 
 
 def role_label(message: Message) -> str:
