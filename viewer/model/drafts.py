@@ -1,6 +1,7 @@
 """`Message(...)` made six times faster, for the hot loops of the importers (the plain messages of Harmony,
 ChatML and JSON: each dialect's plain.py) and for moving every message of a big transcript past the placeholders
-of masked secrets (viewer/secrets/masking.py); `Segment(...)` likewise, for the frame of a big JSON file (a
+of masked secrets (viewer/secrets/masking.py) and for the rows a big transcript's JSON twin and exports read
+(viewer/store/rows.py); `Segment(...)` likewise, for the frame of a big JSON file (a
 segment between every two messages) and the blocks of ChatML templates.
 
 A frozen dataclass's `__init__` sets each of its 16 fields through `object.__setattr__`, which cost more than
