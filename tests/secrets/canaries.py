@@ -134,6 +134,9 @@ def canaries(seed: int = 1) -> list[Canary]:
         Canary("API key", d(ALNUM, 32), "X-API-Key: {}\nAccept: application/json", free=False),
         Canary("Basic auth credentials", base64.b64encode(f"deploy:{password}".encode()).decode(),
                "Authorization: Basic {}\r\nHost: api.example.com", free=False),
+        Canary("Cloudant password", d(HEX, 64), "Replicate from https://acme-admin:{}@acme.cloudant.com/orders",
+               free=False),
+        Canary("SoftLayer API key", d(LOWER + DIGITS, 64), "GET https://api.softlayer.com/soap/v3.1/{}", free=False),
     ]
 
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from tests.secrets.canaries import PRIVATE, canaries, pem
 from viewer.parse import parse
 from viewer.secrets import Masker, mask_transcript, scan_transcript
-from viewer.secrets.masking import Moves, mask_source, spellings
+from viewer.model.drafts import new_message
+from viewer.secrets.masking import Moves, _messages, mask_source, spellings
 
 GITHUB = next(canary.secret for canary in canaries(seed=3) if canary.secret.startswith("ghp_"))
 KEY = pem(random.Random(9), "RSA " + PRIVATE)
@@ -29,6 +30,28 @@ def test_a_secret_has_its_json_escaped_and_line_by_line_spellings():
     assert KEY in forms and json.dumps(KEY)[1:-1] in forms
     assert all(line in forms for line in KEY.splitlines() if len(line) >= 16)
     assert "==" not in forms  # too short to look for anywhere
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 20)), max_size=30),
+       st.lists(st.tuples(st.integers(0, 300), st.integers(1, 20), st.integers(1, 30)), max_size=8), st.randoms())
+def test_every_message_moves_as_its_offsets_do_in_any_order(spans, secrets, rng):
+    """Messages in source order carry the shift from one to the next; out of order, nested or overlapping
+    ones must move exactly as `Moves` says too."""
+    replaced, done, written = [], 0, 0
+    for start, length, placeholder in sorted(secrets):
+        if start < done:
+            continue
+        written += start - done
+        replaced.append((start, start + length, written, written + placeholder))
+        written, done = written + placeholder, start + length
+    moves = Moves(replaced)
+    messages = [new_message(number, 0, "user", "", (start, start + length), None, None, "", False, None, False, None,
+                            None, "end", (), (start, start + length // 2))
+                for number, (start, length) in enumerate(sorted(spans) if rng.random() < 0.5 else spans)]
+    moved = _messages(tuple(messages), moves, Masker([]), set())
+    assert [message.span for message in moved] == [moves.span(message.span) for message in messages]
+    assert [message.header for message in moved] == [moves.span(message.header) for message in messages]
 
 
 def test_offsets_move_by_the_placeholders_and_inside_one_go_to_its_ends():

@@ -66,6 +66,35 @@ def new_message(index, turn, role, content, span, name, recipient, channel, chan
     return message
 
 
+def moved_message(message: Message, shift: int) -> Message:
+    """A copy of `message` whose offsets (span, header, segments) are `shift` further on: every message after a
+    masked secret (viewer/secrets/masking.py). Copied field by field, which is twice as fast as reading them all
+    for `new_message`."""
+    moved = _MessageDraft()
+    moved.index = message.index
+    moved.turn = message.turn
+    moved.role = message.role
+    moved.content = message.content
+    start, end = message.span
+    moved.span = (start + shift, end + shift)
+    moved.name = message.name
+    moved.recipient = message.recipient
+    moved.channel = message.channel
+    moved.channel_explicit = message.channel_explicit
+    moved.content_type = message.content_type
+    moved.constrained = message.constrained
+    moved.intent = message.intent
+    moved.call_id = message.call_id
+    moved.end = message.end
+    segments = message.segments
+    moved.segments = tuple(new_segment(segment.kind, segment.text, (first + shift, last + shift))
+                           for segment in segments for first, last in (segment.span,)) if segments else segments
+    header = message.header
+    moved.header = (header[0] + shift, header[1] + shift) if header else header
+    moved.__class__ = Message
+    return moved
+
+
 class _SegmentDraft:
     """A mutable object with exactly Segment's slots, so that it may become a Segment."""
 

@@ -1,21 +1,27 @@
-"""Where detectors run: anchors, cheap patterns searched in the whole text, and the windows of the lines
-around them are all a detector sees.
+"""Where detectors run: anchors, short shapes found in the whole text, and the windows of the lines around them
+are all a detector sees.
 
-Python's regular expressions find a pattern that starts with one literal character as fast as `str.find`
-(some 3 ms for 10 MB); one that starts with several literal characters or a character class is several
-times slower. So each anchor starts with one character and looks around it, and detectors share them: a scan
-searches a text 11 times for shapes and 8 times for names, not once per pattern of every detector.
+Every anchor and every secret-sounding name is found in one pass by Hyperscan, a multi-pattern engine: Python's
+`re` searched the text once per pattern, 19 times, which was two thirds of scanning a transcript without
+secrets. Hyperscan reads bytes, so it reads `ascii_view(text)`, the text with each other character as `x`:
+offsets stay the text's, the shapes are ASCII, and where a shape takes a word character `x` is one, so no
+anchor that Python's `\\w` would find is lost (a few more are found, which only opens a window).
 """
 from __future__ import annotations
 
+import codecs
 import re
+import threading
 from typing import Pattern
+
+import hyperscan
 
 GIVEN = re.compile(r"""[\w.-]{0,40}["'\]]{0,2}[ \t]*(?P<given>[:=!(]|(?i:\.assign)|[ \t]["'`])""")
 """Where a name is given a value: the rest of the name, then `:`, `=`, `(` or a quote. A name counts as an
-anchor only there (`NAMES` end with it), so that `the key idea` or `each token costs` opens no window (the
-keyword patterns are the slowest of all). detect-secrets' reversed comparison (`"…" == password`) and its AWS
-pattern's free text between name and value (`aws key is "…"`) are the forms of its patterns this leaves out."""
+anchor only where this matches after its letter, so that `the key idea` or `each token costs` opens no window
+(the keyword patterns are the slowest of all). detect-secrets' reversed comparison (`"…" == password`) and its
+AWS pattern's free text between name and value (`aws key is "…"`) are the forms of its patterns this leaves
+out."""
 GIVEN_24 = re.compile(GIVEN.pattern + r"""\s*["'`]?[\w+/-]{24}""")
 """A name given a value of at least 24 characters, as the assignment patterns of Cloudant, IBM and SoftLayer
 need (`RegexBasedDetector.build_assignment_regex`)."""
@@ -23,44 +29,119 @@ GIVEN_40 = re.compile(GIVEN.pattern + r"""\s*["'`][0-9a-zA-Z/+]{40}""")
 """A name given a quoted value of 40 characters, as the AWS secret access key pattern needs."""
 
 GITLAB = ("pat", "dt", "ft", "soat", "rt", "cbt", "imt", "ptt", "agent", "oas")
-ANCHORS: dict[str, Pattern[str]] = {name: re.compile(pattern) for name, pattern in {
-    # AWS, Twilio, Artifactory, Google, Azure, PyPI
-    "A": r"A(?:3T|BIA|CCA|KIA|SIA|C[a-z0-9]|KC|P[0-9A-F]|Iza|ccountKey=|gE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw))",
-    "S": r"S(?:K[a-z0-9]|G\.)",  # Twilio, SendGrid
-    "P": r"P(?:RIVATE KEY|uTTY-User-Key-File)",  # private keys
-    "G": r"G(?=R1348941)",  # GitLab runners
-    "J": r"J(?<=eyJ)",  # JWT
-    "x": r"x(?:ai-|ox[abposr]-)",  # xAI, Slack
-    # Stripe, npm, GitHub, Hugging Face, Replicate, Groq
-    "_": r"_(?:live_|authToken|pat_(?<=github_pat_)|(?<=hf_)|(?<=r8_)|(?<=gh[pousr]_)|(?<=gsk_))",
-    # Mailchimp, OpenAI, Anthropic and the other `sk-` keys, Square, GitLab
-    "-": r"-(?:us\d|(?<=sk-)|(?<=sq0csp-)|" + "|".join(f"(?<=gl{prefix}-)" for prefix in GITLAB) + ")",
-    "/": r"/(?<=://)",  # URLs: passwords, Slack webhooks, Cloudant, SoftLayer
-    ":": r":(?=[\w-]{35})",  # Telegram
-    ".": r"\.(?=[\w-]{6}\.[\w-]{27})",  # Discord
-}.items()}
-"""Where a secret with a shape of its own may be."""
-NAME_LETTERS = {
-    "k": r"{first}(?:(?=(?i:ey))|(?<=[tT][oO]{first})(?=(?i:en)))",  # key, token
-    "p": r"{first}(?=(?i:ass|w))",  # password, passwd, pwd, db_pass
-    "c": r"{first}(?:(?<=[sS][eE]{first})(?=(?i:ret))|(?=(?i:ontrase)))",  # secret, contraseña
-    "u": r"{first}(?<=[aA]{first})(?=(?i:th))",  # auth, Authorization
+SHAPES: dict[str, tuple[tuple[str, int], ...]] = {
+    # name: (shape, where the anchor is in it), a window being placed around the anchor. Each key's prefix is
+    # an anchor of its own, so that a GitHub token wakes the detectors of GitHub tokens and no other.
+    "AWS": ((r"A(?:3T|BIA|CCA|KIA|SIA)", 0),),
+    "Twilio": ((r"AC[a-z0-9]", 0), (r"SK[a-z0-9]", 0)),
+    "Artifactory": ((r"AKC", 0), (r"AP[0-9A-F]", 0)),
+    "Google": ((r"AIza", 0),),
+    "Azure": ((r"AccountKey=", 0),),
+    "PyPI": ((r"AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)", 0),),
+    "SendGrid": ((r"SG\.", 0),),
+    "private key": ((r"PRIVATE KEY", 0), (r"PuTTY-User-Key-File", 0)),
+    "JWT": ((r"eyJ", 2),),
+    "xAI": ((r"xai-", 0),),
+    "Slack": ((r"xox[abposr]-", 0),),
+    "Stripe": ((r"_live_", 0),),
+    "npm": ((r"_authToken", 0),),
+    "GitHub": ((r"gh[pousr]_", 3),),
+    "GitHub fine-grained": ((r"github_pat_", 6),),
+    "Hugging Face": ((r"hf_", 2),),
+    "Replicate": ((r"r8_", 2),),
+    "Groq": ((r"gsk_", 3),),
+    "sk-": ((r"sk-", 2),),  # OpenAI, Anthropic, OpenRouter and the OpenAI-compatible APIs
+    "Mailchimp": ((r"-us[0-9]", 0),),
+    "Square": ((r"sq0csp-", 6),),
+    "GitLab": ((r"GR1348941", 0), *((f"gl{prefix}-", 2 + len(prefix)) for prefix in GITLAB)),
+    "URL": ((r"://", 2),),  # passwords in URLs
+    "Slack webhook": ((r"hooks\.slack\.com", 0),),
+    "Cloudant URL": ((r"\.cloudant\.com", 0),),
+    "SoftLayer URL": ((r"api.softlayer.com", 0),),  # detect-secrets' pattern has `.`, not `\.`
+    "Telegram": ((r":[\w-]{35}", 0),),
+    "Discord": ((r"\.[\w-]{6}\.[\w-]{27}", 0),),
 }
-NAMES: dict[str, tuple[Pattern[str], ...]] = {
-    letter: tuple(re.compile(f"{pattern.format(first=first)}(?={GIVEN.pattern})")
-                  for first in (letter, letter.upper()))
-    for letter, pattern in NAME_LETTERS.items()}
-"""Secret-sounding names given a value (`GIVEN`), in either case, each found from its rarest letter.
+"""Where a secret with a shape of its own may be, by the anchor's name."""
+NAME_WORDS: dict[str, tuple[tuple[str, int], ...]] = {
+    "k": (("key", 0), ("token", 2)),
+    "p": (("pass", 0), ("pw", 0)),  # password, passwd, pwd, db_pass
+    "c": (("secret", 2), ("contrase", 0)),  # contraseña
+    "u": (("auth", 1),),  # auth, Authorization
+}
+"""Secret-sounding names, in any case, by the letter a name anchor stands on (`GIVEN` is matched after it).
 detect-secrets' keyword list and the assignment patterns of Cloudant, IBM, SoftLayer and AWS secret access
 keys all contain key, pass, pw, token, secret or contraseña."""
+ASSIGNMENT_NAMES = ("k", "p", "c")
+
+_PATTERNS = [(expression, 0, ("shape", name), at) for name, shapes in SHAPES.items() for expression, at in shapes]
+_PATTERNS += [(word, hyperscan.HS_FLAG_CASELESS, ("name", letter), at) for letter, words in NAME_WORDS.items()
+              for word, at in words]
+_DATABASE = hyperscan.Database()
+_DATABASE.compile(expressions=[expression.encode("ascii") for expression, *_ in _PATTERNS],
+                  ids=list(range(len(_PATTERNS))),
+                  flags=[flags | hyperscan.HS_FLAG_SOM_LEFTMOST for _, flags, *_ in _PATTERNS])
+_SCRATCH = threading.local()
+"""Each thread's Hyperscan scratch space (one may not serve two scans at once)."""
 
 
-def anchors(*names: str) -> tuple[Pattern[str], ...]:
-    return tuple(ANCHORS[name] for name in names)
+def anchors(*names: str) -> tuple[str, ...]:
+    """Anchor names, checked: a detector that named no anchor would never run."""
+    return tuple(name for name in names if SHAPES[name])
 
 
-def names(*letters: str) -> tuple[Pattern[str], ...]:
-    return tuple(pattern for letter in letters for pattern in NAMES[letter])
+def names(*letters: str) -> tuple[str, ...]:
+    return tuple(letter for letter in letters if NAME_WORDS[letter])
 
 
-ASSIGNMENT_NAMES = names("k", "p", "c")
+_CLOSE_LETTERS = {"\u212a": "k", "\u017f": "s"}
+
+
+def _as_close_letter(error: UnicodeEncodeError) -> tuple[str, int]:
+    """A run of non-ASCII characters as `x`, but for the two that Python's case-insensitive matching takes for
+    ASCII letters of the names: the Kelvin sign (k) and the long s."""
+    run = error.object[error.start:error.end]
+    if "\u212a" in run or "\u017f" in run:
+        return "".join(_CLOSE_LETTERS.get(character, "x") for character in run), error.end
+    return "x" * len(run), error.end
+
+
+codecs.register_error("viewer-secrets-ascii-view", _as_close_letter)
+
+
+def ascii_view(text: str) -> bytes:
+    """The text as Hyperscan reads it: one byte per character, each non-ASCII one as `x` (see the module)."""
+    return text.encode("ascii", "viewer-secrets-ascii-view")
+
+
+def find_anchors(text: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """Where each shape's anchor is (by anchor name), and where each name's letter is with `GIVEN` after it (by
+    letter): positions in the text, in no order."""
+    shapes: dict[str, list[int]] = {name: [] for name in SHAPES}
+    letters: dict[str, list[int]] = {letter: [] for letter in NAME_WORDS}
+    if not text:
+        return shapes, letters
+    found = {"shape": shapes, "name": letters}
+    targets = [(found[kind][key].append, at) for _, _, (kind, key), at in _PATTERNS]
+
+    def on_match(number: int, start: int, end: int, flags: int, context: object) -> None:
+        add, at = targets[number]
+        add(start + at)
+
+    _DATABASE.scan(ascii_view(text), match_event_handler=on_match, scratch=_scratch())
+    given = GIVEN.match
+    for letter, positions in letters.items():
+        letters[letter] = [at for at in positions if given(text, at + 1)]
+    return shapes, letters
+
+
+def _scratch() -> hyperscan.Scratch:
+    scratch = getattr(_SCRATCH, "space", None)
+    if scratch is None:
+        scratch = _SCRATCH.space = hyperscan.Scratch(_DATABASE)
+    return scratch
+
+
+def gated(text: str, positions: list[int], gate: Pattern[str]) -> list[int]:
+    """The name positions where `gate` matches from the letter too."""
+    allows = gate.match
+    return [at for at in positions if allows(text, at)]

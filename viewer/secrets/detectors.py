@@ -67,10 +67,10 @@ class Detector:
     """For measurements and tests: the detect-secrets plugin or our pattern."""
     find: Callable[[str], Iterable[Hit]]
     """A window of one line to the secrets in it."""
-    anchors: tuple[Pattern[str], ...] = ()
-    """Patterns (`ANCHORS`) of which a line must contain one."""
-    names: tuple[Pattern[str], ...] = ()
-    """Patterns of secret-sounding names (`NAMES`) of which a line must contain one where `gate` matches."""
+    anchors: tuple[str, ...] = ()
+    """Anchors (`SHAPES`, by name) of which a line must contain one."""
+    names: tuple[str, ...] = ()
+    """Secret-sounding names (`NAME_WORDS`, by letter) of which a line must contain one where `gate` matches."""
     rank: int = PROVIDER
     before: int = 256
     """How far before an anchor its secret may start."""
@@ -111,7 +111,7 @@ def name_kind(name: str) -> str:
 
 
 def library(plugin: RegexBasedDetector, kind: str | Callable[[int, re.Match[str]], str], *,
-            anchor: tuple[Pattern[str], ...] = (), named: tuple[Pattern[str], ...] = (), group: bool = True,
+            anchor: tuple[str, ...] = (), named: tuple[str, ...] = (), group: bool = True,
             grow: Grow | None = None, trim: str = "", drop: str = "", kinds: tuple[str, ...] = (),
             before: int = 256, reach: int = 2048, gate: Pattern[str] | None = None,
             rank: int = PROVIDER) -> Detector:
@@ -174,35 +174,43 @@ def _named(kind: str, words: str) -> Callable[[int, re.Match[str]], str]:
 
 
 TOKEN = grow_tail(TOKEN_TAIL)
-NPM = library(NpmDetector(), "npm token", anchor=anchors("_"), trim=" \t", before=512, reach=512)
+PREFIXED = {"before": 16, "reach": 256}
+"""Where a key that starts with its anchor's prefix (`ghp_`, `sk_live_`) is looked for: its pattern needs far
+less than this after the anchor, and `grow` widens a longer key past the window. (A window of 2 KB for each of
+the six detectors a `_` wakes was most of a scan with many GitHub tokens.)"""
+NPM = library(NpmDetector(), "npm token", anchor=anchors("npm"), trim=" \t", before=512, reach=512)
 NAMED = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
-"""Where the patterns that need a name (`cloudant_password = "…"`) run."""
+"""Where the patterns that need a name (`cloudant_password = "…"`) run. Cloudant's and SoftLayer's patterns for
+a key in a URL run apart, around their host names."""
 LIBRARY: tuple[Detector, ...] = (
-    library(AWSKeyDetector(), _aws, anchor=anchors("A"), **{**NAMED, "reach": 128, "gate": GIVEN_40},
+    library(AWSKeyDetector(), _aws, anchor=anchors("AWS"), **{**NAMED, "reach": 128, "gate": GIVEN_40},
             kinds=("AWS access key", "AWS secret access key")),
-    library(GitHubTokenDetector(), "GitHub token", anchor=anchors("_"), group=False, grow=TOKEN),
-    library(GitLabTokenDetector(), "GitLab token", anchor=anchors("-", "G"), group=False, grow=TOKEN),
-    library(SlackDetector(), _slack, anchor=anchors("/", "x"), grow=TOKEN, kinds=("Slack token", "Slack webhook URL")),
-    library(StripeDetector(), "Stripe key", anchor=anchors("_"), grow=TOKEN),
-    library(JwtTokenDetector(), "JSON Web Token", anchor=anchors("J"), grow=grow_tail(JWT_TAIL)),
-    library(PrivateKeyDetector(), "Private key", anchor=anchors("P"), grow=key_block),
-    library(BasicAuthDetector(), "Password in URL", anchor=anchors("/"), rank=URL_PASSWORD),
-    library(TwilioKeyDetector(), "Twilio key", anchor=anchors("A", "S"), grow=TOKEN),
-    library(SendGridDetector(), "SendGrid API key", anchor=anchors("S"), grow=TOKEN),
+    library(GitHubTokenDetector(), "GitHub token", anchor=anchors("GitHub"), group=False, grow=TOKEN, **PREFIXED),
+    library(GitLabTokenDetector(), "GitLab token", anchor=anchors("GitLab"), group=False, grow=TOKEN, **PREFIXED),
+    library(SlackDetector(), _slack, anchor=anchors("Slack", "Slack webhook"), grow=TOKEN,
+            kinds=("Slack token", "Slack webhook URL")),
+    library(StripeDetector(), "Stripe key", anchor=anchors("Stripe"), grow=TOKEN, **PREFIXED),
+    library(JwtTokenDetector(), "JSON Web Token", anchor=anchors("JWT"), grow=grow_tail(JWT_TAIL)),
+    library(PrivateKeyDetector(), "Private key", anchor=anchors("private key"), grow=key_block),
+    library(BasicAuthDetector(), "Password in URL", anchor=anchors("URL"), rank=URL_PASSWORD),
+    library(TwilioKeyDetector(), "Twilio key", anchor=anchors("Twilio"), grow=TOKEN),
+    library(SendGridDetector(), "SendGrid API key", anchor=anchors("SendGrid"), grow=TOKEN),
     Detector("NpmDetector", _npm, NPM.anchors, before=NPM.before, reach=NPM.reach, kinds=NPM.kinds),
-    library(AzureStorageKeyDetector(), "Azure storage key", anchor=anchors("A"), drop="AccountKey="),
-    library(DiscordBotTokenDetector(), "Discord bot token", anchor=anchors("."), grow=TOKEN, before=32),
-    library(MailchimpDetector(), "Mailchimp API key", anchor=anchors("-"), grow=TOKEN, before=40),
-    library(SquareOAuthDetector(), "Square OAuth secret", anchor=anchors("-"), grow=TOKEN),
+    library(AzureStorageKeyDetector(), "Azure storage key", anchor=anchors("Azure"), drop="AccountKey="),
+    library(DiscordBotTokenDetector(), "Discord bot token", anchor=anchors("Discord"), grow=TOKEN, before=32),
+    library(MailchimpDetector(), "Mailchimp API key", anchor=anchors("Mailchimp"), grow=TOKEN, before=40),
+    library(SquareOAuthDetector(), "Square OAuth secret", anchor=anchors("Square"), grow=TOKEN, **PREFIXED),
     library(IbmCloudIamDetector(), _named("IBM Cloud IAM key", "ibm|iam|cloud"), kinds=("IBM Cloud IAM key",),
             **NAMED),
     library(IbmCosHmacDetector(), _named("IBM COS HMAC secret", "ibm|cos"), kinds=("IBM COS HMAC secret",), **NAMED),
-    library(ArtifactoryDetector(), "Artifactory token", anchor=anchors("A"), trim=" \t\r\"=:"),
-    library(PypiTokenDetector(), "PyPI token", anchor=anchors("A"), grow=TOKEN),
-    library(TelegramBotTokenDetector(), "Telegram bot token", anchor=anchors(":"), grow=TOKEN, before=12),
-    library(CloudantDetector(), "Cloudant password", anchor=anchors("/"), **NAMED),
-    library(SoftlayerDetector(), "SoftLayer API key", anchor=anchors("/"), **NAMED),
-    library(OpenAIDetector(), "OpenAI API key", anchor=anchors("-"), group=False, grow=TOKEN),
+    library(ArtifactoryDetector(), "Artifactory token", anchor=anchors("Artifactory"), trim=" \t\r\"=:"),
+    library(PypiTokenDetector(), "PyPI token", anchor=anchors("PyPI"), grow=TOKEN),
+    library(TelegramBotTokenDetector(), "Telegram bot token", anchor=anchors("Telegram"), grow=TOKEN, before=12),
+    library(CloudantDetector(), "Cloudant password", **NAMED),
+    library(CloudantDetector(), "Cloudant password", anchor=anchors("Cloudant URL"), reach=16),
+    library(SoftlayerDetector(), "SoftLayer API key", **NAMED),
+    library(SoftlayerDetector(), "SoftLayer API key", anchor=anchors("SoftLayer URL"), before=16, reach=128),
+    library(OpenAIDetector(), "OpenAI API key", anchor=anchors("sk-"), group=False, grow=TOKEN),
 )
 """detect-secrets' plugins, less three: IPPublicDetector (a public IP address is not a secret), and the two
 context-free entropy detectors (Base64HighEntropyString, HexHighEntropyString: off, see `assignments.py`). Its

@@ -13,11 +13,10 @@ import bisect
 import json
 import re
 from dataclasses import replace
-from operator import attrgetter
 from typing import Any, Iterable
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
-from viewer.model.drafts import MESSAGE_FIELDS, new_message, new_segment
+from viewer.model.drafts import moved_message
 from viewer.secrets.finding import label
 from viewer.secrets.transcript import Located
 
@@ -130,20 +129,6 @@ class Moves:
     def span(self, span: Span) -> Span:
         return self.offset(span[0]), self.offset(span[1], end=True)
 
-    def touches(self, span: Span) -> bool:
-        """Whether a replaced span overlaps `span` (they are sorted and disjoint: only the last one starting
-        before its end may)."""
-        number = bisect.bisect_left(self.starts, span[1]) - 1
-        return number >= 0 and self.replaced[number][1] > span[0]
-
-    def shift(self, at: int) -> int:
-        """How far offsets move at `at` (`offset(at) - at`, inlined: it runs once per message)."""
-        number = bisect.bisect_right(self.starts, at) - 1
-        if number < 0:
-            return 0
-        _, stop, new_start, new_stop = self.replaced[number]
-        return new_stop - stop if at >= stop else new_start - at
-
 
 def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) -> tuple[str, Moves]:
     """The source with the spans the scan found and every spelling of a secret masked (overlapping ones as
@@ -177,55 +162,42 @@ def mask_transcript(transcript: Transcript, masker: Masker, found_spans: Iterabl
     `holding`: the messages a secret was found in (their index); any other whose source holds none is only
     moved."""
     source, moves = mask_source(transcript.source, masker, found_spans)
-    masked = _masked(transcript, source, moves, _Fields(masker, set(holding), moves))
+    masked = _masked(transcript, source, moves, masker, set(holding))
     for conversation in masked.conversations:
         conversation.share_lines(masked)  # one line index for the whole file, as the parser arranged it
     return masked
 
 
-class _Fields:
-    """Which messages may hold a secret in a field: those the scan found one in, and those whose source holds a
-    spelling of one. Every other message keeps its fields and only moves (a transcript has 100,000 messages, a
-    handful of them with secrets)."""
-
-    def __init__(self, masker: Masker, holding: set[int | None], moves: Moves) -> None:
-        self.masker, self.holding, self.moves = masker, holding, moves
-
-    def may_hold(self, message: Message) -> bool:
-        return message.index in self.holding or self.moves.touches(message.span)
-
-
-def _masked(transcript: Transcript, source: str, moves: Moves, fields: _Fields) -> Transcript:
-    masker = fields.masker
-    return replace(transcript, source=source,
-                   messages=tuple(_message(message, moves, masker) if fields.may_hold(message)
-                                  else _moved(message, moves) for message in transcript.messages),
+def _masked(transcript: Transcript, source: str, moves: Moves, masker: Masker, holding: set[int | None]) -> Transcript:
+    return replace(transcript, source=source, messages=_messages(transcript.messages, moves, masker, holding),
                    diagnostics=tuple(_diagnostic(diagnostic, moves, masker) for diagnostic in transcript.diagnostics),
                    header=masker.structure(transcript.header), tools=masker.structure(transcript.tools),
                    frame=tuple(_segment(segment, moves, masker) for segment in transcript.frame),
-                   conversations=tuple(_masked(conversation, source, moves, fields)
+                   conversations=tuple(_masked(conversation, source, moves, masker, holding)
                                        for conversation in transcript.conversations))
 
 
-_message_values = attrgetter(*MESSAGE_FIELDS)
-
-
-def _moved(message: Message, moves: Moves) -> Message:
-    """A message without secrets, its offsets moved by the placeholders before it. Made as the parser makes
-    messages (`new_message`): `dataclasses.replace`, and even `Message(...)`, were most of the time of masking
-    a big transcript, whose every message after the first secret moves."""
-    shift = moves.shift(message.span[0])
-    if shift == 0:
-        return message
-    (index, turn, role, content, (start, end), name, recipient, channel, channel_explicit, content_type, constrained,
-     intent, call_id, ending, segments, header) = _message_values(message)
-    if header:
-        header = (header[0] + shift, header[1] + shift)
-    if segments:
-        segments = tuple(new_segment(segment.kind, segment.text, (first + shift, last + shift))
-                         for segment in segments for first, last in (segment.span,))
-    return new_message(index, turn, role, content, (start + shift, end + shift), name, recipient, channel,
-                       channel_explicit, content_type, constrained, intent, call_id, ending, segments, header)
+def _messages(messages: tuple[Message, ...], moves: Moves, masker: Masker,
+              holding: set[int | None]) -> tuple[Message, ...]:
+    """Each message masked where it may hold a secret (the scan found one in it, or a replaced span of the source
+    overlaps it), else only moved by the placeholders before it: a transcript has 100,000 messages, a handful of
+    them with secrets. Messages come in source order, so the shift is carried from one to the next and looked
+    up again only past a replaced span or for a message out of order (a lookup per message was a fifth of
+    masking a big transcript)."""
+    replaced, starts = moves.replaced, moves.starts
+    count, done = len(starts), []
+    number, shift = -1, 0  # the last replaced span starting at or before the message, and how far it moves others
+    for message in messages:
+        start, end = message.span
+        if (number + 1 < count and starts[number + 1] <= start) or (number >= 0 and starts[number] > start):
+            number = bisect.bisect_right(starts, start) - 1
+            shift = replaced[number][3] - replaced[number][1] if number >= 0 else 0
+        if message.index in holding or (number >= 0 and replaced[number][1] > start) \
+                or (number + 1 < count and starts[number + 1] < end):
+            done.append(_message(message, moves, masker))
+        else:
+            done.append(moved_message(message, shift) if shift else message)
+    return tuple(done)
 
 
 def _message(message: Message, moves: Moves, masker: Masker) -> Message:

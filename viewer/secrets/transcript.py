@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from dataclasses import dataclass
-from operator import attrgetter
+from itertools import islice
+from operator import attrgetter, lt
 from typing import Any, Iterator
 
 from viewer.model import Diagnostic, Message, Span, Transcript
@@ -183,16 +184,17 @@ class _Owners:
 
     def __init__(self, parts: list[tuple[int | None, Transcript]], dataset: bool) -> None:
         # Messages are nearly always in source order already, so they are sorted only when not: sorting a tuple
-        # per message was most of what a found secret added to the scan of a big transcript.
+        # per message was most of what a found secret added to the scan of a big transcript. A message's
+        # conversation is kept only for datasets.
         messages = [message for _, part in parts for message in part.messages]
-        conversations = [conversation for conversation, part in parts for _ in part.messages]
-        spans = [message.span for message in messages]
-        if spans != sorted(spans):
-            order = sorted(range(len(spans)), key=spans.__getitem__)
-            messages, conversations, spans = ([items[number] for number in order]
-                                              for items in (messages, conversations, spans))
-        self.messages, self.conversations, self.spans = messages, conversations, spans
-        self.starts = [start for start, _ in spans]
+        conversations = [conversation for conversation, part in parts for _ in part.messages] if dataset else None
+        starts = [message.span[0] for message in messages]
+        if not all(map(lt, starts, islice(starts, 1, None))):  # not strictly in order: sort by span
+            order = sorted(range(len(messages)), key=lambda number: messages[number].span)
+            messages = [messages[number] for number in order]
+            conversations = [conversations[number] for number in order] if dataset else None
+            starts = [message.span[0] for message in messages]
+        self.messages, self.conversations, self.starts = messages, conversations, starts
         self.extents = sorted((_extent(part), conversation) for conversation, part in parts) if dataset else []
         self.extent_starts = [start for (start, _), _ in self.extents]
 
@@ -200,8 +202,8 @@ class _Owners:
         """The message holding a source offset, and its conversation; outside messages, the conversation whose
         line holds it (a declared tool, a key of its own), else (None, None)."""
         number = bisect.bisect_right(self.starts, offset) - 1
-        if number >= 0 and offset < self.spans[number][1]:
-            return self.messages[number], self.conversations[number]
+        if number >= 0 and offset < self.messages[number].span[1]:
+            return self.messages[number], self.conversations[number] if self.conversations else None
         number = bisect.bisect_right(self.extent_starts, offset) - 1
         if number >= 0 and offset < self.extents[number][0][1]:
             return None, self.extents[number][1]

@@ -1,0 +1,75 @@
+"""Hyperscan finds every anchor that Python's `re` finds in the text itself, non-ASCII characters included, and
+exactly those in ASCII text: the one pass reads the text's ASCII view, so its offsets must be the text's."""
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+from hypothesis import given, settings, strategies as st
+
+from viewer.secrets.anchors import GIVEN, NAME_WORDS, SHAPES, ascii_view, find_anchors
+
+PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE KEY", "PuTTY-User-Key-File",
+          "GR1348941", "eyJ", "xai-", "xoxb-", "sk_live_", "_authToken", "github_pat_", "hf_", "r8_", "ghp_", "gsk_",
+          "-us1", "sk-", "sq0csp-", "glpat-", "glagent-", "://", ":", ".", "-", "_", "key", "KEY", "Token", "pass",
+          "pw", "Secret", "contraseña", "auth", "\u212aey", "\u017fecret", "to\u212aen", " = ", ": ", '="', "(",
+          ".assign", " '", "\t", "\n", " ", "abcdefghij", "0123456789", "é", "ñ", "ı", "\u00a0", "٣", "🙂", "—", "x")
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+def expected(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    """The anchors by Python's `re` on the text itself (overlapping matches too), names case-insensitively with
+    `GIVEN` after the letter."""
+    shapes = {name: {match.start() + at for expression, at in shapes
+                     for match in re.finditer(f"(?=(?:{expression}))", text)}
+              for name, shapes in SHAPES.items()}
+    names = {letter: {match.start() + at for word, at in words
+                      for match in re.finditer(f"(?=(?i:{word}))", text) if GIVEN.match(text, match.start() + at + 1)}
+             for letter, words in NAME_WORDS.items()}
+    return shapes, names
+
+
+def found(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    shapes, names = find_anchors(text)
+    return {name: set(at) for name, at in shapes.items()}, {letter: set(at) for letter, at in names.items()}
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXTS)
+def test_every_anchor_python_finds_in_the_text_is_found(text: str) -> None:
+    wanted, got = expected(text), found(text)
+    for kind in (0, 1):
+        for key, positions in wanted[kind].items():
+            assert positions <= got[kind][key], (key, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXTS.filter(str.isascii))
+def test_in_ascii_text_the_anchors_are_exactly_those_python_finds(text: str) -> None:
+    assert found(text) == expected(text)
+
+
+def test_the_ascii_view_keeps_every_offset() -> None:
+    text = "naïve 🙂 ſecret \u212aey İ x"
+    view = ascii_view(text)
+    assert len(view) == len(text)
+    assert view == b"naxve x secret key x x"
+
+
+def test_a_name_counts_only_where_it_is_given_a_value() -> None:
+    text = "the key idea; api_key = 'x'; Each token costs; TOKEN: abc; contraseña=1"
+    _, names = find_anchors(text)
+    assert sorted(names["k"]) == [text.index("key ="), text.index("OKEN") + 1]
+    assert names["c"] == [text.index("contraseña")]
+
+
+def test_an_empty_text_has_no_anchors() -> None:
+    shapes, names = find_anchors("")
+    assert not any(shapes.values()) and not any(names.values())
+
+
+def test_threads_scanning_at_once_each_get_their_own_answer() -> None:
+    texts = [f"{'filler ' * 20_000}ghp_{number}" for number in range(6)]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(lambda text: find_anchors(text)[0]["GitHub"], texts * 3))
+    assert answers == [[len(text) - len(str(number)) - 1] for number, text in enumerate(texts)] * 3
