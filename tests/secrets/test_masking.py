@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.secrets.canaries import PRIVATE, canaries, pem
+from viewer.model.drafts import new_message
 from viewer.parse import parse
 from viewer.secrets import Masker, mask_transcript, scan_transcript
-from viewer.model.drafts import new_message
 from viewer.secrets.masking import Moves, _messages, mask_source, spellings
 
 GITHUB = next(canary.secret for canary in canaries(seed=3) if canary.secret.startswith("ghp_"))

