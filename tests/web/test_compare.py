@@ -203,7 +203,7 @@ def test_a_link_that_is_not_ours_is_a_400_with_a_reason(stranger, upload, pasted
 
 
 def _canaried(tag: str, answer: str) -> bytes:
-    c = lambda place: f"CANARY-{tag}-{place}-Q7"  # noqa: E731
+    c = lambda place: f"CANARY-{tag}-{place}-TAIL7Q7Q7"  # noqa: E731
     return (f"<|start|>system<|message|>{c('system')}<|end|>"
             f"<|start|>developer<|message|># Instructions\n{c('developer')}<|end|>"
             f"<|start|>user<|message|>SHOWN-QUESTION<|end|>"
@@ -220,7 +220,7 @@ def test_nothing_hidden_reaches_the_default_compare_page(stranger, pair):
             response = stranger.get(page_url, headers=headers)
             assert response.status_code == 200
             body = response.get_data(as_text=True) + str(response.headers)
-            assert "CANARY" not in body and "Q7" not in body
+            assert "CANARY" not in body and "TAIL7Q7Q7" not in body
             assert "SHOWN-ANSWER" in body
     page = soup(stranger.get(url))
     # Hidden messages are not counted either: the question, the tool note and the answer, one changed.
