@@ -3,18 +3,21 @@
 Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
 transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
 of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
-the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages), and for the scan
-and the masking an upload with secrets pays. Then findings per
-megabyte of secret-free text: the sample transcripts and the generated prose, code and tool output, by kind;
+the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages), for an agent reading
+real code (Python's standard library, as OpenAI chat JSON: few, long messages, whose parse is little more than
+`json.loads`), and for the scan and the masking an upload with secrets pays. Then findings per megabyte: the
+sample transcripts, the generated prose, code and tool output, and the standard library's own source, by kind;
 detect-secrets' context-free entropy detectors at their default limits on the same text (why they are off);
 and the entropy limit of the token-named detector against the share of random keys it keeps.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import string
 import sys
+import sysconfig
 import time
 from collections import Counter
 from pathlib import Path
@@ -34,6 +37,7 @@ from viewer.secrets import scan_text, scan_transcript  # noqa: E402
 from viewer.secrets.assignments import NOT_SECRET_NAMES, TOKEN_NAMED, plausible, random_looking  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_transcripts"
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 
 def ratio_row(label: str, text: str) -> tuple[str, str, str]:
@@ -81,6 +85,28 @@ def dense_transcript(megabytes: float) -> str:
     return "".join(parts)
 
 
+def standard_library(with_tests: bool = False) -> list[tuple[Path, str]]:
+    """The standard library's Python files (without its test suites unless asked), in name order."""
+    paths = sorted(path for path in STDLIB.rglob("*.py") if "site-packages" not in path.parts
+                   and (with_tests or not {"test", "tests"} & set(path.parts)))
+    return [(path, path.read_text(encoding="utf-8", errors="replace")) for path in paths]
+
+
+def agent_reading_code(megabytes: float) -> str:
+    """An OpenAI chat transcript in which an assistant reads the standard library's files, one tool call each."""
+    messages: list[dict] = [{"role": "user", "content": "Read the standard library and explain how it is laid out."}]
+    size = 0
+    for number, (path, text) in enumerate(standard_library()):
+        if size >= megabytes * 1_000_000:
+            break
+        call = {"id": f"call_{number}", "type": "function",
+                "function": {"name": "read_file", "arguments": json.dumps({"path": str(path)})}}
+        messages += [{"role": "assistant", "content": None, "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": f"call_{number}", "content": text}]
+        size += len(text.encode("utf-8"))
+    return json.dumps({"messages": messages}, indent=1)
+
+
 def rate(label: str, texts: list[str], count) -> tuple[str, str, str]:
     megabytes = sum(len(text.encode("utf-8")) for text in texts) / 1_000_000
     kinds: Counter[str] = Counter()
@@ -122,12 +148,17 @@ def main() -> None:
     rows = [ratio_row("gen.py Harmony", generate(megabytes)) for megabytes in options.megabytes]
     rows += [masking_row(megabytes) for megabytes in options.megabytes]
     rows.append(ratio_row("code-dense Harmony", dense_transcript(options.corpus)))
+    rows.append(ratio_row("agent reading the standard library, OpenAI JSON", agent_reading_code(options.corpus)))
     samples = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(SAMPLES.iterdir())
                if path.is_file()]
     generated = [corpus(options.corpus, seed=3)]
     by_kind = lambda text: Counter(finding.kind for finding in scan_text(text))  # noqa: E731
+    library = [text for _, text in standard_library()]
+    tests = [text for path, text in standard_library(with_tests=True) if {"test", "tests"} & set(path.parts)]
     rows += [rate("findings, sample transcripts", samples, by_kind),
              rate("findings, generated prose/code/tool output", generated, by_kind),
+             rate("findings, Python standard library source", library, by_kind),
+             rate("findings, its test suites (literal test passwords)", tests, by_kind),
              rate("detect-secrets entropy defaults, samples", samples, entropy_plugins),
              rate("detect-secrets entropy defaults, generated", generated, entropy_plugins)]
     values = token_named_values(generated[0]) + [value for text in samples for value in token_named_values(text)]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+from detect_secrets.plugins.keyword import DENYLIST
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from viewer.secrets.anchors import GIVEN, NAME_WORDS, SHAPES, ascii_view, find_anchors
@@ -13,8 +15,15 @@ PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE
           "GR1348941", "eyJ", "xai-", "xoxb-", "sk_live_", "_authToken", "github_pat_", "hf_", "r8_", "ghp_", "gsk_",
           "-us1", "sk-", "sq0csp-", "glpat-", "glagent-", "://", ":", ".", "-", "_", "key", "KEY", "Token", "pass",
           "pw", "Secret", "contraseña", "auth", "\u212aey", "\u017fecret", "to\u212aen", " = ", ": ", '="', "(",
-          ".assign", " '", "\t", "\n", " ", "abcdefghij", "0123456789", "é", "ñ", "ı", "\u00a0", "٣", "🙂", "—", "x")
+          ".assign", " '", "\t", "\n", " ", "abcdefghij", "0123456789", "é", "ñ", "ı", "\u00a0", "٣", "🙂", "—",
+          "x",
+          "api", "API_KEY", "client", "db", "private_key", "PASSWORD", "passwd", "pwd", "Contraseña", "contrasena",
+          "pr", "İ", "vate", "12345678:", "AAH-abcdefghij0123456789abcdefghijk")
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+WORDS = {**NAME_WORDS, "keyword": tuple((name, 0) for name in DENYLIST)}
+"""The names as Python's `re` reads them: detect-secrets' keyword list as it is, `contraseña` too."""
 
 
 def expected(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
@@ -25,7 +34,7 @@ def expected(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
               for name, shapes in SHAPES.items()}
     names = {letter: {match.start() + at for word, at in words
                       for match in re.finditer(f"(?=(?i:{word}))", text) if GIVEN.match(text, match.start() + at + 1)}
-             for letter, words in NAME_WORDS.items()}
+             for letter, words in WORDS.items()}
     return shapes, names
 
 
@@ -50,10 +59,10 @@ def test_in_ascii_text_the_anchors_are_exactly_those_python_finds(text: str) -> 
 
 
 def test_the_ascii_view_keeps_every_offset() -> None:
-    text = "naïve 🙂 ſecret \u212aey İ x"
+    text = "naïve 🙂 ſecret \u212aey İı x"
     view = ascii_view(text)
     assert len(view) == len(text)
-    assert view == b"naxve x secret key x x"
+    assert view == b"na?ve ? secret key ii x"
 
 
 def test_a_name_counts_only_where_it_is_given_a_value() -> None:
@@ -61,6 +70,15 @@ def test_a_name_counts_only_where_it_is_given_a_value() -> None:
     _, names = find_anchors(text)
     assert sorted(names["k"]) == [text.index("key ="), text.index("OKEN") + 1]
     assert names["c"] == [text.index("contraseña")]
+    assert sorted(names["keyword"]) == [text.index("api_key"), text.index("contraseña")]
+
+
+@pytest.mark.parametrize("name", ["prİvate_key", "apı_key", "paſſword", "db_pa\u017f\u017f", "client_\u212aey",
+                                  "contraseña"])
+def test_a_name_with_letters_that_case_insensitive_patterns_take_for_ascii_ones_is_found(name: str) -> None:
+    text = f"naïve: {name} = 'hunter2'"
+    assert find_anchors(text)[1]["keyword"] == [text.index(name)]
+    assert expected(text)[1]["keyword"] == {text.index(name)}
 
 
 def test_an_empty_text_has_no_anchors() -> None:

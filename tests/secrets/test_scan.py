@@ -78,6 +78,21 @@ def test_offsets_count_characters_when_lowercasing_would_change_the_length():
     assert spans(text) == [(start, start + len(canary.secret), "Token")]
 
 
+@pytest.mark.parametrize("name", ["apı_key", "paſſword", "prİvate_key", "\u212aey_pass"])
+def test_a_name_spelt_with_letters_case_insensitive_matching_takes_for_ascii_ones_is_a_name(name: str):
+    text = f'{name} = "Zq9x-44kLm"'
+    start = text.index("Zq9x")
+    assert spans(text) == [(start, start + 10, "Password" if "pa" in name else "API key")]
+
+
+def test_a_line_written_again_and_again_has_its_secrets_found_in_every_copy():
+    line = f'password = "Zq9x-44kLm" and token {CANARIES[0].secret}\n'
+    text = "\n".join([line] * 3)
+    wanted = [(copy * (len(line) + 1) + line.index(secret), copy * (len(line) + 1) + line.index(secret) + len(secret))
+              for copy in range(3) for secret in ("Zq9x-44kLm", CANARIES[0].secret)]
+    assert [(start, end) for start, end, _ in spans(text)] == wanted
+
+
 def test_secrets_are_found_on_a_long_line_dense_with_names_and_hashes():
     token = CANARIES[0].secret  # an AWS access key
     fields = [f'"key_{number}": "{draw(random.Random(number), "0123456789abcdef", 40)}"'
@@ -98,6 +113,7 @@ def test_secrets_are_found_on_a_long_line_dense_with_names_and_hashes():
     '{"token": "550e8400-e29b-41d4-a716-446655440000", "next_page_token": "CiAKGjBpNDd2Nmp4azY2b2ZfMTIzNDU2Nzg5"}',
     "sk-learn-style-names and task-runner-configuration are not keys",
     '{"sid": "AC' + "x" * 32 + '"}',
+    "{'MODULE_PWD_STATE': 'yes', 'MODULE_SPWD_STATE': 'no', 'SECRET_SCANNING': 'enabled'}",
 ])
 def test_ordinary_text_code_and_placeholders_are_not_secrets(text):
     assert scan_text(text) == []

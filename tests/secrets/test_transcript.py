@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import re
 
+from hypothesis import example, given, settings, strategies as st
+
 from tests.secrets.canaries import canaries
 from viewer.parse import parse
 from viewer.secrets import Located, diagnostics, mask, scan_transcript
+from viewer.secrets.transcript import _find_slice
 
 SECRET = {}
 for _canary in canaries(seed=5):
@@ -125,3 +128,12 @@ def test_a_transcript_without_secrets_has_no_findings():
     transcript = parse("<|start|>user<|message|>What is the key idea of this paper?<|end|>"
                        "<|start|>assistant<|channel|>final<|message|>Tokens are cheap.<|return|>")
     assert scan_transcript(transcript) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("ab", max_size=200), st.text("ab", min_size=1, max_size=150), st.text("ab", max_size=200),
+       st.integers(0, 550), st.integers(0, 550))
+@example("a" * 80, "a" * 70 + "b", "", 0, 80)  # its head again and again, but too near the end for all of it
+def test_a_field_is_found_in_the_source_exactly_where_str_find_finds_it(before, text, after, start, end):
+    source = before + text + after  # short and long fields, heads that repeat before the field itself
+    assert _find_slice(source, text, start, end) == source.find(text, start, end)

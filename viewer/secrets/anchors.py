@@ -3,18 +3,20 @@ are all a detector sees.
 
 Every anchor and every secret-sounding name is found in one pass by Hyperscan, a multi-pattern engine: Python's
 `re` searched the text once per pattern, 19 times, which was two thirds of scanning a transcript without
-secrets. Hyperscan reads bytes, so it reads `ascii_view(text)`, the text with each other character as `x`:
-offsets stay the text's, the shapes are ASCII, and where a shape takes a word character `x` is one, so no
-anchor that Python's `\\w` would find is lost (a few more are found, which only opens a window).
+secrets. Hyperscan reads bytes, so it reads `ascii_view(text)`: the text with each other character as `?`, the
+codec's own replacement (a handler of ours, called once per run of such characters, took twice as long on text
+with dashes and accents). Offsets stay the text's and the shapes are ASCII; where a shape takes a word character
+it takes `?` too, so no anchor that Python's `\\w` would find is lost (a few more are found, which only opens a
+window).
 """
 from __future__ import annotations
 
-import codecs
 import re
 import threading
 from typing import Pattern
 
 import hyperscan
+from detect_secrets.plugins.keyword import DENYLIST
 
 GIVEN = re.compile(r"""[\w.-]{0,40}["'\]]{0,2}[ \t]*(?P<given>[:=!(]|(?i:\.assign)|[ \t]["'`])""")
 """Where a name is given a value: the rest of the name, then `:`, `=`, `(` or a quote. A name counts as an
@@ -58,19 +60,47 @@ SHAPES: dict[str, tuple[tuple[str, int], ...]] = {
     "Slack webhook": ((r"hooks\.slack\.com", 0),),
     "Cloudant URL": ((r"\.cloudant\.com", 0),),
     "SoftLayer URL": ((r"api.softlayer.com", 0),),  # detect-secrets' pattern has `.`, not `\.`
-    "Telegram": ((r":[\w-]{35}", 0),),
-    "Discord": ((r"\.[\w-]{6}\.[\w-]{27}", 0),),
+    "Telegram": ((r"[0-9?]{8}:[\w?-]{35}", 8),),  # a bot's number (`\d`, so a non-ASCII digit too) and `:`
+    "Discord": ((r"\.[\w?-]{6}\.[\w?-]{27}", 0),),
 }
 """Where a secret with a shape of its own may be, by the anchor's name."""
+CLOSE_LETTERS = {"\u212a": "k", "\u017f": "s", "\u0130": "i", "\u0131": "i"}
+"""The non-ASCII characters that Python's case-insensitive matching takes for ASCII letters: the Kelvin sign,
+the long s, and the dotted capital and dotless small i."""
+
+
+def as_ascii_letters(text: str) -> str:
+    """The text with each of the `CLOSE_LETTERS` as the ASCII letter it is taken for (same offsets). An ASCII
+    text is returned at once: it cannot hold them."""
+    for letter, ascii_letter in CLOSE_LETTERS.items():
+        if letter in text:
+            text = text.replace(letter, ascii_letter)
+    return text
+
+
+def ascii_view(text: str) -> bytes:
+    """The text as Hyperscan reads it: one byte per character, each non-ASCII one as `?` but for the
+    `CLOSE_LETTERS` (see the module)."""
+    return as_ascii_letters(text).encode("ascii", "replace")
+
+
+def _ascii_pattern(name: str) -> str:
+    """A name as it reads in the ASCII view (`contrase\\?a`)."""
+    return "".join(character if character.isascii() else r"\?" for character in name)
+
+
 NAME_WORDS: dict[str, tuple[tuple[str, int], ...]] = {
     "k": (("key", 0), ("token", 2)),
     "p": (("pass", 0), ("pw", 0)),  # password, passwd, pwd, db_pass
     "c": (("secret", 2), ("contrase", 0)),  # contraseña
     "u": (("auth", 1),),  # auth, Authorization
+    "keyword": tuple((_ascii_pattern(name), 0) for name in DENYLIST),
 }
 """Secret-sounding names, in any case, by the letter a name anchor stands on (`GIVEN` is matched after it).
 detect-secrets' keyword list and the assignment patterns of Cloudant, IBM, SoftLayer and AWS secret access
-keys all contain key, pass, pw, token, secret or contraseña."""
+keys all contain key, pass, pw, token, secret or contraseña. `keyword` is that list itself (`api_?key`,
+`password` …), each name's anchor on its first letter: its detector runs around those names only, not around
+every `key =` or `token:` in code."""
 ASSIGNMENT_NAMES = ("k", "p", "c")
 
 _PATTERNS = [(expression, 0, ("shape", name), at) for name, shapes in SHAPES.items() for expression, at in shapes]
@@ -91,26 +121,6 @@ def anchors(*names: str) -> tuple[str, ...]:
 
 def names(*letters: str) -> tuple[str, ...]:
     return tuple(letter for letter in letters if NAME_WORDS[letter])
-
-
-_CLOSE_LETTERS = {"\u212a": "k", "\u017f": "s"}
-
-
-def _as_close_letter(error: UnicodeEncodeError) -> tuple[str, int]:
-    """A run of non-ASCII characters as `x`, but for the two that Python's case-insensitive matching takes for
-    ASCII letters of the names: the Kelvin sign (k) and the long s."""
-    run = error.object[error.start:error.end]
-    if "\u212a" in run or "\u017f" in run:
-        return "".join(_CLOSE_LETTERS.get(character, "x") for character in run), error.end
-    return "x" * len(run), error.end
-
-
-codecs.register_error("viewer-secrets-ascii-view", _as_close_letter)
-
-
-def ascii_view(text: str) -> bytes:
-    """The text as Hyperscan reads it: one byte per character, each non-ASCII one as `x` (see the module)."""
-    return text.encode("ascii", "viewer-secrets-ascii-view")
 
 
 def find_anchors(text: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:

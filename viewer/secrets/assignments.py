@@ -16,7 +16,7 @@ from detect_secrets.filters import heuristic
 from detect_secrets.plugins import keyword
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
 
-from viewer.secrets.anchors import ASSIGNMENT_NAMES, GIVEN, names
+from viewer.secrets.anchors import GIVEN, as_ascii_letters, names
 from viewer.secrets.detectors import CONTEXT, KEYWORD, Detector, Hit, name_kind, plain_secret
 
 BASE64_LIMIT = 3.5
@@ -36,9 +36,9 @@ matched no further, so that a long line without a closing quote costs each name 
 the line."""
 
 NAMES = re.compile("|".join(keyword.DENYLIST))
-"""detect-secrets' secret-sounding names, found in a lowercased window; its patterns are then tried only where
-one starts (they begin with the same names, case-insensitively, and are the slowest patterns of all when
-searched)."""
+"""detect-secrets' secret-sounding names, found in a window `folded` to lower case; its patterns are then tried
+only where one starts (they begin with the same names, case-insensitively, and are the slowest patterns of all
+when searched)."""
 COLON = keyword.FOLLOWED_BY_COLON_QUOTES_REQUIRED_REGEX
 EQUALS = keyword.FOLLOWED_BY_EQUAL_SIGNS_QUOTES_REQUIRED_REGEX
 SEMICOLON = keyword.FOLLOWED_BY_QUOTES_AND_SEMICOLON_REGEX
@@ -56,9 +56,11 @@ comparison (`"…" == password`) is left out: it starts with its value, not a na
 PLACEHOLDER = re.compile(
     r"(?i)^(?:[x*•.…_-]+|your[\w-]*|<.*>|\{.*\}|\[.*\]|\(.*\)|%.*%|changeme|change[_-]?me|example[\w-]*"
     r"|dummy[\w-]*|fake[\w-]*|placeholder[\w-]*|redacted|hidden|masked|removed|none|null|nil|undefined|true"
-    r"|false|todo|tbd|secret|password|passw0rd|sample[\w-]*|test|testing|[\w.-]*(?:_here|_key|_token|_secret"
-    r"|_password)|(?:process|os|env|config|settings|self|this)\.[\w.]+)$")
-"""Values that stand for a secret rather than being one: `YOUR_API_KEY`, `<token>`, `****`, `os.environ.x`."""
+    r"|false|yes|no|on|off|enabled|disabled|required|optional|todo|tbd|secret|password|passw0rd|sample[\w-]*"
+    r"|test|testing|[\w.-]*(?:_here|_key|_token|_secret|_password)"
+    r"|(?:process|os|env|config|settings|self|this)\.[\w.]+)$")
+"""Values that stand for a secret rather than being one: `YOUR_API_KEY`, `<token>`, `****`, `os.environ.x`; and
+the settings of a secret-sounding name (`'MODULE_PWD_STATE': 'yes'`)."""
 WORDY = re.compile(r"[a-z]+\d*(?:[-_./][a-z]+\d*)+")
 """Lowercase words joined by `-_./` (`oauth2-client-credentials`): a name for something, not a key."""
 PATH = re.compile(r"[a-z0-9_.~-]*(?:/[a-z0-9_.~-]+)+/?$")
@@ -94,7 +96,7 @@ DIGIT, LETTER = re.compile(r"\d"), re.compile(r"[A-Za-z]")
 
 def _keywords(window: str) -> Iterator[Hit]:
     """detect-secrets' KeywordDetector patterns, every match (the plugin reports the first per line)."""
-    for name in NAMES.finditer(window.replace("\u0130", "i").lower()):
+    for name in NAMES.finditer(folded(window)):
         at = name.start()
         given = GIVEN.match(window, at)
         for pattern, group in PATTERNS.get(given["given"][0].replace("\t", " ") if given else "", ()):
@@ -112,6 +114,12 @@ def _keywords(window: str) -> Iterator[Hit]:
             value = VALUE_END.split(match[group], 1)[0].rstrip(CLOSING)
             if plausible(value, _name(match, group)) and _password_like(value.rstrip(".:!?")):
                 yield Hit(start, start + len(value), name_kind(_name(match, group)))
+
+
+def folded(window: str) -> str:
+    """The window in lower case, with the same offsets, where the letters that case-insensitive patterns take
+    for ASCII ones (`ſ`, `ı`, `İ`, Kelvin's `K`) are those ASCII letters."""
+    return as_ascii_letters(window).lower()
 
 
 def _name(match: re.Match[str], group: int | str) -> str:
@@ -139,7 +147,7 @@ def _password_like(value: str) -> bool:
 
 def _token_named(window: str) -> Iterator[Hit]:
     done = 0
-    for named in TOKEN_NAMES.finditer(window.replace("\u0130", "i").lower()):
+    for named in TOKEN_NAMES.finditer(folded(window)):
         match = TOKEN_NAMED.match(window, named.start(), named.start() + REACH) if named.start() >= done else None
         if match is None:
             continue
@@ -174,7 +182,7 @@ def random_looking(value: str, base64_limit: float = BASE64_LIMIT, hex_limit: fl
     return BASE64.calculate_shannon_entropy(value) > base64_limit
 
 
-KEYWORD_DETECTOR = Detector("KeywordDetector", _keywords, names=ASSIGNMENT_NAMES, rank=KEYWORD, before=64, reach=REACH,
+KEYWORD_DETECTOR = Detector("KeywordDetector", _keywords, names=names("keyword"), rank=KEYWORD, before=64, reach=REACH,
                             kinds=("Password", "Secret", "API key", "Token"))
 TOKEN_DETECTOR = Detector("token-named entropy", _token_named, names=names("k", "p", "c", "u"), rank=CONTEXT,
                           before=64, reach=REACH, kinds=("Bearer token", "Basic auth credentials", "Token", "Password",

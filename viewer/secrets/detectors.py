@@ -38,7 +38,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from viewer.secrets.anchors import ASSIGNMENT_NAMES, GIVEN_24, GIVEN_40, anchors
+from viewer.secrets.anchors import ASSIGNMENT_NAMES, GIVEN_24, GIVEN_40, anchors, as_ascii_letters
 from viewer.secrets.blocks import key_block
 
 Grow = Callable[[str, int, int], tuple[int, int]]
@@ -70,7 +70,7 @@ class Detector:
     anchors: tuple[str, ...] = ()
     """Anchors (`SHAPES`, by name) of which a line must contain one."""
     names: tuple[str, ...] = ()
-    """Secret-sounding names (`NAME_WORDS`, by letter) of which a line must contain one where `gate` matches."""
+    """Secret-sounding names (`NAME_WORDS`, by group) of which a line must contain one where `gate` matches."""
     rank: int = PROVIDER
     before: int = 256
     """How far before an anchor its secret may start."""
@@ -102,7 +102,7 @@ def plain_secret(secret: str) -> bool:
 
 def name_kind(name: str) -> str:
     """The kind of a secret known by the name it is given (`password = …`, `Authorization: …`)."""
-    name = name.lower()
+    name = as_ascii_letters(name).lower()
     if any(word in name for word in ("pass", "pwd", "contrase")):
         return "Password"
     if "auth" in name or "bearer" in name or "token" in name:

@@ -41,11 +41,18 @@ def scan_text(text: str) -> list[Finding]:
 
 
 def _detect(text: str) -> Iterator[tuple[Detector, int, Hit]]:
-    """Every detector's hits, each with the offset of the window it was found in."""
+    """Every detector's hits, each with the offset of the window it was found in. A window of the same text as
+    one before has the same hits (a dataset's system prompt in every conversation, a file an agent reads
+    again), so each detector judges each distinct window once."""
     anchors = _Anchors(text)
     for detector in DETECTORS:
+        judged: dict[str, list[Hit]] = {}
         for start, end in _windows(text, anchors.positions(detector), detector.before, detector.reach):
-            for hit in detector.find(text[start:end]):
+            window = text[start:end]
+            hits = judged.get(window)
+            if hits is None:
+                hits = judged[window] = list(detector.find(window))
+            for hit in hits:
                 yield detector, start, hit
 
 
@@ -75,18 +82,18 @@ class _Anchors:
 
 
 def _windows(text: str, positions: Iterable[int], before: int, reach: int) -> list[tuple[int, int]]:
-    """Windows around sorted anchor positions, each inside one line, overlapping ones merged."""
+    """Windows around sorted anchor positions, each inside one line, overlapping ones merged. Line ends are
+    looked for only as far as a window reaches (a JSON file may be one line of megabytes); two windows that
+    overlap are then in one line, since neither holds a line end."""
     windows: list[tuple[int, int]] = []
-    line_start = line_end = -1
+    rfind, find = text.rfind, text.find
     for at in positions:
-        if at >= line_end:
-            line_start = text.rfind("\n", 0, at) + 1
-            line_end = text.find("\n", at)
-            if line_end < 0:
-                line_end = len(text)
-        start, end = max(line_start, at - before), min(line_end, at + reach)
-        if windows and start <= windows[-1][1] and windows[-1][0] >= line_start \
-                and end - windows[-1][0] <= WIDEST_WINDOW:
+        low = max(0, at - before)
+        start = max(rfind("\n", low, at) + 1, low)
+        end = find("\n", at, at + reach)
+        if end < 0:
+            end = min(len(text), at + reach)
+        if windows and start <= windows[-1][1] and end - windows[-1][0] <= WIDEST_WINDOW:
             windows[-1] = (windows[-1][0], max(windows[-1][1], end))
         else:
             windows.append((start, end))

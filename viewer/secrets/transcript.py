@@ -22,6 +22,8 @@ from viewer.secrets.scan import scan_text
 
 MESSAGE_FIELDS = ("role", "name", "recipient", "channel", "content_type", "intent", "call_id")
 """Short fields of a message, scanned as they are (the body, its segments and its raw header too)."""
+LONG_TEXT = 64
+"""Fields longer than this are looked for in the source by their first characters first (`_find_slice`)."""
 SEPARATOR = "\n"
 """Between the strings scanned together: detectors work within a line, so none sees two strings at once."""
 
@@ -71,11 +73,12 @@ def scan_transcript(transcript: Transcript) -> list[Located]:
         combinations.update(map(fields, part.messages))
         for message in [message for message in part.messages if message.content and not (
                 message.header and startswith(message.content, message.header[1], message.span[1]))]:
-            if source.find(message.content, *message.span) < 0:  # not a slice of the source: JSON, literals
+            # a body that is not a slice of the source (a JSON string, a literal) is scanned on its own
+            if _find_slice(source, message.content, *message.span) < 0:
                 pending[message.content].append(("content", message.index, conversation, (), False, message.span))
         for message in [message for message in part.messages if message.segments]:
             for number, segment in enumerate(message.segments):
-                if segment.text and source.find(segment.text, *segment.span) < 0:
+                if segment.text and _find_slice(source, segment.text, *segment.span) < 0:
                     pending[segment.text].append(("segments", message.index, conversation, (number,), False,
                                                   message.span))
     for conversation, part in [(None, transcript), *parts] if transcript.is_dataset else parts:
@@ -118,7 +121,19 @@ def _at(source: str, text: str, within: Span, header: Span | None) -> int:
     escapes). A body usually starts where its header ends, which is checked first."""
     if header and source.startswith(text, header[1], within[1]):
         return header[1]
-    return source.find(text, *within)
+    return _find_slice(source, text, *within)
+
+
+def _find_slice(source: str, text: str, start: int, end: int) -> int:
+    """Where `text` is in `source[start:end]`, or -1. A long text is looked for by its first characters (a
+    JSON body is rarely verbatim in its string, and searching a short needle is several times faster)."""
+    if len(text) <= LONG_TEXT:
+        return source.find(text, start, end)
+    head, last = text[:LONG_TEXT], end - len(text)
+    at = source.find(head, start, end)
+    while 0 <= at <= last and not source.startswith(text, at):
+        at = source.find(head, at + 1, end)
+    return at if at <= last else -1
 
 
 def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[Located]:
