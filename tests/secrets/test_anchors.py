@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from concurrent.futures import ThreadPoolExecutor
 
-from detect_secrets.plugins.keyword import DENYLIST
 import pytest
+from detect_secrets.plugins.keyword import DENYLIST
 from hypothesis import given, settings, strategies as st
 
 from viewer.secrets.anchors import GIVEN, NAME_WORDS, SHAPES, ascii_view, find_anchors
@@ -16,12 +16,9 @@ PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE
           "-us1", "sk-", "sq0csp-", "glpat-", "glagent-", "://", ":", ".", "-", "_", "key", "KEY", "Token", "pass",
           "pw", "Secret", "contraseña", "auth", "\u212aey", "\u017fecret", "to\u212aen", " = ", ": ", '="', "(",
           ".assign", " '", "\t", "\n", " ", "abcdefghij", "0123456789", "é", "ñ", "ı", "\u00a0", "٣", "🙂", "—",
-          "x",
-          "api", "API_KEY", "client", "db", "private_key", "PASSWORD", "passwd", "pwd", "Contraseña", "contrasena",
-          "pr", "İ", "vate", "12345678:", "AAH-abcdefghij0123456789abcdefghijk")
+          "x", "?", "api", "API_KEY", "client", "db", "private_key", "PASSWORD", "passwd", "pwd", "Contraseña",
+          "contrasena", "pr", "İ", "vate", "12345678:", "AAH-abcdefghij0123456789abcdefghijk")
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
-
-
 WORDS = {**NAME_WORDS, "keyword": tuple((name, 0) for name in DENYLIST)}
 """The names as Python's `re` reads them: detect-secrets' keyword list as it is, `contraseña` too."""
 
