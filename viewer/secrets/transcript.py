@@ -125,15 +125,15 @@ def _at(source: str, text: str, within: Span, header: Span | None) -> int:
 
 
 def _find_slice(source: str, text: str, start: int, end: int) -> int:
-    """Where `text` is in `source[start:end]`, or -1. A long text is looked for by its first characters (a
-    JSON body is rarely verbatim in its string, and searching a short needle is several times faster)."""
+    """Where `text` is in `source[start:end]`, or -1. A long text is looked for by its first characters first
+    (a JSON body is rarely verbatim in its string, and searching a short needle is several times faster); only
+    past a false start is the whole text searched for, so that a head repeated all along stays linear."""
     if len(text) <= LONG_TEXT:
         return source.find(text, start, end)
-    head, last = text[:LONG_TEXT], end - len(text)
-    at = source.find(head, start, end)
-    while 0 <= at <= last and not source.startswith(text, at):
-        at = source.find(head, at + 1, end)
-    return at if at <= last else -1
+    at = source.find(text[:LONG_TEXT], start, end)
+    if at < 0 or at > end - len(text):
+        return -1
+    return at if source.startswith(text, at) else source.find(text, at + 1, end)
 
 
 def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[Located]:
