@@ -4,15 +4,18 @@ Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1]`. Pr
 transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
 of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
 the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages), for an agent reading
-real code (Python's standard library, as OpenAI chat JSON: few, long messages, whose parse is little more than
-`json.loads`), and for the scan and the masking an upload with secrets pays. Then findings per megabyte: the
-sample transcripts, the generated prose, code and tool output, and the standard library's own source, by kind;
+real code as OpenAI chat JSON (few, long messages, whose parse is little more than `json.loads`): Python's standard
+library, and werkzeug, whose HTTP and authentication code names keys, tokens and passwords twice as often;
+and for the scan and the masking an upload with secrets pays. Then findings per megabyte: the
+sample transcripts, the generated prose, code and tool output, and the standard library's own source, by kind,
+also as the JSON document of an agent reading it (code whose lines end in `\\n`);
 detect-secrets' context-free entropy detectors at their default limits on the same text (why they are off);
 and the entropy limit of the token-named detector against the share of random keys it keeps.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import string
@@ -92,11 +95,17 @@ def standard_library(with_tests: bool = False) -> list[tuple[Path, str]]:
     return [(path, path.read_text(encoding="utf-8", errors="replace")) for path in paths]
 
 
-def agent_reading_code(megabytes: float) -> str:
-    """An OpenAI chat transcript in which an assistant reads the standard library's files, one tool call each."""
-    messages: list[dict] = [{"role": "user", "content": "Read the standard library and explain how it is laid out."}]
+def package_source(name: str) -> list[tuple[Path, str]]:
+    """An installed package's Python files, in name order."""
+    folder = Path(importlib.util.find_spec(name).origin).parent
+    return [(path, path.read_text(encoding="utf-8", errors="replace")) for path in sorted(folder.rglob("*.py"))]
+
+
+def agent_reading_code(megabytes: float, files: list[tuple[Path, str]]) -> str:
+    """An OpenAI chat transcript in which an assistant reads the files, one tool call each."""
+    messages: list[dict] = [{"role": "user", "content": "Read this code and explain how it is laid out."}]
     size = 0
-    for number, (path, text) in enumerate(standard_library()):
+    for number, (path, text) in enumerate(files):
         if size >= megabytes * 1_000_000:
             break
         call = {"id": f"call_{number}", "type": "function",
@@ -148,16 +157,23 @@ def main() -> None:
     rows = [ratio_row("gen.py Harmony", generate(megabytes)) for megabytes in options.megabytes]
     rows += [masking_row(megabytes) for megabytes in options.megabytes]
     rows.append(ratio_row("code-dense Harmony", dense_transcript(options.corpus)))
-    rows.append(ratio_row("agent reading the standard library, OpenAI JSON", agent_reading_code(options.corpus)))
+    rows.append(ratio_row("agent reading the standard library, OpenAI JSON",
+                          agent_reading_code(options.corpus, standard_library())))
+    rows.append(ratio_row("agent reading werkzeug (HTTP, auth), OpenAI JSON",
+                          agent_reading_code(options.corpus, package_source("werkzeug"))))
     samples = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(SAMPLES.iterdir())
                if path.is_file()]
     generated = [corpus(options.corpus, seed=3)]
     by_kind = lambda text: Counter(finding.kind for finding in scan_text(text))  # noqa: E731
     library = [text for _, text in standard_library()]
     tests = [text for path, text in standard_library(with_tests=True) if {"test", "tests"} & set(path.parts)]
+    in_document = lambda text: Counter(found.finding.kind for found in scan_transcript(parse(text))  # noqa: E731
+                                       if found.field == "source")
     rows += [rate("findings, sample transcripts", samples, by_kind),
              rate("findings, generated prose/code/tool output", generated, by_kind),
              rate("findings, Python standard library source", library, by_kind),
+             rate("findings, the same as an agent's OpenAI JSON (escaped)",
+                  [agent_reading_code(100, standard_library())], in_document),
              rate("findings, its test suites (literal test passwords)", tests, by_kind),
              rate("detect-secrets entropy defaults, samples", samples, entropy_plugins),
              rate("detect-secrets entropy defaults, generated", generated, entropy_plugins)]

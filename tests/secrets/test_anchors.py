@@ -9,7 +9,9 @@ import pytest
 from detect_secrets.plugins.keyword import DENYLIST
 from hypothesis import given, settings, strategies as st
 
-from viewer.secrets.anchors import GIVEN, NAME_WORDS, SHAPES, ascii_view, find_anchors
+from viewer.secrets.anchors import (GIVEN, GIVEN_24, GIVEN_40, GIVEN_AFTER, NAME_WORDS, RUN, SHAPES, ascii_view,
+                                    find_anchors)
+from viewer.secrets.assignments import TOKEN_DETECTOR
 
 PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE KEY", "PuTTY-User-Key-File",
           "GR1348941", "eyJ", "xai-", "xoxb-", "sk_live_", "_authToken", "github_pat_", "hf_", "r8_", "ghp_", "gsk_",
@@ -17,7 +19,7 @@ PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE
           "pw", "Secret", "contraseña", "auth", "\u212aey", "\u017fecret", "to\u212aen", " = ", ": ", '="', "(",
           ".assign", " '", "\t", "\n", " ", "abcdefghij", "0123456789", "é", "ñ", "ı", "\u00a0", "٣", "🙂", "—",
           "x", "?", "api", "API_KEY", "client", "db", "private_key", "PASSWORD", "passwd", "pwd", "Contraseña",
-          "contrasena", "pr", "İ", "vate", "12345678:", "AAH-abcdefghij0123456789abcdefghijk")
+          "contrasena", "pr", "İ", "vate", "Bearer", "BEARER ", "12345678:", "AAH-abcdefghij0123456789abcdefghijk")
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 WORDS = {**NAME_WORDS, "keyword": tuple((name, 0) for name in DENYLIST)}
 """The names as Python's `re` reads them: detect-secrets' keyword list as it is, `contraseña` too."""
@@ -30,7 +32,8 @@ def expected(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
                      for match in re.finditer(f"(?=(?:{expression}))", text)}
               for name, shapes in SHAPES.items()}
     names = {letter: {match.start() + at for word, at in words
-                      for match in re.finditer(f"(?=(?i:{word}))", text) if GIVEN.match(text, match.start() + at + 1)}
+                      for match in re.finditer(f"(?=(?i:{word}))", text)
+                      if GIVEN_AFTER.get(letter, GIVEN).match(text, match.start() + at + 1)}
              for letter, words in WORDS.items()}
     return shapes, names
 
@@ -76,6 +79,27 @@ def test_a_name_with_letters_that_case_insensitive_patterns_take_for_ascii_ones_
     text = f"naïve: {name} = 'hunter2'"
     assert find_anchors(text)[1]["keyword"] == [text.index(name)]
     assert expected(text)[1]["keyword"] == {text.index(name)}
+
+
+BACKTRACKING_RUN = r"[\w.-]{0,40}"
+BACKTRACKING_GIVEN = rf"""{BACKTRACKING_RUN}["'\]]{{0,2}}[ \t]*(?P<given>[:=!(]|[ \t]["'`])"""
+GATES = {GIVEN: BACKTRACKING_GIVEN, GIVEN_24: BACKTRACKING_GIVEN + r"""\s*["'`]?[\w+/-]{24}""",
+         GIVEN_40: BACKTRACKING_GIVEN + r"""\s*["'`][0-9a-zA-Z/+]{40}""",
+         TOKEN_DETECTOR.gate: TOKEN_DETECTOR.gate.pattern.replace(RUN, BACKTRACKING_RUN, 1)}
+"""The gates as they read without the possessive run: the same matches, found more slowly."""
+GATE_PIECES = ("key", "x", "a" * 20, ".", "-", "_", ".assign", "(", ":", "=", "!", ":=", "=>", '"', "'",
+               "`", "]", " ", "\t", "\n", "Bearer ", "basic ", "ab+/cd" * 4, "0123456789abcdefABCDEF" * 2, "é")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(GATE_PIECES), max_size=24).map("".join), st.sampled_from(list(GATES)))
+def test_a_gate_with_a_possessive_run_matches_where_its_backtracking_form_does(text: str, gate) -> None:
+    reference = re.compile(GATES[gate])
+    for at in range(len(text) + 1):
+        fast, slow = gate.match(text, at), reference.match(text, at)
+        assert bool(fast) == bool(slow), (text, at)
+        if gate is GIVEN and slow:  # what the keyword detector reads: what gives the value
+            assert fast["given"] == slow["given"], (text, at)
 
 
 def test_an_empty_text_has_no_anchors() -> None:

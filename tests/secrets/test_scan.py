@@ -85,6 +85,13 @@ def test_a_name_spelt_with_letters_case_insensitive_matching_takes_for_ascii_one
     assert spans(text) == [(start, start + 10, "Password" if "pa" in name else "API key")]
 
 
+@pytest.mark.parametrize("text", ['curl -H "Bearer {}" https://api.example.com', "bearer={}", "BEARER\t{}."])
+def test_a_token_after_the_bearer_scheme_alone_is_a_bearer_token(text: str):
+    token = "Zx81kQ0pLm3nB7vC2xR9tY4u"
+    start = text.format(token).index(token)
+    assert spans(text.format(token)) == [(start, start + len(token), "Bearer token")]
+
+
 def test_a_line_written_again_and_again_has_its_secrets_found_in_every_copy():
     line = f'password = "Zq9x-44kLm" and token {CANARIES[0].secret}\n'
     text = "\n".join([line] * 3)
@@ -112,8 +119,10 @@ def test_secrets_are_found_on_a_long_line_dense_with_names_and_hashes():
     "postgres://app@localhost:5432/db and https://github.com/acme/app/commit/9fceb02d0ae598e95dc970b74767f19372d61af8",
     '{"token": "550e8400-e29b-41d4-a716-446655440000", "next_page_token": "CiAKGjBpNDd2Nmp4azY2b2ZfMTIzNDU2Nzg5"}',
     "sk-learn-style-names and task-runner-configuration are not keys",
+    "The bearer of the certificate_authority_identifier2 signs it; Bearer authentication is older.",
     '{"sid": "AC' + "x" * 32 + '"}',
     "{'MODULE_PWD_STATE': 'yes', 'MODULE_SPWD_STATE': 'no', 'SECRET_SCANNING': 'enabled'}",
+    json.dumps({"content": 'elif cmd == "pinauth" and secret == self.secret:\n    return self.pin_auth(request)'}),
 ])
 def test_ordinary_text_code_and_placeholders_are_not_secrets(text):
     assert scan_text(text) == []

@@ -18,12 +18,15 @@ from typing import Pattern
 import hyperscan
 from detect_secrets.plugins.keyword import DENYLIST
 
-GIVEN = re.compile(r"""[\w.-]{0,40}["'\]]{0,2}[ \t]*(?P<given>[:=!(]|(?i:\.assign)|[ \t]["'`])""")
-"""Where a name is given a value: the rest of the name, then `:`, `=`, `(` or a quote. A name counts as an
-anchor only where this matches after its letter, so that `the key idea` or `each token costs` opens no window
-(the keyword patterns are the slowest of all). detect-secrets' reversed comparison (`"…" == password`) and its
-AWS pattern's free text between name and value (`aws key is "…"`) are the forms of its patterns this leaves
-out."""
+RUN = r"[\w.-]{0,40}+"
+"""The rest of a name before what gives it a value. Possessive: nothing that may follow it is a character of a
+name, so giving characters back never helps a match, and a name with no value (the common case) fails at once."""
+GIVEN = re.compile(rf"""{RUN}["'\]]{{0,2}}[ \t]*(?P<given>[:=!(]|[ \t]["'`])""")
+"""Where a name is given a value: the rest of the name, then `:`, `=`, `(` or a quote. A name counts as an anchor
+only where this matches after its letter, so that `the key idea` or `each token costs` opens no window (the
+keyword patterns are the slowest of all). detect-secrets' reversed comparison (`"…" == password`) and its AWS
+pattern's free text between name and value (`aws key is "…"`) are the forms of its patterns this leaves out. Its
+C++ form `secret.assign("…")` is here as `(`, the run taking `.assign`."""
 GIVEN_24 = re.compile(GIVEN.pattern + r"""\s*["'`]?[\w+/-]{24}""")
 """A name given a value of at least 24 characters, as the assignment patterns of Cloudant, IBM and SoftLayer
 need (`RegexBasedDetector.build_assignment_regex`)."""
@@ -94,6 +97,7 @@ NAME_WORDS: dict[str, tuple[tuple[str, int], ...]] = {
     "p": (("pass", 0), ("pw", 0)),  # password, passwd, pwd, db_pass
     "c": (("secret", 2), ("contrase", 0)),  # contraseña
     "u": (("auth", 1),),  # auth, Authorization
+    "bearer": (("bearer", 0),),  # a token after the scheme alone (`-H "Bearer …"`), with no name before it
     "keyword": tuple((_ascii_pattern(name), 0) for name in DENYLIST),
 }
 """Secret-sounding names, in any case, by the letter a name anchor stands on (`GIVEN` is matched after it).
@@ -102,6 +106,8 @@ keys all contain key, pass, pw, token, secret or contraseña. `keyword` is that 
 `password` …), each name's anchor on its first letter: its detector runs around those names only, not around
 every `key =` or `token:` in code."""
 ASSIGNMENT_NAMES = ("k", "p", "c")
+GIVEN_AFTER: dict[str, Pattern[str]] = {"bearer": re.compile(rf"(?i:earer)\s|{GIVEN.pattern}")}
+"""Where a name of the group is given a value, if not `GIVEN`: the `Bearer` scheme also by the space after it."""
 
 _PATTERNS = [(expression, 0, ("shape", name), at) for name, shapes in SHAPES.items() for expression, at in shapes]
 _PATTERNS += [(word, hyperscan.HS_FLAG_CASELESS, ("name", letter), at) for letter, words in NAME_WORDS.items()
@@ -138,8 +144,8 @@ def find_anchors(text: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]
         add(start + at)
 
     _DATABASE.scan(ascii_view(text), match_event_handler=on_match, scratch=_scratch())
-    given = GIVEN.match
     for letter, positions in letters.items():
+        given = GIVEN_AFTER.get(letter, GIVEN).match
         letters[letter] = [at for at in positions if given(text, at + 1)]
     return shapes, letters
 

@@ -16,7 +16,7 @@ from detect_secrets.filters import heuristic
 from detect_secrets.plugins import keyword
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
 
-from viewer.secrets.anchors import GIVEN, as_ascii_letters, names
+from viewer.secrets.anchors import GIVEN, RUN, as_ascii_letters, names
 from viewer.secrets.detectors import CONTEXT, KEYWORD, Detector, Hit, name_kind, plain_secret
 
 BASE64_LIMIT = 3.5
@@ -67,8 +67,9 @@ PATH = re.compile(r"[a-z0-9_.~-]*(?:/[a-z0-9_.~-]+)+/?$")
 """A lowercase path (`prod/db/password`, `/etc/app/secret.key`): where a secret is kept, not the secret."""
 CODE = re.compile(r"[A-Za-z_]+(?:\.[A-Za-z_]\w*)*")
 """A name or a dotted name without digits: a variable or an attribute, in code."""
-VALUE_END = re.compile(r"[\s&;,]")
-"""Where an unquoted value ends: a space, or the next parameter of a URL query or connection string."""
+VALUE_END = re.compile(r"[\s&;,]|\\[nrt]")
+"""Where an unquoted value ends: a space (or one escaped, as in the text of a JSON document: `self.secret\\n`),
+or the next parameter of a URL query or connection string."""
 CLOSING = "`'\")]}>"
 """What an unquoted value does not end with: the end of inline code or of brackets around it (and it is judged
 without the punctuation that may end a sentence after it)."""
@@ -184,8 +185,8 @@ def random_looking(value: str, base64_limit: float = BASE64_LIMIT, hex_limit: fl
 
 KEYWORD_DETECTOR = Detector("KeywordDetector", _keywords, names=names("keyword"), rank=KEYWORD, before=64, reach=REACH,
                             kinds=("Password", "Secret", "API key", "Token"))
-TOKEN_DETECTOR = Detector("token-named entropy", _token_named, names=names("k", "p", "c", "u"), rank=CONTEXT,
+TOKEN_DETECTOR = Detector("token-named entropy", _token_named, names=names("k", "p", "c", "u", "bearer"), rank=CONTEXT,
                           before=64, reach=REACH, kinds=("Bearer token", "Basic auth credentials", "Token", "Password",
                                                          "Secret", "API key"),
-                          gate=re.compile(rf"[\w.-]{{0,40}}{NAME_TO_VALUE}{VALUE_CHARACTERS}{{{MINIMUM}}}"))
+                          gate=re.compile(rf"{RUN}{NAME_TO_VALUE}{VALUE_CHARACTERS}{{{MINIMUM}}}"))
 ASSIGNMENTS = (KEYWORD_DETECTOR, TOKEN_DETECTOR)
