@@ -18,6 +18,7 @@ from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString,
 
 from viewer.secrets.anchors import GIVEN, RUN, as_ascii_letters, names
 from viewer.secrets.detectors import CONTEXT, KEYWORD, Detector, Hit, name_kind, plain_secret
+from viewer.secrets.names import Names
 
 BASE64_LIMIT = 3.5
 """Shannon entropy (bits per character, detect-secrets' calculation) above which a value after a token-ish
@@ -80,7 +81,9 @@ VALUE_CHARACTERS = r"[A-Za-z0-9+/=_.~-]"
 VALUE = rf"(?P<value>{VALUE_CHARACTERS}{{{MINIMUM},}})"
 NAME_TO_VALUE = r"(?:[\"'\]]{0,2}\s*(?::=|=>|[:=])\s*[\"'`]?(?i:(?:bearer|basic|token)\s+)?|(?<=(?i:bearer))\s+)"
 """From the end of a name to its value: an assignment and maybe an auth scheme, or the space after `Bearer`."""
-TOKEN_NAMES = re.compile(rf"bearer|{NAME}")
+TOKEN_NAMES = Names(re.compile(rf"bearer|{NAME}"), (
+    "bearer", "token", "secret", "pass", "pwd", "api", "auth", "access", "private", "client", "signing", "encryption",
+    "master", "license", "account", "service", "subscription"))
 TOKEN_NAMED = re.compile(rf"(?i)(?<![a-z])(?:bearer|{NAME}){NAME_TO_VALUE}{VALUE}")
 """A value after a token-ish name that ends the name (`token` but not `tokenizer` or `max_tokens`), or after
 `Bearer`; tried where `TOKEN_NAMES` finds a name in the lowercased window."""
@@ -148,8 +151,8 @@ def _password_like(value: str) -> bool:
 
 def _token_named(window: str) -> Iterator[Hit]:
     done = 0
-    for named in TOKEN_NAMES.finditer(folded(window)):
-        match = TOKEN_NAMED.match(window, named.start(), named.start() + REACH) if named.start() >= done else None
+    for start in TOKEN_NAMES.starts(folded(window)):
+        match = TOKEN_NAMED.match(window, start, start + REACH) if start >= done else None
         if match is None:
             continue
         done = match.end()  # a name inside this value is part of it
