@@ -216,8 +216,8 @@ def child_json(database: str, id: str, size: float) -> dict[str, Any]:
 
 
 def read_cold(client: Any, path: str) -> None:
-    """`read_to_end` with the process's cache of rendered bodies (viewer/web/cards.py) emptied first."""
-    from viewer.web import cards
+    """`read_to_end` with the process's cache of rendered bodies (viewer/present/cards.py) emptied first."""
+    from viewer.present import cards
 
     with cards._CACHE_LOCK:
         cards._CACHE.clear()

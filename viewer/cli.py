@@ -161,8 +161,8 @@ def _run_lint(args: argparse.Namespace) -> int:
 def _run_render(args: argparse.Namespace) -> int:
     from viewer.ingest import mask_secrets
     from viewer.policy import Projection
-    from viewer.web.export.formats import FORMATS
-    from viewer.web.export.parsed import parsed_document
+    from viewer.present.formats import FORMATS
+    from viewer.present.parsed import parsed_document
 
     chosen = FORMATS[args.format or _format_of(args.output)]
     title = "standard input" if args.file == "-" else os.path.basename(args.file)

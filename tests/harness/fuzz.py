@@ -4,7 +4,7 @@ Seeds are the files of sample_transcripts/ plus one benign transcript per dialec
 builder. Each input is either a mutation of a seed (cut, splice two seeds, duplicate a control token, flip
 bytes, insert control tokens, or several of these at once) or generated from a bag of tokens of every dialect.
 Each input goes through `viewer.parse.parse`, `viewer.policy.apply` (both views), the cards of the default and
-debug views (`viewer.web.cards`, which renders every body) and `Transcript.to_json`.
+debug views (`viewer.present.cards`, which renders every body) and `Transcript.to_json`.
 
 Reported: crashes (exceptions; each saved under bench/out/ as the input bytes plus a traceback, so
 `viewer parse bench/out/crash-….bin` reproduces it), rendered HTML that opens a tag outside the allowlist
@@ -31,7 +31,7 @@ from tests.system.hostile.corpus import DIALECTS as CORPUS_DIALECTS, build  # no
 from tests.system.hostile.html_checks import ALLOWED_ELEMENTS  # noqa: E402
 from viewer import policy  # noqa: E402
 from viewer.parse import parse  # noqa: E402
-from viewer.web import cards  # noqa: E402
+from viewer.present import cards  # noqa: E402
 from viewer.store.rows import entries_in_memory  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

@@ -10,7 +10,8 @@ import pytest
 
 from viewer.parse import parse
 from viewer.model import Diagnostic
-from viewer.parse.common import Pending, collector_paused, qualified_tool_name, trimmed_span
+from viewer.model.collector import collector_paused
+from viewer.parse.common import Pending, qualified_tool_name, trimmed_span
 
 
 @pytest.mark.parametrize("name, address", [

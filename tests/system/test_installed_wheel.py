@@ -1,6 +1,6 @@
 """The package as a new user gets it: the wheel built from this checkout, installed into a clean venv, run from
 another folder. Its pages, static files, htmx and samples must come from the wheel (setup.py bundles them under
-viewer/web/bundled/; viewer/web/assets.py finds them), never from the checkout.
+viewer/bundled/; viewer/present/assets.py finds them), never from the checkout.
 
 Offline: the wheel is built with --no-build-isolation (setuptools from the test extra), and its dependencies are
 installed from wheels repacked from this venv's installed distributions (`_repack`), so pip never reaches an index.
@@ -40,7 +40,7 @@ def test_the_installed_wheel_serves_every_page_from_another_folder(tmp_path):
     wheel = _build_wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     assert not [name for name in names if "node_modules" in name.split("/")]
-    bundled = "viewer/web/bundled/"
+    bundled = "viewer/bundled/"
     assert zipfile.ZipFile(wheel).read(bundled + "vendor/htmx.org/dist/htmx.min.js") == (HTMX / "htmx.min.js").read_bytes()
     assert bundled + "vendor/htmx.org/dist/htmx.js" in names
     for folder in ("templates", "static", "sample_transcripts"):
@@ -51,7 +51,7 @@ def test_the_installed_wheel_serves_every_page_from_another_folder(tmp_path):
     venv = _install(wheel, tmp_path)
     work = tmp_path / "elsewhere"
     work.mkdir()
-    where = _run([venv / "bin" / "python", "-c", "from viewer.web import assets; print(assets.TEMPLATES)"], work)
+    where = _run([venv / "bin" / "python", "-c", "from viewer.present import assets; print(assets.TEMPLATES)"], work)
     assert Path(where.strip()).is_relative_to(venv) and "bundled" in where
 
     parsed = json.loads(_run([venv / "bin" / PROJECT, "parse", ROOT / "sample_transcripts" / SAMPLE], work))

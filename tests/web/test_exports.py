@@ -11,9 +11,9 @@ import pytest
 
 from tests.web.conftest import HIDDEN_CANARIES, harmony, soup
 from tests.web.test_datasets import ARGUMENTS, REASONING, SECRET, _dataset
-from viewer.web.export import html as export_html
-from viewer.web.export.document import CHUNK_CHARS, buffered
-from viewer.web.export.markdown import as_written, fenced
+from viewer.present import html as export_html
+from viewer.present.document import CHUNK_CHARS, buffered
+from viewer.present.markdown import as_written, fenced
 
 MARKDOWN = "text/markdown; charset=utf-8"
 HTML = "text/html; charset=utf-8"
@@ -165,7 +165,7 @@ def test_a_long_body_is_in_the_file_whole(client, make_app):
 
 def test_the_stylesheet_refuses_anything_that_could_close_its_element(monkeypatch, tmp_path):
     (tmp_path / "app.css").write_text("a { color: red } </style><script>x</script>")
-    monkeypatch.setattr(export_html.assets, "STATIC", tmp_path)
+    monkeypatch.setattr(export_html, "STATIC", tmp_path)
     with pytest.raises(ValueError):
         export_html.stylesheet()
 

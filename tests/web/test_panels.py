@@ -4,7 +4,7 @@ from __future__ import annotations
 from tests.conftest import SAMPLES
 from tests.web.conftest import soup
 from viewer import parse, render
-from viewer.web.cards import panel_parts
+from viewer.present.cards import panel_parts
 
 FIM = b"<|fim_prefix|>def add(a, b):\n    <|fim_middle|><|fim_suffix|>\n\n# *not* a heading\n"
 FILES = b"first file\n<|file_separator|>\nsecond <b>file</b>\n<|file_separator|>\nthird file"

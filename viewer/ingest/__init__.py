@@ -12,7 +12,7 @@ from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.parse.decode import decode
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store, live
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 def analyse(raw: bytes, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
-        with collector_paused:  # the policy's decisions too: see viewer/parse/common.py
+        with collector_paused:  # the policy's decisions too: see viewer/model/collector.py
             return Projection.of(parse(raw, dialect))
     except Exception as error:  # noqa: BLE001 - an upload must not fail because the parser has a bug
         log.exception("parser failed on an upload")
@@ -54,7 +54,7 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
     analysis = examine(raw, requested_dialect)
-    with collector_paused:  # the rows are made from objects that all live on; see viewer/parse/common.py
+    with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
         return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                          original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
 
@@ -103,7 +103,7 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
 
 
 # Live uploads (viewer/ingest/appending.py) build on the names above: imported last, so it can import them.
-from viewer.ingest.appending import NotLive, append, next_tail, store_live_upload  # noqa: E402
+from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
 
-__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "NotLive", "analyse", "append", "current", "examine",
+__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
            "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]

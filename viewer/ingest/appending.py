@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import islice
 
 from viewer.ingest import STORED_VERSION, Analysis, examine
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.parse.decode import BOM
 from viewer.parse.tail import TAIL_DIALECTS, first_unsettled, parse_tail
 from viewer.policy import Projection
@@ -16,14 +16,19 @@ from viewer.store.summaries import SNIPPET_CHARS
 
 
 class NotLive(ValueError):
-    """An upload that cannot be live, or an append that it refuses; the message says why, for the caller."""
+    """An append that an upload refuses (it is finished, or the append would make it a dataset); the message
+    says why, for the caller."""
+
+
+class CannotBeLive(NotLive):
+    """An upload that cannot be live (a dataset); the message says why, for the caller."""
 
 
 def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Store an upload that stays open for appends (`append`) until `live.finish`."""
     analysis = examine(raw, requested_dialect)
     if analysis.shared.conversations:
-        raise NotLive("A dataset cannot be live: upload one conversation to append to.")
+        raise CannotBeLive("A dataset cannot be live: upload one conversation to append to.")
     with collector_paused:
         record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                            original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)

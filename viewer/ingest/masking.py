@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.policy import Projection
 from viewer.secrets import Located, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
 

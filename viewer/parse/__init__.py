@@ -6,7 +6,7 @@ import dataclasses
 
 from viewer.analysis import check, pair_calls
 from viewer.model import Diagnostic, Span, Transcript
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode
 from viewer.parse.detect import detect

@@ -1,7 +1,7 @@
 """Rendering: safe HTML for message bodies (`bodies`, `markdown`, `highlight`) and prompts (`prompts`).
 
 The only producer of `Markup` in the app. It knows nothing of dialects, storage or who may see what: it is
-handed only text the policy already let through (`viewer.web.cards` turns stored rows into what a page draws).
+handed only text the policy already let through (`viewer.present.cards` turns stored rows into what a page draws).
 """
 from viewer.render.bodies import Panel, code, json_block, markdown, panels, render_body
 from viewer.render.highlight import (CODE_CLASS, HIGHLIGHT_CAP, HIGHLIGHT_SKIPPED, TOKEN_CLASS_PREFIX, Rendered, lexer_for,

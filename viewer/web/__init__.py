@@ -13,13 +13,15 @@ from typing import Any, Mapping
 from flask import Flask
 
 from viewer.store import Store
+from viewer.present import templates
+from viewer.present.assets import STATIC, TEMPLATES
 from viewer.web import assets, config, errors, samples, security
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, template_folder=str(assets.TEMPLATES), static_folder=str(assets.STATIC),
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 instance_relative_config=True)
     layered = config.load(app.instance_path, overrides)
     app.config.from_mapping(layered.values)
@@ -45,8 +47,7 @@ def _derive_config(app: Flask) -> None:
     app.config.update(MAX_CONTENT_LENGTH=limit, MAX_FORM_MEMORY_SIZE=limit,
                       SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
                       TEMPLATES_AUTO_RELOAD=False)
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
+    templates.configure(app.jinja_env)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 

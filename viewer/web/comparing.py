@@ -13,9 +13,8 @@ from cachetools import LRUCache
 
 from viewer import compare
 from viewer.policy import SHOWN_IN_FULL
-from viewer.store import Entry, Record
-from viewer.web import access
-from viewer.web.lookup import get_store
+from viewer.store import Entry
+from viewer.web.lookup import Reading, get_store
 
 PAGE_ROWS = 200
 """Aligned rows a compare page shows."""
@@ -59,18 +58,20 @@ class Row:
     b: Cell | None
 
 
-def aligned(a: Record, b: Record, view: str) -> Aligned:
+def aligned(a: Reading, b: Reading) -> Aligned:
+    """The two readings' entries aligned (both readings are of the same view)."""
+    view = a.view
     # What identifies a parse: a sample replaced under its stable id gets a new creation time.
     # Whether each side's secrets are read: the uploader's alignment is never served to a link holder.
-    key = (view, *((r.id, r.parser_version, r.created_at, r.size, r.message_count, access.reads_secrets(r, view))
-                   for r in (a, b)))
+    key = (view, *((r.record.id, r.record.parser_version, r.record.created_at, r.record.size,
+                    r.record.message_count, r.unmasked) for r in (a, b)))
     with _lock:
         found = _cache.get(key)
     if found is not None:
         return found
     store = get_store()
-    left = compare.items(store.iter_entries(a.id, view, unmasked=access.reads_secrets(a, view)), view)
-    right = compare.items(store.iter_entries(b.id, view, unmasked=access.reads_secrets(b, view)), view)
+    left = compare.items(store.iter_entries(a.record.id, view, unmasked=a.unmasked), view)
+    right = compare.items(store.iter_entries(b.record.id, view, unmasked=b.unmasked), view)
     steps = compare.align_items(left, right)
     result = Aligned(left, right, steps, compare.summarise(steps, left, right))
     with _lock:
@@ -78,11 +79,12 @@ def aligned(a: Record, b: Record, view: str) -> Aligned:
     return result
 
 
-def page(a: Record, b: Record, view: str, done: Aligned, start: int) -> list[Row]:
+def page(a: Reading, b: Reading, done: Aligned, start: int) -> list[Row]:
     """The rows `start … start + PAGE_ROWS`, with their entries read in one window per side."""
     steps = done.steps[start:start + PAGE_ROWS]
-    left = _entries(a, view, [done.a[step.a] for step in steps if step.a is not None])
-    right = _entries(b, view, [done.b[step.b] for step in steps if step.b is not None])
+    debug = a.debug
+    left = _entries(a, [done.a[step.a] for step in steps if step.a is not None])
+    right = _entries(b, [done.b[step.b] for step in steps if step.b is not None])
     rows = []
     for number, step in enumerate(steps, start):
         x = done.a[step.a] if step.a is not None else None
@@ -91,10 +93,10 @@ def page(a: Record, b: Record, view: str, done: Aligned, start: int) -> list[Row
         ex = left.get(x.index) if x is not None and x.position is not None else None
         ey = right.get(y.index) if y is not None and y.position is not None else None
         if step.op == "changed":
-            cx, cy = _changed(x, ex, y, ey, view)
+            cx, cy = _changed(x, ex, y, ey, debug)
         else:
-            cx = _cell(x, ex, view, "equal" if step.op == "same" else "delete") if x else None
-            cy = _cell(y, ey, view, "equal" if step.op == "same" else "insert") if y else None
+            cx = _cell(x, ex, debug, "equal" if step.op == "same" else "delete") if x else None
+            cy = _cell(y, ey, debug, "equal" if step.op == "same" else "insert") if y else None
         rows.append(Row(number, step.op, cx, cy))
     return rows
 
@@ -111,14 +113,14 @@ def groups(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
     return [(len(run) > SAME_RUN and run[0].op == "same", run) for _, run in result]
 
 
-def _entries(record: Record, view: str, items: list[compare.Item]) -> dict[int, Entry]:
+def _entries(reading: Reading, items: list[compare.Item]) -> dict[int, Entry]:
     positions = [item.position for item in items if item.position is not None]
     if not positions:
         return {}
     first, last = min(positions), max(positions)
     # The default view's window holds its tool notes' entries too (calls and replies): never kept here.
-    found = get_store().window(record.id, view, first, last - first + 1, unmasked=access.reads_secrets(record, view))
-    return {entry.index: entry for entry in found if view == "debug" or entry.show_as in SHOWN_IN_FULL}
+    found = get_store().window(reading.record.id, reading.view, first, last - first + 1, unmasked=reading.unmasked)
+    return {entry.index: entry for entry in found if reading.debug or entry.show_as in SHOWN_IN_FULL}
 
 
 def _label(item: compare.Item, entry: Entry | None) -> str:
@@ -136,8 +138,8 @@ def _label(item: compare.Item, entry: Entry | None) -> str:
     return label
 
 
-def _fields(entry: Entry | None, view: str) -> list[tuple[str, str]]:
-    if entry is None or view != "debug":
+def _fields(entry: Entry | None, debug: bool) -> list[tuple[str, str]]:
+    if entry is None or not debug:
         return []
     message = entry.message
     # As the debug view lists them (the role is in the label; rows of different roles are never paired): an
@@ -147,23 +149,23 @@ def _fields(entry: Entry | None, view: str) -> list[tuple[str, str]]:
             if value and name != "role" and not (name == "channel" and implied)]
 
 
-def _cell(item: compare.Item, entry: Entry | None, view: str, op: str) -> Cell:
+def _cell(item: compare.Item, entry: Entry | None, debug: bool, op: str) -> Cell:
     text = entry.message.content if entry is not None else item.note
     shown = text[:SHOWN_CHARS]
     return Cell(item.index, _label(item, entry), item.kind,
-                [(name, [compare.Run(op, value)]) for name, value in _fields(entry, view)],
+                [(name, [compare.Run(op, value)]) for name, value in _fields(entry, debug)],
                 [compare.Run(op, shown)] if shown else [], len(text) - len(shown))
 
 
-def _changed(x: compare.Item, ex: Entry | None, y: compare.Item, ey: Entry | None, view: str) -> tuple[Cell, Cell]:
+def _changed(x: compare.Item, ex: Entry | None, y: compare.Item, ey: Entry | None, debug: bool) -> tuple[Cell, Cell]:
     old = ex.message.content if ex is not None else x.note
     new = ey.message.content if ey is not None else y.note
     runs = compare.word_diff(old, new)
     if runs is None:
-        cx, cy = _cell(x, ex, view, "delete"), _cell(y, ey, view, "insert")
+        cx, cy = _cell(x, ex, debug, "delete"), _cell(y, ey, debug, "insert")
         return (Cell(cx.index, cx.label, cx.kind, cx.fields, cx.body, cx.cut, True),
                 Cell(cy.index, cy.label, cy.kind, cy.fields, cy.body, cy.cut, True))
-    fx, fy = dict(_fields(ex, view)), dict(_fields(ey, view))
+    fx, fy = dict(_fields(ex, debug)), dict(_fields(ey, debug))
     left_fields, right_fields = [], []
     for name in dict.fromkeys([*fx, *fy]):
         before, after = fx.get(name, ""), fy.get(name, "")

@@ -2,12 +2,11 @@
 to reach as the first), each with its counts and the start of its first user message the default view shows."""
 from __future__ import annotations
 
-from flask import make_response, render_template
+from flask import make_response
 from werkzeug.wrappers import Response
 
 from viewer.store import Record
-from viewer.web import access
-from viewer.web.lookup import get_store, int_arg, title
+from viewer.web.lookup import DEFAULT, get_store, int_arg, reading_of, render_reading, title
 from viewer.web.windows import window_size
 
 
@@ -18,11 +17,10 @@ def dataset_index(record: Record) -> Response:
     at = min(max(int_arg("at") or 0, 0), max(total - 1, 0))
     start = at // size * size
     conversations = get_store().conversations(record.id, start, size)
-    response = make_response(render_template(
-        "dataset.html", record=record, title=title(record), conversations=conversations, start=start,
-        earlier=max(start - size, 0) if start > 0 else None,
-        next=start + size if start + size < total else None, can_debug=access.can_debug(record),
-        owner=access.owns(record)))
+    # The index shows no message, so it is the same in either view: read as the default view.
+    response = make_response(render_reading(
+        "dataset.html", reading_of(record, DEFAULT), title=title(record), conversations=conversations, start=start,
+        earlier=max(start - size, 0) if start > 0 else None, next=start + size if start + size < total else None))
     response.vary.add("Cookie")
     return response
 

@@ -1,4 +1,5 @@
-"""One error path: every HTTP error answers `error.html` or one JSON envelope, never a stack trace.
+"""One error path: every HTTP error answers `error.html` or one JSON envelope, never a stack trace; and the
+refusals of the stages below the web app (ingest, the store) become their HTTP errors here, not in each view.
 
 JSON is chosen for the API, for `.json` URLs and for clients that ask for it; everyone else gets the page.
 """
@@ -7,7 +8,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, UnprocessableEntity
+
+from viewer import ingest
+from viewer.store import live
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +24,26 @@ HINTS = {
 }
 
 
+REFUSALS: dict[type[Exception], tuple[type[HTTPException], str | None]] = {
+    ingest.CannotBeLive: (UnprocessableEntity, None),
+    ingest.NotLive: (Conflict, None),
+    live.AppendConflict: (Conflict, "Another append to this transcript was stored at the same moment; send this "
+                                    "one again."),
+}
+"""Each refusal of a lower stage: its HTTP error, and what to say (None: the refusal's own message). Flask picks
+the handler of the most derived class, so `CannotBeLive` wins over `NotLive`."""
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
+    for refusal in REFUSALS:
+        app.register_error_handler(refusal, _refused)
     app.register_error_handler(Exception, _unexpected)
+
+
+def _refused(refusal: Exception) -> tuple[Response | str, int] | HTTPException:
+    error, message = next(REFUSALS[kind] for kind in type(refusal).__mro__ if kind in REFUSALS)
+    return _http_error(error(message or str(refusal)))
 
 
 def wants_json() -> bool:

@@ -1,15 +1,21 @@
-"""What every transcript route asks first: which transcript (a 404/410 otherwise, brought up to the current
-parser version), which view the reader may have, and the request's arguments, read strictly."""
+"""What every transcript route asks first, answered once per request: which transcript (a 404/410 otherwise,
+brought up to the current parser version), which view this reader asked for and may have, and what else this
+reader may do (a `Reading`); and the request's arguments, read strictly. Views and templates read the
+`Reading` and build their URLs from it; none decides again whether a reader may see the debug view."""
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from flask import abort, current_app, request, url_for
+from flask import abort, current_app, render_template, request, url_for
+from markupsafe import Markup
 
 from viewer import ingest
 from viewer.policy import VIEWS
+from viewer.present.document import counts_of
 from viewer.store import Record, Store
 from viewer.web import access
 
@@ -64,21 +70,110 @@ def retention() -> dt.timedelta | None:
     return dt.timedelta(days=days) if days > 0 else None
 
 
-def chosen_view(record: Record) -> str:
-    """The `view` argument, when this reader may have it: the debug view needs the uploader's permission."""
+DEFAULT, DEBUG = VIEWS
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One reader's reading of one transcript, resolved once per request."""
+
+    record: Record
+    view: str
+    """The view asked for (`default` or `debug`), already allowed to this reader."""
+    may_debug: bool
+    """Whether this reader may open the debug view: the uploader's permission, or the uploader."""
+    owner: bool
+    """Whether this browser uploaded (or manages) the transcript."""
+    unmasked: bool
+    """Whether this reader reads the secrets found rather than their placeholders."""
+
+    @property
+    def debug(self) -> bool:
+        return self.view == DEBUG
+
+    @property
+    def view_arg(self) -> str | None:
+        """The `view` argument of this view's URLs (none for the default view)."""
+        return DEBUG if self.debug else None
+
+    def url(self, endpoint: str, **args: Any) -> str:
+        """The URL of a page about this transcript, in this view."""
+        return record_url(endpoint, self.record, view=self.view_arg, **args)
+
+    def page_url(self, **args: Any) -> str:
+        """The URL of this view's page (the view named last, as redirects have always written it)."""
+        return record_url("reading.transcript", self.record, **args, view=self.view_arg)
+
+    @property
+    def links(self) -> PageLinks:
+        return PageLinks(self.record)
+
+
+@dataclass(frozen=True, slots=True)
+class PageLinks:
+    """What the card macros link to on a page (viewer/present/links.py): the server's URLs of each view."""
+
+    record: Record
+    interactive = True
+    hx_disable = Markup(" hx-disable")
+
+    def anchor_id(self, index: int) -> str:
+        return f"m-{index}"
+
+    def place(self, index: int, view: str) -> str:
+        return record_url("reading.transcript", self.record, view=view_arg(view), at=index) + f"#m-{index}"
+
+    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+        return record_url("reading.message", self.record, index=index, view=view_arg(view), part=part)
+
+    def context_url(self, index: int) -> str:
+        return record_url("context.context", self.record, index=index)
+
+
+def view_arg(view: str) -> str | None:
+    """The `view` argument of a URL of `view` (none for the default view)."""
+    return DEBUG if view == DEBUG else None
+
+
+def render_reading(template: str, reading: Reading, **context: Any) -> str:
+    """`template` drawn for `reading`: with the reading itself, and its record, view and card links by name."""
+    return render_template(template, reading=reading, record=reading.record, view=reading.view,
+                           links=reading.links, **context)
+
+
+def open_reading(id: str, k: int | None = None) -> Reading:
+    """The transcript `id` (or conversation `k` of dataset `id`) in the view the request asks for: 400 for an
+    unknown view, 403 for the debug view unless this reader may have it."""
+    return reading_of(open_record(id, k), requested_view())
+
+
+def requested_view() -> str:
     view = request.args.get("view", "default")
     if view not in VIEWS:
         abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
-    if view == "debug":
-        require_debug(record)
     return view
 
 
-def require_debug(record: Record) -> None:
-    """403 unless this reader may see what the debug view shows (the uploader's permission, or the uploader)."""
-    if not access.can_debug(record):
-        abort(403, "The debug view of this transcript shows hidden reasoning and prompts, and the uploader has "
-                   "not allowed it for people with the link.")
+DEBUG_REFUSAL = ("The debug view of this transcript shows hidden reasoning and prompts, and the uploader has not "
+                 "allowed it for people with the link.")
+
+
+def reading_of(record: Record, view: str, *, refusal: str = DEBUG_REFUSAL) -> Reading:
+    """`record` read in `view` by this reader; 403 (saying `refusal`) for the debug view unless this reader may
+    have it."""
+    reading = reread(record, view)
+    if reading is None:
+        abort(403, refusal)
+    return reading
+
+
+def reread(record: Record, view: str) -> Reading | None:
+    """`record` (perhaps as stored a moment ago) read in `view` by this reader, or None when the reader may not
+    have that view: for a stream that reads a transcript again as it changes."""
+    may_debug = access.can_debug(record)
+    if view == DEBUG and not may_debug:
+        return None
+    return Reading(record, view, may_debug, access.owns(record), access.reads_secrets(record, view))
 
 
 def require_owner(record: Record) -> None:
@@ -105,12 +200,6 @@ def wants_partial() -> bool:
             and request.headers.get("HX-History-Restore-Request") != "true")
 
 
-def view_url(record: Record, view: str, **args: Any) -> str:
-    if view == "debug":
-        args["view"] = "debug"
-    return record_url("reading.transcript", record, **args)
-
-
 def title(record: Record) -> str:
     name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
     if record.conversation is not None:
@@ -119,5 +208,4 @@ def title(record: Record) -> str:
 
 
 def counts(record: Record) -> dict[str, int]:
-    return {"messages": record.message_count, "hidden": record.hidden_count, "shown": record.visible_count,
-            "diagnostics": record.diagnostic_count, "errors": record.error_count, "pairs": record.pair_count}
+    return counts_of(partial(getattr, record))

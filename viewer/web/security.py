@@ -1,4 +1,4 @@
-"""HTTP hardening in one place: security headers (Talisman), no caching of transcript answers, no indexing,
+"""HTTP hardening in one place: security headers (Talisman), no caching but of what is listed as cacheable, no indexing,
 cross-site requests refused for every unsafe method, and manage keys kept out of the development server's log.
 """
 from __future__ import annotations
@@ -26,6 +26,10 @@ ROBOTS = "noindex"
 NOT_STORED = "private, no-store"
 """Every answer about a transcript: a fresh upload's page shows the manage key once, and the views are per
 reader (the debug view, the uploader's links); no browser or proxy cache may keep them."""
+CACHEABLE = frozenset({"static", "htmx", "htmx_sse", "pygments_css", "uploads.home"})
+"""The endpoints whose answers a cache may keep, as they set it: the same files for everyone, and the home page,
+which holds nothing private. Every other answer is `NOT_STORED`, so a new route is covered without anyone
+remembering to say so (failing closed, like the policy)."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -37,6 +41,7 @@ def init_app(app: Flask) -> None:
              referrer_policy="no-referrer")
     app.before_request(refuse_cross_site)
     app.after_request(_no_robots)
+    app.after_request(not_stored)
     logger = logging.getLogger("werkzeug")
     if _REDACT_KEYS not in logger.filters:  # one filter however many apps a process creates
         logger.addFilter(_REDACT_KEYS)
@@ -53,7 +58,9 @@ def refuse_cross_site() -> None:
 
 
 def not_stored(response: Response) -> Response:
-    response.headers["Cache-Control"] = NOT_STORED
+    """`NOT_STORED` for every answer but those of the `CACHEABLE` endpoints (a POST's answer never is)."""
+    if request.endpoint not in CACHEABLE or request.method not in SAFE_METHODS:
+        response.headers["Cache-Control"] = NOT_STORED
     return response
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from viewer.web.assets import asset_folder
+from viewer.present.assets import asset_folder
+from viewer.present.cards import LONG_BODY
 
 MIB = 1024 * 1024
 
@@ -40,7 +41,7 @@ SETTINGS = (
     Setting("SAMPLES_DIR", str(asset_folder("samples")), "Folder of sample transcripts to preload."),
     Setting("NODE_MODULES", str(asset_folder("node_modules")), "Where `npm ci` installed htmx."),
     Setting("WINDOW_SIZE", 100, "Entries rendered per window of a transcript page."),
-    Setting("LONG_BODY_CHARS", 20_000, "Message bodies (and debug sources) longer than this many characters are "
+    Setting("LONG_BODY_CHARS", LONG_BODY, "Message bodies (and debug sources) longer than this many characters are "
                                        "collapsed, showing their size, and rendered only when the reader asks."),
     Setting("FORCE_HTTPS", False, "Redirect plain HTTP to HTTPS and send HSTS (behind TLS only)."),
     Setting("SECURE_COOKIES", False, "Mark the session cookie Secure (set it when served over HTTPS)."),

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
-from viewer.store import Record
-from viewer.web import access, cards
-from viewer.web.lookup import get_store
+from viewer.present import cards
+from viewer.web.lookup import Reading, get_store
 
 JUMP_POINTS = 10
 
@@ -36,10 +35,11 @@ def long_body() -> int:
     return max(int(current_app.config["LONG_BODY_CHARS"]), 0)
 
 
-def start_of(record: Record, view: str, at: int | None) -> int:
+def start_of(reading: Reading, at: int | None) -> int:
     """The first position of the window holding message `at` (or the next entry the view shows)."""
+    record, view = reading.record, reading.view
     size = window_size()
-    total = record.message_count if view == "debug" else record.visible_count
+    total = record.message_count if reading.debug else record.visible_count
     if at is None or total == 0:
         return 0
     position = get_store().position(record.id, view, max(at, 0)) if at < record.message_count else None
@@ -48,33 +48,33 @@ def start_of(record: Record, view: str, at: int | None) -> int:
     return min(position, total - 1) // size * size
 
 
-def read_window(record: Record, view: str, start: int) -> Window:
+def read_window(reading: Reading, start: int) -> Window:
+    record, view = reading.record, reading.view
     store = get_store()
     size = window_size()
-    rows = store.window(record.id, view, start, size + 1, unmasked=access.reads_secrets(record, view))
+    rows = store.window(record.id, view, start, size + 1, unmasked=reading.unmasked)
     following, rows = (rows[size] if len(rows) > size else None), rows[:size]
     earlier = None
     if start > 0:
         previous_start = max(start - size, 0)
         first = store.window(record.id, view, previous_start, 1)
         earlier = (previous_start, first[0].message.index) if first else None
-    if view == "debug":
+    if reading.debug:
         found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
-        drawn = cards.debug_cards(rows, found, long_body=long_body(),
-                                         source_language=SOURCE_LEXERS.get(record.dialect))
+        drawn = cards.debug_cards(rows, found, long_body=long_body(), source_language=SOURCE_LEXERS.get(record.dialect))
     else:
         drawn = cards.default_cards(rows, long_body=long_body())
     next_window = (following.position(view), following.message.index) if following else None
     return Window(view=view, cards=drawn, start=start, earlier=earlier, next=next_window)
 
 
-def shown_index(record: Record, view: str, index: int) -> int:
+def shown_index(reading: Reading, index: int) -> int:
     """Message `index`, or in the default view the first message at or after it that the view shows."""
-    if view == "debug":
+    if reading.debug:
         return index
     store = get_store()
-    rank = store.position(record.id, view, index)
-    following = store.window(record.id, view, rank, 1) if rank is not None else []
+    rank = store.position(reading.record.id, reading.view, index)
+    following = store.window(reading.record.id, reading.view, rank, 1) if rank is not None else []
     return following[0].message.index if following else index
 
 

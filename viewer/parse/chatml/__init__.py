@@ -102,7 +102,7 @@ from __future__ import annotations
 
 from viewer.model import Transcript
 from viewer.parse.chatml.envelopes import Reader
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.parse.options import ParseOptions
 
 
@@ -112,7 +112,7 @@ def parse_chatml(text: str, options: ParseOptions) -> Transcript:
     The reader walks envelopes (envelopes.py, finding tokens with marks.py), cuts each body into pieces
     (body.py, with template tags read by tags.py and what both share in pieces.py), and makes the pieces of a
     turn into messages (turns.py)."""
-    with collector_paused:  # see viewer/parse/common.py: a big transcript's objects all live on
+    with collector_paused:  # see viewer/model/collector.py: a big transcript's objects all live on
         return Reader(text, options).run()
 
 

@@ -27,7 +27,8 @@ import re
 
 from viewer.model import ROLES, Diagnostic, Message, Segment, Transcript, make_diagnostic
 from viewer.model.drafts import new_message
-from viewer.parse.common import collector_paused, trimmed_span
+from viewer.model.collector import collector_paused
+from viewer.parse.common import trimmed_span
 from viewer.parse.harmony.body import Body, Literal
 from viewer.parse.harmony.header import Header, loose_text_start, read_header
 from viewer.parse.harmony.plain import read_plain
@@ -61,7 +62,7 @@ class _Reader:
         self.frame: list[Segment] = []
 
     def read(self, options: ParseOptions) -> Transcript:
-        with collector_paused:  # a third slower otherwise: see viewer/parse/common.py
+        with collector_paused:  # a third slower otherwise: see viewer/model/collector.py
             return self._read(options)
 
     def _read(self, options: ParseOptions) -> Transcript:

@@ -55,7 +55,7 @@ W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with
 from __future__ import annotations
 
 from viewer.model import Span, Transcript
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.importer import Importer
@@ -68,7 +68,7 @@ def parse_json(text: str, options: ParseOptions) -> Transcript:
 
     container.py finds the elements (positions.py reads JSON with spans), conversation.py reads the envelope
     and each element with the reader of its shape (plain.py the plain ones), importer.py numbers the messages."""
-    with collector_paused:  # see viewer/parse/common.py: a big file's objects all live on
+    with collector_paused:  # see viewer/model/collector.py: a big file's objects all live on
         return _transcript(text, read_container(text))
 
 

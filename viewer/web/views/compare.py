@@ -12,13 +12,11 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.policy import VIEWS
 from viewer.store import Record
-from viewer.web import access, comparing, security
-from viewer.web.lookup import chosen_view, int_arg, open_record, title
+from viewer.web import access, comparing
+from viewer.web.lookup import Reading, int_arg, open_record, reading_of, requested_view, title, view_arg
 
 bp = Blueprint("compare", __name__)
-bp.after_request(security.not_stored)
 
 _COMPARE_ID = re.compile(r"(?P<id>[^./]+)(?:\.(?P<k>[0-9]{1,9}))?")
 _LINK_PATH = re.compile(r"/t/(?P<id>[^./]+)(?:/c/(?P<k>[0-9]{1,9}))?/?")
@@ -30,16 +28,14 @@ NOT_OURS = ("That is not a link to a transcript on this viewer: paste a share li
 def compare(a: str, b: str) -> Response:
     names = _parsed(a), _parsed(b)  # both ids checked before the store is asked about either
     left, right = (_open(*name) for name in names)
-    view = request.args.get("view", "default")
-    if view not in VIEWS:
-        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
-    chosen_view(left)  # each refuses the debug view (403) unless this reader may open it
-    chosen_view(right)
-    done = comparing.aligned(left, right, view)
+    view = requested_view()
+    # Each refuses the debug view (403) unless this reader may open it.
+    left_reading, right_reading = reading_of(left, view), reading_of(right, view)
+    done = comparing.aligned(left_reading, right_reading)
     total = len(done.steps)
     start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparing.PAGE_ROWS * comparing.PAGE_ROWS
-    rows = comparing.page(left, right, view, done, start)
-    extra = {"view": "debug"} if view == "debug" else {}
+    rows = comparing.page(left_reading, right_reading, done, start)
+    extra = {"view": left_reading.view_arg}
     first = done.summary.first_difference
 
     def at(row: int | None) -> str | None:
@@ -55,11 +51,11 @@ def compare(a: str, b: str) -> Response:
         "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
         "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
-        "can_debug": access.can_debug(left) and access.can_debug(right),
+        "can_debug": left_reading.may_debug and right_reading.may_debug,
         "swap": url_for("compare.compare", a=b, b=a, **extra),
-        "left_url": _transcript_url(left, view), "right_url": _transcript_url(right, view),
+        "left_url": left_reading.url("reading.transcript"), "right_url": right_reading.url("reading.transcript"),
         # Each cell links to its message: the URL built once per side (url_for per cell cost a third of a page).
-        "at_url": {"A": _at_prefix(left, view), "B": _at_prefix(right, view)},
+        "at_url": {"A": _at_prefix(left_reading), "B": _at_prefix(right_reading)},
         "counts": (len(done.a), len(done.b)),
     }
     response = make_response(render_template("compare.html", **context))
@@ -74,11 +70,9 @@ def start(id: str, k: int | None = None) -> Response:
     if not access.id_is_valid(id):
         abort(404, "No transcript has this link.")
     other = _pasted_id(request.args.get("with", ""))
-    view = request.args.get("view", "default")
-    if view not in VIEWS:
-        abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
+    view = requested_view()  # checked for each side on the compare page itself
     this = id if k is None else f"{id}.{k}"
-    return redirect(url_for("compare.compare", a=this, b=other, view="debug" if view == "debug" else None), 303)
+    return redirect(url_for("compare.compare", a=this, b=other, view=view_arg(view)), 303)
 
 
 def _parsed(compare_id: str) -> tuple[str, int | None]:
@@ -116,13 +110,7 @@ def _pasted_id(text: str) -> str:
     return match["id"] if match["k"] is None else f"{match['id']}.{match['k']}"
 
 
-def _at_prefix(record: Record, view: str) -> str:
+def _at_prefix(reading: Reading) -> str:
     """The transcript's URL up to the message number of `at=`."""
-    return _transcript_url(record, view) + ("&" if view == "debug" else "?") + "at="
-
-
-def _transcript_url(record: Record, view: str) -> str:
-    args = {"k": record.conversation} if record.conversation is not None else {}
-    if view == "debug":
-        args["view"] = "debug"
-    return url_for("reading.transcript", id=record.owner_id, **args)
+    url = reading.url("reading.transcript")
+    return url + ("&" if "?" in url else "?") + "at="

@@ -1,20 +1,19 @@
 """What the model saw: the sampling context of an assistant message (viewer/context), as the list of earlier
 messages kept and dropped by the dialect's rule, and as the exact text the dialect's writer gives the model.
-It holds hidden content, so it needs debug access: the same decision as the debug view."""
+It holds hidden content, so it is read as the debug view is, with the same decision."""
 from __future__ import annotations
 
 from itertools import islice
 
-from flask import Blueprint, abort, make_response, render_template
+from flask import Blueprint, abort, make_response
 from werkzeug.wrappers import Response
 
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
-from viewer.web import access, security, tokens
-from viewer.web.lookup import get_store, open_record, require_debug, title
+from viewer.web import tokens
+from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading, title
 
 bp = Blueprint("context", __name__)
-bp.after_request(security.not_stored)
 
 PREVIEW_CHARS = 280
 """Characters of each message shown in the list (the exact text below holds them all)."""
@@ -26,10 +25,10 @@ def context(id: str, index: int, k: int | None = None) -> Response:
     record = open_record(id, k)
     if record.is_dataset:
         abort(404, "A dataset has no messages of its own: open one of its conversations first.")
-    require_debug(record)
+    reading = reading_of(record, DEBUG)
     if index >= record.message_count:
         abort(404, f"This transcript has no message #{index}: it has {record.message_count:,} messages.")
-    entries = get_store().iter_entries(record.id, "debug", unmasked=access.reads_secrets(record, "debug"))
+    entries = get_store().iter_entries(record.id, DEBUG, unmasked=reading.unmasked)
     messages = [entry.message for entry in islice(entries, index + 1)]
     try:
         found = sampling_context(messages, record.dialect, index)
@@ -37,8 +36,7 @@ def context(id: str, index: int, k: int | None = None) -> Response:
         abort(404, str(error))
     text = exact_text(found, record.dialect, record.header)
     counts = tokens.count(found, text, record.dialect)
-    response = make_response(render_template(
-        "context.html", record=record, context=found, text=text, counts=counts, title=title(record),
-        preview_chars=PREVIEW_CHARS))
+    response = make_response(render_reading("context.html", reading, context=found, text=text, counts=counts,
+                                            title=title(record), preview_chars=PREVIEW_CHARS))
     response.vary.add("Cookie")
     return response

@@ -1,20 +1,18 @@
 """A transcript taken elsewhere: the JSON twin of a view, the same view as a Markdown or a self-contained HTML
-download, and the exact uploaded bytes. Every view export asks `lookup.chosen_view`, as the pages do."""
+download, and the exact uploaded bytes. Every view export is of the reader's `lookup.Reading`, as the pages are."""
 from __future__ import annotations
 
 import re
 from io import BytesIO
 
-from flask import Blueprint, abort, current_app, send_file
+from flask import Blueprint, current_app, send_file
 from werkzeug.wrappers import Response
 
-from viewer.web import access, security
-from viewer.web.export.formats import FORMATS, file_name
-from viewer.web.export.stored import stored_document
-from viewer.web.lookup import chosen_view, get_store, open_record, open_transcript
+from viewer.present.formats import FORMATS, file_name
+from viewer.web.documents import stored_document
+from viewer.web.lookup import DEBUG, get_store, open_reading, open_transcript, reading_of
 
 bp = Blueprint("exports", __name__)
-bp.after_request(security.not_stored)
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -41,13 +39,13 @@ def transcript_html(id: str, k: int | None = None) -> Response:
 
 
 def _export(id: str, k: int | None, format: str, download: bool = False) -> Response:
-    record = open_record(id, k)
-    view = chosen_view(record)
+    reading = open_reading(id, k)
+    record = reading.record
     chosen = FORMATS[format]
-    response = current_app.response_class(chosen.write(stored_document(get_store(), record, view)),
+    response = current_app.response_class(chosen.write(stored_document(get_store(), reading)),
                                           mimetype=chosen.mimetype)
     if download:
-        name = file_name(record.name, record.owner_id, view, chosen.extension, record.conversation)
+        name = file_name(record.name, record.owner_id, reading.view, chosen.extension, record.conversation)
         response.headers.set("Content-Disposition", "attachment", filename=name)
     return response
 
@@ -55,9 +53,9 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
 @bp.get("/t/<id>/raw")
 def raw(id: str) -> Response:
     record = open_transcript(id)
-    if not access.can_debug(record):
-        abort(403, "The raw transcript includes everything the default view hides, and the uploader has not "
-                   "allowed the debug view for this link.")
+    # The bytes hold everything the default view hides: they are read as the debug view is.
+    reading = reading_of(record, DEBUG, refusal="The raw transcript includes everything the default view hides, "
+                                                "and the uploader has not allowed the debug view for this link.")
     # The name becomes a header value: control characters (a newline could start a new header) go.
     name = _CONTROL.sub("", (record.name or "").rsplit("/", 1)[-1]).strip() or record.id
     if "." not in name:
@@ -65,6 +63,6 @@ def raw(id: str) -> Response:
     # Werkzeug adds `charset=utf-8`, which is right: viewer.parse.decode always reads uploads as UTF-8.
     # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
-    as_sent = access.owns(record) or access.reads_secrets(record, "debug")
+    as_sent = reading.owner or reading.unmasked
     raw = store.raw(record.id) if as_sent else store.shared_raw(record.id)
     return send_file(BytesIO(raw or b""), mimetype="text/plain", as_attachment=True, download_name=name)

@@ -14,16 +14,15 @@ import re
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, stream_with_context, url_for
+from flask import Blueprint, Response, abort, jsonify, request, stream_with_context, url_for
 
 from viewer import ingest
 from viewer.store import Record, live
-from viewer.web import access, security, sniff
-from viewer.web.lookup import chosen_view, get_store, open_record, open_transcript, record_url
+from viewer.web import access, admission
+from viewer.web.lookup import Reading, get_store, open_reading, open_transcript, render_reading, reread
 from viewer.web.windows import Window, read_window
 
 bp = Blueprint("live", __name__)
-bp.after_request(security.not_stored)
 
 STREAM_SECONDS = 15.0
 """How long one event-stream answer lasts before the browser reconnects."""
@@ -41,26 +40,13 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 def append(id: str) -> tuple[Response, int]:
     """Append the request body (more text, or §9 event lines) to an open live upload."""
     record = _managed(id)
-    if request.mimetype == "multipart/form-data":
-        abort(415, "Send the text itself as the request body (curl --data-binary @file), not a multipart form.")
-    data = request.get_data(cache=False)
-    if not data:
-        abort(400, "Nothing to append: send the text as the request body.")
-    reason = sniff.binary_reason(data)
-    if reason is not None:
-        abort(415, reason)
+    data = admission.admitted_body(admission.APPEND)
     _require_open(record)
     limit = int(request.max_content_length or 0)
     if limit and record.size + len(data) > limit:
         abort(413, f"This append would make the transcript larger than the upload limit ({limit:,} bytes); "
                    "finish it and upload the rest as a new transcript.")
-    try:
-        record = ingest.append(get_store(), record, data)
-    except ingest.NotLive as refusal:
-        abort(409, str(refusal))
-    except live.AppendConflict:
-        abort(409, "Another append to this transcript was stored at the same moment; send this one again.")
-    return jsonify(_state(record)), 200
+    return jsonify(_state(ingest.append(get_store(), record, data))), 200
 
 
 @bp.post("/api/transcripts/<id>/finish")
@@ -94,49 +80,47 @@ def _state(record: Record) -> dict:
 
 # ---- the page's live region and its event stream ------------------------------------------------------------
 
-def page_parts(record: Record, view: str, window: Window) -> tuple[Window, dict]:
+def page_parts(reading: Reading, window: Window) -> tuple[Window, dict]:
     """The reading page's window cut before the live tail, and the template context of the live region
     (`live`: None when the page does not show one: not open, or a window that ends before the tail)."""
-    if record.live != live.OPEN:
+    if reading.record.live != live.OPEN:
         return window, {"live": None}
-    first = _first_live(record, view)
+    first = _first_live(reading)
     cut = [card for card in window.cards if card.index < first[1]]
     if window.next is not None and window.next[1] < first[1]:
-        latest = record_url("reading.transcript", record, view=("debug" if view == "debug" else None), at=first[1])
-        return window, {"live": None, "live_link": latest}
+        return window, {"live": None, "live_link": reading.url("reading.transcript", at=first[1])}
     kept = dataclasses.replace(window, cards=cut, next=None)
-    return kept, {"live": _region(record, view, first[0])}
+    return kept, {"live": _region(reading, first[0])}
 
 
-def _first_live(record: Record, view: str) -> tuple[int, int]:
+def _first_live(reading: Reading) -> tuple[int, int]:
     """(window position, message index) where the live region starts: the first message that may change."""
+    record = reading.record
     tail = live.tail(get_store(), record.id)
     index = tail.at.index if tail is not None and tail.at is not None else max(record.message_count - 1, 0)
-    position = get_store().position(record.id, view, index)
+    position = get_store().position(record.id, reading.view, index)
     return (record.visible_count if position is None else position), index
 
 
-def _region(record: Record, view: str, start: int) -> dict:
+def _region(reading: Reading, start: int) -> dict:
     """What `_live.html` draws: the entries from `start` (a window of them) and the upload's state."""
-    return {"window": read_window(record, view, start), "start": start, "state": record.live,
-            "events_url": record_url("live.events", record, view=("debug" if view == "debug" else None),
-                                     start=start),
-            "page_url": record_url("reading.transcript", record, view=("debug" if view == "debug" else None))}
+    return {"window": read_window(reading, start), "start": start, "state": reading.record.live,
+            "events_url": reading.url("live.events", start=start), "page_url": reading.url("reading.transcript")}
 
 
 @bp.get("/t/<id>/events")
 def events(id: str) -> Response:
     """The live region of a transcript's page, again at each change, as server-sent events: `tail` events
     (the region's HTML), then `end` when the upload is finished."""
-    record = open_record(id)
-    view = chosen_view(record)
+    reading = open_reading(id)
     start = max(request.args.get("start", 0, type=int), 0)
-    response = Response(stream_with_context(_stream(record, view, start)), mimetype="text/event-stream")
+    response = Response(stream_with_context(_stream(reading, start)), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return response
 
 
-def _stream(record: Record, view: str, start: int) -> Iterator[str]:
+def _stream(reading: Reading, start: int) -> Iterator[str]:
+    record = reading.record
     store = get_store()
     deadline = time.monotonic() + STREAM_SECONDS
     seen = None
@@ -146,13 +130,14 @@ def _stream(record: Record, view: str, start: int) -> Iterator[str]:
         if marker != seen:
             seen = marker
             current = store.get(record.id)
-            if current is None or current.deleted:
+            # Read again as of now (the uploader may have masked the secrets or closed the debug view since).
+            now = reread(current, reading.view) if current is not None and not current.deleted else None
+            if now is None:
                 yield "event: end\ndata: \n\n"
                 return
             # With the page's counts, replaced in place (the size only for whom the page shows it: reading.py).
-            region = {**_region(current, view, start), "oob": True,
-                      "size": current.size if access.can_debug(current) else None}
-            yield _event("tail", render_template("_live.html", record=current, view=view, live=region))
+            region = {**_region(now, start), "oob": True, "size": current.size if now.may_debug else None}
+            yield _event("tail", render_reading("_live.html", now, live=region))
             if current.live != live.OPEN:
                 yield "event: end\ndata: \n\n"
                 return

@@ -7,11 +7,10 @@ import datetime as dt
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.web import access, expiry, security
+from viewer.web import access, expiry
 from viewer.web.lookup import get_store, open_transcript, require_owner
 
 bp = Blueprint("manage", __name__)
-bp.after_request(security.not_stored)
 
 
 @bp.get("/t/<id>/manage")

@@ -8,21 +8,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request
+from flask import Blueprint, abort, make_response, redirect, request
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
-from viewer.web import cards
-from viewer.store import Entry, Record
-from viewer.web import access, security
+from viewer.present import cards
+from viewer.store import Entry
 from viewer.web.datasets import dataset_index, neighbours
+from viewer.web.lookup import (Reading, get_store, int_arg, open_reading, open_record, reading_of, render_reading,
+                               record_url, requested_view, title, wants_partial)
 from viewer.web.views import live
-from viewer.web.lookup import (chosen_view, get_store, int_arg, open_record, record_url, title, view_url,
-                               wants_partial)
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
 bp = Blueprint("reading", __name__)
-bp.after_request(security.not_stored)
 
 DIAGNOSTICS_PANEL_LIMIT = 200
 TOOLS_PANEL_LIMIT = 200
@@ -36,27 +34,26 @@ def transcript(id: str, k: int | None = None) -> Response:
     record = open_record(id, k)
     if record.is_dataset:
         return dataset_index(record)
-    view = chosen_view(record)
-    window = read_window(record, view, start_of(record, view, int_arg("at")))
-    window, live_region = live.page_parts(record, view, window)
+    reading = reading_of(record, requested_view())
+    window = read_window(reading, start_of(reading, int_arg("at")))
+    window, live_region = live.page_parts(reading, window)
     template = "_transcript.html" if wants_partial() else "transcript.html"
-    response = make_response(render_template(template, **_page_context(record, view, window), **live_region))
+    response = make_response(render_reading(template, reading, **_page_context(reading, window), **live_region))
     response.vary.update(("HX-Request", "HX-History-Restore-Request", "Cookie"))
     return response
 
 
-def _page_context(record: Record, view: str, window: Window) -> dict:
+def _page_context(reading: Reading, window: Window) -> dict:
+    record = reading.record
     panel, tools = [], []
-    if view == "debug":
+    if reading.debug:
         panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
         tools = [(name, render.json_block(json.dumps(schema, ensure_ascii=False)))
                  for name, schema in list(record.tools.items())[:TOOLS_PANEL_LIMIT]]
-    can_debug = access.can_debug(record)
-    return {"record": record, "view": view, "window": window, "can_debug": can_debug,
-            "owner": access.owns(record), "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
+    return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
             "jumps": jump_points(record.message_count),
             # The upload's size, with the spans, would give the length of what the default view hides.
-            "size": record.size if can_debug else None,
+            "size": record.size if reading.may_debug else None,
             "dataset": neighbours(record) if record.parent_id else None}
 
 
@@ -64,18 +61,16 @@ def _page_context(record: Record, view: str, window: Window) -> dict:
 @bp.get("/t/<id>/c/<int:k>/window")
 def window(id: str, k: int | None = None) -> Response:
     """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there."""
-    record = open_record(id, k)
-    view = chosen_view(record)
+    reading = open_reading(id, k)
     start = max(int_arg("start") or 0, 0)
     direction = request.args.get("direction", "next")
     if direction not in ("next", "earlier"):
         abort(400, "direction must be next or earlier.")
-    part = read_window(record, view, start)
+    part = read_window(reading, start)
     if not wants_partial():
         first = part.cards[0].index if part.cards else 0
-        return redirect(view_url(record, view, at=first), 303)
-    response = make_response(render_template("_window.html", record=record, view=view, window=part,
-                                             direction=direction, can_debug=access.can_debug(record)))
+        return redirect(reading.page_url(at=first), 303)
+    response = make_response(render_reading("_window.html", reading, window=part, direction=direction))
     response.vary.add("HX-Request")
     return response
 
@@ -85,13 +80,12 @@ def window(id: str, k: int | None = None) -> Response:
 def jump(id: str, k: int | None = None) -> Response:
     """Go to message #N: a small form (it works without JavaScript), then a redirect to the window holding N,
     scrolled to it."""
-    record = open_record(id, k)
-    view = chosen_view(record)
+    reading = open_reading(id, k)
     at = int_arg("at")
     if at is None:
-        return make_response(render_template("jump.html", record=record, view=view, title=title(record)))
-    at = min(max(at, 0), max(record.message_count - 1, 0))
-    return redirect(view_url(record, view, at=at) + f"#m-{shown_index(record, view, at)}", 303)
+        return make_response(render_reading("jump.html", reading, title=title(reading.record)))
+    at = min(max(at, 0), max(reading.record.message_count - 1, 0))
+    return redirect(reading.page_url(at=at) + f"#m-{shown_index(reading, at)}", 303)
 
 
 @bp.get("/t/<id>/messages/<int:index>")
@@ -100,20 +94,19 @@ def message(id: str, index: int, k: int | None = None) -> Response:
     """One message's whole body (or, in the debug view, `part=source`: its source), for a collapsed long
     message: htmx swaps it into the card, a plain request gets a page of its own. Bodies over `PART_CHARS`
     come a part at a time. The default view answers only for messages it shows in full."""
-    record = open_record(id, k)
-    view = chosen_view(record)
+    reading = open_reading(id, k)
     part = request.args.get("part", "body")
-    if part not in ("body", "source") or (part == "source" and view != "debug"):
+    if part not in ("body", "source") or (part == "source" and not reading.debug):
         abort(400, "part must be body, or source in the debug view.")
-    entry = get_store().entry(record.id, index, unmasked=access.reads_secrets(record, view))
-    if entry is None or (view == "default" and entry.show_as not in policy.SHOWN_IN_FULL):
+    entry = get_store().entry(reading.record.id, index, unmasked=reading.unmasked)
+    if entry is None or (not reading.debug and entry.show_as not in policy.SHOWN_IN_FULL):
         abort(404, "This view has no message with that number.")
     text = entry.source if part == "source" else entry.message.content
     offset = min(max(int_arg("offset") or 0, 0), len(text))
-    piece = _piece(record, view, entry, part, text, offset)
+    piece = _piece(reading, entry, part, text, offset)
     template = "_message_part.html" if wants_partial() else "message.html"
-    response = make_response(render_template(template, record=record, view=view, entry=entry, part=part,
-                                             piece=piece, title=title(record)))
+    response = make_response(render_reading(template, reading, entry=entry, part=part, piece=piece,
+                                            title=title(reading.record)))
     response.vary.update(("HX-Request", "Cookie"))
     return response
 
@@ -133,15 +126,13 @@ class Piece:
     """Where the rest continues, if anything is left."""
 
 
-def _piece(record: Record, view: str, entry: Entry, part: str, text: str, offset: int) -> Piece:
+def _piece(reading: Reading, entry: Entry, part: str, text: str, offset: int) -> Piece:
     if part == "body" and offset == 0 and len(text) <= PART_CHARS:
         return Piece(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
                      next_url=None)
     end = min(offset + PART_CHARS, len(text))
     next_url = None
     if end < len(text):
-        args = {"view": "debug"} if view == "debug" else {}
-        if part == "source":
-            args["part"] = "source"
-        next_url = record_url("reading.message", record, index=entry.message.index, offset=end, **args)
+        next_url = record_url("reading.message", reading.record, index=entry.message.index, offset=end,
+                              view=reading.view_arg, part="source" if part == "source" else None)
     return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)

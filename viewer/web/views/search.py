@@ -11,16 +11,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, make_response, render_template, request, url_for
+from flask import Blueprint, abort, make_response, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.store import Record
 from viewer.store import search as store_search
-from viewer.web import security
-from viewer.web.lookup import chosen_view, get_store, int_arg, open_record, record_url, title, wants_partial
+from viewer.web.lookup import (Reading, get_store, int_arg, open_reading, record_url, render_reading, title,
+                               wants_partial)
 
 bp = Blueprint("search", __name__)
-bp.after_request(security.not_stored)
 
 PAGE_SIZE = 50
 EXCERPT_CHARS = 240
@@ -52,8 +50,8 @@ class Found:
 @bp.get("/t/<id>/search")
 @bp.get("/t/<id>/c/<int:k>/search")
 def search(id: str, k: int | None = None) -> Response:
-    record = open_record(id, k)
-    view = chosen_view(record)
+    reading = open_reading(id, k)
+    record = reading.record
     raw, query, results, found = request.args.get("q"), None, None, []
     offset = max(int_arg("offset") or 0, 0)
     if raw is not None:  # no `q` at all: the empty form; an empty `q`: a 400 that says why
@@ -61,25 +59,25 @@ def search(id: str, k: int | None = None) -> Response:
             query = store_search.parse_query(raw)
         except store_search.BadQuery as error:
             abort(400, str(error))
-        results = store_search.search(get_store(), [record.id], query, view, PAGE_SIZE, offset)
-        found = [_found(record, view, hit, query.terms) for hit in results.hits]
+        results = store_search.search(get_store(), [record.id], query, reading.view, PAGE_SIZE, offset)
+        found = [_found(reading, hit, query.terms) for hit in results.hits]
     template = "_search_results.html" if wants_partial() else "search.html"
-    response = make_response(render_template(
-        template, record=record, view=view, q=raw or "", query=query, results=results, found=found, offset=offset,
+    response = make_response(render_reading(
+        template, reading, q=raw or "", query=query, results=results, found=found, offset=offset,
         page_size=PAGE_SIZE, title=title(record), search_url=record_url("search.search", record)))
     response.vary.update(("HX-Request", "Cookie"))
     return response
 
 
-def _found(record: Record, view: str, hit: store_search.Hit, terms: tuple[str, ...]) -> Found:
-    args = {"view": "debug"} if view == "debug" else {}
+def _found(reading: Reading, hit: store_search.Hit, terms: tuple[str, ...]) -> Found:
     if hit.conversation is not None:  # a conversation of a dataset: its own page
-        url = url_for("reading.transcript", id=record.owner_id, k=hit.conversation, at=hit.index, **args)
+        url = url_for("reading.transcript", id=reading.record.owner_id, k=hit.conversation, at=hit.index,
+                      view=reading.view_arg)
     else:
-        url = record_url("reading.transcript", record, at=hit.index, **args)
-    label = hit.role if view == "default" or hit.role != "assistant" else f"{hit.role} · {hit.channel}"
+        url = record_url("reading.transcript", reading.record, at=hit.index, view=reading.view_arg)
+    label = f"{hit.role} · {hit.channel}" if reading.debug and hit.role == "assistant" else hit.role
     return Found(index=hit.index, conversation=hit.conversation, label=label, url=f"{url}#m-{hit.index}",
-                 excerpt=excerpt(hit.body, terms), header=excerpt(hit.header, terms) if view == "debug" else None)
+                 excerpt=excerpt(hit.body, terms), header=excerpt(hit.header, terms) if reading.debug else None)
 
 
 @functools.lru_cache(maxsize=64)

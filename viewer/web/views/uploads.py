@@ -9,22 +9,13 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, errors, expiry, sniff
+from viewer.web import access, admission, errors, expiry
 from viewer.web.lookup import get_store
 
 bp = Blueprint("uploads", __name__)
 
 NAME_LIMIT = 200
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
-
-
-@bp.after_request
-def _not_stored(response: Response) -> Response:
-    # An upload's answer holds the manage key (the API's JSON) or leads to its one showing (the redirect).
-    # The home page may be cached: it holds nothing private.
-    if request.method == "POST":
-        response.headers["Cache-Control"] = "private, no-store"
-    return response
 
 
 @bp.get("/")
@@ -46,7 +37,7 @@ def upload_form() -> Response | tuple[Response, int]:
     if not raw:
         raw = pasted.encode("utf-8")
     name = upload.filename if raw and upload is not None and upload.filename else None
-    record, key = _store_upload(raw, _dialect(request.form.get("dialect")),
+    record, key = _store_upload(admission.admitted(raw, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")))
     access.remember_owner(record.id)
@@ -61,11 +52,6 @@ def upload_form() -> Response | tuple[Response, int]:
 
 @bp.post("/api/transcripts")
 def upload_api() -> tuple[Response, int, dict[str, str]]:
-    # `curl --data-binary` labels a raw body application/x-www-form-urlencoded, so only multipart (curl -F) is
-    # refused: storing it would show its boundaries and field headers as the transcript's first lines.
-    if request.mimetype == "multipart/form-data":
-        abort(415, "Send the transcript itself as the request body (curl --data-binary @file), not as a "
-                   "multipart form; forms go to POST /transcripts.")
     debug = request.args.get("debug", "deny")
     if debug not in ("allow", "deny"):
         abort(400, "debug must be allow or deny.")
@@ -73,7 +59,7 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     is_live = request.args.get("live", "0")
     if is_live not in ("0", "1"):
         abort(400, "live must be 1 (append to it as you go, then finish it) or 0.")
-    raw = request.get_data(cache=False)
+    raw = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
     record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
                                 name=request.args.get("name"), keep_for=keep_for, live=is_live == "1")
     url = url_for("reading.transcript", id=record.id, _external=True)
@@ -94,18 +80,9 @@ def _dialect(value: str | None) -> str:
 
 def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None,
                   keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
-    """Store an upload (a live one stays open for appends, and may start empty)."""
-    if not raw.strip() and not live:
-        abort(400, "The transcript is empty: choose a file or paste some text.")
-    reason = sniff.binary_reason(raw)
-    if reason is not None:
-        abort(415, reason)
+    """Store an admitted upload (a live one stays open for appends)."""
     key = access.new_key()
     fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
-    if not live:
-        return ingest.store_upload(get_store(), raw, **fields), key
-    try:
-        return ingest.store_live_upload(get_store(), raw, **fields), key
-    except ingest.NotLive as refusal:
-        abort(422, str(refusal))
+    store = ingest.store_live_upload if live else ingest.store_upload
+    return store(get_store(), raw, **fields), key

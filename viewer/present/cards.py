@@ -13,8 +13,8 @@ from typing import Any, Callable
 from cachetools import LRUCache
 
 from viewer import policy, render
-from viewer.render import prompts
 from viewer.model import Message
+from viewer.render import prompts
 from viewer.store import Entry, Located
 
 _CACHED_BODY_LIMIT = 100_000
@@ -123,10 +123,12 @@ class Card:
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
     """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin; long bodies
     left unrendered, collapsed)."""
-    return [_default_card(item, with_bodies, long_body) for item in policy.visible_entries(entries)]
+    return [default_card(item, with_bodies=with_bodies, long_body=long_body)
+            for item in policy.visible_entries(entries)]
 
 
-def _default_card(item: Entry | policy.Marker, with_bodies: bool, long_body: int) -> Card:
+def default_card(item: Entry | policy.Marker, *, with_bodies: bool = True, long_body: int = LONG_BODY) -> Card:
+    """The card of one item the default view draws: a shown entry, or a marker standing for tool traffic."""
     if isinstance(item, policy.Marker):
         return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices)
     wanted = with_bodies and len(item.message.content) <= long_body

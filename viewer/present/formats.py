@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from viewer.web import json_twin
-from viewer.web.export.document import Document
-from viewer.web.export.html import html
-from viewer.web.export.markdown import markdown
+from viewer.present import json_twin
+from viewer.present.document import Document
+from viewer.present.html import html
+from viewer.present.markdown import markdown
 
 
 @dataclass(frozen=True, slots=True)

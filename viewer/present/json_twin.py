@@ -1,6 +1,6 @@
 """The JSON twin of a view, streamed: a 50 MB transcript's JSON is written batch by batch, never held whole.
 Every message goes through the policy's `default_json` / `debug_json`, the one definition of each view's JSON.
-It reads a `Document` (viewer/web/export), so `viewer render --format json` writes the same thing."""
+It reads a `Document` (document.py), so `viewer render --format json` writes the same thing."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator
 
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
-from viewer.web.export.document import Document, buffered
+from viewer.present.document import Document, buffered
 
 ARRAY_BATCH = 200
 

@@ -13,9 +13,9 @@ from functools import lru_cache
 from typing import Iterator
 
 from viewer import policy
+from viewer.present import cards
+from viewer.present.document import Document, buffered, windows
 from viewer.store import Entry, Located
-from viewer.web import cards
-from viewer.web.export.document import Document, buffered, windows
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 """What could start Markdown inside a line; an underscore between letters (`get_weather`) cannot."""

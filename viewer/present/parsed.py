@@ -7,10 +7,10 @@ from typing import Any, Iterable
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.policy import Projection
+from viewer.present.document import Document, counts_of
 from viewer.store import Entry, Located
 from viewer.store.rows import entries_in_memory
 from viewer.store.summaries import summary
-from viewer.web.export.document import Document
 
 
 class ParsedRows:
@@ -46,7 +46,7 @@ class ParsedRows:
 
 def parsed_document(projection: Projection, view: str, title: str) -> Document:
     """The `view` of a freshly parsed transcript or dataset, titled `title` (the file's name)."""
-    counts = _counts(summary(projection, ""))
+    counts = counts_of(summary(projection, "").__getitem__)
     transcript = projection.transcript
     if projection.conversations:
         return Document(title=title, view=view, dialect=transcript.dialect,
@@ -61,11 +61,5 @@ def _conversation(projection: Projection, number: int, view: str, title: str) ->
     found = summary(projection, "")
     transcript = projection.transcript
     return Document(title=f"{title} · conversation #{number:,}", view=view, dialect=transcript.dialect,
-                    counts=_counts(found), header=transcript.header, conversation=number, snippet=found["snippet"],
+                    counts=counts_of(found.__getitem__), header=transcript.header, conversation=number, snippet=found["snippet"],
                     source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
-
-
-def _counts(found: dict[str, Any]) -> dict[str, int]:
-    """The counts as `lookup.counts` names them for a stored record."""
-    return {"messages": found["message_count"], "hidden": found["hidden_count"], "shown": found["visible_count"],
-            "diagnostics": found["diagnostic_count"], "errors": found["error_count"], "pairs": found["pair_count"]}

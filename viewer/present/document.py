@@ -12,7 +12,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from viewer import policy
-from viewer.parse.common import collector_paused
+from viewer.model.collector import collector_paused
 from viewer.store import Entry, Located
 
 WINDOW = 500
@@ -38,6 +38,16 @@ class Rows(Protocol):
 
     def pairs(self) -> list[dict[str, Any]]:
         """Every call ↔ reply pair as `{"call", "reply", "by"}`."""
+
+
+COUNTED = {"messages": "message_count", "hidden": "hidden_count", "shown": "visible_count",
+           "diagnostics": "diagnostic_count", "errors": "error_count", "pairs": "pair_count"}
+"""A document's counts, each with the name a stored record (and the store's summary of a parse) gives it."""
+
+
+def counts_of(read: Callable[[str], int]) -> dict[str, int]:
+    """A document's counts from a record's fields or a summary's keys (`read` takes the field's name)."""
+    return {count: read(field) for count, field in COUNTED.items()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,9 @@ import dataclasses
 from typing import Any, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
+from viewer.present.document import Document
 from viewer.store import Entry, Located, Record, Store
-from viewer.web import access
-from viewer.web.export.document import Document
-from viewer.web.lookup import counts, title
+from viewer.web.lookup import Reading, counts, title
 
 
 class StoredRows:
@@ -38,20 +37,21 @@ class StoredRows:
         return self.store.pairs(self.id)
 
 
-def stored_document(store: Store, record: Record, view: str) -> Document:
-    """The `view` of a stored transcript, conversation or dataset (the caller has checked the reader may have
-    it: `lookup.chosen_view`)."""
+def stored_document(store: Store, reading: Reading) -> Document:
+    """The reader's view of a stored transcript, conversation or dataset."""
+    record, view = reading.record, reading.view
     if record.is_dataset:
         return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
                         counts={**counts(record), "conversations": record.conversation_count},
-                        parts=lambda: _conversations(store, record, view))
+                        parts=lambda: _conversations(store, reading))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id, unmasked=access.reads_secrets(record, view)), live=record.live)
+                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live)
 
 
-def _conversations(store: Store, dataset: Record, view: str) -> Iterator[Document]:
-    for conversation in store.iter_conversations(dataset.id):
+def _conversations(store: Store, dataset: Reading) -> Iterator[Document]:
+    for conversation in store.iter_conversations(dataset.record.id):
         # A conversation's row has no name of its own: its title is its dataset's, with its number.
-        yield stored_document(store, dataclasses.replace(conversation, name=dataset.name), view)
+        named = dataclasses.replace(conversation, name=dataset.record.name)
+        yield stored_document(store, dataclasses.replace(dataset, record=named))

@@ -1,0 +1,51 @@
+"""What the card macros (templates/_entries.html) link to, handed to them as `links`: on a page, the server's
+URLs of this reader's view (viewer/web/lookup.py's `PageLinks`); in an exported file, anchors inside the file
+(`FileLinks`). The macros never build a URL themselves, so one drawing serves both."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from markupsafe import Markup
+
+
+class Links(Protocol):
+    interactive: bool
+    """Whether the drawing may offer controls that need the server or the page's script (copy, collapse,
+    "what the model saw", a long body fetched on demand)."""
+    hx_disable: Markup
+    """The attribute that keeps htmx from reading markup inside a transcript's text (nothing in a file)."""
+
+    def anchor_id(self, index: int) -> str:
+        """The element id of message `index`."""
+
+    def place(self, index: int, view: str) -> str:
+        """Where message `index` is shown in `view`."""
+
+    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+        """Where the whole body (or `part="source"`) of a collapsed long message is fetched from."""
+
+    def context_url(self, index: int) -> str:
+        """The page of what the model saw when it sampled message `index`."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileLinks:
+    """Links inside one exported file: each message is an anchor, those of a dataset's conversation prefixed
+    with its section's (`c2-m-5`); nothing is collapsed and nothing needs a server."""
+
+    prefix: str = ""
+    interactive = False
+    hx_disable = Markup("")
+
+    def anchor_id(self, index: int) -> str:
+        return f"{self.prefix}m-{index}"
+
+    def place(self, index: int, view: str) -> str:
+        return f"#{self.anchor_id(index)}"
+
+    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+        raise ValueError("an exported file shows every body whole")
+
+    def context_url(self, index: int) -> str:
+        raise ValueError("an exported file has no server to show what the model saw")

@@ -1,0 +1,22 @@
+"""The Jinja environment our templates are drawn with, set up in one place: the web app configures Flask's own
+environment with it, and the HTML export makes a plain one (no Flask, no request: a file is drawn offline)."""
+from __future__ import annotations
+
+from functools import cache
+
+from jinja2 import Environment, FileSystemLoader
+
+from viewer.present.assets import TEMPLATES
+
+
+def configure(environment: Environment) -> Environment:
+    """What every environment drawing our templates needs: blocks without the blank lines they would leave."""
+    environment.trim_blocks = True
+    environment.lstrip_blocks = True
+    return environment
+
+
+@cache
+def file_environment() -> Environment:
+    """The environment of exported files, which draw the page's own macros with `FileLinks`."""
+    return configure(Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True))
