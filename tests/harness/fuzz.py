@@ -3,7 +3,7 @@
 Seeds are the files of sample_transcripts/ plus one benign transcript per dialect from the hostile corpus
 builder. Each input is either a mutation of a seed (cut, splice two seeds, duplicate a control token, flip
 bytes, insert control tokens, or several of these at once) or generated from a bag of tokens of every dialect.
-Each input goes through `viewer.parse.parse`, `viewer.policy.apply` (both views), the cards of the default and
+Each input goes through `viewer.parse.parse`, `Projection.decisions` (both views), the cards of the default and
 debug views (`viewer.present.cards`, which renders every body) and `Transcript.to_json`.
 
 Reported: crashes (exceptions; each saved under bench/out/ as the input bytes plus a traceback, so

@@ -22,7 +22,7 @@ def transcript(*messages: Message, dialect: str = "openchatml", header: dict | N
 
 
 def default_decision(m: Message, dialect: str = "openchatml", header: dict | None = None) -> policy.Decision:
-    return policy.apply(transcript(m, dialect=dialect, header=header), "default")[0]
+    return policy.Projection.of(transcript(m, dialect=dialect, header=header)).decisions("default")[0]
 
 
 CASES = [
@@ -98,25 +98,25 @@ def test_debug_view_shows_everything_and_names_the_default_rule() -> None:
     t = transcript(message("system"), message("user"), message("assistant", channel="analysis"),
                    message("assistant", channel="commentary", recipient="functions.f"),
                    message("tool", name="functions.f"), message("assistant"), dialect="harmony")
-    default = policy.apply(t, "default")
-    debug = policy.apply(t, "debug")
+    default = policy.Projection.of(t).decisions("default")
+    debug = policy.Projection.of(t).decisions("debug")
     assert all(d.show_as == "message" for d in debug)
     assert [d.rule for d in debug] == [d.rule for d in default]
     assert [d.default_show_as for d in debug] == [d.show_as for d in default]
     assert [d.reason for d in debug] == [d.reason for d in default]
     assert debug[2].rule == "analysis" and debug[2].default_show_as == "hidden"
-    assert policy.hidden_count(debug) == 0
+    assert all(decision.show_as != "hidden" for decision in debug)
 
 
-def test_apply_rejects_an_unknown_view() -> None:
+def test_decisions_reject_an_unknown_view() -> None:
     with pytest.raises(ValueError, match="unknown view"):
-        policy.apply(transcript(message("user")), "raw")
+        policy.Projection.of(transcript(message("user"))).decisions("raw")
 
 
 def test_hidden_count_counts_only_hidden_messages() -> None:
     t = transcript(message("system"), message("user"), message("assistant", channel="analysis"),
                    message("assistant", recipient="functions.f", channel="commentary"), message("assistant"))
-    assert policy.hidden_count(policy.apply(t, "default")) == 2
+    assert policy.Projection.of(t).hidden_count == 2
 
 
 def test_marker_carries_only_the_tool_name() -> None:
@@ -133,13 +133,13 @@ def test_marker_carries_only_the_tool_name() -> None:
 def test_only_markers_of_calls_name_a_tool() -> None:
     t = transcript(message("assistant", channel="analysis", recipient="assistant"), message("tool", name="x"),
                    message("assistant"), message("assistant", channel="commentary", recipient="functions.f"))
-    assert [d.tool for d in policy.apply(t, "default")] == [None, None, None, "functions.f"]
+    assert [d.tool for d in policy.Projection.of(t).decisions("default")] == [None, None, None, "functions.f"]
 
 
 def test_a_replys_own_name_never_reaches_the_marker() -> None:
     # Hermes and JSON replies may take their name from the reply's (hidden) content.
     t = transcript(message("tool", name="SECRET-FROM-THE-REPLY"))
-    [marker] = policy.visible_entries(policy.apply(t, "default"))
+    [marker] = policy.visible_entries(policy.Projection.of(t).decisions("default"))
     assert marker.text == "used a tool"
 
 
@@ -156,7 +156,7 @@ def test_consecutive_markers_collapse_across_hidden_messages() -> None:
         message("tool", name="python"),
         dialect="harmony",
     )
-    entries = policy.visible_entries(policy.apply(t, "default"))
+    entries = policy.visible_entries(policy.Projection.of(t).decisions("default"))
     assert [type(e).__name__ for e in entries] == ["Decision", "Marker", "Decision", "Marker"]
     assert entries[1].indices == (2, 3, 4, 5, 6)
     assert entries[1].text == "used get_weather, browser.search"
@@ -165,13 +165,13 @@ def test_consecutive_markers_collapse_across_hidden_messages() -> None:
 
 def test_marker_without_a_tool_name_still_reads() -> None:
     t = transcript(message("assistant", channel="commentary", end="call"), message("tool"))
-    [marker] = policy.visible_entries(policy.apply(t, "default"))
+    [marker] = policy.visible_entries(policy.Projection.of(t).decisions("default"))
     assert marker.text == "used a tool" and marker.indices == (0, 1)
 
 
 def test_debug_entries_keep_every_message() -> None:
     t = transcript(message("system"), message("assistant", recipient="functions.f"), message("tool", name="f"))
-    assert [e.index for e in policy.visible_entries(policy.apply(t, "debug"))] == [0, 1, 2]
+    assert [e.index for e in policy.visible_entries(policy.Projection.of(t).decisions("debug"))] == [0, 1, 2]
 
 
 @pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda path: path.name)

@@ -53,7 +53,7 @@ def test_a_marker_run_streams_exactly_as_it_collapses_on_a_whole_list():
                        b"<|start|>functions.f to=assistant<|channel|>commentary<|message|>{}<|end|>"
                        b"<|start|>assistant<|channel|>analysis<|message|>think<|end|>"
                        b"<|start|>assistant to=functions.g<|channel|>commentary json<|message|>{}<|call|>")
-    decisions = policy.apply(transcript)
+    decisions = policy.Projection.of(transcript).decisions()
     streamed = list(policy.iter_visible_entries(iter(decisions)))
     assert _shape(streamed) == _shape(policy.visible_entries(decisions)) == [(0, "message"),
                                                                             ((1, 2, 4), ("functions.f", "functions.g"))]

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from tests.secrets.canaries import canaries
 from viewer.parse import parse
-from viewer.secrets import Located, diagnostics, mask, scan_transcript
+from viewer.secrets import FieldSecret, diagnostics, mask, scan_transcript
 from viewer.secrets.transcript import _find_slice
 
 SECRET = {}
@@ -20,7 +20,7 @@ GITHUB, OPENAI, ANTHROPIC, KEY = (SECRET[kind] for kind in ("GitHub token", "Ope
 HF, GOOGLE, URL_PASSWORD = SECRET["Hugging Face token"], SECRET["Google API key"], SECRET["Password in URL"]
 
 
-def field_text(transcript, located: Located) -> str:
+def field_text(transcript, located: FieldSecret) -> str:
     """The text a finding's offsets point into."""
     if located.field == "source":
         return transcript.source

@@ -9,7 +9,7 @@ from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.policy import Projection
-from viewer.secrets import Located, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+from viewer.secrets import FieldSecret, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ def _withheld(projection: Projection) -> Projection:
     return Projection(Transcript(dialect=transcript.dialect, source="", diagnostics=(failure,)), ())
 
 
-def _warned(projection: Projection, found: list[Located]) -> Projection:
+def _warned(projection: Projection, found: list[FieldSecret]) -> Projection:
     """The projection with a `W-SECRET` warning for each secret, among its diagnostics in source order."""
     def warn(transcript: Transcript, conversation: int | None) -> Transcript:
         merged = heapq.merge(transcript.diagnostics, diagnostics(found, conversation), key=lambda made: made.span[0])

@@ -110,11 +110,6 @@ class Marker:
         return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
 
 
-def apply(transcript: Transcript, view: str = "default") -> tuple[Decision, ...]:
-    """One decision per message, in order, for the `default` or the `debug` view."""
-    return Projection.of(transcript).decisions(view)
-
-
 def _decide(message: Message, rule: Rule, view: str) -> Decision:
     return Decision(message.index, "message" if view == "debug" else rule.show_as, rule.name, rule.reason,
                     rule.show_as, marker_tool(message, rule.show_as))
@@ -124,11 +119,6 @@ def marker_tool(message: Message, show_as: str) -> str | None:
     """The one thing a marker may say of a message: the tool a call goes to. A reply's tool name is not used:
     some formats take it from the reply's own (hidden) content, which a hostile tool could fill with text."""
     return message.recipient if show_as == "marker" and message.is_call else None
-
-
-def hidden_count(decisions: Iterable[Decision]) -> int:
-    """How many messages a view leaves out entirely."""
-    return sum(1 for decision in decisions if decision.show_as == "hidden")
 
 
 def visible_entries(items: Iterable[T]) -> tuple[T | Marker, ...]:

@@ -12,9 +12,9 @@ import re
 from functools import lru_cache
 from typing import Iterator
 
-from viewer import policy
+from viewer import policy, render
 from viewer.present import cards
-from viewer.present.document import Document, buffered, windows
+from viewer.present.document import NOTHING_HIDDEN, WHAT_IS_HIDDEN, Document, buffered, windows
 from viewer.store import Entry, Located
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
@@ -22,7 +22,6 @@ _SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 _BACKTICKS = re.compile(r"`+")
 _FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
-MARKDOWN_TYPES = ("", "text", "markdown", "md", "text/markdown")
 
 
 def markdown(document: Document) -> Iterator[str]:
@@ -76,9 +75,8 @@ def _note(document: Document) -> str:
         return "*Debug view: every message, with the rule that decides it in the default view.*\n\n"
     hidden, total = document.counts["hidden"], document.counts["messages"]
     if not hidden:
-        return "*The policy hid nothing: every message is shown.*\n\n"
-    return (f"*The policy hid {hidden:,} of {total:,} messages — system and developer prompts, reasoning and tool "
-            "traffic are not part of what the user saw.*\n\n")
+        return f"*{NOTHING_HIDDEN}*\n\n"
+    return f"*The policy hid {hidden:,} of {total:,} messages — {WHAT_IS_HIDDEN}*\n\n"
 
 
 def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:
@@ -116,7 +114,7 @@ def body(entry: Entry) -> str:
         return fenced(message.content, "text")
     if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
         content_type = content_type or "json"
-    if content_type in MARKDOWN_TYPES:
+    if content_type in render.MARKDOWN_TYPES:
         return as_written(message.content)
     if content_type.endswith(("/json", "+json")):
         content_type = "json"

@@ -7,12 +7,15 @@ from functools import cache
 from jinja2 import Environment, FileSystemLoader
 
 from viewer.present.assets import TEMPLATES
+from viewer.present.document import NOTHING_HIDDEN, WHAT_IS_HIDDEN
 
 
 def configure(environment: Environment) -> Environment:
-    """What every environment drawing our templates needs: blocks without the blank lines they would leave."""
+    """What every environment drawing our templates needs: blocks without the blank lines they would leave, and
+    the sentences the pages share with the Markdown export."""
     environment.trim_blocks = True
     environment.lstrip_blocks = True
+    environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN)
     return environment
 
 

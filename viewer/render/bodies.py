@@ -74,9 +74,13 @@ def panels(parts: list[Panel]) -> Rendered:
 _PANEL_KIND = re.compile(r"[a-z_]{1,32}")
 
 
+MARKDOWN_TYPES = frozenset(("", "text", "markdown", "md", "text/markdown"))
+"""Content types (lower case, without `<|constrain|>`) of bodies written as Markdown; no content type is one."""
+
+
 def _body_kind(content_type: str | None) -> str:
     name = (content_type or "").strip().lower().removeprefix("<|constrain|>")
-    if name in ("", "text", "markdown", "md", "text/markdown"):
+    if name in MARKDOWN_TYPES:
         return "markdown"
     if name == "json" or name.endswith(("/json", "+json")):
         return "json"

@@ -9,7 +9,7 @@ one. It reads only the model.
 from viewer.secrets.finding import Finding, mask, preview
 from viewer.secrets.masking import Masker, mask_transcript
 from viewer.secrets.scan import KINDS, scan_text
-from viewer.secrets.transcript import Located, count_kinds, diagnostic, diagnostics, scan_transcript
+from viewer.secrets.transcript import FieldSecret, count_kinds, diagnostic, diagnostics, scan_transcript
 
-__all__ = ["KINDS", "Finding", "Located", "Masker", "count_kinds", "diagnostic", "diagnostics", "mask",
+__all__ = ["KINDS", "FieldSecret", "Finding", "Masker", "count_kinds", "diagnostic", "diagnostics", "mask",
            "mask_transcript", "preview", "scan_text", "scan_transcript"]

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
 from viewer.model.drafts import moved_message
 from viewer.secrets.finding import label
-from viewer.secrets.transcript import Located
+from viewer.secrets.transcript import FieldSecret
 
 SHORTEST_SPELLING = 4
 """Shorter strings are not searched for (a line `==` of a key); they are masked where the scan found them."""
@@ -32,7 +32,7 @@ Replaced = tuple[int, int, str]
 class Masker:
     """Finds every spelling of a transcript's secrets in a text and masks them."""
 
-    def __init__(self, found: Iterable[Located], source: str = "") -> None:
+    def __init__(self, found: Iterable[FieldSecret], source: str = "") -> None:
         kinds: dict[str, str] = {}
         for located in found:
             secret = located.finding.secret

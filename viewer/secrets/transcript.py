@@ -29,7 +29,7 @@ SEPARATOR = "\n"
 
 
 @dataclass(frozen=True, slots=True)
-class Located:
+class FieldSecret:
     """A secret in one field of a transcript."""
 
     finding: Finding
@@ -53,16 +53,16 @@ class Located:
     """Whether `span` is the secret's own characters in the source."""
 
 
-def scan_transcript(transcript: Transcript) -> list[Located]:
+def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
     """Every secret in every field a link holder could see, field by field (the same secret once per field)."""
     source = transcript.source
     parts = list(enumerate(transcript.conversations)) if transcript.is_dataset else [(None, transcript)]
-    found: list[Located] = []
+    found: list[FieldSecret] = []
     in_source = scan_text(source)
     owners = _Owners(parts, transcript.is_dataset) if in_source else None
     for finding in in_source:
         message, conversation = owners.of(finding.start)
-        found.append(Located(finding, "source", message.index if message else None, conversation,
+        found.append(FieldSecret(finding, "source", message.index if message else None, conversation,
                              span=(finding.start, finding.end), exact=True))
         if message is not None:
             found += _in_message(source, finding, message, conversation)
@@ -102,7 +102,7 @@ def _messages(parts: list[tuple[int | None, Transcript]]) -> Iterator[tuple[int 
             yield conversation, message
 
 
-def _in_message(source: str, finding: Finding, message: Message, conversation: int | None) -> Iterator[Located]:
+def _in_message(source: str, finding: Finding, message: Message, conversation: int | None) -> Iterator[FieldSecret]:
     """A secret found in the source, in the message fields that are verbatim slices of it there."""
     places = [("content", (), message.content, message.span)]
     places += [("segments", (number,), segment.text, segment.span) for number, segment in enumerate(message.segments)]
@@ -113,7 +113,7 @@ def _in_message(source: str, finding: Finding, message: Message, conversation: i
         if at >= 0 and finding.start < at + len(text) and finding.end > at:
             low, high = max(finding.start, at), min(finding.end, at + len(text))
             clipped = Finding(low - at, high - at, finding.kind, preview(source[low:high], finding.kind), source[low:high])
-            yield Located(clipped, field, message.index, conversation, path, False, (low, high), True)
+            yield FieldSecret(clipped, field, message.index, conversation, path, False, (low, high), True)
 
 
 def _at(source: str, text: str, within: Span, header: Span | None) -> int:
@@ -136,7 +136,7 @@ def _find_slice(source: str, text: str, start: int, end: int) -> int:
     return at if source.startswith(text, at) else source.find(text, at + 1, end)
 
 
-def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[Located]:
+def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[FieldSecret]:
     """Names, recipients, channels…: each distinct value scanned once, then placed in the messages holding it."""
     fields = attrgetter(*MESSAGE_FIELDS)
     joined = list(values)
@@ -145,18 +145,18 @@ def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) 
     for conversation, message in _messages(parts) if secret else ():
         for name, value in zip(MESSAGE_FIELDS, fields(message)):
             for finding in secret.get(value or "", ()):
-                found.append(Located(finding, name, message.index, conversation, span=message.span))
+                found.append(FieldSecret(finding, name, message.index, conversation, span=message.span))
     return found
 
 
-def _scan_pending(pending: dict[str, list[tuple]]) -> list[Located]:
+def _scan_pending(pending: dict[str, list[tuple]]) -> list[FieldSecret]:
     """Scan every pending string once and place each finding in every field holding that string."""
     texts = list(pending)
-    found: list[Located] = []
+    found: list[FieldSecret] = []
     for text, findings in zip(texts, _scan_each(texts)):
         for finding in findings:
             for field, index, conversation, path, key, holder in pending[text]:
-                found.append(Located(finding, field, index, conversation, path, key, holder))
+                found.append(FieldSecret(finding, field, index, conversation, path, key, holder))
     return found
 
 
@@ -225,7 +225,7 @@ class _Owners:
         return None, None
 
 
-def diagnostic(located: Located) -> Diagnostic:
+def diagnostic(located: FieldSecret) -> Diagnostic:
     """`W-SECRET` for one secret: its kind and masked preview, never the secret."""
     finding = located.finding
     shown = finding.kind if finding.preview == ELLIPSIS else f"{finding.kind}, {finding.preview}"
@@ -233,18 +233,18 @@ def diagnostic(located: Located) -> Diagnostic:
                                                      "before sharing.", located.message_index)
 
 
-def diagnostics(found: list[Located], conversation: int | None = None) -> list[Diagnostic]:
+def diagnostics(found: list[FieldSecret], conversation: int | None = None) -> list[Diagnostic]:
     """One diagnostic per secret of one transcript (of a dataset's `conversation`), in source order."""
     return sorted(map(diagnostic, distinct(found, conversation)), key=lambda diagnostic: diagnostic.span)
 
 
-def distinct(found: list[Located], conversation: int | None = None) -> list[Located]:
+def distinct(found: list[FieldSecret], conversation: int | None = None) -> list[FieldSecret]:
     """One finding per secret of one transcript (of a dataset's `conversation`). A secret seen in the source
     and again in a field that is a slice of it is one secret; so is one seen in a field that is not (a
     JSON-escaped body) when the source has one of the same kind and preview in that message."""
     mine = [item for item in found if item.conversation == conversation]
     in_source = {(item.message_index, item.finding.kind, item.finding.preview) for item in mine if item.exact}
-    made: dict[tuple, Located] = {}
+    made: dict[tuple, FieldSecret] = {}
     for item in mine:
         if item.exact or (item.message_index, item.finding.kind, item.finding.preview) not in in_source:
             identity = () if item.exact else (item.finding.kind, item.finding.preview)
@@ -252,7 +252,7 @@ def distinct(found: list[Located], conversation: int | None = None) -> list[Loca
     return list(made.values())
 
 
-def count_kinds(found: list[Located]) -> dict[str, int]:
+def count_kinds(found: list[FieldSecret]) -> dict[str, int]:
     """How many secrets of each kind, over every conversation: what an upload's answer reports."""
     counts: dict[str, int] = {}
     for conversation in {item.conversation for item in found}:

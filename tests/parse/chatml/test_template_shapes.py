@@ -26,7 +26,7 @@ def test_template_shapes_are_accounted_for_in_order(text):
 def test_no_hidden_part_of_a_template_shape_reaches_the_default_view(text):
     transcript = chatml(text)
     shown = []
-    for entry in policy.visible_entries(policy.apply(transcript, "default")):
+    for entry in policy.visible_entries(policy.Projection.of(transcript).decisions("default")):
         if isinstance(entry, policy.Marker):
             shown.append(policy.marker_json(entry))
         else:

@@ -50,4 +50,4 @@ def test_a_recovered_body_is_hidden_or_shown_by_its_channel_like_any_other():
 
     t = read("<|start|>assistant<|channel|>analysis secret plan<|end|>"
              "<|start|>assistant<|channel|>final The answer.<|return|>")
-    assert [d.show_as for d in policy.apply(t)] == ["hidden", "message"]
+    assert [d.show_as for d in policy.Projection.of(t).decisions()] == ["hidden", "message"]

@@ -5,7 +5,7 @@ import json
 
 from tests.parse.helpers import codes, only
 from viewer.parse import parse
-from viewer.policy.projection import apply
+from viewer.policy import Projection
 
 TOOL_USE = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo"}}
 
@@ -15,7 +15,7 @@ def read(*messages, **envelope):
 
 
 def shown(transcript):
-    return [(m.role, m.content) for m, d in zip(transcript.messages, apply(transcript)) if d.show_as == "message"]
+    return [(m.role, m.content) for m, d in zip(transcript.messages, Projection.of(transcript).decisions()) if d.show_as == "message"]
 
 
 def test_thinking_block_is_analysis_and_its_signature_is_opaque():

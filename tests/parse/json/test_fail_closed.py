@@ -10,12 +10,12 @@ import pytest
 from tests.parse.helpers import only
 from viewer.parse import parse
 from viewer.parse.json.media import placeholder
-from viewer.policy.projection import apply
+from viewer.policy import Projection
 
 
 def decided(messages):
     transcript = parse(json.dumps(messages), "json")
-    return transcript, [(m.role, m.channel, d.show_as) for m, d in zip(transcript.messages, apply(transcript))]
+    return transcript, [(m.role, m.channel, d.show_as) for m, d in zip(transcript.messages, Projection.of(transcript).decisions())]
 
 
 @pytest.mark.parametrize("role", ["user", "assistant", "tool", "system"])

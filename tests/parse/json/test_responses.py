@@ -5,7 +5,7 @@ import json
 
 from tests.parse.helpers import codes, only
 from viewer.parse import parse
-from viewer.policy.projection import apply
+from viewer.policy import Projection
 
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
         "arguments": '{"city":"Oslo"}'}
@@ -21,7 +21,7 @@ def request(*items, **fields):
 
 
 def shown(transcript):
-    return [m.content for m, d in zip(transcript.messages, apply(transcript)) if d.show_as == "message"]
+    return [m.content for m, d in zip(transcript.messages, Projection.of(transcript).decisions()) if d.show_as == "message"]
 
 
 def test_response_object_output_and_instructions():

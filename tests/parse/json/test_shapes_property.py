@@ -12,14 +12,14 @@ from hypothesis import given, settings, strategies as st
 from tests.parse.helpers import assert_accounted_for
 from tests.parse.json.shapes import SHAPES
 from viewer.parse import detect, parse
-from viewer.policy.projection import SHOWN_IN_FULL, apply
+from viewer.policy.projection import SHOWN_IN_FULL, Projection
 
 
 def shown_contents(text: str) -> str:
     transcript = parse(text)
     assert_accounted_for(transcript, text)
     transcript.to_json()
-    return "\n".join(message.content for message, decision in zip(transcript.messages, apply(transcript))
+    return "\n".join(message.content for message, decision in zip(transcript.messages, Projection.of(transcript).decisions())
                      if decision.show_as in SHOWN_IN_FULL)
 
 

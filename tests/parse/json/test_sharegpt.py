@@ -5,7 +5,7 @@ import json
 
 from tests.parse.helpers import codes, only
 from viewer.parse import parse
-from viewer.policy.projection import apply
+from viewer.policy import Projection
 
 
 def record(*turns, **fields):
@@ -13,7 +13,7 @@ def record(*turns, **fields):
 
 
 def shown(transcript):
-    return [m.content for m, d in zip(transcript.messages, apply(transcript)) if d.show_as == "message"]
+    return [m.content for m, d in zip(transcript.messages, Projection.of(transcript).decisions()) if d.show_as == "message"]
 
 
 def test_speakers_map_onto_roles():

@@ -8,7 +8,7 @@ import pytest
 from tests.parse.helpers import codes, only
 from viewer.parse import parse
 from viewer.parse.json.think import split_think
-from viewer.policy.projection import apply
+from viewer.policy import Projection
 
 
 def chat(*contents, role="assistant", **fields):
@@ -16,7 +16,7 @@ def chat(*contents, role="assistant", **fields):
 
 
 def shown(transcript):
-    return [m.content for m, d in zip(transcript.messages, apply(transcript)) if d.show_as == "message"]
+    return [m.content for m, d in zip(transcript.messages, Projection.of(transcript).decisions()) if d.show_as == "message"]
 
 
 @pytest.mark.parametrize("text, runs, unclosed", [
