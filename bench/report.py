@@ -155,7 +155,7 @@ def _load() -> str:
 
 def section(bench: Bench, result: Run, load_before: str) -> str:
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    facts = (f"`{bench.script}`, run {when} in {result.seconds / 60:.1f} min on {machine()}; "
+    facts = (f"`{bench.script}`, finished {when} after {result.seconds / 60:.1f} min on {machine()}; "
              f"load average {load_before} before, {_load()} after.")
     figures = result.output.rstrip("\n") or "(it printed nothing)"
     text = [facts, "", "```text", figures, "```"]
