@@ -46,13 +46,9 @@ system-packages:
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing
 
+# Runs every bench of bench/report.py's list in turn and writes what each prints into docs/benchmarks.md.
 bench: setup
-	$(PY) bench/parse.py
-	$(PY) bench/web.py
-	$(PY) bench/search.py
-	$(PY) bench/datasets.py
-	$(PY) bench/secret_scan.py
-	$(PY) bench/tool_runs.py
+	$(PY) bench/report.py
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
