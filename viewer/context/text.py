@@ -10,12 +10,16 @@ from typing import Any
 from viewer.context import Context
 from viewer.model import Message, Transcript
 from viewer.write import TARGETS
+from viewer.write.harmony import as_history
 
 WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
            "events": "openai-json"}
 """Each dialect's writer (a key of `viewer.write.TARGETS`)."""
 PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n"}
 """The generation prompt each text dialect ends with; JSON requests have none."""
+HISTORY = {"harmony": as_history}
+"""How a dialect's reference renderer writes an earlier message, where that differs from the log: Harmony's
+history ends a final answer with `<|end|>`, not the `<|return|>` the model stopped on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +37,8 @@ class ExactText:
 def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = None) -> ExactText:
     """What the model received before sampling `context.target`."""
     writer = WRITERS.get(dialect, "openchatml")
-    transcript = Transcript(dialect=dialect, source="", messages=context.kept, header=dict(header or {}))
+    transcript = Transcript(dialect=dialect, source="", messages=_as_history(context.kept, dialect),
+                            header=dict(header or {}))
     written = TARGETS[writer](transcript)
     prompt = PROMPTS.get(dialect, "") if writer != "openai-json" else ""
     return ExactText(text=written.text + prompt, writer=writer, prompt=prompt,
@@ -42,4 +47,10 @@ def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = N
 
 def message_text(message: Message, dialect: str) -> str:
     """One message as the dialect's writer writes it, on its own (for counting its tokens)."""
-    return TARGETS[WRITERS.get(dialect, "openchatml")](Transcript(dialect=dialect, source="", messages=(message,))).text
+    messages = _as_history((message,), dialect)
+    return TARGETS[WRITERS.get(dialect, "openchatml")](Transcript(dialect=dialect, source="", messages=messages)).text
+
+
+def _as_history(messages: tuple[Message, ...], dialect: str) -> tuple[Message, ...]:
+    rewrite = HISTORY.get(dialect)
+    return tuple(map(rewrite, messages)) if rewrite else messages

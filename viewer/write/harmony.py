@@ -12,6 +12,7 @@ viewer reads back as text and other Harmony readers do not.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.header import TOOL_AUTHOR_PREFIXES
@@ -26,6 +27,8 @@ NAME = "harmony cannot write this name as part of the role word: it was left out
 ESCAPED = ("harmony has no escape for control tokens in a body: they were written as OpenChatML 2.2's <<| "
            "(other Harmony readers keep the extra <)")
 
+CHANNEL_DIALECTS = ("harmony", "openchatml")
+"""Dialects whose reader knows whether a channel was written (`Message.channel_explicit`)."""
 _WORD = re.compile(r"[^\s=:<]+")
 """What a role word or a name may be to read back as itself: no space, no `=` (an attribute), no `:` (the
 alias separator) and no `<` (a token)."""
@@ -36,11 +39,24 @@ def to_harmony(transcript: Transcript) -> Written:
     losses = Losses()
     if transcript.header:
         losses.add(HEADER)
-    text = "".join(_message(message, losses) for message in transcript.messages)
+    channels_read = transcript.dialect in CHANNEL_DIALECTS
+    text = "".join(_message(message, losses, channels_read) for message in transcript.messages)
     return Written(text, losses.gathered())
 
 
-def _message(message: Message, losses: Losses) -> str:
+def as_history(message: Message) -> Message:
+    """`message` as openai-harmony's `render_conversation` writes an earlier message for the model to read:
+    `<|call|>` after an assistant's message to a recipient and `<|end|>` after every other, whatever the log
+    ended it with (`<|return|>` is only ever sampled, gpt-oss is trained to see `<|end|>` there; a message cut
+    short is closed); `to=all` (everyone) is not written."""
+    end = "call" if message.role == "assistant" and message.recipient else "end"
+    recipient = None if message.recipient == "all" else message.recipient
+    if (end, recipient) == (message.end, message.recipient):
+        return message
+    return replace(message, end=end, recipient=recipient)
+
+
+def _message(message: Message, losses: Losses, channels_read: bool) -> str:
     if message.call_id:
         losses.add(CALL_ID, message.index)
     if message.intent:
@@ -53,7 +69,7 @@ def _message(message: Message, losses: Losses) -> str:
     # its recipient goes after the channel, where it means the same.
     known = message.role in ROLES
     start = f"{START}{author}{recipient if known else ''}"
-    return (f"{start}{_channel(message, '' if known else recipient)}{MESSAGE}{escaped_body(message.content)}"
+    return (f"{start}{_channel(message, '' if known else recipient, channels_read)}{MESSAGE}{escaped_body(message.content)}"
             f"{STOP_TOKENS.get(message.end, '')}")
 
 
@@ -73,13 +89,14 @@ def _author(message: Message, losses: Losses) -> str:
     return message.role
 
 
-def _channel(message: Message, extra: str) -> str:
+def _channel(message: Message, extra: str, channels_read: bool) -> str:
     """`<|channel|>` and what follows it: the content type (a bare word is a hint, `<|constrain|>` binds), and
-    any attributes that could not stand after the role. Left out where openai-harmony writes none (a user's or
-    system's message on the implied `final` channel)."""
+    any attributes that could not stand after the role. Left out where openai-harmony writes none: a message on
+    the implied `final` channel, except an assistant's from a dialect without channels (gpt-oss writes a channel
+    on every message of its own; one read from Harmony without a channel stays without)."""
     content_type = message.content_type
-    if not (message.role == "assistant" or message.channel_explicit or message.channel != "final"
-            or content_type or extra):
+    if not (message.role == "assistant" and not channels_read or message.channel_explicit
+            or message.channel != "final" or content_type or extra):
         return ""
     written = f"{CHANNEL}{message.channel}{extra}"
     if content_type:
