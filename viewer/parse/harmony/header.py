@@ -71,13 +71,14 @@ def cached_header(text: str) -> Header:
     return header
 
 
-def loose_text_start(text: str) -> int | None:
+def loose_text_start(text: str, implied_role: str | None = None) -> int | None:
     """Where a header's loose text begins: the first word after the role (or after the channel's name) that is
     not an attribute, or None. openai-harmony's non-strict parser reads a header that never reached
-    `<|message|>` this way: `<|channel|>final I cannot…<|end|>` is a final message saying "I cannot…"."""
-    sections = _HeaderReader(text, None)._sections()
+    `<|message|>` this way: `<|channel|>final I cannot…<|end|>` is a final message saying "I cannot…". With
+    `implied_role` the role was written before the text (a primed completion), so no word of it is the role."""
+    sections = _HeaderReader(text, implied_role)._sections()
     kind, _, words = sections[-1]
-    skip = 1 if kind in ("start", "channel") else 0  # the role word, or the channel's name
+    skip = 1 if kind == "channel" or kind == "start" and implied_role is None else 0  # the role, the channel
     if kind == "constrain" or len(sections) > 1 and kind == "start":
         return None
     for start, _, word in words[skip:]:
