@@ -135,8 +135,25 @@ def named_and_plain(h):
     ]
 
 
+def channel_less_calls(h):
+    """A call and a reply on no channel, their content types after the recipient, and bodies that spell control
+    tokens (ordinary text to the model)."""
+    lookup = [("lookup", "Looks a term up.", AIR)]
+    reply = h.Message.from_author_and_content(h.Author.new(h.Role.TOOL, "functions.lookup"), '{"found": true}')
+    return [
+        _system(h), _developer(h, "Explain Harmony tokens.", lookup),
+        _say(h, h.Role.USER, "What does <|constrain|> do after <|channel|>commentary?"),
+        _assistant(h, None, '{"location": "<|constrain|>"}').with_recipient("functions.lookup").with_content_type("json"),
+        reply.with_recipient("assistant").with_content_type("<|constrain|>json"),
+        _assistant(h, "analysis", "Explain: <|constrain|>json binds the content type."),
+        _assistant(h, "final", "`<|constrain|>json` says the body must be JSON; `<|channel|>` names the channel."),
+        _say(h, h.Role.USER, "Thanks"),
+        _assistant(h, "final", "Welcome."),
+    ]
+
+
 CONVERSATIONS = {function.__name__: function for function in (
-    three_turns, weather_tools, builtin_tools, ongoing_analysis, named_and_plain)}
+    three_turns, weather_tools, builtin_tools, ongoing_analysis, named_and_plain, channel_less_calls)}
 
 PRIMED_TEXTS = {
     # openai-harmony tests/test_harmony.py, test_streamable_parser_missing_message_token

@@ -13,7 +13,7 @@ It writes two files under tests/reference/openai-harmony/:
   gpt-oss's turns are logged (openai-harmony's `render_conversation` without dropping anything, each sampled
   final answer ending in `<|return|>`, the token the model stopped on), and `contexts` maps the index of every
   assistant message to openai-harmony's `render_conversation_for_completion(messages before it, assistant)`
-  with `auto_drop_analysis`: what the model saw when sampling it.
+  with `auto_drop_analysis`: what the model saw when sampling it; `tokens` maps it to that rendering's length.
 - `missing_message.json`: the texts of openai-harmony's tests `test_streamable_parser_missing_message_token*`
   (tests/test_harmony.py) and `test_missing_message_token_requires_non_strict_mode` (src/tests.rs), and a few
   more of the same kind, each with the messages that the non-strict `StreamableParser` primed with the
@@ -65,16 +65,17 @@ def logged(harmony, encoding, messages) -> str:
     return "".join(parts)
 
 
-def contexts(harmony, encoding, messages) -> dict[str, str]:
-    """What the model saw before each assistant message, by openai-harmony's default rendering."""
+def contexts(harmony, encoding, messages) -> tuple[dict[str, str], dict[str, int]]:
+    """What the model saw before each assistant message, by openai-harmony's default rendering, and how many
+    tokens that was."""
     drop = harmony.RenderConversationConfig(auto_drop_analysis=True)
-    seen = {}
+    seen, counts = {}, {}
     for index, message in enumerate(messages):
         if message.author.role == harmony.Role.ASSISTANT:
             conversation = harmony.Conversation.from_messages(messages[:index])
             tokens = encoding.render_conversation_for_completion(conversation, harmony.Role.ASSISTANT, drop)
-            seen[str(index)] = encoding.decode_utf8(tokens)
-    return seen
+            seen[str(index)], counts[str(index)] = encoding.decode_utf8(tokens), len(tokens)
+    return seen, counts
 
 
 def primed(harmony, encoding, text: str) -> list[dict]:
@@ -94,8 +95,9 @@ def main() -> None:
     conversations = []
     for name, build in CONVERSATIONS.items():
         messages = build(harmony)
-        conversations.append({"name": name, "log": logged(harmony, encoding, messages),
-                              "contexts": contexts(harmony, encoding, messages)})
+        seen, counts = contexts(harmony, encoding, messages)
+        conversations.append({"name": name, "log": logged(harmony, encoding, messages), "contexts": seen,
+                              "tokens": counts})
     cases = [{"name": name, "text": text, "messages": primed(harmony, encoding, text)}
              for name, text in PRIMED_TEXTS.items()]
     OUT.mkdir(parents=True, exist_ok=True)
