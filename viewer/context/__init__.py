@@ -8,7 +8,8 @@ dropping earlier chain of thought (`analysis`).
   resolved, or to the message sampled).
 - Harmony (`harmony`): openai-harmony's `auto_drop_analysis` (HARMONY.md, "Dropping chain of thought"): when the
   last assistant message of the conversation rendered is on `final`, every `analysis` message before the *first*
-  assistant `final` is dropped; otherwise nothing is.
+  `final` message is dropped; otherwise nothing is. Only channels written in a header count (openai-harmony has
+  no implied channel).
 - Every other dialect (ChatML, JSON, events) has no such rule: the model saw everything before the message.
 
 Pure: messages in, a `Context` out; the web page and the writers do the rest."""
@@ -129,9 +130,17 @@ def _openchatml_dropped(before: Sequence[Message]) -> set[int]:
 
 
 def _harmony_dropped(before: Sequence[Message]) -> set[int]:
-    """openai-harmony: only when the last assistant message is final, analysis before the first final."""
+    """openai-harmony's `render_conversation` with `auto_drop_analysis`: when the last assistant message is on
+    the final channel, every message on the analysis channel before the first message on the final channel
+    goes. Only a channel written in the header counts, as openai-harmony reads one: an assistant message with
+    no `<|channel|>` is not final, and a tool's reply on analysis (the python tool's) is dropped like the call."""
     assistants = [message for message in before if message.role == "assistant"]
-    if not assistants or assistants[-1].channel != "final":
+    if not assistants or not _written_channel(assistants[-1], "final"):
         return set()
-    first_final = next(message.index for message in assistants if message.channel == "final")
-    return {message.index for message in before if _is_analysis(message) and message.index < first_final}
+    first_final = next(message.index for message in before if _written_channel(message, "final"))
+    return {message.index for message in before
+            if _written_channel(message, "analysis") and message.index < first_final}
+
+
+def _written_channel(message: Message, channel: str) -> bool:
+    return message.channel_explicit and message.channel == channel

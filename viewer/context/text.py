@@ -9,13 +9,17 @@ from typing import Any
 
 from viewer.context import Context
 from viewer.model import Message, Transcript
-from viewer.write import TARGETS
+from viewer.write import TARGETS, Written
+from viewer.write.harmony import MESSAGE, as_history, to_harmony
 
 WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
            "events": "openai-json"}
 """Each dialect's writer (a key of `viewer.write.TARGETS`)."""
 PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n"}
 """The generation prompt each text dialect ends with; JSON requests have none."""
+HISTORY = {"harmony": as_history}
+"""How a dialect's reference renderer writes an earlier message, where that differs from the log: Harmony's
+history ends a final answer with `<|end|>`, not the `<|return|>` the model stopped on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +37,7 @@ class ExactText:
 def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = None) -> ExactText:
     """What the model received before sampling `context.target`."""
     writer = WRITERS.get(dialect, "openchatml")
-    transcript = Transcript(dialect=dialect, source="", messages=context.kept, header=dict(header or {}))
-    written = TARGETS[writer](transcript)
+    written = _written(context.kept, dialect, header)
     prompt = PROMPTS.get(dialect, "") if writer != "openai-json" else ""
     return ExactText(text=written.text + prompt, writer=writer, prompt=prompt,
                      losses=tuple(str(loss) for loss in written.losses))
@@ -42,4 +45,26 @@ def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = N
 
 def message_text(message: Message, dialect: str) -> str:
     """One message as the dialect's writer writes it, on its own (for counting its tokens)."""
-    return TARGETS[WRITERS.get(dialect, "openchatml")](Transcript(dialect=dialect, source="", messages=(message,))).text
+    return _written((message,), dialect).text
+
+
+def message_parts(message: Message, dialect: str) -> tuple[str, str, str]:
+    """`message_text` cut into what comes before the body, the body, and what follows it. A Harmony body is
+    written as received, so it is the content, and the model read it as ordinary text even where it spells a
+    control token; other dialects' text is not cut (the body is "")."""
+    text = message_text(message, dialect)
+    body = message.content
+    if WRITERS.get(dialect) != "harmony" or not body:
+        return text, "", ""
+    head_end = text.index(MESSAGE) + len(MESSAGE)  # a header never holds <|message|>
+    return text[:head_end], body, text[head_end + len(body):]
+
+
+def _written(messages: tuple[Message, ...], dialect: str, header: dict[str, Any] | None = None) -> Written:
+    """The messages as the model received them: earlier messages as the dialect renders history, and Harmony
+    bodies unescaped (openai-harmony renders a body as ordinary text tokens)."""
+    rewrite = HISTORY.get(dialect)
+    transcript = Transcript(dialect=dialect, source="", messages=tuple(map(rewrite, messages)) if rewrite else messages,
+                            header=dict(header or {}))
+    writer = WRITERS.get(dialect, "openchatml")
+    return to_harmony(transcript, as_received=True) if writer == "harmony" else TARGETS[writer](transcript)

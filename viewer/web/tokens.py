@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from viewer.context import Context
-from viewer.context.text import ExactText, message_text
+from viewer.context.text import ExactText, message_parts
+from viewer.model import Message
 from viewer.web.vocabulary import FILE_NAME, FOLDER, SHA256
 
 CONTEXT_WINDOW = 131_072
@@ -68,10 +69,18 @@ def count(context: Context, text: ExactText, dialect: str) -> TokenCounts:
     encoding = harmony_encoding()
     if encoding is None:
         return TokenCounts(available=False, note=UNAVAILABLE)
-    encode = functools.partial(encoding.encode, allowed_special="all")
-    per_message = {message.index: len(encode(message_text(message, dialect))) for message in context.kept}
-    return TokenCounts(available=True, per_message=per_message, prompt=len(encode(text.prompt)),
-                       total=len(encode(text.text)))
+    per_message = {message.index: _message_tokens(encoding, message, dialect) for message in context.kept}
+    prompt = len(encoding.encode(text.prompt, allowed_special="all"))
+    # every message starts and ends with a special token, so no token spans two: the total is the sum
+    return TokenCounts(available=True, per_message=per_message, prompt=prompt, total=sum(per_message.values()) + prompt)
+
+
+def _message_tokens(encoding: Any, message: Message, dialect: str) -> int:
+    """A message's tokens as openai-harmony renders it: header and stop token with their special tokens, the
+    body as ordinary text (a control token spelled in a body was text to the model)."""
+    head, body, stop = message_parts(message, dialect)
+    return (len(encoding.encode(head, allowed_special="all")) + len(encoding.encode_ordinary(body))
+            + len(encoding.encode(stop, allowed_special="all")))
 
 
 def vocabulary_file() -> Path | None:

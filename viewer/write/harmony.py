@@ -12,6 +12,7 @@ viewer reads back as text and other Harmony readers do not.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.header import TOOL_AUTHOR_PREFIXES
@@ -25,35 +26,55 @@ INTENT = "harmony has no intents: they were left out (a recipient-less commentar
 NAME = "harmony cannot write this name as part of the role word: it was left out"
 ESCAPED = ("harmony has no escape for control tokens in a body: they were written as OpenChatML 2.2's <<| "
            "(other Harmony readers keep the extra <)")
+SPELLED = ("a body spells a control token: the model received it as ordinary text, which looks the same here as "
+           "the token")
 
+CHANNEL_DIALECTS = ("harmony", "openchatml")
+"""Dialects whose reader knows whether a channel was written (`Message.channel_explicit`)."""
 _WORD = re.compile(r"[^\s=:<]+")
 """What a role word or a name may be to read back as itself: no space, no `=` (an attribute), no `:` (the
 alias separator) and no `<` (a token)."""
 
 
-def to_harmony(transcript: Transcript) -> Written:
-    """The transcript as raw Harmony text, and what Harmony could not express."""
+def to_harmony(transcript: Transcript, as_received: bool = False) -> Written:
+    """The transcript as raw Harmony text, and what Harmony could not express. With `as_received`, bodies are
+    written as the model received them: openai-harmony renders a body's text as ordinary tokens, so a control
+    token spelled in it was text to the model and is not escaped (which this text cannot show: it is reported)."""
     losses = Losses()
     if transcript.header:
         losses.add(HEADER)
-    text = "".join(_message(message, losses) for message in transcript.messages)
+    channels_read = transcript.dialect in CHANNEL_DIALECTS
+    text = "".join(_message(message, losses, channels_read, as_received) for message in transcript.messages)
     return Written(text, losses.gathered())
 
 
-def _message(message: Message, losses: Losses) -> str:
+def as_history(message: Message) -> Message:
+    """`message` as openai-harmony's `render_conversation` writes an earlier message for the model to read:
+    `<|call|>` after an assistant's message to a recipient and `<|end|>` after every other, whatever the log
+    ended it with (`<|return|>` is only ever sampled, gpt-oss is trained to see `<|end|>` there; a message cut
+    short is closed); `to=all` (everyone) is not written."""
+    end = "call" if message.role == "assistant" and message.recipient else "end"
+    recipient = None if message.recipient == "all" else message.recipient
+    if (end, recipient) == (message.end, message.recipient):
+        return message
+    return replace(message, end=end, recipient=recipient)
+
+
+def _message(message: Message, losses: Losses, channels_read: bool, as_received: bool) -> str:
     if message.call_id:
         losses.add(CALL_ID, message.index)
     if message.intent:
         losses.add(INTENT, message.index)
     if "<|" in message.content or message.content.endswith("<"):
-        losses.add(ESCAPED, message.index)
+        losses.add(SPELLED if as_received else ESCAPED, message.index)
     author = _author(message, losses)
     recipient = f" to={message.recipient}" if message.recipient else ""
     # A role word the reader does not know, followed by more words, would read as a tool speaking (HARMONY.md):
     # its recipient goes after the channel, where it means the same.
     known = message.role in ROLES
     start = f"{START}{author}{recipient if known else ''}"
-    return (f"{start}{_channel(message, '' if known else recipient)}{MESSAGE}{escaped_body(message.content)}"
+    body = message.content if as_received else escaped_body(message.content)
+    return (f"{start}{_channel(message, '' if known else recipient, channels_read)}{MESSAGE}{body}"
             f"{STOP_TOKENS.get(message.end, '')}")
 
 
@@ -73,15 +94,21 @@ def _author(message: Message, losses: Losses) -> str:
     return message.role
 
 
-def _channel(message: Message, extra: str) -> str:
-    """`<|channel|>` and what follows it: the content type (a bare word is a hint, `<|constrain|>` binds), and
-    any attributes that could not stand after the role. Left out where openai-harmony writes none (a user's or
-    system's message on the implied `final` channel)."""
-    content_type = message.content_type
-    if not (message.role == "assistant" or message.channel_explicit or message.channel != "final"
-            or content_type or extra):
+def _channel(message: Message, extra: str, channels_read: bool) -> str:
+    """`<|channel|>` and what follows it: any attributes that could not stand after the role, and the content
+    type (a bare word is a hint, `<|constrain|>` binds). The channel is left out where openai-harmony writes
+    none: a message on the implied `final` channel, except an assistant's from a dialect without channels
+    (gpt-oss writes a channel on every message of its own; one read from Harmony without a channel stays
+    without). The content type then follows the recipient, as openai-harmony writes it (`to=python code`), but
+    a bare one with no recipient before it needs the channel to read back as a content type."""
+    content_type = _content_type(message)
+    if (message.role == "assistant" and not channels_read or message.channel_explicit or message.channel != "final"
+            or extra or content_type and not (message.recipient or message.constrained)):
+        return f"{CHANNEL}{message.channel}{extra}{content_type}"
+    return content_type
+
+
+def _content_type(message: Message) -> str:
+    if not message.content_type:
         return ""
-    written = f"{CHANNEL}{message.channel}{extra}"
-    if content_type:
-        written += f" {CONSTRAIN}{content_type}" if message.constrained else f" {content_type}"
-    return written
+    return f" {CONSTRAIN}{message.content_type}" if message.constrained else f" {message.content_type}"

@@ -88,8 +88,24 @@ def test_a_message_without_channel_reads_as_final_not_explicit():
     assert (m.channel, m.channel_explicit) == ("final", False)
 
 
+@pytest.mark.parametrize(("header", "role", "content_type", "constrained"), [
+    ("assistant to=functions.f json", "assistant", "json", False),
+    ("functions.f to=assistant code", "tool", "code", False),
+    ("functions.f to=assistant <|constrain|>json", "tool", "json", True),
+])
+def test_a_content_type_after_the_recipient_of_a_message_without_channel_is_read(header, role, content_type,
+                                                                                 constrained):
+    # openai-harmony writes the content type there when a message has no channel
+    t = read(f"<|start|>{header}<|message|>x<|end|>")
+    m = only(t)
+    assert (m.role, m.content_type, m.constrained, m.channel_explicit) == (role, content_type, constrained, False)
+    assert codes(t) == []
+
+
 @pytest.mark.parametrize("header", [
     "assistant<|channel|><|message|>",                       # channel token without a name
+    "assistant to=f json md<|message|>",                     # two bare words after the recipient
+    "assistant json to=f<|message|>",                        # a bare word before the recipient
     "assistant<|channel|>final<|channel|>analysis<|message|>",  # two channels
     "assistant json<|channel|>final<|message|>",             # bare word after the role
     "assistant to=a<|channel|>final to=b<|message|>",        # two different recipients

@@ -71,13 +71,14 @@ def cached_header(text: str) -> Header:
     return header
 
 
-def loose_text_start(text: str) -> int | None:
+def loose_text_start(text: str, implied_role: str | None = None) -> int | None:
     """Where a header's loose text begins: the first word after the role (or after the channel's name) that is
     not an attribute, or None. openai-harmony's non-strict parser reads a header that never reached
-    `<|message|>` this way: `<|channel|>final I cannot…<|end|>` is a final message saying "I cannot…"."""
-    sections = _HeaderReader(text, None)._sections()
+    `<|message|>` this way: `<|channel|>final I cannot…<|end|>` is a final message saying "I cannot…". With
+    `implied_role` the role was written before the text (a primed completion), so no word of it is the role."""
+    sections = _HeaderReader(text, implied_role)._sections()
     kind, _, words = sections[-1]
-    skip = 1 if kind in ("start", "channel") else 0  # the role word, or the channel's name
+    skip = 1 if kind == "channel" or kind == "start" and implied_role is None else 0  # the role, the channel
     if kind == "constrain" or len(sections) > 1 and kind == "start":
         return None
     for start, _, word in words[skip:]:
@@ -136,7 +137,10 @@ class _HeaderReader:
         if self.role is None and words and "=" not in words[0][2]:
             self._author(words[0], more_words=len(words) > 1)
             words = words[1:]
-        self._rest(words, "after the role")
+        # openai-harmony writes a message's content type after its recipient when it has no channel
+        # (`<|start|>functions.f to=assistant code<|message|>`): a last bare word right after `to=` is one
+        after_recipient = len(words) > 1 and words[-2][2].startswith("to=")
+        self._rest(words, "after the role", bare_type_allowed=after_recipient, bare_type_last=True)
 
     def _author(self, word: tuple[int, int, str], more_words: bool) -> None:
         start, end, author = word
@@ -183,12 +187,14 @@ class _HeaderReader:
             self._problem("E-PARSE-HEADER", *token, "<|constrain|> is not followed by a content type.")
         self._rest(words, "after the content type")
 
-    def _rest(self, words: list[tuple[int, int, str]], where: str, bare_type_allowed: bool = False) -> None:
-        for start, end, word in words:
+    def _rest(self, words: list[tuple[int, int, str]], where: str, bare_type_allowed: bool = False,
+              bare_type_last: bool = False) -> None:
+        for number, (start, end, word) in enumerate(words, start=1):
             key, equals, value = word.partition("=")
             if equals and "<|" not in word:
                 self._attribute(start, end, key, value)
-            elif bare_type_allowed and self.bare_type is None and "<|" not in word:
+            elif (bare_type_allowed and self.bare_type is None and "<|" not in word
+                  and (not bare_type_last or number == len(words))):
                 self.bare_type = word  # Harmony's `commentary json`: a content type without <|constrain|>
             else:
                 self._problem("E-PARSE-HEADER", start, end, f"Unexpected {word!r} {where} in the header.")

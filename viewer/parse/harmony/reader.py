@@ -16,8 +16,9 @@ Choices where the specs are silent (each has a test in tests/parse/test_harmony.
 - A chain-of-thought block runs from its `<|start_X|>` marker to `<|end_X|>`, the next start marker, a literal
   block, or the end of the body.
 - A header that never reaches `<|message|>` but has loose words after its role or channel (`<|channel|>final I
-  cannot…<|end|>`) is read as openai-harmony's non-strict parser reads it: the loose text is the body, with
-  W-HEADER-BODY-RECOVERED.
+  cannot…<|end|>`, also right after a primed role) is read as openai-harmony's non-strict parser reads it: the
+  loose text is the body, with W-HEADER-BODY-RECOVERED. Unlike openai-harmony, attributes before the loose
+  text stay in the header and the text is kept as written (it joins the words with single spaces).
 - Each message is made by `new_message` (drafts.py), a faster `Message(...)`; a body with literal blocks or
   chain-of-thought markers is read by `Body` (body.py).
 """
@@ -169,9 +170,10 @@ class _Reader:
 
     def _header_without_body(self, start: int, header_from: int, header_to: int, token: int | None,
                              token_end: int, implied_role: str | None) -> int:
-        loose = loose_text_start(self.text[header_from:header_to]) if implied_role is None else None
+        loose = loose_text_start(self.text[header_from:header_to], implied_role)
         if loose is not None:
-            return self._recovered_body(start, header_from, header_from + loose, header_to, token, token_end)
+            return self._recovered_body(start, header_from, header_from + loose, header_to, token, token_end,
+                                        implied_role)
         header = read_header(self.text[header_from:header_to], implied_role)
         end, span_end, why = self._missing_message(header_to, token, token_end)
         index = len(self.messages)
@@ -190,10 +192,11 @@ class _Reader:
                 f"The header ends at <|{STOPS[token]}|> without <|message|>, so the message has no body.")
 
     def _recovered_body(self, start: int, header_from: int, body_from: int, body_to: int, token: int | None,
-                        token_end: int) -> int:
+                        token_end: int, implied_role: str | None) -> int:
         """A header with loose text and no <|message|>: the loose text is the body, as openai-harmony's
-        non-strict parser reads it, with a warning; the words before it are the header."""
-        header = read_header(self.text[header_from:body_from].rstrip())
+        non-strict parser reads it, with a warning; the words before it are the header (after the primed role in
+        a completion: `<|channel|>analysis I must refuse<|end|>`)."""
+        header = read_header(self.text[header_from:body_from].rstrip(), implied_role)
         end, span_end, _ = self._missing_message(body_to, token, token_end)
         index = len(self.messages)
         self._add_message(index, header, unescape(self.text[body_from:body_to]), (start, span_end), end, (),
