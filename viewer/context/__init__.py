@@ -22,7 +22,7 @@ from viewer.model import Message
 
 
 @dataclass(frozen=True, slots=True)
-class Rule:
+class DropRule:
     """A dialect's rule for what earlier messages the model sees when sampling."""
 
     name: str
@@ -33,24 +33,24 @@ class Rule:
     """One sentence for a person."""
 
 
-OPENCHATML_RULE = Rule(
+OPENCHATML_RULE = DropRule(
     "OpenChatML 2.2 CoT handling",
     "OpenChatML 2.2 §7 (Safety) and Harmony compatibility item 7 (CoT handling)",
     "After a turn that ended with final (<|return|>), earlier analysis is dropped on later sampling; a turn that "
     "ended with <|call|> keeps its analysis and the call when resuming.")
-HARMONY_RULE = Rule(
+HARMONY_RULE = DropRule(
     "openai-harmony auto_drop_analysis",
     "openai-harmony render_conversation_for_completion with auto_drop_analysis (HARMONY.md, "
     "\"Dropping chain of thought\")",
     "When the last assistant message before this one is on the final channel, every analysis message before the "
     "first final message is dropped; otherwise every message is kept. (vLLM drops analysis before the last final "
     "instead; this page follows the reference.)")
-EVERYTHING_RULE = Rule(
+EVERYTHING_RULE = DropRule(
     "everything before it",
     "this dialect has no rule for dropping earlier messages",
     "The model saw every message before this one.")
 
-RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE}
+DROP_RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE}
 
 
 class NotSampled(LookupError):
@@ -63,7 +63,7 @@ class Item:
 
     message: Message
     kept: bool
-    dropped_by: Rule | None = None
+    dropped_by: DropRule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ class Context:
     """The sampling context of message `target`: every earlier message, each kept or dropped by `rule`."""
 
     target: Message
-    rule: Rule
+    rule: DropRule
     items: tuple[Item, ...]
 
     @property
@@ -83,8 +83,8 @@ class Context:
         return tuple(item.message for item in self.items if not item.kept)
 
 
-def rule_for(dialect: str) -> Rule:
-    return RULES.get(dialect, EVERYTHING_RULE)
+def rule_for(dialect: str) -> DropRule:
+    return DROP_RULES.get(dialect, EVERYTHING_RULE)
 
 
 def sampling_context(messages: Sequence[Message], dialect: str, index: int) -> Context:

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 
 from viewer.store import rows
-from viewer.store.rows import Entry, Located
+from viewer.store.types import Entry, Located
 from viewer.store.schema import (
     diagnostics,
     message_kinds,

@@ -16,7 +16,7 @@ from viewer.policy import Projection
 from viewer.store import live, masked, migrate, rows, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
-from viewer.store.rows import Entry, Located, Record
+from viewer.store.types import Entry, Located, Record
 from viewer.store.schema import diagnostics, messages, pairs, transcripts
 from viewer.store.schema import in_integer_range as _position
 

@@ -1,12 +1,12 @@
 """Conversions between the model and database rows, both ways.
 
-`*_rows` turn an analysis into rows to insert; `record`, `entry` and `located` turn rows back into frozen data.
+`*_rows` turn an analysis into rows to insert; `record`, `entry` and `located` turn rows back into the read
+types of types.py.
 """
 from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from sqlalchemy import Column, Table
@@ -14,109 +14,8 @@ from sqlalchemy import Column, Table
 from viewer.model import Diagnostic, Message, Segment, Transcript
 from viewer.model.drafts import draft_class, new_message
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
-from viewer.policy.projection import marker_tool
 from viewer.store.schema import message_kinds, messages, transcripts
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """A stored transcript's metadata and counts (no raw bytes, no messages)."""
-
-    id: str
-    name: str | None
-    dialect: str
-    requested_dialect: str
-    created_at: dt.datetime
-    debug_allowed: bool
-    manage_hash: str | None
-    is_sample: bool
-    parser_version: str
-    header: dict[str, Any]
-    tools: dict[str, Any]
-    """The tools the transcript declares: name → JSON schema of the parameters."""
-    size: int
-    message_count: int
-    visible_count: int
-    hidden_count: int
-    diagnostic_count: int
-    error_count: int
-    pair_count: int
-    deleted: bool
-    expires_at: dt.datetime | None
-    parent_id: str | None
-    """For a conversation of a dataset: the dataset's id (its share link, manage key and permissions)."""
-    conversation: int | None
-    """For a conversation of a dataset: its number, from 0."""
-    conversation_count: int | None
-    """For a dataset: how many conversations it holds; None for a single conversation."""
-    snippet: str | None
-    """For a conversation of a dataset: the start of its first user message that the default view shows."""
-    secret_kinds: dict[str, int]
-    """Secrets found in the upload, masked for link holders: kind → how many (for a conversation, its
-    dataset's)."""
-    secrets_unmasked: bool
-    """Whether the uploader lets link holders of the debug view read the secrets."""
-
-    @property
-    def secret_count(self) -> int:
-        return sum(self.secret_kinds.values())
-    live: str | None = None
-    """"open" while an agent appends to it, then "finished" or "truncated"; None if it was never live."""
-
-    @property
-    def is_dataset(self) -> bool:
-        return self.conversation_count is not None
-
-    @property
-    def owner_id(self) -> str:
-        """The upload whose share link, manage key and permissions cover this record."""
-        return self.parent_id or self.id
-
-    def expired(self, now: dt.datetime) -> bool:
-        return self.expires_at is not None and self.expires_at <= now
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A stored message with the default view's decision and its place in the source."""
-
-    message: Message
-    show_as: str
-    """The default view's treatment: `message` `preamble` `marker` `hidden`."""
-    rank: int | None
-    """Position among the default view's entries; None when the default view hides it."""
-    rule: str
-    reason: str
-    pair: int | None
-    """Pair number shared by a call and its reply."""
-    partner: int | None
-    """Index of the other half of the pair."""
-    line: int
-    column: int
-    source: str
-    """The exact source text of the message."""
-
-    @property
-    def index(self) -> int:
-        return self.message.index
-
-    def position(self, view: str) -> int:
-        """Where the entry stands in a view's windows: its index in the debug view, its rank in the default."""
-        return self.message.index if view == "debug" else self.rank
-
-    @property
-    def tool(self) -> str | None:
-        """For the default view's markers: the tool called or replying, the one thing a marker may say."""
-        return marker_tool(self.message, self.show_as)
-
-
-@dataclass(frozen=True, slots=True)
-class Located:
-    """A diagnostic with its 1-based line and column."""
-
-    diagnostic: Diagnostic
-    line: int
-    column: int
+from viewer.store.types import Entry, Located, Record
 
 
 MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",

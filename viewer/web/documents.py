@@ -7,7 +7,7 @@ from typing import Any, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.present.document import Document
-from viewer.store import Entry, Located, Record, Store
+from viewer.store import Entry, Located, Store
 from viewer.web.lookup import Reading, counts, title
 
 
