@@ -6,9 +6,9 @@ makes the scan of a transcript without secrets three times its parse instead of 
 Both find the same starts. A pattern is an ASCII expression in the syntax both read (PCRE's, as `re` has it),
 matched against bytes, case-insensitively if it says so; an engine returns, for each pattern, every offset where
 a match of it starts, overlapping ones too. Hyperscan reports matches by their ends, each with its leftmost
-start: the same set of starts as long as no two matches of one pattern share a start or an end, which holds for
-fixed-width patterns and for alternatives that do not begin or end alike (tests/secrets/test_engines.py checks
-the two engines against each other, and test_anchors.py both against `re` on the text itself).
+start: the same set of starts as long as no two matches of one pattern end at the same place, which holds for
+fixed-width patterns and for alternatives that do not end alike (tests/secrets/test_engines.py checks the two
+engines against each other, and test_anchors.py both against `re` on the text itself).
 """
 from __future__ import annotations
 
