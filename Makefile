@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` serves the viewer, `make test` runs every test.
-# Each sets up what it needs first: a .venv with the project and its test extras, htmx and js-tiktoken from npm,
+# Each sets up what it needs first: a .venv with the project, its optional native parts (Hyperscan, tiktoken,
+# gunicorn) and its test extras, htmx and js-tiktoken from npm,
 # and the o200k vocabulary the context page counts tokens with, rebuilt from js-tiktoken (nothing downloads later).
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +14,7 @@ setup: $(VENV)/.installed node_modules/.installed $(VOCABULARY)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test,fast,tokens,production]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

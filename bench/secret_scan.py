@@ -1,6 +1,7 @@
 """Secret scanner benchmark: scan time against parse time, and false positives.
 
-Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1]`. Prints, for generated Harmony
+Run: `.venv/bin/python bench/secret_scan.py [--megabytes 1 10] [--corpus 1] [--engine re]`. Prints, with the
+anchor engine the scan uses here (Hyperscan where installed) or the one named, for generated Harmony
 transcripts (tests/harness/gen.py) of each size, the parse time and the `scan_transcript` time (CPU time, best
 of 5, alternating, so that both see the same load on a shared machine) and their ratio (target: scan <= parse);
 the same for a code-dense transcript (the blocks of tests/secrets/corpus.py as messages), for an agent reading
@@ -37,7 +38,9 @@ from viewer.ingest import mask_secrets  # noqa: E402
 from viewer.parse import parse  # noqa: E402
 from viewer.policy import Projection  # noqa: E402
 from viewer.secrets import scan_text, scan_transcript  # noqa: E402
+from viewer.secrets.anchors import DEFAULT_ENGINE, using  # noqa: E402
 from viewer.secrets.assignments import NOT_SECRET_NAMES, TOKEN_NAMED, plausible, random_looking  # noqa: E402
+from viewer.secrets.engines import NAMES  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_transcripts"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -152,8 +155,18 @@ def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__)
     arguments.add_argument("--megabytes", type=float, nargs="+", default=[1.0, 10.0])
     arguments.add_argument("--corpus", type=float, default=1.0, help="megabytes of generated prose and code")
+    arguments.add_argument("--engine", choices=NAMES, default=DEFAULT_ENGINE,
+                           help=f"the anchor engine (default here: {DEFAULT_ENGINE})")
     options = arguments.parse_args()
+    print(f"anchor engine: {options.engine}")
+    with using(options.engine):
+        rows = measure(options)
+    width = max(len(row[0]) for row in rows)
+    for label, figure, note in rows:
+        print(f"{label:<{width}}  {figure:>8}  {note}")
 
+
+def measure(options: argparse.Namespace) -> list[tuple[str, str, str]]:
     rows = [ratio_row("gen.py Harmony", generate(megabytes)) for megabytes in options.megabytes]
     rows += [masking_row(megabytes) for megabytes in options.megabytes]
     rows.append(ratio_row("code-dense Harmony", dense_transcript(options.corpus)))
@@ -187,9 +200,7 @@ def main() -> None:
         rows.append((f"token-named entropy limit {limit}", f"{kept:.1%}",
                      f"of random 16-40 character keys kept; {passed} of {len(values)} token-named values in the "
                      "secret-free text pass the entropy test"))
-    width = max(len(row[0]) for row in rows)
-    for label, figure, note in rows:
-        print(f"{label:<{width}}  {figure:>8}  {note}")
+    return rows
 
 
 if __name__ == "__main__":

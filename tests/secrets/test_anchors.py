@@ -1,5 +1,6 @@
-"""Hyperscan finds every anchor that Python's `re` finds in the text itself, non-ASCII characters included, and
-exactly those in ASCII text: the one pass reads the text's ASCII view, so its offsets must be the text's."""
+"""Each anchor engine (Hyperscan's one pass, and `re` where Hyperscan is not installed) finds every anchor that
+Python's `re` finds in the text itself, non-ASCII characters included, and exactly those in ASCII text: the
+engines read the text's ASCII view, so their offsets must be the text's."""
 from __future__ import annotations
 
 import re
@@ -9,9 +10,11 @@ import pytest
 from detect_secrets.plugins.keyword import DENYLIST
 from hypothesis import given, settings, strategies as st
 
-from viewer.secrets.anchors import (GIVEN, GIVEN_24, GIVEN_40, GIVEN_AFTER, NAME_WORDS, RUN, SHAPES, ascii_view,
-                                    find_anchors)
+from tests.conftest import missing
+from viewer.secrets.anchors import (DEFAULT_ENGINE, GIVEN, GIVEN_24, GIVEN_40, GIVEN_AFTER, NAME_WORDS, RUN, SHAPES,
+                                    ascii_view, find_anchors, using)
 from viewer.secrets.assignments import TOKEN_DETECTOR
+from viewer.secrets.engines import NAMES
 
 PIECES = ("AKIA", "ASIA", "AC1f", "AIza", "AccountKey=", "SKa1", "SG.", "PRIVATE KEY", "PuTTY-User-Key-File",
           "GR1348941", "eyJ", "xai-", "xoxb-", "sk_live_", "_authToken", "github_pat_", "hf_", "r8_", "ghp_", "gsk_",
@@ -38,24 +41,29 @@ def expected(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
     return shapes, names
 
 
-def found(text: str) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
-    shapes, names = find_anchors(text)
+def found(text: str, engine: str = DEFAULT_ENGINE) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+    if engine == "hyperscan" and DEFAULT_ENGINE != "hyperscan":
+        missing("hyperscan is not installed: `pip install -e '.[fast]'` (make setup does)")
+    with using(engine):
+        shapes, names = find_anchors(text)
     return {name: set(at) for name, at in shapes.items()}, {letter: set(at) for letter, at in names.items()}
 
 
+@pytest.mark.parametrize("engine", NAMES)
 @settings(max_examples=400, deadline=None)
 @given(TEXTS)
-def test_every_anchor_python_finds_in_the_text_is_found(text: str) -> None:
-    wanted, got = expected(text), found(text)
+def test_every_anchor_python_finds_in_the_text_is_found(engine: str, text: str) -> None:
+    wanted, got = expected(text), found(text, engine)
     for kind in (0, 1):
         for key, positions in wanted[kind].items():
             assert positions <= got[kind][key], (key, text)
 
 
+@pytest.mark.parametrize("engine", NAMES)
 @settings(max_examples=200, deadline=None)
 @given(TEXTS.filter(str.isascii))
-def test_in_ascii_text_the_anchors_are_exactly_those_python_finds(text: str) -> None:
-    assert found(text) == expected(text)
+def test_in_ascii_text_the_anchors_are_exactly_those_python_finds(engine: str, text: str) -> None:
+    assert found(text, engine) == expected(text)
 
 
 def test_the_ascii_view_keeps_every_offset() -> None:

@@ -1,22 +1,23 @@
 """Where detectors run: anchors, short shapes found in the whole text, and the windows of the lines around them
 are all a detector sees.
 
-Every anchor and every secret-sounding name is found in one pass by Hyperscan, a multi-pattern engine: Python's
-`re` searched the text once per pattern, 19 times, which was two thirds of scanning a transcript without
-secrets. Hyperscan reads bytes, so it reads `ascii_view(text)`: the text with each other character as `?`, the
-codec's own replacement (a handler of ours, called once per run of such characters, took twice as long on text
-with dashes and accents). Offsets stay the text's and the shapes are ASCII; where a shape takes a word character
-it takes `?` too, so no anchor that Python's `\\w` would find is lost (a few more are found, which only opens a
-window).
+Every anchor and every secret-sounding name is found by one engine (`engines/`): Hyperscan, one pass for them
+all, where it is installed, else Python's `re`, one search each, with the same findings. Hyperscan reads bytes,
+so both read `ascii_view(text)`: the text with each other character as `?`, the codec's own replacement (a
+handler of ours, called once per run of such characters, took twice as long on text with dashes and accents).
+Offsets stay the text's and the shapes are ASCII; where a shape takes a word character it takes `?` too, so no
+anchor that Python's `\\w` would find is lost (a few more are found, which only opens a window).
 """
 from __future__ import annotations
 
 import re
-import threading
-from typing import Pattern
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator, Pattern
 
-import hyperscan
 from detect_secrets.plugins.keyword import DENYLIST
+
+from viewer.secrets import engines
 
 RUN = r"[\w.-]{0,40}+"
 """The rest of a name before what gives it a value. Possessive: nothing that may follow it is a character of a
@@ -109,15 +110,29 @@ ASSIGNMENT_NAMES = ("k", "p", "c")
 GIVEN_AFTER: dict[str, Pattern[str]] = {"bearer": re.compile(rf"(?i:earer)\s|{GIVEN.pattern}")}
 """Where a name of the group is given a value, if not `GIVEN`: the `Bearer` scheme also by the space after it."""
 
-_PATTERNS = [(expression, 0, ("shape", name), at) for name, shapes in SHAPES.items() for expression, at in shapes]
-_PATTERNS += [(word, hyperscan.HS_FLAG_CASELESS, ("name", letter), at) for letter, words in NAME_WORDS.items()
-              for word, at in words]
-_DATABASE = hyperscan.Database()
-_DATABASE.compile(expressions=[expression.encode("ascii") for expression, *_ in _PATTERNS],
-                  ids=list(range(len(_PATTERNS))),
-                  flags=[flags | hyperscan.HS_FLAG_SOM_LEFTMOST for _, flags, *_ in _PATTERNS])
-_SCRATCH = threading.local()
-"""Each thread's Hyperscan scratch space (one may not serve two scans at once)."""
+_PATTERNS = [(expression, False, ("shape", name), at)
+             for name, shapes in SHAPES.items() for expression, at in shapes]
+_PATTERNS += [(word, True, ("name", letter), at) for letter, words in NAME_WORDS.items() for word, at in words]
+EXPRESSIONS = [(expression, caseless) for expression, caseless, *_ in _PATTERNS]
+"""Every anchor pattern as the engines read it (`engines.AnchorPattern`), in the order of their answers."""
+_FASTEST = engines.fastest(EXPRESSIONS)
+DEFAULT_ENGINE = _FASTEST.name
+"""The engine a scan uses unless told otherwise: `hyperscan`, or `re` where Hyperscan cannot be imported."""
+_ENGINES: dict[str, engines.Engine] = {DEFAULT_ENGINE: _FASTEST}
+"""The engines built so far, by name: the fastest one at import, another once asked for (`using`)."""
+_IN_USE: ContextVar[str] = ContextVar("anchor engine", default=DEFAULT_ENGINE)
+
+
+@contextmanager
+def using(name: str) -> Iterator[None]:
+    """Scans in this context (this thread, this task) find their anchors with the engine called `name`."""
+    if name not in _ENGINES:
+        _ENGINES[name] = engines.build(name, EXPRESSIONS)
+    token = _IN_USE.set(name)
+    try:
+        yield
+    finally:
+        _IN_USE.reset(token)
 
 
 def anchors(*names: str) -> tuple[str, ...]:
@@ -137,24 +152,13 @@ def find_anchors(text: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]
     if not text:
         return shapes, letters
     found = {"shape": shapes, "name": letters}
-    targets = [(found[kind][key].append, at) for _, _, (kind, key), at in _PATTERNS]
-
-    def on_match(number: int, start: int, end: int, flags: int, context: object) -> None:
-        add, at = targets[number]
-        add(start + at)
-
-    _DATABASE.scan(ascii_view(text), match_event_handler=on_match, scratch=_scratch())
+    for (_, _, (kind, key), at), starts in zip(_PATTERNS, _ENGINES[_IN_USE.get()].starts(ascii_view(text))):
+        if starts:
+            found[kind][key] += [start + at for start in starts] if at else starts
     for letter, positions in letters.items():
         given = GIVEN_AFTER.get(letter, GIVEN).match
         letters[letter] = [at for at in positions if given(text, at + 1)]
     return shapes, letters
-
-
-def _scratch() -> hyperscan.Scratch:
-    scratch = getattr(_SCRATCH, "space", None)
-    if scratch is None:
-        scratch = _SCRATCH.space = hyperscan.Scratch(_DATABASE)
-    return scratch
 
 
 def gated(text: str, positions: list[int], gate: Pattern[str]) -> list[int]:
