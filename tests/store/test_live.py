@@ -40,8 +40,8 @@ def snapshot(store: Store, id: str) -> dict:
             "entries": list(store.iter_entries(id, "debug")),
             "default": [entry.index for entry in store.iter_entries(id, "default")],
             "diagnostics": list(store.iter_diagnostics(id)), "pairs": store.pairs(id),
-            "search": {(word, view): [(hit.index, hit.body) for hit in search.search(
-                store, [id], search.parse_query(word), view).hits]
+            "search": {(word, view): [(hit.index, hit.body) for hit in store.search.find(
+                [id], search.parse_query(word), view).hits]
                 for word in sorted(words)[:5] for view in ("default", "debug")}}
 
 
@@ -87,7 +87,7 @@ def test_appending_message_by_message_stores_what_one_upload_stores(store, name)
 def test_appends_parse_only_the_tail(store):
     raw = (SAMPLES / "harmony-gpt-oss-weather.txt").read_bytes()
     record = ingest.store_live_upload(store, raw, id=f"live{next(ids)}")
-    tail = live.tail(store, record.id)
+    tail = store.live.tail(record.id)
     assert tail.at is not None and tail.at.index == record.message_count - 1
     assert len(tail.data) < len(raw) // 4
 
@@ -97,15 +97,15 @@ def test_finish_joins_the_bytes_and_marks_a_cut_transcript_truncated(store):
     record = ingest.store_live_upload(store, raw[:30], id=f"live{next(ids)}")
     ingest.append(store, record, raw[30:])
     assert store.get(record.id).live == live.OPEN
-    assert live.finish(store, record.id) == live.TRUNCATED
+    assert store.live.finish(record.id) == live.TRUNCATED
     assert store.raw(record.id) == raw and store.get(record.id).live == live.TRUNCATED
-    assert live.tail(store, record.id) is None
+    assert store.live.tail(record.id) is None
 
 
 def test_finish_of_a_complete_transcript_is_finished(store):
     raw = b"<|start|>user<|message|>Hi<|end|><|start|>assistant<|channel|>final<|message|>Hello<|return|>"
     record = ingest.store_live_upload(store, raw, id=f"live{next(ids)}")
-    assert live.finish(store, record.id) == live.FINISHED
+    assert store.live.finish(record.id) == live.FINISHED
 
 
 def test_a_finished_transcript_takes_no_appends(store):
@@ -121,16 +121,16 @@ def test_a_dataset_cannot_be_live(store):
 
 def test_an_append_that_lost_a_race_is_refused(store):
     record = ingest.store_live_upload(store, b"<|start|>user<|message|>Hi<|end|>", id=f"live{next(ids)}")
-    stale = live.tail(store, record.id)
+    stale = store.live.tail(record.id)
     ingest.append(store, record, b"<|start|>assistant<|message|>A<|end|>")
     with pytest.raises(live.AppendConflict):
-        live.replace_all(store, record.id, stale.chunks, b"x", ingest.analyse(b"x"), ingest.STORED_VERSION, stale)
+        store.live.replace_all(record.id, stale.chunks, b"x", ingest.analyse(b"x"), ingest.STORED_VERSION, stale)
 
 
 def test_deleting_a_live_upload_forgets_its_chunks(store):
     record = ingest.store_live_upload(store, b"<|start|>user<|message|>Hi<|end|>", id=f"live{next(ids)}")
     store.delete(record.id)
-    assert live.tail(store, record.id) is None and not store.raw(record.id)
+    assert store.live.tail(record.id) is None and not store.raw(record.id)
 
 
 def test_a_live_upload_parsed_again_keeps_appending_from_its_new_tail(store):

@@ -43,15 +43,15 @@ def test_rows_are_masked_unless_the_rows_as_written_are_asked_for(store):
 def test_link_holders_download_the_masked_text_and_the_raw_bytes_stay_as_uploaded(store):
     ingest.store_upload(store, HARMONY, id="with-secret")
     assert store.raw("with-secret") == HARMONY
-    shared = store.shared_raw("with-secret").decode()
+    shared = store.secrets.shared_raw("with-secret").decode()
     assert GITHUB not in shared and shared.count(LABEL) == 2
     ingest.store_upload(store, b"<|start|>user<|message|>hello<|end|>", id="without")
-    assert store.shared_raw("without") == store.raw("without")
+    assert store.secrets.shared_raw("without") == store.raw("without")
 
 
 def test_findings_name_their_message_and_never_hold_the_secret(store):
     ingest.store_upload(store, HARMONY, id="with-secret")
-    findings = store.secret_findings("with-secret")
+    findings = store.secrets.findings("with-secret")
     assert [(conversation, found.diagnostic.message_index) for conversation, found in findings] == [(None, 0),
                                                                                                   (None, 1)]
     assert all(GITHUB[4:-4] not in found.diagnostic.message for _, found in findings)
@@ -66,15 +66,15 @@ def test_a_datasets_conversations_are_masked_and_unmasked_with_it(store):
     assert conversation.secret_count == 3
     assert store.window(conversation.id, "debug", 0, 5)[0].message.content == f"key {LABEL} number 2"
     assert store.window(conversation.id, "debug", 0, 5, unmasked=True)[0].message.content == f"key {GITHUB} number 2"
-    assert [found.diagnostic.message_index for _, found in store.secret_findings("dataset")] == [0, 0, 0]
-    store.set_secrets_unmasked("dataset", True)
+    assert [found.diagnostic.message_index for _, found in store.secrets.findings("dataset")] == [0, 0, 0]
+    store.secrets.set_unmasked("dataset", True)
     assert store.get("dataset").secrets_unmasked and store.conversation("dataset", 1).secrets_unmasked
 
 
 def test_deleting_forgets_the_masked_text_and_the_rows_as_written(store):
     ingest.store_upload(store, HARMONY, id="with-secret")
     store.delete("with-secret")
-    assert store.shared_raw("with-secret") is None
+    assert store.secrets.shared_raw("with-secret") is None
     assert store.window("with-secret", "debug", 0, 10, unmasked=True) == []
 
 

@@ -31,7 +31,7 @@ def store(database_url):
 
 
 def found(store: Store, query: str, view: str = "default", id: str = ID, **paging) -> tuple[list[int], int]:
-    results = search.search(store, [id], parse_query(query), view, **paging)
+    results = store.search.find([id], parse_query(query), view, **paging)
     return [hit.index for hit in results.hits], results.total
 
 
@@ -104,7 +104,7 @@ def test_query_syntax_characters_never_error_and_are_read_as_words(words, view):
             terms = parse_query(query)
         except BadQuery:
             continue  # only a query that is empty once NUL is taken out
-        search.search(words, [ID], terms, view)
+        words.search.find([ID], terms, view)
     assert found(words, "NEAR", view) == ([2], 1)  # the words "and", "near", "or", not operators
     assert found(words, "AND", view) == ([1, 2], 2)
     assert found(words, "near and or", view) == ([2], 1)
@@ -144,13 +144,13 @@ def test_headers_are_searched_in_the_debug_view_only(weather):
     assert found(weather, "functions.get_weather json", "debug") == ([5], 1)  # with the content type
     assert found(weather, "assistant") == ([], 0)
     assert found(weather, "user") == ([], 0)
-    hit = search.search(weather, [ID], parse_query("json"), "debug").hits[0]
+    hit = weather.search.find([ID], parse_query("json"), "debug").hits[0]
     assert (hit.index, hit.role, hit.recipient) == (5, "assistant", "functions.get_weather")
     assert "to=functions.get_weather" in hit.header and "json" in hit.header
 
 
 def test_a_hit_carries_its_whole_body_to_cut_an_excerpt_from(weather):
-    hit = search.search(weather, [ID], parse_query("umbrella"), "default").hits[0]
+    hit = weather.search.find([ID], parse_query("umbrella"), "default").hits[0]
     assert hit.body.startswith("It is **20 °C**") and hit.body.endswith("```")
     assert (hit.role, hit.conversation, hit.transcript_id) == ("assistant", None, ID)
 
@@ -166,11 +166,11 @@ def _dataset(count: int) -> bytes:
 
 def test_a_dataset_search_spans_its_conversations_in_order(store):
     ingest.store_upload(store, _dataset(12), id=ID)
-    results = search.search(store, [ID], parse_query("tides"), "default")
+    results = store.search.find([ID], parse_query("tides"), "default")
     assert [(hit.conversation, hit.index) for hit in results.hits] == [(number, 1) for number in range(12)]
     assert results.hits[3].transcript_id == f"{ID}.3"
     assert found(store, "secret")[1] == 0
-    assert [hit.conversation for hit in search.search(store, [ID], parse_query("secret"), "debug").hits] == list(
+    assert [hit.conversation for hit in store.search.find([ID], parse_query("secret"), "debug").hits] == list(
         range(12))
 
 
@@ -178,7 +178,7 @@ def test_a_conversation_search_stays_in_its_conversation(store):
     ingest.store_upload(store, _dataset(3), id=ID)
     ingest.store_upload(store, _dataset(3), id="another-upload-of-it")
     assert found(store, "tides", id=f"{ID}.1") == ([1], 1)
-    hits = search.search(store, [f"{ID}.1"], parse_query("answer"), "default").hits
+    hits = store.search.find([f"{ID}.1"], parse_query("answer"), "default").hits
     assert [(hit.conversation, hit.index) for hit in hits] == [(1, 2)]
     assert found(store, "tides")[1] == 3  # the other upload's conversations are not this dataset's
 
@@ -188,18 +188,18 @@ def test_a_conversation_search_stays_in_its_conversation(store):
 def test_results_come_a_page_at_a_time_in_reading_order(store):
     ingest.store_upload(store, harmony(*[("user", "", f"needle {n}") if n % 3 else ("user", "", "hay")
                                          for n in range(180)]), id=ID)
-    pages = [search.search(store, [ID], parse_query("needle"), "default", limit=50, offset=offset)
+    pages = [store.search.find([ID], parse_query("needle"), "default", limit=50, offset=offset)
              for offset in (0, 50, 100)]
     assert [len(page.hits) for page in pages] == [50, 50, 20]
     assert [page.next_offset for page in pages] == [50, 100, None]
     indices = [hit.index for page in pages for hit in page.hits]
     assert indices == [n for n in range(180) if n % 3] and {page.total for page in pages} == {120}
-    assert search.search(store, [ID], parse_query("needle"), "default", offset=500).hits == ()
+    assert store.search.find([ID], parse_query("needle"), "default", offset=500).hits == ()
 
 
 def test_the_count_stops_at_the_cap(store):
     ingest.store_upload(store, harmony(*[("user", "", "same words") for _ in range(search.COUNT_CAP + 5)]), id=ID)
-    results = search.search(store, [ID], parse_query("same"), "default", limit=10)
+    results = store.search.find([ID], parse_query("same"), "default", limit=10)
     assert (results.total, results.more, len(results.hits), results.next_offset) == (search.COUNT_CAP, True, 10, 10)
 
 

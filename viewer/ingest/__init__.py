@@ -87,7 +87,7 @@ def reparse(store: Store, record: Record) -> Record:
         store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
                             secret_kinds=analysis.secret_kinds)
         if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
-            live.set_tail(store, record.id, next_tail(raw, analysis, chunks=0))
+            store.live.set_tail(record.id, next_tail(raw, analysis, chunks=0))
     return store.get(record.id)
 
 

@@ -32,7 +32,7 @@ def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: s
     with collector_paused:
         record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                            original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
-        live.open_upload(store, record.id, next_tail(raw, analysis, chunks=1))
+        store.live.open_upload(record.id, next_tail(raw, analysis, chunks=1))
     return store.get(id)
 
 
@@ -41,19 +41,19 @@ def append(store: Store, record: Record, data: bytes) -> Record:
     parsed again alone (viewer/parse/tail.py), and the whole upload only when the tail cannot be read alone.
     The one place every appended byte goes through. Raises NotLive when `record` is not open, and
     live.AppendConflict when another append was stored first."""
-    tail = live.tail(store, record.id)
+    tail = store.live.tail(record.id)
     if tail is None:
         raise NotLive("This transcript is finished: it takes no more appends.")
     with collector_paused:
         part = _tail_parse(record, tail, data) if tail.at is not None else None
         if part is not None and not scan_transcript(part.projection.transcript):
-            live.replace_tail(store, record.id, tail.chunks, data, part)
+            store.live.replace_tail(record.id, tail.chunks, data, part)
         else:  # the tail cannot be read alone, or holds a secret, whose masking moves every offset after it
             raw = (store.raw(record.id) or b"") + data
             analysis = examine(raw, record.requested_dialect)
             if analysis.shared.conversations:
                 raise NotLive("This append would make the upload a dataset, which cannot be live.")
-            live.replace_all(store, record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
+            store.live.replace_all(record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
                              next_tail(raw, analysis, chunks=tail.chunks + 1), original=analysis.original,
                              secret_kinds=analysis.secret_kinds)
     return store.get(record.id)

@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from viewer.policy import Projection
 from viewer.store import live_rows, summaries
@@ -77,26 +77,6 @@ class TailParse:
     next: Tail
 
 
-def open_upload(store, id: str, tail: Tail) -> None:
-    """Make a just stored upload live: its bytes become chunk 0, its tail is kept."""
-    with store.engine.begin() as conn:
-        raw = conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar() or b""
-        conn.execute(insert(live_chunks).values(transcript_id=id, number=0, data=raw))
-        conn.execute(update(transcripts).where(transcripts.c.id == id).values(raw=b"", live=OPEN))
-        conn.execute(insert(live_tails).values(transcript_id=id, **_tail_values(tail)))
-
-
-def tail(store, id: str) -> Tail | None:
-    """An open upload's tail, or None when `id` is not open."""
-    with store.engine.connect() as conn:
-        row = conn.execute(select(live_tails).where(live_tails.c.transcript_id == id)).first()
-        if row is None:
-            return None
-        chunks = conn.execute(select(func.count()).where(live_chunks.c.transcript_id == id)).scalar()
-    at = Checkpoint(**json.loads(row.checkpoint)) if row.checkpoint else None
-    return Tail(row.head, row.tail, at, chunks)
-
-
 def with_chunks(conn: Connection, id: str, raw: bytes | None) -> bytes | None:
     """The upload's bytes: an open one's are its chunks."""
     if raw != b"":
@@ -104,37 +84,6 @@ def with_chunks(conn: Connection, id: str, raw: bytes | None) -> bytes | None:
     data = conn.execute(select(live_chunks.c.data).where(live_chunks.c.transcript_id == id)
                         .order_by(live_chunks.c.number)).scalars().all()
     return b"".join(data) if data else raw
-
-
-def replace_all(store, id: str, number: int, data: bytes, projection: Projection, parser_version: str,
-                next_tail: Tail, *, original: Projection | None = None, secret_kinds: dict | None = None) -> None:
-    """Store an append whose upload was parsed whole: every parse row replaced (`original` and
-    `secret_kinds` as `Store.add` takes them)."""
-    with bulk_transaction(store.engine) as conn:
-        _add_chunk(conn, id, number, data)
-        conn.execute(update(transcripts).where(transcripts.c.id == id)
-                     .values(**summaries.summary(projection, parser_version), size=transcripts.c.size + len(data),
-                             **summaries.secrets(projection, original, secret_kinds)))
-        delete_parse(conn, id)
-        insert_parse(conn, id, projection, original)
-        _set_tail(conn, id, next_tail)
-
-
-def replace_tail(store, id: str, number: int, data: bytes, part: TailParse) -> None:
-    """Store an append whose tail was parsed alone: the rows from the checkpoint on are replaced by the tail's,
-    shifted to the upload's indexes and offsets; the rows before it are not read."""
-    at = part.at
-    with bulk_transaction(store.engine) as conn:
-        _add_chunk(conn, id, number, data)
-        live_rows.unindex_from(conn, id, at.index)  # before the rows, which SQLite's index reads
-        conn.execute(delete(messages).where(messages.c.transcript_id == id, messages.c.idx >= at.index))
-        conn.execute(delete(diagnostics).where(diagnostics.c.transcript_id == id, diagnostics.c.seq >= at.seq))
-        conn.execute(delete(pairs).where(pairs.c.transcript_id == id, pairs.c.number > at.pair))
-        counts = live_rows.insert_tail(conn, id, part)
-        live_rows.index_from(conn, id, at.index, part.projection)
-        conn.execute(update(transcripts).where(transcripts.c.id == id)
-                     .values(**_summary(part, counts), size=transcripts.c.size + len(data)))
-        _set_tail(conn, id, part.next)
 
 
 def _summary(part: TailParse, counts: live_rows.Counts) -> dict:
@@ -157,12 +106,6 @@ def _add_chunk(conn: Connection, id: str, number: int, data: bytes) -> None:
     conn.execute(insert(live_chunks).values(transcript_id=id, number=number, data=data))
 
 
-def set_tail(store, id: str, tail: Tail) -> None:
-    """Keep a new tail for an open upload (after its whole parse was replaced)."""
-    with store.engine.begin() as conn:
-        _set_tail(conn, id, tail)
-
-
 def _set_tail(conn: Connection, id: str, tail: Tail) -> None:
     conn.execute(update(live_tails).where(live_tails.c.transcript_id == id).values(**_tail_values(tail)))
 
@@ -172,32 +115,90 @@ def _tail_values(tail: Tail) -> dict:
             "checkpoint": json.dumps(asdict(tail.at)) if tail.at is not None else None}
 
 
-def finish(store, id: str) -> str:
-    """Close an open upload: its chunks joined into its raw bytes, its tail forgotten. Returns its state:
-    TRUNCATED when it ends without a stop (E-STREAM-TRUNCATED), else FINISHED."""
-    with store.engine.begin() as conn:
-        raw = with_chunks(conn, id, b"") or b""
-        cut = conn.execute(select(diagnostics.c.seq).where(diagnostics.c.transcript_id == id,
-                                                           diagnostics.c.code == TRUNCATED_CODE).limit(1)).first()
-        state = TRUNCATED if cut is not None else FINISHED
-        conn.execute(update(transcripts).where(transcripts.c.id == id).values(
-            raw=raw, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), live=state))
-        forget(conn, id)
-    return state
-
-
 def forget(conn: Connection, id: str) -> None:
     """Drop an upload's live chunks and tail (when it is finished or deleted)."""
     conn.execute(delete(live_chunks).where(live_chunks.c.transcript_id == id))
     conn.execute(delete(live_tails).where(live_tails.c.transcript_id == id))
 
 
-def changed_marker(store, id: str) -> tuple | None:
-    """What changes at every append and at the finish (for the live page's event stream to poll cheaply)."""
-    with store.engine.connect() as conn:
-        row = conn.execute(select(transcripts.c.size, transcripts.c.message_count, transcripts.c.live,
-                                  transcripts.c.deleted_at).where(transcripts.c.id == id)).first()
-    return tuple(row) if row is not None else None
+class LiveUploads:
+    """The store's live uploads (`Store.live`): each one's chunks as appended, and the tail its next append
+    parses again."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def open_upload(self, id: str, tail: Tail) -> None:
+        """Make a just stored upload live: its bytes become chunk 0, its tail is kept."""
+        with self.engine.begin() as conn:
+            raw = conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar() or b""
+            conn.execute(insert(live_chunks).values(transcript_id=id, number=0, data=raw))
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(raw=b"", live=OPEN))
+            conn.execute(insert(live_tails).values(transcript_id=id, **_tail_values(tail)))
+
+    def tail(self, id: str) -> Tail | None:
+        """An open upload's tail, or None when `id` is not open."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(live_tails).where(live_tails.c.transcript_id == id)).first()
+            if row is None:
+                return None
+            chunks = conn.execute(select(func.count()).where(live_chunks.c.transcript_id == id)).scalar()
+        at = Checkpoint(**json.loads(row.checkpoint)) if row.checkpoint else None
+        return Tail(row.head, row.tail, at, chunks)
+
+    def replace_all(self, id: str, number: int, data: bytes, projection: Projection, parser_version: str,
+                    next_tail: Tail, *, original: Projection | None = None, secret_kinds: dict | None = None) -> None:
+        """Store an append whose upload was parsed whole: every parse row replaced (`original` and
+        `secret_kinds` as `Store.add` takes them)."""
+        with bulk_transaction(self.engine) as conn:
+            _add_chunk(conn, id, number, data)
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(**summaries.summary(projection, parser_version), size=transcripts.c.size + len(data),
+                                 **summaries.secrets(projection, original, secret_kinds)))
+            delete_parse(conn, id)
+            insert_parse(conn, id, projection, original)
+            _set_tail(conn, id, next_tail)
+
+    def replace_tail(self, id: str, number: int, data: bytes, part: TailParse) -> None:
+        """Store an append whose tail was parsed alone: the rows from the checkpoint on are replaced by the tail's,
+        shifted to the upload's indexes and offsets; the rows before it are not read."""
+        at = part.at
+        with bulk_transaction(self.engine) as conn:
+            _add_chunk(conn, id, number, data)
+            live_rows.unindex_from(conn, id, at.index)  # before the rows, which SQLite's index reads
+            conn.execute(delete(messages).where(messages.c.transcript_id == id, messages.c.idx >= at.index))
+            conn.execute(delete(diagnostics).where(diagnostics.c.transcript_id == id, diagnostics.c.seq >= at.seq))
+            conn.execute(delete(pairs).where(pairs.c.transcript_id == id, pairs.c.number > at.pair))
+            counts = live_rows.insert_tail(conn, id, part)
+            live_rows.index_from(conn, id, at.index, part.projection)
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(**_summary(part, counts), size=transcripts.c.size + len(data)))
+            _set_tail(conn, id, part.next)
+
+    def set_tail(self, id: str, tail: Tail) -> None:
+        """Keep a new tail for an open upload (after its whole parse was replaced)."""
+        with self.engine.begin() as conn:
+            _set_tail(conn, id, tail)
+
+    def finish(self, id: str) -> str:
+        """Close an open upload: its chunks joined into its raw bytes, its tail forgotten. Returns its state:
+        TRUNCATED when it ends without a stop (E-STREAM-TRUNCATED), else FINISHED."""
+        with self.engine.begin() as conn:
+            raw = with_chunks(conn, id, b"") or b""
+            cut = conn.execute(select(diagnostics.c.seq).where(diagnostics.c.transcript_id == id,
+                                                               diagnostics.c.code == TRUNCATED_CODE).limit(1)).first()
+            state = TRUNCATED if cut is not None else FINISHED
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                raw=raw, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), live=state))
+            forget(conn, id)
+        return state
+
+    def changed_marker(self, id: str) -> tuple | None:
+        """What changes at every append and at the finish (for the live page's event stream to poll cheaply)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(transcripts.c.size, transcripts.c.message_count, transcripts.c.live,
+                                      transcripts.c.deleted_at).where(transcripts.c.id == id)).first()
+        return tuple(row) if row is not None else None
 
 
-__all__ = ["FINISHED", "OPEN", "TRUNCATED", "AppendConflict", "Checkpoint", "Tail", "TailParse"]
+__all__ = ["FINISHED", "OPEN", "TRUNCATED", "AppendConflict", "Checkpoint", "LiveUploads", "Tail", "TailParse"]

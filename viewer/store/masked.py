@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from sqlalchemy import Table, and_, or_, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Select
 
-from viewer.store import rows
-from viewer.store.types import Entry, Located
+from viewer.store import live, rows
 from viewer.store.schema import (
     diagnostics,
     message_kinds,
@@ -22,6 +21,7 @@ from viewer.store.schema import (
     transcripts,
     unmasked_messages,
 )
+from viewer.store.types import Entry, Located
 
 FINDINGS_LIMIT = 500
 """Findings the manage page lists; a dataset may have many more, and the count says how many."""
@@ -45,25 +45,29 @@ def unmasked(conn: Connection, id: str, found: list[Entry]) -> list[Entry]:
     return [written.get(entry.index, entry) for entry in found] if written else found
 
 
-class SecretsInStore:
-    """The `Store`'s methods about secrets (it provides `engine`)."""
+class Secrets:
+    """The store's secrets of each upload (`Store.secrets`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
 
     def shared_raw(self, id: str) -> bytes | None:
         """The raw download a link holder gets: the text with its secrets masked, or the raw bytes unchanged
         when none were found."""
         with self.engine.connect() as conn:
             row = conn.execute(select(transcripts.c.masked_raw, transcripts.c.raw).where(transcripts.c.id == id)).first()
-        if row is None or row.raw is None:
-            return None
-        return row.masked_raw if row.masked_raw is not None else self.raw(id)  # a live upload's is in chunks
+            if row is None or row.raw is None:
+                return None
+            # A live upload's bytes are in its chunks.
+            return row.masked_raw if row.masked_raw is not None else live.with_chunks(conn, id, row.raw)
 
-    def set_secrets_unmasked(self, id: str, unmasked: bool) -> None:
+    def set_unmasked(self, id: str, unmasked: bool) -> None:
         """Whether link holders of the debug view of upload `id` (and its conversations) read its secrets."""
         with self.engine.begin() as conn:
             conn.execute(update(transcripts).where(or_(transcripts.c.id == id, transcripts.c.parent_id == id))
                          .values(secrets_unmasked=unmasked))
 
-    def secret_findings(self, id: str, limit: int = FINDINGS_LIMIT) -> Iterator[tuple[int | None, Located]]:
+    def findings(self, id: str, limit: int = FINDINGS_LIMIT) -> Iterator[tuple[int | None, Located]]:
         """The `W-SECRET` warnings of upload `id` (each with its conversation number for a dataset), in order."""
         conversations = select(transcripts.c.id, transcripts.c.conversation).where(
             or_(transcripts.c.id == id, transcripts.c.parent_id == id)).subquery()

@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, migrate, rows, summaries
+from viewer.store import live, masked, migrate, rows, search, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -35,12 +35,19 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
-class Store(masked.SecretsInStore):
-    """The app's one way to read and write transcripts."""
+class Store:
+    """The app's one way to read and write transcripts: their rows here, and what only some uploads have in
+    sub-repositories of their own."""
 
     def __init__(self, url: str) -> None:
         self.engine = open_engine(url)
         migrate.upgrade(self.engine)
+        self.live = live.LiveUploads(self.engine)
+        """Uploads an agent appends to: their chunks and tails."""
+        self.secrets = masked.Secrets(self.engine)
+        """The secrets found in each upload: the masked raw text, the unmasked rows' switch, the findings."""
+        self.search = search.Search(self.engine)
+        """The full-text index of message bodies."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from sqlalchemy import and_, column, func, select, table, text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from viewer.policy import SHOWN_IN_FULL, Projection
@@ -194,14 +194,23 @@ def unindex(conn: Connection, id: str) -> None:
 
 # ---- reading -------------------------------------------------------------------------------------------------
 
-def search(source: Any, transcript_ids: Iterable[str], query: Query, view: str, limit: int = 50,
-           offset: int = 0) -> Results:
-    """Messages of the transcripts (a dataset: all its conversations) that match every term of `query` in
-    `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap.
-    `source` is a Store or an Engine."""
+class Search:
+    """The store's full-text index of message bodies (`Store.search`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def find(self, transcript_ids: Iterable[str], query: Query, view: str, limit: int = 50,
+             offset: int = 0) -> Results:
+        """Messages of the transcripts (a dataset: all its conversations) that match every term of `query` in
+        `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap."""
+        return _find(self.engine, transcript_ids, query, view, limit, offset)
+
+
+def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str, limit: int,
+          offset: int) -> Results:
     if view not in ("default", "debug"):
         raise ValueError(f"unknown view {view!r}")
-    engine = getattr(source, "engine", source)
     with engine.connect() as conn:
         spans = [span for id in transcript_ids if (span := _key_range(conn, id)) is not None]
         if not spans or not query.terms:

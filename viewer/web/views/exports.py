@@ -64,5 +64,5 @@ def raw(id: str) -> Response:
     # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
     as_sent = reading.owner or reading.unmasked
-    raw = store.raw(record.id) if as_sent else store.shared_raw(record.id)
+    raw = store.raw(record.id) if as_sent else store.secrets.shared_raw(record.id)
     return send_file(BytesIO(raw or b""), mimetype="text/plain", as_attachment=True, download_name=name)

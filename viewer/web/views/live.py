@@ -54,7 +54,7 @@ def finish(id: str) -> tuple[Response, int]:
     """Close an open live upload: it takes no more appends, and is marked truncated if it ends without a stop."""
     record = _managed(id)
     _require_open(record)
-    live.finish(get_store(), record.id)
+    get_store().live.finish(record.id)
     return jsonify(_state(get_store().get(record.id))), 200
 
 
@@ -96,7 +96,7 @@ def page_parts(reading: Reading, window: Window) -> tuple[Window, dict]:
 def _first_live(reading: Reading) -> tuple[int, int]:
     """(window position, message index) where the live region starts: the first message that may change."""
     record = reading.record
-    tail = live.tail(get_store(), record.id)
+    tail = get_store().live.tail(record.id)
     index = tail.at.index if tail is not None and tail.at is not None else max(record.message_count - 1, 0)
     position = get_store().position(record.id, reading.view, index)
     return (record.visible_count if position is None else position), index
@@ -126,7 +126,7 @@ def _stream(reading: Reading, start: int) -> Iterator[str]:
     seen = None
     yield f"retry: {RETRY_MS}\n\n"
     while True:
-        marker = live.changed_marker(store, record.id)
+        marker = store.live.changed_marker(record.id)
         if marker != seen:
             seen = marker
             current = store.get(record.id)

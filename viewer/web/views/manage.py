@@ -24,7 +24,7 @@ def manage(id: str) -> Response:
         # Drop the key from the address bar and history; the cookie now stands for it.
         return redirect(url_for("manage.manage", id=record.id), 303)
     require_owner(record)
-    findings = get_store().secret_findings(record.id) if record.secret_count else []
+    findings = get_store().secrets.findings(record.id) if record.secret_count else []
     return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
                                          expiries=expiry.LABELS, findings=findings,
                                          share_url=url_for("reading.transcript", id=record.id, _external=True)))
@@ -44,7 +44,7 @@ def manage_action(id: str) -> Response:
               else "Only you can open the debug view now.", "notice")
         return redirect(url_for("manage.manage", id=record.id), 303)
     if action in ("unmask-secrets", "mask-secrets"):
-        store.set_secrets_unmasked(record.id, action == "unmask-secrets")
+        store.secrets.set_unmasked(record.id, action == "unmask-secrets")
         flash("Link holders of the debug view now read the secrets found." if action == "unmask-secrets"
               else "Link holders now see the secrets found masked, in every view.", "notice")
         return redirect(url_for("manage.manage", id=record.id), 303)

@@ -59,7 +59,7 @@ def search(id: str, k: int | None = None) -> Response:
             query = store_search.parse_query(raw)
         except store_search.BadQuery as error:
             abort(400, str(error))
-        results = store_search.search(get_store(), [record.id], query, reading.view, PAGE_SIZE, offset)
+        results = get_store().search.find([record.id], query, reading.view, PAGE_SIZE, offset)
         found = [_found(reading, hit, query.terms) for hit in results.hits]
     template = "_search_results.html" if wants_partial() else "search.html"
     response = make_response(render_reading(
