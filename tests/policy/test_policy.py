@@ -1,8 +1,8 @@
 """The visibility policy: one case per rule, the debug view, failing closed, and content-free markers."""
 from __future__ import annotations
 
-import dataclasses
 
+import msgspec
 import pytest
 
 from tests.conftest import SAMPLES
@@ -17,7 +17,7 @@ def message(role: str, **fields) -> Message:
 
 
 def transcript(*messages: Message, dialect: str = "openchatml", header: dict | None = None) -> Transcript:
-    numbered = tuple(dataclasses.replace(m, index=i, turn=i) for i, m in enumerate(messages))
+    numbered = tuple(msgspec.structs.replace(m, index=i, turn=i) for i, m in enumerate(messages))
     return Transcript(dialect=dialect, source="", messages=numbered, header=header or {})
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.secrets.canaries import PRIVATE, canaries, pem
-from viewer.model.drafts import new_message
+from viewer.model import Message
 from viewer.parse import parse
 from viewer.secrets import Masker, mask_transcript, scan_transcript
 from viewer.secrets.masking import Moves, _messages, mask_source, spellings
@@ -46,7 +46,7 @@ def test_every_message_moves_as_its_offsets_do_in_any_order(spans, secrets, rng)
         replaced.append((start, start + length, written, written + placeholder))
         written, done = written + placeholder, start + length
     moves = Moves(replaced)
-    messages = [new_message(number, 0, "user", "", (start, start + length), None, None, "", False, None, False, None,
+    messages = [Message(number, 0, "user", "", (start, start + length), None, None, "", False, None, False, None,
                             None, "end", (), (start, start + length // 2))
                 for number, (start, length) in enumerate(sorted(spans) if rng.random() < 0.5 else spans)]
     moved = _messages(tuple(messages), moves, Masker([]), set())

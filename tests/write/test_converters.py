@@ -3,11 +3,11 @@ message (role, channel, recipient, content, and the calls: their tool and argume
 by kind, naming the messages, and those messages are held to what the writer says it keeps."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from typing import Any, Callable
 
+import msgspec
 import pytest
 from hypothesis import given, strategies as st
 
@@ -98,7 +98,7 @@ def conversations(transcript: Transcript) -> tuple[Transcript, ...]:
 def flat(transcript: Transcript) -> list[Message]:
     """Every message in order; a dataset's renumbered as text targets write it (one conversation)."""
     found = [message for conversation in conversations(transcript) for message in conversation.messages]
-    return [dataclasses.replace(message, index=number) for number, message in enumerate(found)]
+    return [msgspec.structs.replace(message, index=number) for number, message in enumerate(found)]
 
 
 def read_back(target: str, original: Transcript, written: Written, again: Transcript) -> tuple[list, list]:

@@ -3,8 +3,8 @@ openai-harmony's `render_conversation` does): `<|end|>` after a final answer, `<
 `to=all`; and a channel on an assistant message only where the source wrote one or could not say."""
 from __future__ import annotations
 
-import dataclasses
 
+import msgspec
 import pytest
 
 from viewer.model import Transcript
@@ -64,7 +64,7 @@ def test_a_content_type_without_a_channel_follows_the_recipient_as_openai_harmon
 def test_a_bare_content_type_without_recipient_or_channel_keeps_the_channel_to_read_back():
     message = parse("<|start|>user<|channel|>final json<|message|>{}<|end|>", "harmony").messages[0]
     bare = Transcript(dialect="harmony", source="", messages=(
-        dataclasses.replace(message, channel_explicit=False),))
+        msgspec.structs.replace(message, channel_explicit=False),))
     assert to_harmony(bare).text == "<|start|>user<|channel|>final json<|message|>{}<|end|>"
 
 

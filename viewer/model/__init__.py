@@ -1,6 +1,6 @@
 """The one model every dialect parses into: messages, diagnostics, call pairs (`transcript`); the registry of
-diagnostic codes (`diagnostics`); line and column numbers (`lines`); fast constructors of its frozen messages
-for hot loops (`drafts`). It imports nothing else of the viewer."""
+diagnostic codes (`diagnostics`); line and column numbers (`lines`); the cyclic collector's pause while many of
+its objects are made (`collector`). It imports nothing else of the viewer."""
 from viewer.model.diagnostics import CODES, make_diagnostic
 from viewer.model.lines import LineIndex
 from viewer.model.transcript import (CHANNELS, DATASET_SCHEMA, ENDS, NON_TOOL_RECIPIENTS, ROLES, SCHEMA, SEVERITIES,

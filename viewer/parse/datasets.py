@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any, Callable
 
+from msgspec.structs import replace as replace_fields
+
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
@@ -132,8 +134,8 @@ def _shifted(transcript: Transcript, offset: int, source: str) -> Transcript:
         return Segment(value.kind, value.text, span(value.span))
 
     def message(value: Message) -> Message:
-        return dataclasses.replace(value, span=span(value.span), segments=tuple(map(segment, value.segments)),
-                                   header=span(value.header) if value.header else None)
+        return replace_fields(value, span=span(value.span), segments=tuple(map(segment, value.segments)),
+                              header=span(value.header) if value.header else None)
 
     return dataclasses.replace(
         transcript, source=source, messages=tuple(map(message, transcript.messages)),

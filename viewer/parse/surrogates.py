@@ -10,6 +10,8 @@ import dataclasses
 import re
 from typing import Any
 
+from msgspec.structs import replace as replace_fields
+
 from viewer.model import Message, Span, Transcript, make_diagnostic
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -61,9 +63,8 @@ def _clean_message(message: Message) -> Message:
         if isinstance(value, str) and _LONE_SURROGATE.search(value):
             changes[field] = clean(value)
     if any(_LONE_SURROGATE.search(segment.text) for segment in message.segments):
-        changes["segments"] = tuple(dataclasses.replace(segment, text=clean(segment.text))
-                                    for segment in message.segments)
-    return dataclasses.replace(message, **changes) if changes else message
+        changes["segments"] = tuple(replace_fields(segment, text=clean(segment.text)) for segment in message.segments)
+    return replace_fields(message, **changes) if changes else message
 
 
 def _clean_value(value: Any) -> Any:

@@ -15,8 +15,9 @@ import re
 from dataclasses import replace
 from typing import Any, Iterable
 
+from msgspec.structs import replace as replace_fields
+
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
-from viewer.model.drafts import moved_message
 from viewer.secrets.finding import label
 from viewer.secrets.transcript import FieldSecret
 
@@ -196,22 +197,34 @@ def _messages(messages: tuple[Message, ...], moves: Moves, masker: Masker,
                 or (number + 1 < count and starts[number + 1] < end):
             done.append(_message(message, moves, masker))
         else:
-            done.append(moved_message(message, shift) if shift else message)
+            done.append(_moved(message, shift) if shift else message)
     return tuple(done)
+
+
+def _moved(message: Message, shift: int) -> Message:
+    """`message` with its offsets (span, header, segments) `shift` further on: every message after a masked
+    secret."""
+    start, end = message.span
+    header = message.header
+    return replace_fields(message, span=(start + shift, end + shift),
+                          header=(header[0] + shift, header[1] + shift) if header else header,
+                          segments=tuple(Segment(segment.kind, segment.text, (first + shift, last + shift))
+                                         for segment in message.segments for first, last in (segment.span,)))
 
 
 def _message(message: Message, moves: Moves, masker: Masker) -> Message:
     text, optional = masker.text, masker.optional
-    return replace(message, role=text(message.role), content=text(message.content), span=moves.span(message.span),
-                   name=optional(message.name), recipient=optional(message.recipient), channel=text(message.channel),
-                   content_type=optional(message.content_type), intent=optional(message.intent),
-                   call_id=optional(message.call_id),
-                   segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
-                   header=moves.span(message.header) if message.header else None)
+    return replace_fields(message, role=text(message.role), content=text(message.content),
+                          span=moves.span(message.span), name=optional(message.name),
+                          recipient=optional(message.recipient), channel=text(message.channel),
+                          content_type=optional(message.content_type), intent=optional(message.intent),
+                          call_id=optional(message.call_id),
+                          segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
+                          header=moves.span(message.header) if message.header else None)
 
 
 def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:
-    return replace(segment, text=masker.text(segment.text), span=moves.span(segment.span))
+    return replace_fields(segment, text=masker.text(segment.text), span=moves.span(segment.span))
 
 
 def _diagnostic(diagnostic: Diagnostic, moves: Moves, masker: Masker) -> Diagnostic:

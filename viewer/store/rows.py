@@ -12,7 +12,6 @@ from typing import Any, Iterable, Iterator, Sequence
 from sqlalchemy import Column, Table
 
 from viewer.model import Diagnostic, Message, Segment, Transcript
-from viewer.model.drafts import draft_class, new_message
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.types import Entry, Located, Record
@@ -155,23 +154,16 @@ def entry_columns(table: Table = messages) -> list[Column]:
 
 def entry(row: Sequence[Any]) -> Entry:
     """The entry of a row of `entry_columns()`, read by position: a row's attributes by name cost a third of
-    reading a big transcript's JSON twin, and `Message(...)` a sixth (`new_message` is the parser's)."""
+    reading a big transcript's JSON twin."""
     (index, rank, turn, call_id, span_start, span_end, header_start, header_end, line, column, body_start, body_end,
      content, source, segments, pair, partner, role, name, recipient, channel, channel_explicit, content_type,
      constrained, intent, end, show_as, rule, reason) = row
     if content is None:
         content = source[body_start - span_start:body_end - span_start]
-    message = new_message(index, turn, role, content, (span_start, span_end), name, recipient, channel,
-                          channel_explicit, content_type, constrained, intent, call_id, end, _segments(segments),
-                          (header_start, header_end) if header_start is not None else None)
-    made = _EntryDraft()
-    made.message, made.show_as, made.rank, made.rule, made.reason = message, show_as, rank, rule, reason
-    made.pair, made.partner, made.line, made.column, made.source = pair, partner, line, column, source
-    made.__class__ = Entry
-    return made
-
-
-_EntryDraft = draft_class(Entry)  # `Entry(...)` was a fifth of `entry`
+    message = Message(index, turn, role, content, (span_start, span_end), name, recipient, channel,
+                      channel_explicit, content_type, constrained, intent, call_id, end, _segments(segments),
+                      (header_start, header_end) if header_start is not None else None)
+    return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source)
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:

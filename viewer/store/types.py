@@ -6,6 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from viewer.model import Diagnostic, Message
 from viewer.policy.projection import marker_tool
 
@@ -68,9 +70,9 @@ class Record:
         return self.expires_at is not None and self.expires_at <= now
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """A stored message with the default view's decision and its place in the source."""
+class Entry(msgspec.Struct, frozen=True, gc=False):
+    """A stored message with the default view's decision and its place in the source. A Struct, as `Message` is
+    (viewer/model/transcript.py): a big transcript's exports read hundreds of thousands."""
 
     message: Message
     show_as: str

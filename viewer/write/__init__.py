@@ -4,8 +4,9 @@ it (chatml.py) and OpenAI chat JSON (openai_json.py). `convert` picks the writer
 kind, what the target cannot express (losses.py)."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
+
+from msgspec.structs import replace as replace_fields
 
 from viewer.model import Transcript
 from viewer.write.chatml import to_chatml
@@ -37,7 +38,7 @@ def convert(transcript: Transcript, target: str) -> Written:
 def _joined(dataset: Transcript) -> Transcript:
     """A dataset's conversations as one, numbered as they will read back (so that losses name those numbers)."""
     found = [message for conversation in dataset.conversations for message in conversation.messages]
-    messages = tuple(dataclasses.replace(message, index=number) for number, message in enumerate(found))
+    messages = tuple(replace_fields(message, index=number) for number, message in enumerate(found))
     return Transcript(dialect=dataset.dialect, source=dataset.source, messages=messages)
 
 

@@ -12,7 +12,8 @@ viewer reads back as text and other Harmony readers do not.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+
+from msgspec.structs import replace as replace_fields
 
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.header import TOOL_AUTHOR_PREFIXES
@@ -57,7 +58,7 @@ def as_history(message: Message) -> Message:
     recipient = None if message.recipient == "all" else message.recipient
     if (end, recipient) == (message.end, message.recipient):
         return message
-    return replace(message, end=end, recipient=recipient)
+    return replace_fields(message, end=end, recipient=recipient)
 
 
 def _message(message: Message, losses: Losses, channels_read: bool, as_received: bool) -> str:

@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from viewer.model import Span
-from viewer.model.drafts import new_message, new_segment
+from viewer.model import Message, Segment, Span
 from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
@@ -51,7 +50,7 @@ def read_plain(reader: Any, position: int) -> int:
         body_end = close - (2 if text.endswith("\r\n", body_start, close) else
                             1 if text.endswith("\n", body_start, close) else 0)
         if text.find("<", body_start, close) == -1:  # no tag: one message of the body (most user and system turns)
-            messages.append(new_message(len(messages), reader.turn, role, text[body_start:body_end], (start, resume),
+            messages.append(Message(len(messages), reader.turn, role, text[body_start:body_end], (start, resume),
                                         None, None, "final", False, None, False, None, None, "end", (),
                                         (start, body_start - 1)))
             reader.turn += 1
@@ -64,7 +63,7 @@ def read_plain(reader: Any, position: int) -> int:
         drafts[-1][3] = (drafts[-1][3][0], resume)
         header = (start, body_start - 1)
         for role, name, content, span, segments, recipient, channel, content_type, end in drafts:
-            messages.append(new_message(len(messages), reader.turn, role, content, span, name, recipient, channel,
+            messages.append(Message(len(messages), reader.turn, role, content, span, name, recipient, channel,
                                         False, content_type, False, None, None, end, segments, header))
             header = None
         reader.turn += 1
@@ -136,7 +135,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
             return None
         span = (start, close + len("</think>"))
         inner = trim_newline(text[tag.end():close], lead=True, tail=True)
-        drafts.append(["assistant", None, inner, span, (new_segment("think", inner, span),), None, "analysis", None,
+        drafts.append(["assistant", None, inner, span, (Segment("think", inner, span),), None, "analysis", None,
                        "end"])
         position = _LINE_BREAKS.match(text, span[1], end).end()
         tag = _ASSISTANT_TAG.search(text, position, end)
@@ -154,7 +153,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
                 return None
             span = (block[0] if number == 0 else value_start, block[1] if number == len(calls) - 1 else value_end)
             raw = text[value_start:value_end].strip()
-            drafts.append(["assistant", None, shown_json(arguments), span, (new_segment("tool_call", raw, span),),
+            drafts.append(["assistant", None, shown_json(arguments), span, (Segment("tool_call", raw, span),),
                            recipient, "commentary", "json", "call"])
         position = block[1]
         tag = _ASSISTANT_TAG.search(text, position, end)
@@ -178,7 +177,7 @@ def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft]
         reply, shown = whole_json(inner), trim_newline(inner, lead=True, tail=True)
         tool = reply.get("name") if isinstance(reply, dict) else None
         name = qualified_tool_name(tool) if isinstance(tool, str) and tool else None
-        drafts.append(["tool", name, shown, span, (new_segment("tool_response", shown, span),), "assistant",
+        drafts.append(["tool", name, shown, span, (Segment("tool_response", shown, span),), "assistant",
                        "commentary", None if reply is UNREADABLE else "json", "end"])
         position = span[1]
         tag = _REPLY_TAG.search(text, position, end)

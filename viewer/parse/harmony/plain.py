@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from viewer.model import Message
-from viewer.model.drafts import new_message
 from viewer.parse.harmony.header import HEADER_CACHE, cached_header
 from viewer.parse.harmony.tokens import START
 
@@ -37,7 +36,7 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
         after = plain.end()
         body_from = after - len(end) - _STOP_FRAME - len(body)
         start = body_from - len(header_text) - _HEADER_FRAME
-        append(new_message(index, index, role, body, (start, after), name, recipient, channel, channel_explicit,
+        append(Message(index, index, role, body, (start, after), name, recipient, channel, channel_explicit,
                            content_type, constrained, intent, call_id, end, (), (start, body_from)))
         index += 1
         position = after

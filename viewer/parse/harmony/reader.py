@@ -19,15 +19,13 @@ Choices where the specs are silent (each has a test in tests/parse/test_harmony.
   cannot…<|end|>`, also right after a primed role) is read as openai-harmony's non-strict parser reads it: the
   loose text is the body, with W-HEADER-BODY-RECOVERED. Unlike openai-harmony, attributes before the loose
   text stay in the header and the text is kept as written (it joins the words with single spaces).
-- Each message is made by `new_message` (drafts.py), a faster `Message(...)`; a body with literal blocks or
-  chain-of-thought markers is read by `Body` (body.py).
+- A body with literal blocks or chain-of-thought markers is read by `Body` (body.py).
 """
 from __future__ import annotations
 
 import re
 
 from viewer.model import ROLES, Diagnostic, Message, Segment, Transcript, make_diagnostic
-from viewer.model.drafts import new_message
 from viewer.model.collector import collector_paused
 from viewer.parse.common import trimmed_span
 from viewer.parse.harmony.body import Body, Literal
@@ -255,7 +253,7 @@ class _Reader:
 
     def _add_message(self, index: int, header: Header, content: str, span: tuple[int, int], end: str,
                      segments: tuple[Segment, ...], header_span: tuple[int, int] | None) -> None:
-        self.messages.append(new_message(
+        self.messages.append(Message(
             index, index, header.role, content, span, header.name, header.recipient, header.channel,
             header.channel_explicit, header.content_type, header.constrained, header.intent, header.call_id,
             end, segments, header_span))

@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass, field
 
 from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
-from viewer.model.drafts import new_segment
 from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 
@@ -198,7 +197,7 @@ def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[S
     not_blank = _NOT_BLANK_RUN.search
     for start, end in sorted(claimed) + [(stop, stop)]:
         if start > position and (found := not_blank(text, position, start)) is not None:
-            add(new_segment("json", found.group(), found.span()))
+            add(Segment("json", found.group(), found.span()))
         if end > position:
             position = end
     return tuple(frame)

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 from viewer.model import ROLES, Message, Span
-from viewer.model.drafts import new_message
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json.pieces import hidden_role
 from viewer.parse.json.think import CLOSE, OPEN
@@ -54,7 +53,7 @@ def read_plain(value: dict[str, Any], span: Span, text: str, importer: Any, turn
         return False
     messages = importer.messages
     for (role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end), where in drafts:
-        messages.append(new_message(len(messages), turn, role, content, span if spans is None else spans[where],
+        messages.append(Message(len(messages), turn, role, content, span if spans is None else spans[where],
                                     name, recipient, channel, explicit, content_type, constrained, None, call_id,
                                     end, (), None))
         if end == "call":
