@@ -1,0 +1,16 @@
+"""Whole documents that frameworks and evaluation tools write, each read by its own module before the plain
+reading of a conversation (conversation.py) is tried: an OpenTelemetry trace (otel.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.parse.json import otel
+from viewer.parse.json.container import Reading
+
+
+def read_framework(reading: Reading, importer: Any) -> dict[str, Any] | None:
+    """The header of a framework's document read into the importer's messages; None when the reading is not
+    one (then nothing was read)."""
+    if otel.is_trace(reading):
+        return otel.read_trace(reading, importer)
+    return None
