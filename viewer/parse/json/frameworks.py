@@ -1,10 +1,11 @@
 """Whole documents that frameworks and evaluation tools write, each read by its own module before the plain
-reading of a conversation (conversation.py) is tried: an OpenTelemetry trace (otel.py)."""
+reading of a conversation (conversation.py) is tried: an OpenTelemetry trace (otel.py), an Inspect AI sample or
+a log of one sample (inspect_log.py)."""
 from __future__ import annotations
 
 from typing import Any
 
-from viewer.parse.json import otel
+from viewer.parse.json import inspect_log, otel
 from viewer.parse.json.container import Reading
 
 
@@ -13,4 +14,7 @@ def read_framework(reading: Reading, importer: Any) -> dict[str, Any] | None:
     one (then nothing was read)."""
     if otel.is_trace(reading):
         return otel.read_trace(reading, importer)
+    reading = inspect_log.only_sample(reading, importer.text) or reading
+    if inspect_log.is_sample_reading(reading):
+        return inspect_log.read_sample(reading, importer)
     return None
