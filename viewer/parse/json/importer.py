@@ -16,7 +16,8 @@ ELEMENT_DEPTH = 2
 """Levels of an element read with spans (its members and the items of its arrays) when it gives several
 messages or a diagnostic about one of its fields; other elements are decoded whole, which is ten times
 faster."""
-SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "tool_call", "summary")
+SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "tool_call", "summary", "parts",
+                  "toolInvocations")
 """Keys that may make one element give several messages (a content list may too)."""
 
 Reader = Callable[[JsonObject, "Importer"], list[Piece]]

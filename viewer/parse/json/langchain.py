@@ -52,10 +52,14 @@ def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
     value = source.value
     key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
     kind = _class_type(value["id"]) if key == "kwargs" else value.get("type")
-    # The fields, read with the spans of their members and of the items of their lists.
-    outer = read_value(importer.text, source.span[0], 3 if key else 2)
-    node = outer.members[key].node if key else outer
-    fields, span, members = node.value, node.span, dict(node.members)
+    # The fields' spans are known when the importer read the element with positions (it does when the message
+    # gives several messages): then the fields are the outer member's node, read with its members.
+    node = source.members[key].node if key and key in source.members else None
+    if node is not None:
+        fields, span, members = node.value, node.span, dict(node.members)
+    else:
+        fields, span = value[key] if key else value, source.span
+        members = {} if key else dict(source.members)
     inner = JsonObject(_as_openai(fields, kind), span, _members(members))
     if fields.get("invalid_tool_calls"):
         inner.problem("W-JSON-SHAPE", "LangChain could not parse the arguments of this message's "
