@@ -56,6 +56,7 @@ def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
     # gives several messages): then the fields are the outer member's node, read with its members.
     node = source.members[key].node if key and key in source.members else None
     if node is not None:
+        node = read_value(importer.text, node.span[0], 2)  # down to the items of its content and calls
         fields, span, members = node.value, node.span, dict(node.members)
     else:
         fields, span = value[key] if key else value, source.span
