@@ -98,8 +98,9 @@ def _langchain_body(shape: str) -> str:
         {"type": "ai", "data": {"content": "", "type": "ai", "additional_kwargs": {"reasoning_content": c("reasoning")},
                                 "tool_calls": [{"name": "lookup", "args": {"q": c("arguments")}, "id": "k1"}]}},
         lc("ToolMessage", content=c("reply"), tool_call_id="k1", type="tool"),
-        lc("AIMessage", type="ai", content=[{"type": "thinking", "thinking": c("thinking"), "signature": _in_source_only(shape, "sig")},
-                                            {"type": "text", "text": SHOWN[1]}]),
+        lc("AIMessage", type="ai", content=[
+            {"type": "thinking", "thinking": c("thinking"), "signature": _in_source_only(shape, "sig")},
+            {"type": "text", "text": SHOWN[1]}]),
         {"type": "human", "content": SHOWN[2]},
         {"type": "ai", "content": [{"type": "reasoning", "reasoning": c("analysis")}],
          "invalid_tool_calls": [{"name": "lookup", "args": c("arguments2"), "id": "k2", "error": "bad"}]},

@@ -49,12 +49,14 @@ def test_a_part_saved_while_streaming_is_cut():
 
 def test_v4_tool_invocations_reasoning_and_attachments():
     messages = [{"id": "u", "role": "user", "content": "Notes?",
-                 "experimental_attachments": [{"name": "a.txt", "contentType": "text/plain", "url": "https://x/a.txt"}]},
+                 "experimental_attachments": [{"name": "a.txt", "contentType": "text/plain",
+                                               "url": "https://x/a.txt"}]},
                 {"id": "a", "role": "assistant", "content": "", "reasoning": "Look it up.",
                  "toolInvocations": [{"state": "result", "toolCallId": "n1", "toolName": "notes", "args": {},
                                       "result": "none"}]}]
     assert summary(parse(json.dumps(messages))) == [
-        ("user", "final", None, None, "Notes?"), ("user", "final", None, None, "[file: a.txt, https://x/a.txt, text/plain]"),
+        ("user", "final", None, None, "Notes?"),
+        ("user", "final", None, None, "[file: a.txt, https://x/a.txt, text/plain]"),
         ("assistant", "analysis", None, None, "Look it up."),
         ("assistant", "commentary", "functions.notes", "n1", "{}"), ("tool", "commentary", None, "n1", "none")]
 

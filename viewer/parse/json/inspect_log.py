@@ -16,7 +16,7 @@ from typing import Any
 
 from viewer.parse.json.container import Reading
 from viewer.parse.json.inspect_messages import read_inspect_message
-from viewer.parse.json.positions import JsonError, Node, Partial, read_value
+from viewer.parse.json.positions import JsonError, Partial, read_value
 
 SAMPLE_MARKS = ("epoch", "target")
 """Keys beside `messages` that make an object an Inspect sample."""
@@ -87,5 +87,3 @@ def _score(score: Any) -> Any:
         return score
     return {key: score[key] for key in ("value", "answer") if key in score}
 
-
-__all__ = ["Node", "is_log", "is_sample_reading", "only_sample", "read_sample", "sample_spans"]
