@@ -109,3 +109,11 @@ def test_an_archive_of_too_many_members_is_refused(monkeypatch):
     monkeypatch.setattr(eval_archive, "MAX_MEMBERS", 3)
     members = {"header.json": "{}", **{f"samples/{n}_epoch_1.json": "{}" for n in range(5)}}
     assert codes(parse(archive(members))) == ["W-ARCHIVE"]
+
+
+def test_attachment_references_are_read_as_the_values_they_stand_for():
+    png = "data:image/png;base64," + "A" * 400
+    text = json.dumps({**sample(1, {"role": "user", "content": [
+        {"type": "text", "text": "attachment://t1"}, {"type": "image", "image": "attachment://i1"}]}),
+        "attachments": {"t1": "A long question.", "i1": png}})
+    assert [m.content for m in parse(text).messages] == ["A long question.", "[image: image/png, 300 bytes]"]

@@ -12,6 +12,7 @@ they stay in the source, as frame. A log of several samples is a dataset (viewer
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from viewer.parse.json.container import Reading
@@ -53,9 +54,11 @@ def is_sample_reading(reading: Reading) -> bool:
 
 def read_sample(reading: Reading, importer: Any) -> dict[str, Any]:
     """A sample's messages; returns its header (id, epoch, target, scores)."""
-    for element in reading.elements:
-        importer.add(element, read_inspect_message)
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
+    attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
+    read = partial(read_inspect_message, attachments=attachments)
+    for element in reading.elements:
+        importer.add(element, read)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
     if isinstance(scores, dict):

@@ -28,12 +28,19 @@ MEDIA = {"image": ("image", "image"), "audio": ("input_audio", "audio"), "video"
 """Media content types: the shared placeholder's kind, and the key of their address or data."""
 
 
-def read_inspect_message(source: JsonObject, importer: Any) -> list[Piece]:
-    """One message: its content part by part, then its tool calls (a tool's message is one reply)."""
+ATTACHMENT = "attachment://"
+"""Inspect's log writer moves large values (images above all) into the sample's `attachments`, leaving
+`attachment://<id>` in their place."""
+
+
+def read_inspect_message(source: JsonObject, importer: Any, attachments: dict[str, Any] | None = None
+                         ) -> list[Piece]:
+    """One message: its content part by part, then its tool calls (a tool's message is one reply). References
+    to the sample's `attachments` are read as the values they stand for."""
     role, _ = author(source)
     if role == "tool":
         return [_reply(source, importer)]
-    base = dict(role=role, channel="final", end="end")
+    base = dict(role=role, channel="final", end="end", attachments=attachments or {})
     found = _content(source, base, importer)
     found.extend(_calls(source, importer))
     if not found:
@@ -42,7 +49,8 @@ def read_inspect_message(source: JsonObject, importer: Any) -> list[Piece]:
 
 
 def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
-    value = source.get("content")
+    attachments = base.pop("attachments")
+    value = _resolved(source.get("content"), attachments)
     if isinstance(value, str):
         return text_pieces(value, base, source.span_of("content"))
     if not isinstance(value, list):
@@ -55,20 +63,27 @@ def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Pi
     found: list[Piece] = []
     for at, part in enumerate(value):
         span = spans[at] if at < len(spans) else source.span_of("content")
-        found.extend(_part(part, span, base, importer))
+        found.extend(_part(part, span, base, importer, attachments))
     return found
 
 
-def _part(part: Any, span: Span, base: dict[str, Any], importer: Any) -> list[Piece]:
+def _resolved(value: Any, attachments: dict[str, Any]) -> Any:
+    if isinstance(value, str) and value.startswith(ATTACHMENT):
+        return attachments.get(value[len(ATTACHMENT):], value)
+    return value
+
+
+def _part(part: Any, span: Span, base: dict[str, Any], importer: Any, attachments: dict[str, Any]) -> list[Piece]:
     kind = part.get("type") if isinstance(part, dict) else None
     role = base["role"]
     if kind == "text" and isinstance(part.get("text"), str):
-        return text_pieces(part["text"], base, span)
+        return text_pieces(_resolved(part["text"], attachments), base, span)
     if kind == "reasoning":
         return [_reasoning(part, span, role)]
     if kind in MEDIA and isinstance(part.get(MEDIA[kind][1]), str):
         word, key = MEDIA[kind]
-        address = part[key]
+        address = _resolved(part[key], attachments)
+        address = address if isinstance(address, str) else part[key]
         described = {"url": address} if address.startswith(("http", "data:")) else {"filename": address}
         described.update(mime_type=part.get("mime_type"), format=part.get("format"))
         return [Piece({**base, "content": placeholder(word, described)}, span)]
