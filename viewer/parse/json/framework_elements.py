@@ -11,6 +11,12 @@ from viewer.parse.json.source import JsonObject, Piece
 ElementReader = Callable[[JsonObject, Any], list[Piece]]
 
 
+def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The plain OpenAI chat message a LangChain message stands for (None when it has more to say); any other
+    element is its own plain view."""
+    return langchain.plain_view(value) if langchain.is_message(value) else value
+
+
 def element_reader(value: dict[str, Any]) -> ElementReader | None:
     """The reader of a framework's message object; None for any other element."""
     if langchain.is_message(value):

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from viewer.parse.json.container import Reading
-from viewer.parse.json.inspect_messages import read_inspect_message
+from viewer.parse.json.inspect_messages import plain_view, read_inspect_message
 from viewer.parse.json.positions import JsonError, Partial, read_value
 
 SAMPLE_MARKS = ("epoch", "target")
@@ -58,7 +58,7 @@ def read_sample(reading: Reading, importer: Any) -> dict[str, Any]:
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
     read = partial(read_inspect_message, attachments=attachments)
     for element in reading.elements:
-        importer.add(element, read)
+        importer.add(element, read, plain_view)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
     if isinstance(scores, dict):

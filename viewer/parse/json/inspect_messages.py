@@ -48,6 +48,18 @@ def read_inspect_message(source: JsonObject, importer: Any, attachments: dict[st
     return found
 
 
+def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI chat message of a message of plain text with no calls, error or attachment (plain.py reads it
+    fast, to the messages `read_inspect_message` makes); None for any other."""
+    content = value.get("content")
+    if type(content) is not str or content.startswith(ATTACHMENT) or value.get("tool_calls") or value.get("error"):
+        return None
+    if value.get("role") == "tool":
+        return {"role": "tool", "content": content, "tool_call_id": value.get("tool_call_id"),
+                "name": value.get("function")}
+    return {"role": value.get("role"), "content": content}
+
+
 def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
     attachments = base.pop("attachments")
     value = _resolved(source.get("content"), attachments)

@@ -72,6 +72,16 @@ def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
     return found
 
 
+def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI chat message of a message that says nothing else: no failure to report, no invalid calls, no
+    content blocks (plain.py reads such a message fast, to the messages `read_lc_message` makes)."""
+    key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+    fields = value[key] if key else value
+    if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list):
+        return None
+    return _as_openai(fields, _class_type(value["id"]) if key == "kwargs" else value.get("type"))
+
+
 def state_reading(reading: Reading, text: str) -> Reading | None:
     """A LangGraph thread state or checkpoint: its `messages` as the elements, its other members the envelope."""
     if len(reading.elements) != 1 or reading.envelope or not isinstance(reading.elements[0].value, dict):
