@@ -79,7 +79,8 @@ def _part(part: Any, span: Span, role: str, importer: Any) -> list[Piece]:
     if kind == "reasoning":
         text = part.get("text", part.get("reasoning"))
         found = [pieces.analysis(role, text if isinstance(text, str) else "", span)]
-        for detail in part.get("details") or []:  # v4: redacted reasoning is opaque
+        details = part.get("details")
+        for detail in details if isinstance(details, list) else []:  # v4: redacted reasoning is opaque
             if isinstance(detail, dict) and detail.get("type") == "redacted":
                 found.append(pieces.opaque(role, "redacted reasoning", detail.get("data") or "", "data", span))
         return _streaming(found, part.get("state"), span)
@@ -108,7 +109,7 @@ def _tool(part: dict[str, Any], name: Any, arguments: Any, span: Span, importer:
     """A tool part: its call, and its reply once the call has an outcome."""
     recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
-    state = part.get("state")
+    state = part.get("state") if isinstance(part.get("state"), str) else None
     call = pieces.call(recipient, pieces.arguments_text(arguments), span, call_id)
     importer.note_call(call_id, recipient)
     if recipient is None:
@@ -126,7 +127,7 @@ def _tool(part: dict[str, Any], name: Any, arguments: Any, span: Span, importer:
 
 def _streaming(found: list[Piece], state: Any, span: Span) -> list[Piece]:
     """A part saved while it was still streaming is cut: its message ends `eof`."""
-    if state in STREAMING and found:
+    if isinstance(state, str) and state in STREAMING and found:
         found[-1].fields["end"] = "eof"
         found[-1].problems.append(Pending("E-STREAM-TRUNCATED", f"This part was saved while still streaming "
                                                                 f"(state {state!r}); it may be incomplete.", span))
@@ -140,7 +141,8 @@ def _v4(source: JsonObject, role: str, importer: Any) -> list[Piece]:
     if isinstance(source.get("reasoning"), str) and source.get("reasoning"):
         found.append(pieces.analysis(role, source.get("reasoning"), source.span_of("reasoning")))
     found.extend(text_pieces(source.text("content") or "", base, source.span_of("content")))
-    for attachment in source.get("experimental_attachments") or []:
+    attachments = source.get("experimental_attachments")
+    for attachment in attachments if isinstance(attachments, list) else []:
         if isinstance(attachment, dict):
             described = {"url": attachment.get("url"), "filename": attachment.get("name"),
                          "mime_type": attachment.get("contentType")}
@@ -148,7 +150,8 @@ def _v4(source: JsonObject, role: str, importer: Any) -> list[Piece]:
                                source.span_of("experimental_attachments")))
     node = source.node_of("toolInvocations")
     spans = [item.span for item in node.items] if node is not None and node.items else []
-    for at, invocation in enumerate(source.get("toolInvocations") or []):
+    invocations = source.get("toolInvocations")
+    for at, invocation in enumerate(invocations if isinstance(invocations, list) else []):
         span = spans[at] if at < len(spans) else source.span_of("toolInvocations")
         if isinstance(invocation, dict):
             found.extend(_tool(invocation, invocation.get("toolName"), invocation.get("args"), span, importer))

@@ -86,7 +86,7 @@ def _resolved(value: Any, attachments: dict[str, Any]) -> Any:
 
 
 def _part(part: Any, span: Span, base: dict[str, Any], importer: Any, attachments: dict[str, Any]) -> list[Piece]:
-    kind = part.get("type") if isinstance(part, dict) else None
+    kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
     role = base["role"]
     if kind == "text" and isinstance(part.get("text"), str):
         return text_pieces(_resolved(part["text"], attachments), base, span)

@@ -134,12 +134,13 @@ def _content(content: Any) -> Any:
 def _calls(fields: dict[str, Any], content: Any) -> list[dict[str, Any]]:
     """`tool_calls` and `invalid_tool_calls` as OpenAI calls; a call an Anthropic `tool_use` block of the content
     already makes is not made twice."""
-    in_content = {block.get("id") for block in content if isinstance(block, dict) and block.get("type") == "tool_use"} \
-        if isinstance(content, list) else set()
+    in_content = {block.get("id") for block in content if isinstance(block, dict) and block.get("type") == "tool_use"
+                  and isinstance(block.get("id"), str)} if isinstance(content, list) else set()
     calls = []
     for key in ("tool_calls", "invalid_tool_calls"):
-        for call in fields.get(key) or []:
-            if isinstance(call, dict) and call.get("id") not in in_content:
+        listed = fields.get(key)
+        for call in listed if isinstance(listed, list) else []:
+            if isinstance(call, dict) and not (isinstance(call.get("id"), str) and call["id"] in in_content):
                 calls.append({"id": call.get("id"), "type": "function",
                               "function": {"name": call.get("name"), "arguments": call.get("args")}})
     return calls

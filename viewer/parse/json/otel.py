@@ -36,8 +36,8 @@ from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece
 
 MESSAGE_KEYS = ("gen_ai.system_instructions", "gen_ai.input.messages", "gen_ai.output.messages")
-_FLAT = re.compile(r"gen_ai\.(prompt|completion)\.(\d+)\.(.+)")
-_FLAT_CALL = re.compile(r"tool_calls\.(\d+)\.(?:function\.)?(name|arguments|id)")
+_FLAT = re.compile(r"gen_ai\.(prompt|completion)\.(\d{1,9})\.(.+)")
+_FLAT_CALL = re.compile(r"tool_calls\.(\d{1,9})\.(?:function\.)?(name|arguments|id)")
 OTLP_DEPTH = 8
 """Levels of an OTLP document read with spans: resourceSpans, scopeSpans, spans, down to each attribute."""
 
@@ -145,26 +145,27 @@ def _any_value(value: Any) -> Any:
         if key in value:
             return value[key]
     if isinstance(value.get("arrayValue"), dict):
-        return [_any_value(item) for item in value["arrayValue"].get("values") or []]
+        values = value["arrayValue"].get("values")
+        return [_any_value(item) for item in values] if isinstance(values, list) else None
     if isinstance(value.get("kvlistValue"), dict):
-        return {entry.get("key"): _any_value(entry.get("value")) for entry in value["kvlistValue"].get("values") or []
-                if isinstance(entry, dict)}
+        entries = value["kvlistValue"].get("values")
+        return {entry["key"]: _any_value(entry.get("value")) for entry in entries if isinstance(entry, dict)
+                and isinstance(entry.get("key"), str)} if isinstance(entries, list) else None
     return None
 
 
 def _nanos(value: Any) -> int:
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0
 
 
 def _iso_nanos(value: Any) -> int:
     try:
-        moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
+        return int(datetime.fromisoformat(value).timestamp() * 1_000_000) * 1000
+    except (TypeError, ValueError, OverflowError, OSError):
         return 0
-    return int(moment.timestamp() * 1_000_000) * 1000
 
 
 def _text(value: Any) -> str | None:

@@ -54,7 +54,7 @@ def _parts(role: str, parts: Any, at: Span, importer: Any) -> list[Piece]:
 
 
 def _part(role: str, part: Any, at: Span, importer: Any) -> list[Piece]:
-    kind = part.get("type") if isinstance(part, dict) else None
+    kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
     if kind == "text" and isinstance(part.get("content"), str):
         channel = "commentary" if role == "tool" else "final"
         return [Piece(dict(role=role, channel=channel, content=part["content"], end="end"), at)]
