@@ -117,3 +117,12 @@ def test_attachment_references_are_read_as_the_values_they_stand_for():
         {"type": "text", "text": "attachment://t1"}, {"type": "image", "image": "attachment://i1"}]}),
         "attachments": {"t1": "A long question.", "i1": png}})
     assert [m.content for m in parse(text).messages] == ["A long question.", "[image: image/png, 300 bytes]"]
+
+
+def test_a_log_without_samples_shows_nothing_and_says_why():
+    for data in (json.dumps({**log(), "status": "started"}).encode(),
+                 archive({"header.json": json.dumps({"version": 2, "status": "started", "eval": {"task": "t"}})})):
+        transcript = parse(data)
+        assert transcript.messages == ()
+        assert codes(transcript) == ["W-JSON-SHAPE"] and "'started'" in transcript.diagnostics[0].message
+        assert transcript.header["inspect_log"]["task"] == "t"

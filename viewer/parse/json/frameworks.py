@@ -18,6 +18,9 @@ def read_framework(reading: Reading, importer: Any) -> dict[str, Any] | None:
     reading = inspect_log.only_sample(reading, importer.text) or reading
     if inspect_log.is_sample_reading(reading):
         return inspect_log.read_sample(reading, importer)
+    header = inspect_log.read_sampleless_log(reading, importer)
+    if header is not None:
+        return header
     state = langchain.state_reading(reading, importer.text)
     if state is not None:
         return read_reading(state, importer)

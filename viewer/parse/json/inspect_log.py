@@ -15,6 +15,7 @@ import re
 from functools import partial
 from typing import Any
 
+from viewer.model import make_diagnostic
 from viewer.parse.json.container import Reading
 from viewer.parse.json.inspect_messages import plain_view, read_inspect_message
 from viewer.parse.json.positions import JsonError, Partial, read_value
@@ -77,6 +78,21 @@ def only_sample(reading: Reading, text: str) -> Reading | None:
     sample = read_value(text, items[0].span[0], 2)
     envelope = {key: member for key, member in sample.members.items() if key != "messages"}
     return Reading(list(sample.members["messages"].node.items), envelope, key="messages")
+
+
+def read_sampleless_log(reading: Reading, importer: Any) -> dict[str, Any] | None:
+    """A log without samples (one still running, or written with its header alone): no messages, and a
+    diagnostic that says so; None for anything else."""
+    if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value) \
+            or reading.elements[0].value["samples"]:
+        return None
+    log = reading.elements[0].value
+    header = log["header"] if isinstance(log.get("header"), dict) else log  # an archive's header.json
+    spec = header.get("eval")
+    importer.diagnostics.append(make_diagnostic(
+        "W-JSON-SHAPE", reading.elements[0].span, "This Inspect AI log holds no samples (its status is "
+        f"{header.get('status')!r}); there is no conversation to show."))
+    return {"inspect_log": {key: spec.get(key) for key in ("task", "model") if isinstance(spec, dict)}}
 
 
 def _is_sample(value: Any) -> bool:
