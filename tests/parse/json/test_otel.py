@@ -110,3 +110,11 @@ def test_a_console_stream_cut_inside_a_span_keeps_the_spans_before_it():
     assert [m.content for m in transcript.messages] == ["Weather in Paris?"]
     assert codes(transcript) == ["W-JSON-SYNTAX"]
     assert_accounted_for(transcript, transcript.source)
+
+
+def test_each_trace_keeps_its_own_history():
+    spans = [{"traceId": trace, "spanId": trace, "startTimeUnixNano": "1", "attributes": [
+        {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps([USER])}}]} for trace in ("t1", "t2")]
+    transcript = parse(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    assert [m.content for m in transcript.messages] == ["Weather in Paris?", "Weather in Paris?"]
+    assert transcript.header["otel"]["traces"] == ["t1", "t2"]

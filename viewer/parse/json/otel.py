@@ -10,7 +10,8 @@ Three containers (facts from open-telemetry/semantic-conventions, `docs/gen-ai/`
   are otel_parts.py's). OpenLLMetry writes them flat instead: `gen_ai.prompt.<i>.role` / `.content` /
   `.tool_call_id` / `.tool_calls.<j>.name|arguments|id`, and the same under `gen_ai.completion.<i>`.
 
-A chat span's input repeats the history its earlier spans already gave: a message of an input is new only when
+Each trace is read in turn, its spans in time order (a file of several traces holds their conversations one
+after another). A chat span's input repeats the history its trace's earlier spans already gave: a message of an input is new only when
 the history holds fewer of it than the input does (so a user who says "yes" twice keeps both). Tool replies and
 calls are known by their call id, so an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and
 the next chat span's `tool_call_response` give one reply. Each span is one turn (its source position); its
@@ -77,8 +78,11 @@ def read_trace(reading: Reading, importer: Any) -> dict[str, Any]:
     spans = [span for element in reading.elements for span in _spans(element, importer.text)]
     for turn, span in enumerate(spans):
         span.turn = turn
-    _Conversation(importer).read(sorted(spans, key=lambda span: span.start))
-    traces = list(dict.fromkeys(span.trace for span in spans if span.trace))
+    traces = list(dict.fromkeys(span.trace for span in spans))
+    for trace in traces:  # trace by trace, in the order they first appear; each one's spans in time order
+        _Conversation(importer).read(sorted((span for span in spans if span.trace == trace),
+                                            key=lambda span: span.start))
+    traces = [trace for trace in traces if trace]
     return {"otel": {"traces": traces, "spans": len(spans)}}
 
 
