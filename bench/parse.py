@@ -6,7 +6,10 @@ time (best of 3), throughput, peak memory while parsing (tracemalloc, a separate
 Python down), and the time of one `re.finditer` pass over the control tokens of the same text, which is the
 yardstick of the targets: parse ≤ 5× that pass, ≥ 100 MB/s, peak memory ≤ 10× the input. Then the ChatML and
 JSON importers (target ≥ 50 MB/s) and the whole `parse()` of each, with their speed beside the Harmony importer's,
-measured alternately in the same process.
+measured alternately in the same process. Then the whole `parse()` of the frameworks' and evaluation tools' JSON
+shapes (tests/harness/framework_shapes.py: OpenTelemetry, Inspect AI's log and .eval archive, LangChain, the AI
+SDK; target ≥ 20 MB/s), in CPU time, each beside the plain OpenAI JSON of the same size (`--frameworks` runs only
+these).
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.harness.formats import chatml, openai_json  # noqa: E402
+from tests.harness.framework_shapes import SHAPES  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import ParseOptions, parse  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
@@ -64,7 +68,11 @@ def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__)
     arguments.add_argument("--megabytes", type=float, default=30.0)
     arguments.add_argument("--messages", type=int, default=100_000)
+    arguments.add_argument("--frameworks", action="store_true", help="only the frameworks' JSON shapes")
     options = arguments.parse_args()
+    if options.frameworks:
+        print_rows(framework_rows(options.megabytes))
+        return
 
     started = time.perf_counter()
     text = generate(options.megabytes, options.messages)
@@ -90,9 +98,42 @@ def main() -> None:
         ("parser diagnostics", str(len(transcript.diagnostics)), "expected 0 on generated input"),
     ]
     rows += importer_rows(options.megabytes, megabytes / parse_time)
+    rows += framework_rows(options.megabytes)
+    print_rows(rows)
+
+
+def print_rows(rows: list[tuple[str, str, str]]) -> None:
     width = max(len(row[0]) for row in rows)
     for label, figure, note in rows:
         print(f"{label:<{width}}  {figure:>10}  {note}")
+
+
+def framework_rows(megabytes: float) -> list[tuple[str, str, str]]:
+    """The whole `parse()` of each framework shape (best of 3, CPU time), alternating with plain OpenAI JSON of
+    the same size, whose rate the ratio compares with (the machine's load weighs on both alike). An archive's
+    size is what it unpacks to (the text that is parsed), its packed size beside it."""
+    baseline = openai_json(megabytes)
+    rows = []
+    for name, make in SHAPES.items():
+        data = make(megabytes)
+        size = _unpacked_megabytes(data)
+        (time_taken, transcript), (base_time, _) = best_of(
+            3, lambda: parse(data), lambda: parse(baseline), clock=time.process_time)
+        rate = size / time_taken
+        base_rate = len(baseline.encode("utf-8")) / 1_000_000 / base_time
+        count = len(transcript.messages) + sum(len(part.messages) for part in transcript.conversations)
+        packed = f", {len(data) / 1_000_000:.1f} MB packed" if isinstance(data, bytes) else ""
+        rows.append((f"parse() of {name}", f"{rate:.0f} MB/s",
+                     f"target >= 20 MB/s; {size:.1f} MB{packed}, {count:,} messages, "
+                     f"{len(transcript.conversations):,} conversations; {rate / base_rate:.2f}x OpenAI JSON's "
+                     f"{base_rate:.0f} MB/s"))
+    return rows
+
+
+def _unpacked_megabytes(data: str | bytes) -> float:
+    if isinstance(data, bytes):
+        return len(parse(data).source.encode("utf-8")) / 1_000_000
+    return len(data.encode("utf-8")) / 1_000_000
 
 
 def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str, str]]:

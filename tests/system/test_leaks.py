@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
 from viewer.parse import IMPORTERS
 from viewer.web import create_app
 
@@ -120,18 +121,24 @@ def _events_body(dialect: str) -> str:
 
 BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
             "events": _events_body}
+BUILDERS.update(JSON_SHAPES)
+CASES = (*DIALECTS, *JSON_SHAPES)
+"""Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),
+each read by its own module of the JSON importer."""
 
 
 def test_every_importer_has_a_canary_transcript():
-    assert set(BUILDERS) == set(DIALECTS)
+    assert set(BUILDERS) == set(CASES)
 
 
 def transcript(dialect: str) -> bytes:
-    return BUILDERS[dialect](dialect).encode()
+    body = BUILDERS[dialect](dialect)
+    return body if isinstance(body, bytes) else body.encode()
 
 
 def canaries_in(dialect: str) -> list[str]:
-    return re.findall(r"CANARY-[a-z]+-[a-z0-9]+-Q7", BUILDERS[dialect](dialect))
+    body = BUILDERS[dialect](dialect)
+    return re.findall(r"CANARY-[a-z]+-[a-z0-9]+-Q7", body.decode("latin-1") if isinstance(body, bytes) else body)
 
 
 # ---- fixtures ----------------------------------------------------------------------------------------------
@@ -229,7 +236,7 @@ def assert_no_canary(dialect: str, where: str, response) -> None:
     assert "CANARY" not in text, (where, re.findall(r"CANARY-\S+?-Q7", text))
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", CASES)
 def test_the_canaries_are_really_in_the_transcript(uploader, dialect):
     """The debug view shows every canary, so their absence elsewhere means something."""
     id = upload(uploader, transcript(dialect))["id"]
@@ -243,7 +250,7 @@ def test_the_canaries_are_really_in_the_transcript(uploader, dialect):
     assert all(place in page for place in places)
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", CASES)
 def test_no_default_view_response_holds_hidden_content(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     queries = searches(dialect, hidden_words(uploader, id))
@@ -256,7 +263,7 @@ def test_no_default_view_response_holds_hidden_content(uploader, stranger, diale
             assert text in shown, (who, text)  # the walk did reach the shown messages
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", CASES)
 def test_the_default_views_search_finds_and_counts_no_hidden_text(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     words = hidden_words(uploader, id)
@@ -271,7 +278,7 @@ def test_the_default_views_search_finds_and_counts_no_hidden_text(uploader, stra
     assert found.select_one("[data-total]")["data-total"] == str(len(SHOWN))  # the search itself works
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", CASES)
 def test_title_and_meta_tags_hold_no_hidden_content(stranger, uploader, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     page = BeautifulSoup(stranger.get(f"/t/{id}").get_data(as_text=True), "html.parser")
@@ -280,7 +287,7 @@ def test_title_and_meta_tags_hold_no_hidden_content(stranger, uploader, dialect)
         assert "CANARY" not in " ".join(str(value) for value in meta.attrs.values())
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", CASES)
 def test_link_holders_get_no_debug_view_until_the_uploader_allows_it(uploader, stranger, dialect):
     id = upload(uploader, transcript(dialect))["id"]
     refused = [f"/t/{id}?view=debug", f"/t/{id}.json?view=debug", f"/t/{id}/raw",
@@ -354,7 +361,7 @@ def test_transcript_responses_are_not_stored_by_caches(uploader, path, hx):
     assert "no-store" in response.headers.get("Cache-Control", ""), (path, response.headers.get("Cache-Control"))
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", (*DIALECTS, *TEXT_SHAPES))
 def test_no_default_view_of_a_live_transcript_holds_hidden_content(uploader, stranger, dialect, monkeypatch):
     """A transcript appended in pieces, cut anywhere (inside a hidden message too): after each append, the
     default view's page, its live region's event stream and its JSON hold no canary."""

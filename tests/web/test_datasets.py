@@ -113,3 +113,14 @@ def test_deleting_a_dataset_deletes_every_conversation(client, app, dataset_id):
     store.delete(dataset_id)
     assert client.get(f"/t/{dataset_id}/c/1").status_code == 410
     assert store.conversations(dataset_id, 0, 10) == [] and store.message_row_count(f"{dataset_id}.1") == 0
+
+
+def test_an_inspect_log_s_index_shows_each_sample_s_id_target_and_score(client, owned):
+    samples = [{"id": f"s{number}", "epoch": 1, "input": "q", "target": str(number),
+                "messages": [{"role": "user", "content": f"Question {number}"},
+                             {"role": "assistant", "content": "4"}],
+                "scores": {"match": {"value": "C" if number == 4 else "I", "answer": "4"}}} for number in (4, 5)]
+    log = json.dumps({"version": 2, "status": "success", "eval": {"task": "t"}, "samples": samples}, indent=2)
+    page = soup(client.get(f"/t/{owned(log.encode())}"))
+    assert [cell.get_text(strip=True) for cell in page.select("table.conversations td.sample")] == [
+        "s4·4·match: C", "s5·5·match: I"]

@@ -36,3 +36,7 @@ def test_binary_files_are_recognised(data):
 ], ids=["empty", "utf8", "bom-crlf", "few-nuls", "few-bad-bytes", "char-cut-at-boundary"])
 def test_text_transcripts_even_damaged_ones_are_not_binary(data):
     assert binary_reason(data) is None
+
+
+def test_a_zip_archive_is_let_through_for_the_parser_to_read_as_an_inspect_log():
+    assert binary_reason(b"PK\x03\x04" + random_bytes(4000)) is None

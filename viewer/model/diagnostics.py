@@ -28,6 +28,8 @@ class Code(NamedTuple):
 CODES: dict[str, Code] = {
     # Reading the text
     "W-DECODE-UTF8": Code("warning", "The input is not valid UTF-8; invalid bytes were replaced with U+FFFD."),
+    "W-ARCHIVE": Code("error", "The zip archive cannot be read as an Inspect AI .eval log, or is too large to "
+                               "unpack; nothing of it is shown."),
     "W-LONE-SURROGATE": Code("warning", "Lone UTF-16 surrogates cannot be shown or stored; they were replaced "
                                         "with U+FFFD."),
     "W-PARSER-FAILED": Code("error", "The parser failed on this input; the raw text is kept and nothing is shown."),

@@ -19,6 +19,7 @@ from msgspec.structs import replace as replace_fields
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
+from viewer.parse.json.inspect_log import sample_spans
 from viewer.parse.options import ParseOptions
 
 CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
@@ -37,6 +38,8 @@ def conversation_spans(text: str) -> list[Span] | None:
     start = _SPACE.match(text).end()
     if text.startswith("[", start):
         return _array_elements(text, start)
+    if text.startswith("{", start) and (samples := sample_spans(text, start)) is not None:
+        return samples  # an Inspect AI log: each sample is a conversation
     # A dataset has two lines at least, and its first line decides: both are asked before the lines are split
     # (a big document that is no dataset is one line, or has many).
     newline = text.find("\n", start)
@@ -116,13 +119,25 @@ def _between(text: str, spans: list[Span]) -> tuple[list[Segment], list[Diagnost
             frame.append(Segment("json", text[start:end], (start, end)))
     tail = spans[-1][1]
     rest = text[tail:].strip()
-    if rest in ("]", ""):
+    if rest in ("]", "") or _closes_document(text, rest):
         if rest:
             frame.append(Segment("json", text[tail:], (tail, len(text))))
     else:
         diagnostics.append(make_diagnostic("W-JSON-SYNTAX", (tail, len(text)),
                                            "The dataset's JSON array breaks off here; the rest was not read."))
     return frame, diagnostics
+
+
+def _closes_document(text: str, rest: str) -> bool:
+    """Whether `rest` closes the array of conversations inside an object and then the object itself (the rest of
+    an Inspect AI log after its samples), as valid JSON."""
+    if not text.lstrip().startswith("{") or not rest.startswith("]"):
+        return False
+    try:
+        json.loads('{"_": [' + rest)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _shifted(transcript: Transcript, offset: int, source: str) -> Transcript:

@@ -1,7 +1,9 @@
-"""Bytes to text: UTF-8, BOM stripped, invalid bytes replaced and reported, never an exception."""
+"""Bytes to text: UTF-8, BOM stripped, invalid bytes replaced and reported, never an exception. A zip archive
+(Inspect AI's .eval log) becomes the text of the JSON it holds (viewer/parse/json/eval_archive.py)."""
 from __future__ import annotations
 
 from viewer.model import Diagnostic, make_diagnostic
+from viewer.parse.json import eval_archive
 from viewer.parse.surrogates import clean, has_lone_surrogate
 
 BOM = "\ufeff"
@@ -11,6 +13,8 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     """Return the text every span will point into, and any decoding diagnostics."""
     if isinstance(data, str):
         text, diagnostics = _checked_str(data)
+    elif eval_archive.is_archive(data):
+        text, diagnostics = eval_archive.unpack(data)  # an Inspect AI .eval log: the JSON log it holds
     else:
         text, diagnostics = _decode_bytes(data)
     if text.startswith(BOM):

@@ -141,3 +141,13 @@ def test_read_conversation_reads_one_conversation_node_of_a_larger_file():
         (0, "system", '"system": "S"'), (1, "user", '{"role": "user", "content": "a"}'),
         (2, "user", '{"from": "human", "value": "b"}')]
     assert headers == [{}, {"id": 7}]
+
+
+def test_pretty_printed_objects_one_after_another_are_a_sequence_of_elements():
+    first = json.dumps({"role": "user", "content": "Hi"}, indent=4)
+    second = json.dumps({"role": "assistant", "content": "Hello"}, indent=4)
+    text = f"{first}\n{second}\n{second[:20]}"
+    transcript = parse(text)
+    assert [m.content for m in transcript.messages] == ["Hi", "Hello"]
+    assert [d.code for d in transcript.diagnostics] == ["W-JSON-SYNTAX"]
+    assert_accounted_for(transcript, text)

@@ -58,6 +58,7 @@ from viewer.model import Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
+from viewer.parse.json.frameworks import read_framework
 from viewer.parse.json.importer import Importer
 from viewer.parse.json.positions import JsonError, Partial, read_value
 from viewer.parse.options import ParseOptions
@@ -90,7 +91,9 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
 
 def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
     importer = Importer(text)
-    header = read_reading(reading, importer)
+    header = read_framework(reading, importer)  # a trace, an eval log, a graph's state (frameworks.py)
+    if header is None:
+        header = read_reading(reading, importer)
     claimed = [message.span for message in importer.messages]
     claimed += [diagnostic.span for diagnostic in (*reading.unread, *importer.diagnostics)]
     return Transcript(

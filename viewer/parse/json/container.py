@@ -52,8 +52,10 @@ def read_container(text: str) -> Reading:
     document = _read_document(text, start)
     if not document.unread:
         return document
-    lines = _read_lines(text)
-    return lines if lines.unread_size < document.unread_size else document
+    # Pretty-printed objects one after another (OpenTelemetry's console exporter writes spans so) read as a
+    # sequence of documents; the reading that leaves least unread wins, the document's on a tie.
+    readings = (document, _read_lines(text), _read_sequence(text, start))
+    return min(readings, key=lambda reading: reading.unread_size)
 
 
 def _first_line_is_whole(text: str, start: int) -> bool:
@@ -146,6 +148,20 @@ def _syntax_to_end(text: str, resume: int, error: JsonError) -> Diagnostic:
 def _syntax_diagnostic(text: str, span: Span, message: str) -> Diagnostic:
     start, end = span
     return make_diagnostic("W-JSON-SYNTAX", (min(start, end), end), message)
+
+
+def _read_sequence(text: str, start: int) -> Reading:
+    """JSON values one after another, each an element; reading stops at the first that is not JSON."""
+    elements: list[Node] = []
+    position = start
+    while position < len(text):
+        try:
+            node = read_value(text, position, 0)
+        except JsonError as error:
+            return Reading(elements, unread=[_syntax_to_end(text, position, error)])
+        elements.append(node)
+        position = skip_blank(text, node.span[1])
+    return Reading(elements)
 
 
 def _read_lines(text: str) -> Reading:

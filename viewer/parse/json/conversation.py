@@ -23,6 +23,7 @@ from viewer.parse.json import responses, sharegpt
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
+from viewer.parse.json.framework_elements import element_reader, plain_view
 from viewer.parse.json.importer import Importer
 from viewer.parse.json.positions import Member, Node, read_value
 from viewer.parse.json.source import JsonObject, Piece
@@ -52,7 +53,7 @@ def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
         while prompts and prompts[0][0][0] < element.span[0]:
             span, found = prompts.pop(0)
             importer.add_pieces(found, span)
-        importer.add(element, read_element)
+        importer.add(element, read_element, plain_view)
     for span, found in prompts:
         importer.add_pieces(found, span)
     return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
@@ -60,6 +61,9 @@ def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
 
 def read_element(source: JsonObject, importer: Importer) -> list[Piece]:
     """One element by its marks (see the module docstring)."""
+    framework_reader = element_reader(source.value)  # LangChain, AI SDK messages (framework_elements.py)
+    if framework_reader is not None:
+        return framework_reader(source, importer)
     if sharegpt.is_turn(source.value):
         return sharegpt.read_turn(source, importer)
     if responses.is_item(source.value):

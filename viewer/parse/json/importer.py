@@ -16,11 +16,15 @@ ELEMENT_DEPTH = 2
 """Levels of an element read with spans (its members and the items of its arrays) when it gives several
 messages or a diagnostic about one of its fields; other elements are decoded whole, which is ten times
 faster."""
-SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "tool_call", "summary")
+SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "tool_call", "summary", "parts",
+                  "toolInvocations")
 """Keys that may make one element give several messages (a content list may too)."""
 
 Reader = Callable[[JsonObject, "Importer"], list[Piece]]
 """A shape's reader of one element: its messages before they are numbered."""
+PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
+"""The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
+reads it too."""
 
 
 class Importer:
@@ -36,15 +40,17 @@ class Importer:
         """The turn the next element gives."""
         self._call_names: dict[str, str] = {}
 
-    def add(self, element: Node, read: Reader) -> None:
-        """One element as one turn (an element that is not an object is reported and skipped)."""
+    def add(self, element: Node, read: Reader, plain: PlainView | None = None) -> None:
+        """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
+        plain message a framework's element stands for, when the shape has such elements."""
         turn, self.turn = self.turn, self.turn + 1
         if not isinstance(element.value, dict):
             self.diagnostics.append(make_diagnostic(
                 "W-JSON-SHAPE", element.span,
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
-        if not element.members and read_plain(element.value, element.span, self.text, self, turn):
+        value = element.value if plain is None or element.members else plain(element.value)
+        if not element.members and value is not None and read_plain(value, element.span, self.text, self, turn):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
         # element is read again, keeping the spans of its members.

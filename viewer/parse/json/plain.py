@@ -35,7 +35,7 @@ _SCAN = json.JSONDecoder().scan_once
 """`raw_decode` without its Python frame; the text was decoded already, so it never fails here."""
 _UNREAD = object()
 
-# A message before its index and span: `new_message`'s role, content, name, recipient, channel, channel_explicit,
+# A message before its index and span: `Message`'s role, content, name, recipient, channel, channel_explicit,
 # content_type, constrained, call_id and end; and where its span comes from when the element gives several (a
 # member's key, or the number of a `tool_calls` item).
 Draft = tuple[tuple, Any]

@@ -3,7 +3,7 @@ then `…/finish`), and the reading page shows new messages as they arrive, thro
 (`GET /t/<id>/events`) that the htmx `sse` extension swaps into the page; without JavaScript, a reload link.
 
 The stream sends the page's live region drawn by the same window and card code as the reading page, for the
-view the reader may have (`lookup.chosen_view`), so the default view's stream holds only what its page holds.
+view the reader may have (its `lookup.Reading`), so the default view's stream holds only what its page holds.
 Each answer lasts at most `STREAM_SECONDS`: a sync worker is never held longer, and the browser's EventSource
 connects again by itself.
 """

@@ -1,0 +1,128 @@
+"""Inspect AI eval logs: samples as conversations (a dataset when there are several), their messages, and the
+.eval zip archive, read bounded."""
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+from tests.parse.helpers import assert_accounted_for, codes
+from viewer.parse import parse
+from viewer.parse.json import eval_archive
+from viewer.policy import Projection
+
+
+def sample(id=1, *messages, target="42"):
+    return {"id": id, "epoch": 1, "input": "q", "target": target,
+            "messages": list(messages) or [{"role": "user", "content": f"Question {id}"},
+                                           {"role": "assistant", "content": "42"}],
+            "scores": {"match": {"value": "C", "answer": "42", "explanation": "matches"}}}
+
+
+def log(*samples):
+    return {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "samples": list(samples),
+            "results": {"total_samples": len(samples)}}
+
+
+def archive(members, method=zipfile.ZIP_DEFLATED):
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w", method) as written:
+        for name, text in members.items():
+            written.writestr(name, text)
+    return data.getvalue()
+
+
+def test_a_log_of_several_samples_is_a_dataset_with_each_sample_s_id_target_and_scores():
+    text = json.dumps(log(sample(1), sample(2, target="7")), indent=2)
+    transcript = parse(text)
+    assert [c.header["inspect_sample"] for c in transcript.conversations] == [
+        {"id": 1, "epoch": 1, "target": "42", "scores": {"match": {"value": "C", "answer": "42"}}},
+        {"id": 2, "epoch": 1, "target": "7", "scores": {"match": {"value": "C", "answer": "42"}}}]
+    assert transcript.diagnostics == ()
+    assert_accounted_for(transcript, text)
+
+
+def test_a_log_of_one_sample_and_a_sample_alone_are_one_conversation():
+    for text in (json.dumps(log(sample(5)), indent=2), json.dumps(sample(5))):
+        transcript = parse(text)
+        assert transcript.conversations == ()
+        assert [m.content for m in transcript.messages] == ["Question 5", "42"]
+        assert transcript.header["inspect_sample"]["id"] == 5
+
+
+def test_a_log_cut_inside_a_sample_keeps_the_samples_before_it():
+    text = json.dumps(log(sample(1), sample(2), sample(3)), indent=2)
+    transcript = parse(text[:text.rindex("Question 3")])
+    assert len(transcript.conversations) == 2
+    assert codes(transcript) == ["W-JSON-SYNTAX"]
+
+
+def test_messages_reasoning_calls_and_tool_errors():
+    transcript = parse(json.dumps(sample(1,
+        {"role": "user", "content": "Compute."},
+        {"role": "assistant", "content": [{"type": "reasoning", "reasoning": "Use the tool.", "signature": "SIG"},
+                                          {"type": "reasoning", "reasoning": "ENCRYPTED", "redacted": True}],
+         "tool_calls": [{"id": "k1", "function": "calculator", "arguments": {"x": 1}}]},
+        {"role": "tool", "tool_call_id": "k1", "function": "calculator", "content": "",
+         "error": {"type": "timeout", "message": "Timed out."}},
+        {"role": "assistant", "content": [{"type": "text", "text": "Sorry."}]})))
+    assert [(m.role, m.channel, m.recipient, m.name) for m in transcript.messages] == [
+        ("user", "final", None, None), ("assistant", "analysis", None, None), ("assistant", "analysis", None, None),
+        ("assistant", "commentary", "functions.calculator", None), ("tool", "commentary", None, "functions.calculator"),
+        ("assistant", "final", None, None)]
+    assert "ENCRYPTED" not in transcript.messages[2].content
+    assert transcript.messages[4].content == "Timed out."
+    assert codes(transcript) == ["W-JSON-OPAQUE-DATA", "W-JSON-OPAQUE-DATA", "E-TOOL-TIMEOUT"]
+    assert [d.show_as for d in Projection.of(transcript).decisions()][-1] == "message"
+
+
+def test_an_eval_archive_reads_as_the_log_it_holds():
+    data = archive({"header.json": json.dumps({"version": 2, "eval": {"task": "t"}}),
+                    "samples/10_epoch_1.json": json.dumps(sample(10)),
+                    "samples/9_epoch_1.json": json.dumps(sample(9)), "summaries.json": "[]"})
+    transcript = parse(data)
+    assert [c.header["inspect_sample"]["id"] for c in transcript.conversations] == [9, 10]
+    assert transcript.diagnostics == ()
+    assert_accounted_for(transcript, transcript.source)
+
+
+def test_a_zip_without_header_json_is_refused_with_a_diagnostic():
+    transcript = parse(archive({"notes.txt": "hello"}))
+    assert (transcript.messages, codes(transcript)) == ((), ["W-ARCHIVE"])
+
+
+def test_a_broken_zip_is_refused_with_a_diagnostic():
+    data = archive({"header.json": "{}"})
+    transcript = parse(data[:len(data) // 2])
+    assert codes(transcript) == ["W-ARCHIVE"]
+
+
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(monkeypatch):
+    monkeypatch.setattr(eval_archive, "MAX_UNPACKED", 1_000_000)
+    bomb = archive({"header.json": "{}", "samples/1_epoch_1.json": " " * 2_000_000})
+    assert len(bomb) < 10_000
+    transcript = parse(bomb)
+    assert codes(transcript) == ["W-ARCHIVE"] and "2,000,002 bytes" in transcript.diagnostics[0].message
+
+
+def test_an_archive_of_too_many_members_is_refused(monkeypatch):
+    monkeypatch.setattr(eval_archive, "MAX_MEMBERS", 3)
+    members = {"header.json": "{}", **{f"samples/{n}_epoch_1.json": "{}" for n in range(5)}}
+    assert codes(parse(archive(members))) == ["W-ARCHIVE"]
+
+
+def test_attachment_references_are_read_as_the_values_they_stand_for():
+    png = "data:image/png;base64," + "A" * 400
+    text = json.dumps({**sample(1, {"role": "user", "content": [
+        {"type": "text", "text": "attachment://t1"}, {"type": "image", "image": "attachment://i1"}]}),
+        "attachments": {"t1": "A long question.", "i1": png}})
+    assert [m.content for m in parse(text).messages] == ["A long question.", "[image: image/png, 300 bytes]"]
+
+
+def test_a_log_without_samples_shows_nothing_and_says_why():
+    for data in (json.dumps({**log(), "status": "started"}).encode(),
+                 archive({"header.json": json.dumps({"version": 2, "status": "started", "eval": {"task": "t"}})})):
+        transcript = parse(data)
+        assert transcript.messages == ()
+        assert codes(transcript) == ["W-JSON-SHAPE"] and "'started'" in transcript.diagnostics[0].message
+        assert transcript.header["inspect_log"]["task"] == "t"

@@ -1,0 +1,108 @@
+"""Inspect AI evaluation logs (UKGovernmentBEIS/inspect_ai, `inspect_ai.log`): the JSON log `{"version",
+"status", "eval", "plan", "results", "stats", "samples": [...]}`, one sample on its own, and (eval_archive.py)
+the `.eval` zip archive, whose members this module reads as the same JSON.
+
+A sample (`id`, `epoch`, `input`, `target`, `messages`, `output`, `scores`, `metadata`, `events` …) is one
+conversation: its `messages` are the model's whole exchange, `ChatMessageSystem` / `User` / `Assistant` /
+`Tool` (inspect_messages.py reads them). Its id, epoch, target and scores are the conversation's header (the
+dataset's index shows them); `input` repeats the first messages and `output` the last, `events` retell it all:
+they stay in the source, as frame. A log of several samples is a dataset (viewer/parse/datasets.py asks
+`sample_spans`); a log of one sample is that sample's conversation.
+"""
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+from viewer.model import make_diagnostic
+from viewer.parse.json.container import Reading
+from viewer.parse.json.inspect_messages import plain_view, read_inspect_message
+from viewer.parse.json.positions import JsonError, Partial, read_value
+
+SAMPLE_MARKS = ("epoch", "target")
+"""Keys beside `messages` that make an object an Inspect sample."""
+_HEAD = 16384
+_LOG_HEAD = re.compile(r'\A\s*\{\s*"(?:version|eval_archive)"\s*:')
+
+
+def is_log(value: Any) -> bool:
+    """A JSON log (`eval` beside `samples`), or an archive's members read as one (eval_archive.py)."""
+    return isinstance(value, dict) and isinstance(value.get("samples"), list) and (
+        isinstance(value.get("eval"), dict) or isinstance(value.get("header"), dict))
+
+
+def sample_spans(text: str, start: int) -> list[tuple[int, int]] | None:
+    """Where each sample of a log of two or more lies (a log cut short keeps the samples before the cut); None
+    when the text is no log, or a log of fewer samples."""
+    if not _LOG_HEAD.match(text, start) or '"eval' not in text[start:start + _HEAD]:
+        return None
+    partial = Partial(("samples",))
+    try:
+        top = read_value(text, start, 2, into=partial)
+    except JsonError:
+        items = partial.items
+    else:
+        items = list(top.members["samples"].node.items) if is_log(top.value) else []
+    spans = [node.span for node in items if _is_sample(node.value)]
+    return spans if len(spans) >= 2 and len(spans) == len(items) else None
+
+
+def is_sample_reading(reading: Reading) -> bool:
+    """One sample: its `messages` read as the elements, its other members the envelope."""
+    return reading.key == "messages" and all(key in reading.envelope for key in SAMPLE_MARKS)
+
+
+def read_sample(reading: Reading, importer: Any) -> dict[str, Any]:
+    """A sample's messages; returns its header (id, epoch, target, scores)."""
+    envelope = {key: member.node.value for key, member in reading.envelope.items()}
+    attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
+    read = partial(read_inspect_message, attachments=attachments)
+    for element in reading.elements:
+        importer.add(element, read, plain_view)
+    header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
+    scores = envelope.get("scores")
+    if isinstance(scores, dict):
+        header["scores"] = {name: _score(score) for name, score in scores.items()}
+    return {"inspect_sample": header}
+
+
+def only_sample(reading: Reading, text: str) -> Reading | None:
+    """A log of exactly one sample (a dataset holds the others): that sample's reading."""
+    if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value):
+        return None
+    top = read_value(text, reading.elements[0].span[0], 2)
+    items = top.members["samples"].node.items
+    if len(items) != 1 or not _is_sample(items[0].value):
+        return None
+    sample = read_value(text, items[0].span[0], 2)
+    envelope = {key: member for key, member in sample.members.items() if key != "messages"}
+    return Reading(list(sample.members["messages"].node.items), envelope, key="messages")
+
+
+def read_sampleless_log(reading: Reading, importer: Any) -> dict[str, Any] | None:
+    """A log without samples (one still running, or written with its header alone): no messages, and a
+    diagnostic that says so; None for anything else."""
+    if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value) \
+            or reading.elements[0].value["samples"]:
+        return None
+    log = reading.elements[0].value
+    header = log["header"] if isinstance(log.get("header"), dict) else log  # an archive's header.json
+    spec = header.get("eval")
+    importer.diagnostics.append(make_diagnostic(
+        "W-JSON-SHAPE", reading.elements[0].span, "This Inspect AI log holds no samples (its status is "
+        f"{header.get('status')!r}); there is no conversation to show."))
+    return {"inspect_log": {key: spec.get(key) for key in ("task", "model") if isinstance(spec, dict)}}
+
+
+def _is_sample(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("messages"), list) and all(
+        key in value for key in SAMPLE_MARKS)
+
+
+def _score(score: Any) -> Any:
+    """A Score's value and answer (its explanation and metadata stay in the source)."""
+    if not isinstance(score, dict):
+        return score
+    return {key: score[key] for key in ("value", "answer") if key in score}
+

@@ -1,0 +1,179 @@
+"""Inspect AI's chat messages (`inspect_ai.model`: ChatMessageSystem, User, Assistant, Tool) into messages.
+
+- `content` is text or a list of Content (`inspect_ai._util.content`): `text` (`text`, `refusal`), `reasoning`
+  (`reasoning`, `summary`, `signature`, `redacted`), media (`image`, `audio`, `video`, `document`), `tool_use`
+  (a provider's server-side tool: `name`, `arguments`, `result`, `error`) and `data` (a provider's payload).
+- An assistant's `tool_calls` are `{"id", "function": name, "arguments": {...}, "parse_error"}`.
+- A tool message names its call (`tool_call_id`) and function, and reports a failure in `error`
+  (`{"type", "message"}`).
+
+Reasoning is analysis; redacted reasoning is opaque (its data stays in the source), as are signatures. Media
+are placeholders; `data` and unknown types are hidden with W-JSON-UNKNOWN-PART.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import Span
+from viewer.parse.common import Pending, qualified_tool_name
+from viewer.parse.json import pieces
+from viewer.parse.json.elements import author
+from viewer.parse.json.flat import flat_text
+from viewer.parse.json.media import placeholder
+from viewer.parse.json.parts import text_pieces
+from viewer.parse.json.source import JsonObject, Piece, kind_of, type_phrase
+
+MEDIA = {"image": ("image", "image"), "audio": ("input_audio", "audio"), "video": ("file", "video"),
+         "document": ("document", "document")}
+"""Media content types: the shared placeholder's kind, and the key of their address or data."""
+
+
+ATTACHMENT = "attachment://"
+"""Inspect's log writer moves large values (images above all) into the sample's `attachments`, leaving
+`attachment://<id>` in their place."""
+
+
+def read_inspect_message(source: JsonObject, importer: Any, attachments: dict[str, Any] | None = None
+                         ) -> list[Piece]:
+    """One message: its content part by part, then its tool calls (a tool's message is one reply). References
+    to the sample's `attachments` are read as the values they stand for."""
+    role, _ = author(source)
+    if role == "tool":
+        return [_reply(source, importer)]
+    base = dict(role=role, channel="final", end="end", attachments=attachments or {})
+    found = _content(source, base, importer)
+    found.extend(_calls(source, importer))
+    if not found:
+        found = [Piece({**base, "content": ""}, source.span_of("content"))]
+    return found
+
+
+def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI chat message of a message of plain text with no calls, error or attachment (plain.py reads it
+    fast, to the messages `read_inspect_message` makes); None for any other."""
+    content = value.get("content")
+    if type(content) is not str or content.startswith(ATTACHMENT) or value.get("tool_calls") or value.get("error"):
+        return None
+    if value.get("role") == "tool":
+        return {"role": "tool", "content": content, "tool_call_id": value.get("tool_call_id"),
+                "name": value.get("function")}
+    return {"role": value.get("role"), "content": content}
+
+
+def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
+    attachments = base.pop("attachments")
+    value = _resolved(source.get("content"), attachments)
+    if isinstance(value, str):
+        return text_pieces(value, base, source.span_of("content"))
+    if not isinstance(value, list):
+        if value is not None:
+            source.problem("W-JSON-FIELD-TYPE", f"The content is {kind_of(value)}, not text or a list; it was "
+                                                "not read.", source.span_of("content"))
+        return []
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found: list[Piece] = []
+    for at, part in enumerate(value):
+        span = spans[at] if at < len(spans) else source.span_of("content")
+        found.extend(_part(part, span, base, importer, attachments))
+    return found
+
+
+def _resolved(value: Any, attachments: dict[str, Any]) -> Any:
+    if isinstance(value, str) and value.startswith(ATTACHMENT):
+        return attachments.get(value[len(ATTACHMENT):], value)
+    return value
+
+
+def _part(part: Any, span: Span, base: dict[str, Any], importer: Any, attachments: dict[str, Any]) -> list[Piece]:
+    kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
+    role = base["role"]
+    if kind == "text" and isinstance(part.get("text"), str):
+        return text_pieces(_resolved(part["text"], attachments), base, span)
+    if kind == "reasoning":
+        return [_reasoning(part, span, role)]
+    if kind in MEDIA and isinstance(part.get(MEDIA[kind][1]), str):
+        word, key = MEDIA[kind]
+        address = _resolved(part[key], attachments)
+        address = address if isinstance(address, str) else part[key]
+        described = {"url": address} if address.startswith(("http", "data:")) else {"filename": address}
+        described.update(mime_type=part.get("mime_type"), format=part.get("format"))
+        return [Piece({**base, "content": placeholder(word, described)}, span)]
+    if kind == "tool_use":
+        return _server_tool(part, span, importer)
+    return [pieces.unclassified(role, kind, part, span, "W-JSON-UNKNOWN-PART",
+                                f"A content part {type_phrase(kind, part)}")]
+
+
+def _reasoning(part: dict[str, Any], span: Span, role: str) -> Piece:
+    if part.get("redacted") is True:
+        piece = pieces.opaque(role, "redacted reasoning", part.get("reasoning") or "", "reasoning", span)
+        if isinstance(part.get("summary"), str) and part["summary"]:
+            piece.fields["content"] += "\n\n" + part["summary"]
+        return piece
+    text = part.get("reasoning")
+    piece = pieces.analysis(role, text if isinstance(text, str) else "", span)
+    if part.get("signature"):
+        piece.problems.append(pieces.opaque_problem("reasoning block", part["signature"], "signature", span))
+    return piece
+
+
+def _server_tool(part: dict[str, Any], span: Span, importer: Any) -> list[Piece]:
+    """A tool the provider ran (web search, code execution, an MCP call): its call and its result."""
+    name = part.get("name") if isinstance(part.get("name"), str) else part.get("tool_type")
+    context = part.get("context")
+    recipient = f"{context}.{name}" if isinstance(context, str) and isinstance(name, str) else \
+        name if isinstance(name, str) else None
+    call_id = part.get("id") if isinstance(part.get("id"), str) else None
+    call = pieces.call(recipient, pieces.arguments_text(part.get("arguments")), span, call_id)
+    importer.note_call(call_id, recipient)
+    reply = pieces.reply(recipient, flat_text(part.get("result")), span, call_id)
+    if part.get("error"):
+        reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {recipient or ''} reported an error: "
+                                                      f"{flat_text(part['error'])[:200]}", span))
+    return [call, reply]
+
+
+def _calls(source: JsonObject, importer: Any) -> list[Piece]:
+    calls = source.get("tool_calls")
+    if not isinstance(calls, list):
+        return []
+    node = source.node_of("tool_calls")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found = []
+    for at, call in enumerate(calls):
+        span = spans[at] if at < len(spans) else source.span_of("tool_calls")
+        if not isinstance(call, dict):
+            source.problem("W-JSON-SHAPE", f"A tool call is {kind_of(call)}, not an object; it was skipped.", span)
+            continue
+        name = call.get("function")
+        recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
+        call_id = call.get("id") if isinstance(call.get("id"), str) else None
+        piece = pieces.call(recipient, pieces.arguments_text(call.get("arguments")), span, call_id)
+        if recipient is None:
+            piece.problems.append(Pending("W-JSON-SHAPE", "This tool call does not say which function it calls.",
+                                          span))
+        if isinstance(call.get("parse_error"), str):
+            piece.problems.append(Pending("W-JSON-SHAPE", "Inspect could not parse the model's arguments: "
+                                                          f"{call['parse_error'][:200]}", span))
+        importer.note_call(call_id, recipient)
+        found.append(piece)
+    return found
+
+
+def _reply(source: JsonObject, importer: Any) -> Piece:
+    call_id = source.text("tool_call_id")
+    function = source.text("function")
+    name = qualified_tool_name(function) if function else importer.tool_named(call_id)
+    content = flat_text(source.get("content"))
+    error = source.get("error")
+    message = error.get("message") if isinstance(error, dict) else None
+    if isinstance(message, str) and not content:
+        content = message
+    piece = pieces.reply(name, content, source.span, call_id)
+    if error:
+        kind = error.get("type") if isinstance(error, dict) else None
+        code = "E-TOOL-TIMEOUT" if kind == "timeout" else "W-TOOL-ERROR"
+        piece.problems.append(Pending(code, f"The tool {name or ''} failed ({kind or 'error'}): "
+                                            f"{(message or '')[:200]}", source.span))
+    return piece

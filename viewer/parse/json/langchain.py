@@ -1,0 +1,158 @@
+"""LangChain and LangGraph messages (langchain-core's `messages_to_dict` and `dumpd`, a message's `model_dump`),
+read as the OpenAI chat message each stands for (elements.py makes its messages).
+
+- `messages_to_dict`: `{"type": "human" | "ai" | "system" | "tool" | "function" | "chat", "data": {...}}`.
+- `dumpd`: `{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+  "kwargs": {...}}` (only the fields that differ from their defaults).
+- A message's own fields (as the LangGraph API returns a thread's state): `{"type": "ai", "content", …}`.
+
+The fields: `content` (text, or blocks: `text`, Anthropic's `thinking` and `tool_use`, LangChain's standard
+`reasoning` block), `tool_calls` (`{"name", "args", "id"}`), `invalid_tool_calls` (arguments the model wrote
+but LangChain could not parse: read as calls, reported), `additional_kwargs` (`reasoning_content` from DeepSeek
+and Qwen, `reasoning` from the Responses API with its `summary` parts, the provider's raw `tool_calls`),
+`tool_call_id` and `status: "error"` on a tool's reply, `role` on a `chat` message.
+
+A LangGraph thread state (`{"values": {"messages": [...]}, "next", "config", "metadata", …}`, or a checkpoint's
+`channel_values`) is the conversation of its `messages`; its other members are the header.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.parse.common import Pending
+from viewer.parse.json.container import Reading
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.positions import Member, read_value
+from viewer.parse.json.source import JsonObject, Piece
+
+ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "tool",
+         "developer": "developer", "remove": None}
+"""LangChain's message types and the roles they speak with (`chat` messages carry their own `role`)."""
+CLASSES = {"HumanMessage": "human", "AIMessage": "ai", "SystemMessage": "system", "ToolMessage": "tool",
+           "FunctionMessage": "function", "ChatMessage": "chat"}
+"""dumpd's class names (a `…Chunk` class is its message's type)."""
+STATE_KEYS = ("values", "channel_values")
+
+
+def is_message(value: dict[str, Any]) -> bool:
+    """A LangChain message in any of the three spellings."""
+    if value.get("lc") == 1 and value.get("type") == "constructor":
+        return isinstance(value.get("id"), list) and isinstance(value.get("kwargs"), dict) and \
+            _class_type(value["id"]) is not None
+    kind = value.get("type")
+    if not isinstance(kind, str) or "role" in value:
+        return False
+    if isinstance(value.get("data"), dict) and len(value) == 2:
+        return kind in ROLES or kind == "chat"
+    return (kind in ROLES or kind == "chat") and "content" in value
+
+
+def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
+    """One LangChain message as the OpenAI chat message it stands for."""
+    value = source.value
+    key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+    kind = _class_type(value["id"]) if key == "kwargs" else value.get("type")
+    # The fields' spans are known when the importer read the element with positions (it does when the message
+    # gives several messages): then the fields are the outer member's node, read with its members.
+    node = source.members[key].node if key and key in source.members else None
+    if node is not None:
+        node = read_value(importer.text, node.span[0], 2)  # down to the items of its content and calls
+        fields, span, members = node.value, node.span, dict(node.members)
+    else:
+        fields, span = value[key] if key else value, source.span
+        members = {} if key else dict(source.members)
+    inner = JsonObject(_as_openai(fields, kind), span, _members(members))
+    if fields.get("invalid_tool_calls"):
+        inner.problem("W-JSON-SHAPE", "LangChain could not parse the arguments of this message's "
+                                      "invalid_tool_calls; they are read as written.", inner.span_of("tool_calls"))
+    found = read_message(inner, importer)
+    if fields.get("status") == "error" and found:
+        found[-1].problems.append(Pending("W-TOOL-ERROR", "The tool reported a failure (status: error).", span))
+    source.problems.extend(inner.problems)
+    return found
+
+
+def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI chat message of a message that says nothing else: no failure to report, no invalid calls, no
+    content blocks (plain.py reads such a message fast, to the messages `read_lc_message` makes)."""
+    key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+    fields = value[key] if key else value
+    if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list):
+        return None
+    return _as_openai(fields, _class_type(value["id"]) if key == "kwargs" else value.get("type"))
+
+
+def state_reading(reading: Reading, text: str) -> Reading | None:
+    """A LangGraph thread state or checkpoint: its `messages` as the elements, its other members the envelope."""
+    if len(reading.elements) != 1 or reading.envelope or not isinstance(reading.elements[0].value, dict):
+        return None
+    value = reading.elements[0].value
+    key = next((key for key in STATE_KEYS if isinstance(value.get(key), dict)
+                and isinstance(value[key].get("messages"), list)), None)
+    if key is None:
+        return None
+    top = read_value(text, reading.elements[0].span[0], 2)
+    values = read_value(text, top.members[key].node.span[0], 2)
+    envelope = {name: member for name, member in top.members.items() if name != key}
+    return Reading(list(values.members["messages"].node.items), envelope, key="messages")
+
+
+def _class_type(path: list[Any]) -> str | None:
+    name = path[-1] if path and isinstance(path[-1], str) else ""
+    return CLASSES.get(name.removesuffix("Chunk"))
+
+
+def _as_openai(fields: dict[str, Any], kind: Any) -> dict[str, Any]:
+    """The message's fields under the names of an OpenAI chat message."""
+    role = fields.get("role") if kind == "chat" else ROLES.get(kind, kind)
+    extra = fields.get("additional_kwargs") if isinstance(fields.get("additional_kwargs"), dict) else {}
+    content = fields.get("content")
+    message = {"role": role, "content": _content(content), "name": fields.get("name"),
+               "tool_call_id": fields.get("tool_call_id")}
+    if isinstance(extra.get("reasoning_content"), str):
+        message["reasoning_content"] = extra["reasoning_content"]
+    reasoning = extra.get("reasoning")
+    if isinstance(reasoning, dict) and isinstance(reasoning.get("summary"), list):
+        message["reasoning"] = reasoning["summary"]  # the Responses API's reasoning item: its summary parts
+    calls = _calls(fields, content)
+    if calls:
+        message["tool_calls"] = calls
+    elif isinstance(extra.get("tool_calls"), list):
+        message["tool_calls"] = extra["tool_calls"]  # the provider's own calls, OpenAI-shaped
+    return {key: value for key, value in message.items() if value is not None}
+
+
+def _content(content: Any) -> Any:
+    """Blocks as the JSON importer knows them: LangChain's `reasoning` block is a reasoning part."""
+    if not isinstance(content, list):
+        return content
+    return [{"type": "reasoning_text", "text": block["reasoning"]}
+            if isinstance(block, dict) and block.get("type") == "reasoning" and isinstance(block.get("reasoning"), str)
+            else block for block in content]
+
+
+def _calls(fields: dict[str, Any], content: Any) -> list[dict[str, Any]]:
+    """`tool_calls` and `invalid_tool_calls` as OpenAI calls; a call an Anthropic `tool_use` block of the content
+    already makes is not made twice."""
+    in_content = {block.get("id") for block in content if isinstance(block, dict) and block.get("type") == "tool_use"
+                  and isinstance(block.get("id"), str)} if isinstance(content, list) else set()
+    calls = []
+    for key in ("tool_calls", "invalid_tool_calls"):
+        listed = fields.get(key)
+        for call in listed if isinstance(listed, list) else []:
+            if isinstance(call, dict) and not (isinstance(call.get("id"), str) and call["id"] in in_content):
+                calls.append({"id": call.get("id"), "type": "function",
+                              "function": {"name": call.get("name"), "arguments": call.get("args")}})
+    return calls
+
+
+def _members(members: dict[str, Member]) -> dict[str, Member]:
+    """The spans of the fields, under the names `_as_openai` gives them."""
+    found = {key: members[key] for key in ("content", "name", "tool_call_id", "tool_calls") if key in members}
+    if "type" in members:
+        found["role"] = members["type"]
+    if "additional_kwargs" in members:
+        for key in ("reasoning_content", "reasoning"):
+            found[key] = members["additional_kwargs"]
+        found.setdefault("tool_calls", members["additional_kwargs"])
+    return found

@@ -1,0 +1,301 @@
+"""OpenTelemetry GenAI traces: the spans an instrumented client writes, read as one conversation in time order.
+
+Three containers (facts from open-telemetry/semantic-conventions, `docs/gen-ai/`, and OpenLLMetry):
+- OTLP JSON, `{"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}`, one document or one per line (the
+  collector's file exporter); attributes are `[{"key", "value": {"stringValue" | "intValue" | …}}]`.
+- The Python SDK's console exporter: span objects one after another (`name`, `context.trace_id`, `start_time`,
+  `attributes` as a plain object).
+- In either, the conventions' messages are JSON text inside attribute values: `gen_ai.system_instructions`
+  (a list of parts), `gen_ai.input.messages` and `gen_ai.output.messages` (lists of `{"role", "parts"}`; parts
+  are otel_parts.py's). OpenLLMetry writes them flat instead: `gen_ai.prompt.<i>.role` / `.content` /
+  `.tool_call_id` / `.tool_calls.<j>.name|arguments|id`, and the same under `gen_ai.completion.<i>`.
+
+Each trace is read in turn, its spans in time order (a file of several traces holds their conversations one
+after another). A chat span's input repeats the history its trace's earlier spans already gave: a message of an input is new only when
+the history holds fewer of it than the input does (so a user who says "yes" twice keeps both). Tool replies and
+calls are known by their call id, so an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and
+the next chat span's `tool_call_response` give one reply. Each span is one turn (its source position); its
+messages span the attribute they came from. A span with no GenAI content (an HTTP call, an agent's wrapper)
+gives no message: it stays in the frame.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from viewer.model import Span, make_diagnostic
+from viewer.parse.common import Pending, qualified_tool_name
+from viewer.parse.json import pieces
+from viewer.parse.json.container import Reading
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.otel_parts import instruction_pieces, message_pieces
+from viewer.parse.json.positions import Node, read_value
+from viewer.parse.json.source import JsonObject, Piece
+
+MESSAGE_KEYS = ("gen_ai.system_instructions", "gen_ai.input.messages", "gen_ai.output.messages")
+_FLAT = re.compile(r"gen_ai\.(prompt|completion)\.(\d{1,9})\.(.+)")
+_FLAT_CALL = re.compile(r"tool_calls\.(\d{1,9})\.(?:function\.)?(name|arguments|id)")
+OTLP_DEPTH = 8
+"""Levels of an OTLP document read with spans: resourceSpans, scopeSpans, spans, down to each attribute."""
+
+
+@dataclass(slots=True)
+class TraceSpan:
+    """One span of a trace: where it stands, when it started, and its attributes with their spans."""
+
+    turn: int
+    """Its position in the source (the turn its messages belong to)."""
+    start: int
+    """Start time in nanoseconds (0 when not written)."""
+    trace: str | None
+    span: Span
+    failed: str | None
+    """The status's description when the span failed (empty when it says none), else None."""
+    attributes: dict[str, tuple[Any, Span]] = field(default_factory=dict)
+
+    def get(self, key: str) -> Any:
+        return self.attributes[key][0] if key in self.attributes else None
+
+
+def is_trace(reading: Reading) -> bool:
+    """OTLP JSON documents, or the console exporter's span objects."""
+    values = [element.value for element in reading.elements]
+    return bool(values) and not reading.envelope and all(
+        isinstance(value, dict) and (isinstance(value.get("resourceSpans"), list) or _is_console_span(value))
+        for value in values)
+
+
+def _is_console_span(value: dict[str, Any]) -> bool:
+    return isinstance(value.get("context"), dict) and isinstance(value.get("attributes"), dict) and "name" in value
+
+
+def read_trace(reading: Reading, importer: Any) -> dict[str, Any]:
+    """Every span's messages, in time order; returns the header (the traces' ids)."""
+    spans = [span for element in reading.elements for span in _spans(element, importer.text)]
+    for turn, span in enumerate(spans):
+        span.turn = turn
+    traces = list(dict.fromkeys(span.trace for span in spans))
+    for trace in traces:  # trace by trace, in the order they first appear; each one's spans in time order
+        _Conversation(importer).read(sorted((span for span in spans if span.trace == trace),
+                                            key=lambda span: span.start))
+    traces = [trace for trace in traces if trace]
+    return {"otel": {"traces": traces, "spans": len(spans)}}
+
+
+# ---- spans ----------------------------------------------------------------------------------------------------
+
+def _spans(element: Node, text: str) -> list[TraceSpan]:
+    if isinstance(element.value.get("resourceSpans"), list):
+        return _otlp_spans(read_value(text, element.span[0], OTLP_DEPTH))
+    located = read_value(text, element.span[0], 2)
+    value = located.value
+    context = value["context"]
+    attributes = located.members["attributes"].node.members if "attributes" in located.members else {}
+    status = value.get("status") if isinstance(value.get("status"), dict) else {}
+    return [TraceSpan(0, _iso_nanos(value.get("start_time")), _text(context.get("trace_id")), located.span,
+                      _failure(status, status.get("status_code") == "ERROR", "description"),
+                      {key: (member.node.value, member.span) for key, member in attributes.items()})]
+
+
+def _otlp_spans(document: Node) -> list[TraceSpan]:
+    found = []
+    for resource in _items(document, "resourceSpans"):
+        for scope in _items(resource, "scopeSpans", "instrumentationLibrarySpans"):
+            for node in _items(scope, "spans"):
+                if not isinstance(node.value, dict):
+                    continue
+                status = node.value.get("status") if isinstance(node.value.get("status"), dict) else {}
+                attributes = {}
+                for item in _items(node, "attributes"):
+                    if isinstance(item.value, dict) and isinstance(item.value.get("key"), str):
+                        attributes[item.value["key"]] = (_any_value(item.value.get("value")), item.span)
+                found.append(TraceSpan(0, _nanos(node.value.get("startTimeUnixNano")),
+                                       _text(node.value.get("traceId")), node.span,
+                                       _failure(status, status.get("code") in (2, "STATUS_CODE_ERROR"), "message"),
+                                       attributes))
+    return found
+
+
+def _failure(status: dict[str, Any], failed: bool, key: str) -> str | None:
+    if not failed:
+        return None
+    return status[key] if isinstance(status.get(key), str) else ""
+
+
+def _items(node: Node, *keys: str) -> tuple[Node, ...]:
+    for key in keys:
+        member = node.members.get(key)
+        if member is not None:
+            return member.node.items
+    return ()
+
+
+def _any_value(value: Any) -> Any:
+    """An OTLP AnyValue as the value it holds."""
+    if not isinstance(value, dict):
+        return None
+    if "stringValue" in value:
+        return value["stringValue"]
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])
+        except (TypeError, ValueError):
+            return value["intValue"]
+    for key in ("doubleValue", "boolValue", "bytesValue"):
+        if key in value:
+            return value[key]
+    if isinstance(value.get("arrayValue"), dict):
+        values = value["arrayValue"].get("values")
+        return [_any_value(item) for item in values] if isinstance(values, list) else None
+    if isinstance(value.get("kvlistValue"), dict):
+        entries = value["kvlistValue"].get("values")
+        return {entry["key"]: _any_value(entry.get("value")) for entry in entries if isinstance(entry, dict)
+                and isinstance(entry.get("key"), str)} if isinstance(entries, list) else None
+    return None
+
+
+def _nanos(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+def _iso_nanos(value: Any) -> int:
+    try:
+        return int(datetime.fromisoformat(value).timestamp() * 1_000_000) * 1000
+    except (TypeError, ValueError, OverflowError, OSError):
+        return 0
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# ---- messages ---------------------------------------------------------------------------------------------------
+
+class _Conversation:
+    """The messages of a trace's spans, each new message once."""
+
+    def __init__(self, importer: Any) -> None:
+        self.importer = importer
+        self.history: Counter = Counter()
+
+    def read(self, spans: list[TraceSpan]) -> None:
+        for span in spans:
+            self.importer.turn = span.turn
+            if span.get("gen_ai.operation.name") == "execute_tool" or "gen_ai.tool.call.result" in span.attributes:
+                self._tool(span)
+                continue
+            for key in MESSAGE_KEYS:
+                if key in span.attributes:
+                    self._attribute(span, key)
+            self._flat(span)
+
+    def _attribute(self, span: TraceSpan, key: str) -> None:
+        value, at = span.attributes[key]
+        parsed = _json_text(value)
+        if parsed is None:
+            self._problem("W-JSON-SYNTAX", f"The attribute {key!r} is not JSON text of a list; it was not read.", at)
+            return
+        importer = self.importer
+        found = instruction_pieces(parsed, at) if key == "gen_ai.system_instructions" \
+            else [piece for message in parsed for piece in message_pieces(message, at, importer)]
+        self._add(found, at, repeats_history=key != "gen_ai.output.messages")
+
+    def _flat(self, span: TraceSpan) -> None:
+        """OpenLLMetry's `gen_ai.prompt.<i>.*` and `gen_ai.completion.<i>.*` attributes."""
+        messages: dict[tuple[str, int], dict[str, tuple[Any, Span]]] = {}
+        for key, (value, at) in span.attributes.items():
+            found = _FLAT.fullmatch(key)
+            if found:
+                messages.setdefault((found[1], int(found[2])), {})[found[3]] = (value, at)
+        for (kind, _), fields in sorted(messages.items(), key=lambda item: (item[0][0] != "prompt", item[0][1])):
+            at = (min(span[0] for _, span in fields.values()), max(span[1] for _, span in fields.values()))
+            source = JsonObject(_flat_message(fields, kind), at)
+            found = read_message(source, self.importer)
+            for piece in found:
+                piece.span = at
+            if source.problems:
+                found[0].problems.extend(source.problems)
+            self._add(found, at, repeats_history=kind == "prompt")
+
+    def _tool(self, span: TraceSpan) -> None:
+        """An `execute_tool` span: the call (unless a chat span gave it) and the tool's reply."""
+        name = span.get("gen_ai.tool.name")
+        call_id = _text(span.get("gen_ai.tool.call.id"))
+        recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
+        found = []
+        if "gen_ai.tool.call.arguments" in span.attributes:
+            arguments, at = span.attributes["gen_ai.tool.call.arguments"]
+            found.append(pieces.call(recipient, pieces.arguments_text(arguments), at, call_id))
+        if "gen_ai.tool.call.result" in span.attributes or span.failed is not None:
+            result, at = span.attributes.get("gen_ai.tool.call.result", (span.failed, span.span))
+            reply = pieces.reply(recipient, pieces.arguments_text(result), at, call_id)
+            if span.failed is not None:
+                tool = f"The tool {name} " if isinstance(name, str) else "The tool "
+                reply.problems.append(Pending("W-TOOL-ERROR", f"{tool}failed (the span's status is an error).", at))
+            found.append(reply)
+        if found:
+            self._add(found, span.span, repeats_history=True)
+
+    def _add(self, found: list[Piece], at: Span, repeats_history: bool) -> None:
+        """The pieces that are new: an input's copy of earlier messages is left out."""
+        here: Counter = Counter()
+        new = []
+        for piece in found:
+            key = _key(piece)
+            here[key] += 1
+            if repeats_history and here[key] <= self.history[key]:
+                continue
+            self.history[key] += 1
+            new.append(piece)
+        if new:
+            turn = self.importer.turn
+            self.importer.add_pieces(new, at)
+            self.importer.turn = turn
+
+    def _problem(self, code: str, message: str, at: Span) -> None:
+        self.importer.diagnostics.append(make_diagnostic(code, at, message))
+
+
+def _key(piece: Piece) -> tuple:
+    fields = piece.fields
+    if fields.get("call_id"):
+        return ("call" if fields.get("end") == "call" else "reply", fields["call_id"])
+    return fields.get("role"), fields.get("channel"), fields.get("recipient"), fields.get("content")
+
+
+def _json_text(value: Any) -> list | None:
+    """An attribute's messages: JSON text of a list (a console exporter may have kept the list itself)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+    return value if isinstance(value, list) else None
+
+
+def _flat_message(fields: dict[str, tuple[Any, Span]], kind: str) -> dict[str, Any]:
+    """OpenLLMetry's flat attributes of one message as an OpenAI chat message."""
+    value = {key: found for key, (found, _) in fields.items() if key in ("role", "content", "tool_call_id", "name")}
+    if value.get("role") == "model":  # Gemini's instrumentation keeps Gemini's word for the assistant
+        value["role"] = "assistant"
+    value.setdefault("role", "user" if kind == "prompt" else "assistant")
+    content = value.get("content")
+    if isinstance(content, str) and content.startswith("[") and isinstance(_json_text(content), list):
+        value["content"] = _json_text(content)  # content parts (Anthropic blocks) written as JSON text
+    calls: dict[int, dict[str, Any]] = {}
+    for key, (found, _) in fields.items():
+        call = _FLAT_CALL.fullmatch(key)
+        if call:
+            calls.setdefault(int(call[1]), {})[call[2]] = found
+    if calls:
+        value["tool_calls"] = [{"id": call.get("id"), "function": {"name": call.get("name"),
+                                                                    "arguments": call.get("arguments")}}
+                               for _, call in sorted(calls.items())]
+    return value
