@@ -85,17 +85,18 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
         return None
     if top.span[1] != end:
         return None
-    return _transcript(text, conversation_of(top), span)
+    return _transcript(text, conversation_of(top, text), span)
 
 
 def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
     importer = Importer(text)
     header = read_reading(reading, importer)
     claimed = [message.span for message in importer.messages]
-    claimed += [diagnostic.span for diagnostic in (*reading.unread, *importer.diagnostics)]
+    diagnostics = (*reading.unread, *reading.notes, *importer.diagnostics)
+    claimed += [diagnostic.span for diagnostic in diagnostics]
     return Transcript(
         dialect="json", source=text, messages=tuple(importer.messages),
-        diagnostics=(*reading.unread, *importer.diagnostics), header=header, tools=importer.tools,
+        diagnostics=diagnostics, header=header, tools=importer.tools,
         frame=frame(text, claimed, within))
 
 

@@ -3,6 +3,7 @@ item, a ShareGPT turn) becomes a turn of messages, in source order, with its dia
 remembered by id so that replies can be named after the tool they answer."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -61,6 +62,13 @@ class Importer:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1
         self._number(pieces, span, turn)
+
+    def mark(self, first: int, fields: dict[str, Any]) -> None:
+        """Set `fields` on the messages from index `first` on (records.py's marks); a call keeps its end."""
+        for at in range(first, len(self.messages)):
+            message = self.messages[at]
+            changed = {key: value for key, value in fields.items() if not (key == "end" and message.end == "call")}
+            self.messages[at] = dataclasses.replace(message, **changed)
 
     def note_call(self, call_id: str | None, recipient: str | None) -> None:
         if call_id is not None and recipient is not None:
