@@ -49,7 +49,8 @@ def _inner(node: Node, text: str) -> tuple[Node | None, Node | None]:
         wrapper = member(text, node, key)
         if wrapper is not None and isinstance(wrapper.value, dict):
             found = member(text, wrapper, inner)
-            return (found if found is not None and isinstance(found.value, dict) else None), wrapper
+            answered = found is not None and isinstance(found.value, dict) and not _failed(wrapper.value)
+            return (found if answered else None), wrapper
     return None, None
 
 
@@ -59,14 +60,16 @@ def _errors(node: Node, wrapper: Node | None, found: Reading) -> None:
     error = node.members.get("error")
     if error is not None and error.node.value is not None:
         problems.append((error.span, error.node.value))
-    if wrapper is not None:
-        status = wrapper.value.get("status_code")
-        kind = wrapper.value.get("type")
-        if isinstance(status, int) and status >= 400 or isinstance(kind, str) and kind != "succeeded":
-            body = wrapper.value.get("body")
-            detail = wrapper.value.get("error") or (body.get("error") if isinstance(body, dict) else None) or (
-                kind if kind is not None else status)
-            problems.append((wrapper.span, detail))
-    for span, detail in problems:
+    if wrapper is not None and _failed(wrapper.value):
+        body = wrapper.value.get("body")
+        detail = wrapper.value.get("error") or (body.get("error") if isinstance(body, dict) else None)
+        problems.append((wrapper.span, detail or wrapper.value.get("type") or wrapper.value.get("status_code")))
+    for span, detail in problems:  # the API's own words, cut short
         found.notes.append(make_diagnostic("W-API-ERROR", span, f"The API answered with an error: "
                                                                 f"{shown_json(detail)[:300]}"))
+
+def _failed(wrapper: dict) -> bool:
+    """Whether a result wrapper says the request failed: an HTTP status of 400 or more (its body is then the
+    error), or an Anthropic result that did not succeed."""
+    status, kind = wrapper.get("status_code"), wrapper.get("type")
+    return isinstance(status, int) and status >= 400 or isinstance(kind, str) and kind != "succeeded"
