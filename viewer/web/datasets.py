@@ -20,6 +20,7 @@ def dataset_index(record: Record) -> Response:
     conversations = get_store().conversations(record.id, start, size)
     response = make_response(render_template(
         "dataset.html", record=record, title=title(record), conversations=conversations, start=start,
+        labels={c.conversation: label(c.header) for c in conversations},
         earlier=max(start - size, 0) if start > 0 else None,
         next=start + size if start + size < total else None, can_debug=access.can_debug(record),
         owner=access.owns(record)))
@@ -34,3 +35,9 @@ def neighbours(record: Record) -> dict[str, int | None]:
     number = record.conversation or 0
     return {"total": total, "previous": number - 1 if number > 0 else None,
             "next": number + 1 if number + 1 < total else None}
+
+
+def label(header: dict) -> str | None:
+    """What names a conversation in its dataset's index besides its number: a batch line's `custom_id`."""
+    custom_id = header.get("custom_id")
+    return custom_id if isinstance(custom_id, str) and custom_id else None
