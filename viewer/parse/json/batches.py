@@ -46,7 +46,7 @@ def _inner(node: Node, text: str) -> tuple[Node | None, Node | None]:
         if found is not None and isinstance(found.value, dict):
             return found, None
     for key, inner in (("response", "body"), ("result", "message")):
-        wrapper = member(text, node, key)
+        wrapper = member(text, node, key, 1)
         if wrapper is not None and isinstance(wrapper.value, dict):
             found = member(text, wrapper, inner)
             answered = found is not None and isinstance(found.value, dict) and not _failed(wrapper.value)

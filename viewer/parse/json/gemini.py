@@ -16,6 +16,7 @@ its parts, in order:
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -48,6 +49,14 @@ def is_record(value: dict) -> bool:
 def is_content(value: dict) -> bool:
     """A Gemini content: `parts` where a message has `content`."""
     return "parts" in value and "content" not in value and "type" not in value
+
+
+def may_split(value: dict) -> bool:
+    """Whether a content may give several messages or a diagnostic about one part (then the importer reads its
+    parts' spans at once rather than reading it twice)."""
+    parts = value.get("parts")
+    return isinstance(parts, list) and (len(parts) > 1 or any(
+        isinstance(part, dict) and (part.get("thoughtSignature") or part.get("thought_signature")) for part in parts))
 
 
 def reading(node: Node, text: str) -> Reading:
@@ -232,4 +241,9 @@ def _snake(value: Any) -> Any:
     dumps (every field written, most null) read the same."""
     if not isinstance(value, dict):
         return value
-    return {_CAPITAL.sub(r"_\1", key).lower(): item for key, item in value.items() if item is not None}
+    return {_snake_key(key): item for key, item in value.items() if item is not None}
+
+
+@functools.lru_cache(maxsize=1024)
+def _snake_key(key: str) -> str:
+    return _CAPITAL.sub(r"_\1", key).lower()

@@ -9,6 +9,7 @@ from typing import Any
 
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.parse.common import Pending
+from viewer.parse.json import gemini
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -99,4 +100,5 @@ class Importer:
 
 
 def _may_split(value: dict[str, Any]) -> bool:
-    return isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)
+    return (isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)
+            or "parts" in value and gemini.may_split(value))

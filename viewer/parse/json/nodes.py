@@ -13,11 +13,16 @@ def located(text: str, node: Node, depth: int = 2) -> Node:
 
 
 def member(text: str, node: Node, key: str, depth: int = 2) -> Node | None:
-    """The value of `node`'s member `key`, with spans `depth` levels down; None when it is absent or null."""
+    """The value of `node`'s member `key`, with spans `depth` levels down; None when it is absent or null. One
+    level is there already when `node` was read two levels down: then the value is not read again (reading is
+    most of the cost of a record)."""
     found = node.members.get(key)
     if found is None or found.node.value is None:
         return None
-    return located(text, found.node, depth) if isinstance(found.node.value, (dict, list)) else found.node
+    value = found.node
+    if not isinstance(value.value, (dict, list)) or depth <= 1 and (value.members or value.items or not value.value):
+        return value
+    return located(text, value, depth)
 
 
 def items(text: str, node: Node | None, depth: int = 1) -> list[Node]:
