@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.harness.api_formats import SHAPES as API_SHAPES  # noqa: E402
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import ParseOptions, parse  # noqa: E402
@@ -90,6 +91,7 @@ def main() -> None:
         ("parser diagnostics", str(len(transcript.diagnostics)), "expected 0 on generated input"),
     ]
     rows += importer_rows(options.megabytes, megabytes / parse_time)
+    rows += api_rows(options.megabytes)
     width = max(len(row[0]) for row in rows)
     for label, figure, note in rows:
         print(f"{label:<{width}}  {figure:>10}  {note}")
@@ -110,6 +112,25 @@ def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str,
                   f"{rate:.0f} MB/s, target >= 50 MB/s; {rate / harmony_rate:.2f}x the Harmony importer's MB/s"),
                  (f"full parse() of {name}", f"{full_time * 1000:.0f} ms",
                   f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
+    return rows
+
+
+def api_rows(megabytes: float) -> list[tuple[str, str, str]]:
+    """The API records (tests/harness/api_formats.py: Gemini, batch output, Ollama request and stream, preference
+    pairs) through the whole `parse()`, in CPU time (best of 3, alternating with OpenAI chat JSON of the same
+    size, whose rate is the yardstick: the machine is shared), target >= 20 MB/s."""
+    rows = []
+    yardstick = openai_json(megabytes)
+    for name, make in API_SHAPES.items():
+        text = make(megabytes)
+        size = len(text.encode("utf-8")) / 1_000_000
+        (time_taken, parsed), (openai_time, _) = best_of(3, lambda: parse(text), lambda: parse(yardstick),
+                                                         clock=time.process_time)
+        messages = len(parsed.messages) + sum(len(part.messages) for part in parsed.conversations)
+        rate, openai_rate = size / time_taken, len(yardstick.encode("utf-8")) / 1_000_000 / openai_time
+        rows += [(f"{name}: parse() (CPU)", f"{time_taken * 1000:.0f} ms",
+                  f"{rate:.1f} MB/s on {size:.1f} MB, {messages:,} messages, {len(parsed.conversations):,} "
+                  f"conversations; {rate / openai_rate:.2f}x OpenAI chat JSON's {openai_rate:.1f} MB/s")]
     return rows
 
 

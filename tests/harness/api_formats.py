@@ -99,12 +99,16 @@ def ollama_stream(megabytes: float, seed: int = 7) -> str:
 
 def preference(megabytes: float, seed: int = 7) -> str:
     lines = []
-    for conversation in conversations(megabytes, 0, seed):
+    size = 0
+    for conversation in conversations(megabytes * 6, 0, seed):  # a record keeps a sixth of its conversation
+        if size >= megabytes * 1_000_000:
+            break
         prompt = conversation[:2]
         answers = [m for m in conversation if m["role"] == "assistant" and m.get("content")]
         chosen, rejected = answers[0], answers[-1]
         lines.append(json.dumps({"prompt": prompt, "chosen": [chosen], "rejected": [rejected],
                                  "score_chosen": 8.0, "score_rejected": 3.0}, ensure_ascii=False))
+        size += len(lines[-1]) + 1
     return "\n".join(lines) + "\n"
 
 

@@ -48,7 +48,7 @@ def _inner(node: Node, text: str) -> tuple[Node | None, Node | None]:
     for key, inner in (("response", "body"), ("result", "message")):
         wrapper = member(text, node, key, 1)
         if wrapper is not None and isinstance(wrapper.value, dict):
-            found = member(text, wrapper, inner)
+            found = member(text, wrapper, inner, 3)  # a response's choices with their members: read once
             answered = found is not None and isinstance(found.value, dict) and not _failed(wrapper.value)
             return (found if answered else None), wrapper
     return None, None

@@ -30,7 +30,8 @@ def items(text: str, node: Node | None, depth: int = 1) -> list[Node]:
     if node is None or not isinstance(node.value, list):
         return []
     listed = node.items if node.items or not node.value else located(text, node, 1).items
-    return [located(text, item, depth) if depth and isinstance(item.value, dict) else item for item in listed]
+    return [located(text, item, depth) if depth and isinstance(item.value, dict) and not item.members else item
+            for item in listed]
 
 
 def envelope(node: Node, *consumed: str) -> dict[str, Member]:
