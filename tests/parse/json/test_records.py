@@ -190,3 +190,16 @@ def test_an_openai_preference_record_reads_input_and_both_outputs():
     assert shown(transcript) == ["Q", "Good"]
     assert transcript.messages[2].intent == "rejected"
     assert "functions.f" in transcript.tools
+
+
+def test_gemini_function_declarations_are_declared_tools_whose_schema_checks_calls():
+    schema = {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}, "required": ["city"], "enum": None}
+    request = {"tools": [{"functionDeclarations": [{"name": "weather", "parameters": schema}]}], "contents": [
+        {"role": "model", "parts": [{"functionCall": {"name": "weather", "args": {"town": "Oslo"}}}]}]}
+    transcript = parse(json.dumps(request))
+    assert transcript.tools == {"functions.weather": {"type": "object", "properties": {"city": {"type": "string"}},
+                                                      "required": ["city"]}}
+    assert "E-CALL-SCHEMA" in codes(transcript)
+    sdk = {"contents": request["contents"], "config": {"tools": [{"function_declarations": [
+        {"name": "weather", "parameters": schema, "description": None}]}]}}
+    assert parse(json.dumps(sdk)).tools == transcript.tools

@@ -67,6 +67,7 @@ def reading(node: Node, text: str) -> Reading:
         found.envelope.update(envelope(holder, *SYSTEM))
     for holder in holders:
         _system(holder, found)
+        _declared(holder, found)
     for key in ("contents", *HISTORY):
         found.elements.extend(items(text, member(text, node, key, 1), 0))
     for candidate in items(text, member(text, node, "candidates", 1), 1):
@@ -86,6 +87,32 @@ def _system(holder: Node, found: Reading) -> None:
         value = written.node.value
         parts = value.get("parts") if isinstance(value, dict) else value
         found.envelope["system"] = Member(Node(parts, written.node.span), written.span)
+
+
+def _declared(holder: Node, found: Reading) -> None:
+    """`tools: [{"functionDeclarations": [{name, parameters}]}]` as declared tools (conversation.py reads the
+    envelope's `functions`), each schema as JSON Schema: the OpenAPI subset's `OBJECT` is `object`, and the
+    nulls of an SDK dump are left out."""
+    written = holder.members.get("tools")
+    declared = []
+    for tool in written.node.value if written is not None and isinstance(written.node.value, list) else []:
+        listed = _snake(tool).get("function_declarations") if isinstance(tool, dict) else None
+        for function in listed if isinstance(listed, list) else []:
+            function = _snake(function)
+            schema = function.get("parameters_json_schema", function.get("parameters"))
+            if isinstance(function.get("name"), str) and isinstance(schema, dict):
+                declared.append({"name": function["name"], "parameters": _json_schema(schema)})
+    if declared:
+        found.envelope["functions"] = Member(Node(declared, written.node.span), written.span)
+
+
+def _json_schema(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_json_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {key: value.lower() if key == "type" and isinstance(value, str) else _json_schema(value)
+            for key, value in schema.items() if value is not None}
 
 
 def _blocked(node: Node, found: Reading) -> None:
