@@ -193,7 +193,7 @@ def _part(part: Any, span: Span, role: str, importer: Any, source: JsonObject) -
 
 
 def _thought(text: Any, span: Span, role: str, importer: Any) -> list[Piece]:
-    """A text part that is reasoning (`thought: true`), or text that carries a signature."""
+    """A text part that is reasoning (`thought: true`)."""
     return [pieces.analysis(role, text if isinstance(text, str) else shown_json(text), span)]
 
 
@@ -217,7 +217,8 @@ def _response(reply: Any, span: Span, role: str, importer: Any) -> list[Piece]:
     response = reply.get("response")
     piece = pieces.reply(tool, shown_json(response) if response is not None else "", span, call_id)
     if isinstance(response, dict) and response.get("error") is not None:
-        piece.problems.append(Pending("W-TOOL-ERROR", f"The function {tool or ''} reported an error.", span))
+        piece.problems.append(Pending("W-TOOL-ERROR", f"The function {tool or '(unnamed)'} reported an error.",
+                                      span))
     return [piece]
 
 
