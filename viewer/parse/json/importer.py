@@ -3,11 +3,11 @@ item, a ShareGPT turn) becomes a turn of messages, in source order, with its dia
 remembered by id so that replies can be named after the tool they answer."""
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
+from viewer.model.drafts import new_message
 from viewer.parse.common import Pending
 from viewer.parse.json import gemini
 from viewer.parse.json.plain import read_plain
@@ -65,11 +65,14 @@ class Importer:
         self._number(pieces, span, turn)
 
     def mark(self, first: int, fields: dict[str, Any]) -> None:
-        """Set `fields` on the messages from index `first` on (records.py's marks); a call keeps its end."""
+        """Set `fields` (`intent`, `end`) on the messages from index `first` on (records.py's marks); a call keeps
+        its end. (new_message, not dataclasses.replace: a preference dataset marks two messages in three.)"""
         for at in range(first, len(self.messages)):
-            message = self.messages[at]
-            changed = {key: value for key, value in fields.items() if not (key == "end" and message.end == "call")}
-            self.messages[at] = dataclasses.replace(message, **changed)
+            m = self.messages[at]
+            end = m.end if m.end == "call" else fields.get("end", m.end)
+            self.messages[at] = new_message(m.index, m.turn, m.role, m.content, m.span, m.name, m.recipient,
+                                            m.channel, m.channel_explicit, m.content_type, m.constrained,
+                                            fields.get("intent", m.intent), m.call_id, end, m.segments, m.header)
 
     def note_call(self, call_id: str | None, recipient: str | None) -> None:
         if call_id is not None and recipient is not None:
