@@ -203,3 +203,23 @@ def test_gemini_function_declarations_are_declared_tools_whose_schema_checks_cal
     sdk = {"contents": request["contents"], "config": {"tools": [{"function_declarations": [
         {"name": "weather", "parameters": schema, "description": None}]}]}}
     assert parse(json.dumps(sdk)).tools == transcript.tools
+
+
+def test_a_prompt_that_the_chosen_conversation_repeats_is_read_once():
+    transcript = parse(json.dumps({"prompt": "Q", "prompt_id": "p1",
+                                   "chosen": [{"role": "user", "content": "Q"}, {"role": "assistant", "content": "A"}],
+                                   "rejected": [{"role": "user", "content": "Q"},
+                                                {"role": "assistant", "content": "B"}],
+                                   "messages": [{"role": "user", "content": "Q"}, {"role": "assistant", "content": "A"}],
+                                   "score_chosen": 8.0, "score_rejected": 3.0}))
+    assert shown(transcript) == ["Q", "A"]
+    assert transcript.header == {"prompt_id": "p1", "score_chosen": 8.0, "score_rejected": 3.0}
+
+
+def test_a_sharegpt_preference_record_keeps_its_conversation_as_the_prompt():
+    transcript = parse(json.dumps({"conversations": [{"from": "human", "value": "Q"}],
+                                   "chosen": {"from": "gpt", "value": "A"},
+                                   "rejected": {"from": "gpt", "value": "B"}}))
+    assert [(m.role, m.content, m.intent) for m in transcript.messages] == [
+        ("user", "Q", None), ("assistant", "A", "chosen"), ("assistant", "B", "rejected")]
+    assert shown(transcript) == ["Q", "A"]

@@ -5,8 +5,10 @@ chosen`, so that a compare page can set the two side by side: chosen = every mes
 every message not `chosen`.
 
 - TRL (`prompt`, `chosen`, `rejected`): each text (the standard form) or a list of messages (the conversational
-  form). Without `prompt` (the implicit-prompt form) both answers repeat the conversation that led to them.
-  Scores (`score_chosen`, `score_rejected`) and ids stay in the header.
+  form). Without `prompt` (the implicit-prompt form) both answers repeat the conversation that led to them; when
+  `chosen` repeats it though `prompt` is there too (UltraFeedback), the prompt is read once, from `chosen`.
+  Scores (`score_chosen`, `score_rejected`) and ids stay in the header. LLaMA-Factory's ShareGPT form keeps the
+  prompt in `conversations` and each answer as one turn.
 - OpenAI preference fine-tuning (`input: {messages, tools}`, `preferred_output`, `non_preferred_output`: lists
   of assistant messages).
 """
@@ -31,7 +33,8 @@ def reading(node: Node, text: str) -> Reading:
     if "preferred_output" in node.value:
         return _openai(node, text)
     found = Reading([], envelope(node, *TRL))
-    _add(found, text, node, "prompt", "user", None)
+    if not _repeats_prompt(node.value.get("chosen")):
+        _add(found, text, node, _prompt_key(node.value), "user", None)
     _add(found, text, node, "chosen", "assistant", CHOSEN)
     _add(found, text, node, "rejected", "assistant", REJECTED)
     return found
@@ -48,6 +51,19 @@ def _openai(node: Node, text: str) -> Reading:
     _add(found, text, node, "preferred_output", "assistant", CHOSEN)
     _add(found, text, node, "non_preferred_output", "assistant", REJECTED)
     return found
+
+
+def _repeats_prompt(chosen: object) -> bool:
+    """Whether the chosen answer is a conversation that holds its prompt (UltraFeedback writes `prompt` and
+    also the whole conversation in `chosen`): then the prompt is read from there, once."""
+    return isinstance(chosen, list) and any(isinstance(m, dict) and m.get("role") == "user" for m in chosen)
+
+
+def _prompt_key(record: dict) -> str:
+    """`prompt`, or (LLaMA-Factory's ShareGPT preference records) the conversation list before the answers."""
+    if "prompt" in record:
+        return "prompt"
+    return next((key for key in ("conversations", "messages") if isinstance(record.get(key), list)), "prompt")
 
 
 def _add(found: Reading, text: str, node: Node, key: str, role: str, mark: dict | None) -> None:
