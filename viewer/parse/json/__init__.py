@@ -5,9 +5,10 @@ ShareGPT's `conversations`, a Responses API request's `input` or response's `out
 `Transcript.tools`, whose prompts (`system`, `instructions`) are messages and whose other keys give `header`;
 a single message object (an Anthropic response is one); JSON Lines (one element per line); an array holding one
 whole conversation (a dataset trimmed to one record). Records (records.py): an object that is one conversation
-without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py), a
-Chat Completions response (completions.py), an OpenAI or Anthropic batch line (batches.py), an Ollama response
-and the chunks of a streamed one (ollama.py), a preference pair (preference.py).
+without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
+its contents: gemini_content.py), a Chat Completions response (completions.py), an OpenAI or Anthropic batch
+line (batches.py), an Ollama response and the chunks of a streamed one (ollama.py), a preference pair
+(preference.py).
 
 Element shapes (conversation.py picks the reader of each element by its marks; their keys may mix):
 - OpenChatML 2.0 §10: `role`, `thinking`, `content`, `tool_calls: [{id, function: {name, arguments}}]`.

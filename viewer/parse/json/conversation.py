@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import make_diagnostic
-from viewer.parse.json import gemini, responses, sharegpt
+from viewer.parse.json import gemini_content, responses, sharegpt
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
@@ -65,8 +65,8 @@ def read_element(source: JsonObject, importer: Importer) -> list[Piece]:
     """One element by its marks (see the module docstring)."""
     if sharegpt.is_turn(source.value):
         return sharegpt.read_turn(source, importer)
-    if gemini.is_content(source.value):
-        return gemini.read_content(source, importer)
+    if gemini_content.is_content(source.value):
+        return gemini_content.read_content(source, importer)
     if responses.is_item(source.value):
         return responses.read_item(source, importer)
     return read_message(source, importer)

@@ -9,7 +9,7 @@ from typing import Any
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.model.drafts import new_message
 from viewer.parse.common import Pending
-from viewer.parse.json import gemini
+from viewer.parse.json import gemini_content
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -46,7 +46,8 @@ class Importer:
                 "W-JSON-SHAPE", element.span,
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
-        if not element.members and read_plain(element.value, element.span, self.text, self, turn):
+        if not element.members and (read_plain(element.value, element.span, self.text, self, turn) or (
+                "parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
         # element is read again, keeping the spans of its members.
@@ -104,4 +105,4 @@ class Importer:
 
 def _may_split(value: dict[str, Any]) -> bool:
     return (isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)
-            or "parts" in value and gemini.may_split(value))
+            or "parts" in value and gemini_content.may_split(value))
