@@ -223,3 +223,10 @@ def test_a_sharegpt_preference_record_keeps_its_conversation_as_the_prompt():
     assert [(m.role, m.content, m.intent) for m in transcript.messages] == [
         ("user", "Q", None), ("assistant", "A", "chosen"), ("assistant", "B", "rejected")]
     assert shown(transcript) == ["Q", "A"]
+
+
+def test_a_gemini_sdk_request_reads_its_system_instruction_first():
+    transcript = parse(json.dumps({"model": "gemini", "contents": [{"role": "user", "parts": [{"text": "Q"}]}],
+                                   "config": {"system_instruction": "Be brief.", "temperature": 0.2}}))
+    assert [(m.role, m.content) for m in transcript.messages] == [("system", "Be brief."), ("user", "Q")]
+    assert transcript.header == {"model": "gemini", "temperature": 0.2}

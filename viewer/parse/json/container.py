@@ -33,6 +33,9 @@ class Reading:
     JSON Lines."""
     notes: list[Diagnostic] = field(default_factory=list)
     """What a record says of itself (records.py: an API error, a stream cut short)."""
+    prompts_first: bool = False
+    """Whether the envelope's prompts come before every element wherever they stand (a Gemini SDK dump writes the
+    system instruction in `config`, after the contents)."""
     marks: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Message fields set on every message of an element, by the element's position (records.py: a preference
     pair's rejected answer is `intent: rejected`; a stream cut short ends `eof`)."""

@@ -49,7 +49,7 @@ def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
     _unread_tools(reading.envelope, importer)
     prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
     for position, element in enumerate(reading.elements):
-        while prompts and prompts[0][0][0] < element.span[0]:
+        while prompts and (reading.prompts_first or prompts[0][0][0] < element.span[0]):
             span, found = prompts.pop(0)
             importer.add_pieces(found, span)
         first = len(importer.messages)

@@ -25,7 +25,7 @@ def is_record(value: dict) -> bool:
 
 
 def reading(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM))
+    found = Reading([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
     config = member(text, node, "config")
     holders = [node] + ([config] if config is not None and isinstance(config.value, dict) else [])
     for holder in holders[1:]:

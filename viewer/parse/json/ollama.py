@@ -36,7 +36,7 @@ def streamed(found: Reading) -> Reading:
     elements: list[Node] = []
     chunks: list[Node] = []
     marks, notes = dict(found.marks), list(found.notes)
-    merged = Reading(elements, found.envelope, found.unread, found.key, notes, marks)
+    merged = Reading(elements, found.envelope, found.unread, found.key, notes=notes, marks=marks)
     for element in found.elements:
         if isinstance(element.value, dict) and is_record(element.value):
             chunks.append(element)
