@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.harness.api_formats import SHAPES as API_SHAPES  # noqa: E402
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.framework_shapes import SHAPES  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -69,9 +70,11 @@ def main() -> None:
     arguments.add_argument("--megabytes", type=float, default=30.0)
     arguments.add_argument("--messages", type=int, default=100_000)
     arguments.add_argument("--frameworks", action="store_true", help="only the frameworks' JSON shapes")
+    arguments.add_argument("--apis", action="store_true", help="only the API records' JSON shapes")
     options = arguments.parse_args()
-    if options.frameworks:
-        print_rows(framework_rows(options.megabytes))
+    if options.frameworks or options.apis:
+        print_rows((framework_rows(options.megabytes) if options.frameworks else [])
+                   + (api_rows(options.megabytes) if options.apis else []))
         return
 
     started = time.perf_counter()
@@ -99,6 +102,7 @@ def main() -> None:
     ]
     rows += importer_rows(options.megabytes, megabytes / parse_time)
     rows += framework_rows(options.megabytes)
+    rows += api_rows(options.megabytes)
     print_rows(rows)
 
 
@@ -151,6 +155,25 @@ def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str,
                   f"{rate:.0f} MB/s, target >= 50 MB/s; {rate / harmony_rate:.2f}x the Harmony importer's MB/s"),
                  (f"full parse() of {name}", f"{full_time * 1000:.0f} ms",
                   f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
+    return rows
+
+
+def api_rows(megabytes: float) -> list[tuple[str, str, str]]:
+    """The API records (tests/harness/api_formats.py: Gemini, batch output, Ollama request and stream, preference
+    pairs) through the whole `parse()`, in CPU time (best of 3, alternating with OpenAI chat JSON of the same
+    size, whose rate is the yardstick: the machine is shared), target >= 20 MB/s."""
+    rows = []
+    yardstick = openai_json(megabytes)
+    for name, make in API_SHAPES.items():
+        text = make(megabytes)
+        size = len(text.encode("utf-8")) / 1_000_000
+        (time_taken, parsed), (openai_time, _) = best_of(3, lambda: parse(text), lambda: parse(yardstick),
+                                                         clock=time.process_time)
+        messages = len(parsed.messages) + sum(len(part.messages) for part in parsed.conversations)
+        rate, openai_rate = size / time_taken, len(yardstick.encode("utf-8")) / 1_000_000 / openai_time
+        rows += [(f"{name}: parse() (CPU)", f"{time_taken * 1000:.0f} ms",
+                  f"{rate:.1f} MB/s on {size:.1f} MB, {messages:,} messages, {len(parsed.conversations):,} "
+                  f"conversations; {rate / openai_rate:.2f}x OpenAI chat JSON's {openai_rate:.1f} MB/s")]
     return rows
 
 

@@ -12,13 +12,14 @@ import json
 from viewer import policy
 from viewer.model import Message, Transcript
 
-DIGESTS = {"1": "bb1c148df8656b6c98469ea8f078002bfc65c9c2bbc50382ea98fea6803e12d2"}
+DIGESTS = {"1": "bb1c148df8656b6c98469ea8f078002bfc65c9c2bbc50382ea98fea6803e12d2",
+           "2": "180575040e1338eb2855a70bf673e73e02b47e4b742eee03f71cef1765b6de58"}
 """Each POLICY_VERSION with the digest of its decisions on the grid. A change to the rules changes the digest:
 bump POLICY_VERSION and add a line (the failure message prints the digest); never edit a line."""
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "moderator")
 CHANNELS = ("analysis", "commentary", "final", "unclassified")
-INTENTS = (None, "preamble", "status", "debug", "summary")
+INTENTS = (None, "preamble", "status", "debug", "summary", "chosen", "rejected")
 RECIPIENTS = (None, "functions.f", "browser.search", "assistant", "user", "all")
 ENDS = ("end", "call", "return", "eof")
 TRANSCRIPTS = (("harmony", {}), ("openchatml", {"version": "2.2"}), ("chatml", {}), ("json", {}))

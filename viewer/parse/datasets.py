@@ -20,6 +20,7 @@ from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.inspect_log import sample_spans
+from viewer.parse.json.records import is_record
 from viewer.parse.options import ParseOptions
 
 CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
@@ -61,7 +62,9 @@ def _is_conversation(element: str) -> bool:
 
 
 def _holds_conversation(value: Any) -> bool:
-    return isinstance(value, dict) and any(isinstance(value.get(key), list) for key in CONVERSATION_KEYS)
+    # A record (a batch line, a preference pair, an API response: viewer/parse/json/records.py) is one too.
+    return isinstance(value, dict) and (any(isinstance(value.get(key), list) for key in CONVERSATION_KEYS)
+                                        or is_record(value))
 
 
 def _array_elements(text: str, bracket: int) -> list[Span] | None:

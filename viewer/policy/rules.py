@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from viewer.model import Message, Transcript
 
 VIEWS = ("default", "debug")
-POLICY_VERSION = "1"
+POLICY_VERSION = "2"
 """Bump when a rule's predicate, treatment or reason changes: stored decisions are then made again (with the
 parse: see `viewer.ingest.STORED_VERSION`). `tests/policy/test_rules_version.py` fails until it is bumped."""
 SHOW_AS = ("message", "preamble", "marker", "hidden")
@@ -51,6 +51,8 @@ def _is_harmony_preamble(message: Message, transcript: Transcript) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule("rejected-answer", lambda m, t: m.intent == "rejected", "hidden",
+         "The rejected answer of a preference pair is not the conversation's answer; the debug view shows it."),
     Rule("system-prompt", lambda m, t: m.role in ("system", "developer"), "hidden",
          "System and developer instructions are hidden from end users (OpenChatML 2.2 §4)."),
     Rule("user", lambda m, t: m.role == "user", "message",

@@ -54,6 +54,12 @@ def counts_of(read: Callable[[str], int]) -> dict[str, int]:
     return {count: read(field) for count, field in COUNTED.items()}
 
 
+def conversation_label(header: dict[str, Any]) -> str | None:
+    """What names a conversation in its dataset's index besides its number: a batch line's `custom_id`."""
+    custom_id = header.get("custom_id")
+    return custom_id if isinstance(custom_id, str) and custom_id else None
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """One view of a transcript, or of a dataset's conversations, as the exports read it."""

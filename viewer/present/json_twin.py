@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator
 
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
-from viewer.present.document import Document, buffered
+from viewer.present.document import Document, buffered, conversation_label
 
 ARRAY_BATCH = 200
 
@@ -40,7 +40,10 @@ def _dataset_pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
 def conversation_summary(conversation: Document) -> dict[str, Any]:
     """What a dataset's index says of one conversation: its counts, and the start of its first user message
     that the default view shows (never of a hidden one)."""
-    return {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet}
+    summary = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet}
+    if (custom_id := conversation_label(conversation.header)) is not None:  # a batch line's
+        summary["custom_id"] = custom_id
+    return summary
 
 
 def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import make_response
 from werkzeug.wrappers import Response
 
+from viewer.present.document import conversation_label
 from viewer.store import Record
 from viewer.web.lookup import DEFAULT, get_store, int_arg, reading_of, render_reading, title
 from viewer.web.windows import window_size
@@ -20,6 +21,7 @@ def dataset_index(record: Record) -> Response:
     # The index shows no message, so it is the same in either view: read as the default view.
     response = make_response(render_reading(
         "dataset.html", reading_of(record, DEFAULT), title=title(record), conversations=conversations, start=start,
+        labels={c.conversation: conversation_label(c.header) for c in conversations},
         earlier=max(start - size, 0) if start > 0 else None, next=start + size if start + size < total else None))
     response.vary.add("Cookie")
     return response
@@ -32,3 +34,4 @@ def neighbours(record: Record) -> dict[str, int | None]:
     number = record.conversation or 0
     return {"total": total, "previous": number - 1 if number > 0 else None,
             "next": number + 1 if number + 1 < total else None}
+

@@ -249,3 +249,7 @@ def chat_think_transcripts(draw: Draw) -> str:
 SHAPES = {"anthropic": anthropic_transcripts, "responses": responses_transcripts, "sharegpt": sharegpt_transcripts,
           "chat-think": chat_think_transcripts}
 """Each shape's strategy, by name."""
+
+from tests.parse.json.api_shapes import API_SHAPES  # noqa: E402 (it imports Marks and TOOL from here)
+
+SHAPES.update(API_SHAPES)

@@ -24,7 +24,7 @@ def _sometimes(good, bad=ANY):
 
 def _call():
     function = st.fixed_dictionaries({"name": _sometimes(st.sampled_from(["f", "browser.search", ""]))},
-                                     optional={"arguments": _sometimes(st.sampled_from(['{"a": 1}', "", None]))})
+                                     optional={"arguments": _sometimes(st.sampled_from(['{"a": 1}', "", None, {"a": 1}]))})
     return st.fixed_dictionaries({"function": _sometimes(function)}, optional={
         "id": _sometimes(st.sampled_from(["c1", "c2", "", None])), "call_id": _sometimes(st.sampled_from(["c1", ""])),
         "type": st.just("function")})
@@ -38,6 +38,8 @@ ELEMENT = st.fixed_dictionaries({"role": _sometimes(st.sampled_from(["system", "
     "tool_calls": _sometimes(st.none() | st.lists(_call(), max_size=3)),
     "tool_call_id": _sometimes(st.sampled_from([None, "c1", "c2", ""])),
     "name": _sometimes(st.sampled_from([None, "get", "functions.get", ""])),
+    "thinking": _sometimes(st.none() | TEXTS),  # Ollama's reasoning
+    "tool_name": _sometimes(st.sampled_from([None, "get", ""])),  # Ollama's name of the tool that replies
 }).flatmap(lambda element: _sometimes(st.just(element), st.just({**element, "channel": "final"})))
 """OpenAI chat elements, most of them plain; now and then one with a key plain.py does not read (`channel`)."""
 

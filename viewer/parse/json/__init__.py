@@ -3,7 +3,12 @@
 Containers (container.py): a bare list; an envelope whose list member holds the conversation (`messages`,
 ShareGPT's `conversations`, a Responses API request's `input` or response's `output`), whose `tools` give
 `Transcript.tools`, whose prompts (`system`, `instructions`) are messages and whose other keys give `header`;
-a single message object (an Anthropic response is one); JSON Lines (one element per line).
+a single message object (an Anthropic response is one); JSON Lines (one element per line); an array holding one
+whole conversation (a dataset trimmed to one record). Records (records.py): an object that is one conversation
+without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
+its contents: gemini_content.py), a Chat Completions response (completions.py), an OpenAI or Anthropic batch
+line (batches.py), an Ollama response and the chunks of a streamed one (ollama.py), a preference pair
+(preference.py).
 
 Element shapes (conversation.py picks the reader of each element by its marks; their keys may mix):
 - OpenChatML 2.0 §10: `role`, `thinking`, `content`, `tool_calls: [{id, function: {name, arguments}}]`.
@@ -86,7 +91,7 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
         return None
     if top.span[1] != end:
         return None
-    return _transcript(text, conversation_of(top), span)
+    return _transcript(text, conversation_of(top, text), span)
 
 
 def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
@@ -95,10 +100,11 @@ def _transcript(text: str, reading: Reading, within: Span | None = None) -> Tran
     if header is None:
         header = read_reading(reading, importer)
     claimed = [message.span for message in importer.messages]
-    claimed += [diagnostic.span for diagnostic in (*reading.unread, *importer.diagnostics)]
+    diagnostics = (*reading.unread, *reading.notes, *importer.diagnostics)
+    claimed += [diagnostic.span for diagnostic in diagnostics]
     return Transcript(
         dialect="json", source=text, messages=tuple(importer.messages),
-        diagnostics=(*reading.unread, *importer.diagnostics), header=header, tools=importer.tools,
+        diagnostics=diagnostics, header=header, tools=importer.tools,
         frame=frame(text, claimed, within))
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 
-LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
+LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns", "contents")
 """Envelope members whose array holds the conversation's elements, in the order they are preferred when a
-document has several (the keys datasets.py recognises a conversation by)."""
+document has several (the keys datasets.py recognises a conversation by; Gemini's `contents`, read as a record
+by gemini.py, is kept here so that a request cut short keeps the contents read before the cut)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,14 @@ class Reading:
     key: str | None = None
     """The envelope member that held the elements (one of LIST_KEYS); None for a bare list, a single object or
     JSON Lines."""
+    notes: list[Diagnostic] = field(default_factory=list)
+    """What a record says of itself (records.py: an API error, a stream cut short)."""
+    prompts_first: bool = False
+    """Whether the envelope's prompts come before every element wherever they stand (a Gemini SDK dump writes the
+    system instruction in `config`, after the contents)."""
+    marks: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Message fields set on every message of an element, by the element's position (records.py: a preference
+    pair's rejected answer is `intent: rejected`; a stream cut short ends `eof`)."""
 
     @property
     def unread_size(self) -> int:
@@ -36,7 +46,12 @@ class Reading:
 
 def read_container(text: str) -> Reading:
     """Read the text as the container it looks like; when it could be either a document or JSON Lines, as the
-    one that reads more of it."""
+    one that reads more of it. The chunks of a streamed answer (Ollama's) are one element (records.py)."""
+    from viewer.parse.json.records import lines_reading  # records.py reads its shapes with this module
+    return lines_reading(_read_container(text))
+
+
+def _read_container(text: str) -> Reading:
     start = skip_blank(text, 0)
     if start == len(text):
         return Reading([])
@@ -84,16 +99,25 @@ def _read_document(text: str, start: int) -> Reading:
     if text[top.span[1]:].strip():
         unread.append(_syntax_diagnostic(text, (skip_blank(text, top.span[1]), len(text.rstrip())),
                                          "Extra text follows the JSON document; it was not read."))
-    reading = conversation_of(top)
+    reading = conversation_of(top, text)
     reading.unread.extend(unread)
     return reading
 
 
-def conversation_of(node: Node) -> Reading:
+def conversation_of(node: Node, text: str) -> Reading:
     """One conversation's node (read with spans two levels down, see positions.read_value) as its elements and
-    envelope: a list's items, the array of the envelope's list member, or the object itself as one element."""
+    envelope: a list's items, the array of the envelope's list member, a record's parts (records.py), or the
+    object itself as one element. A list holding one whole conversation (a dataset trimmed to one record) is
+    that conversation."""
+    # records.py reads its shapes with this function (a batch line holds a request): imported here, not above.
+    from viewer.parse.json.records import is_conversation, record_reading
     if isinstance(node.value, list):
+        if len(node.items) == 1 and is_conversation(node.items[0].value):
+            return conversation_of(read_value(text, node.items[0].span[0], 2), text)
         return Reading(list(node.items))
+    record = record_reading(node, text) if isinstance(node.value, dict) else None
+    if record is not None:
+        return record
     key = list_key(node.value) if isinstance(node.value, dict) else None
     if key is None and isinstance(node.value, dict) and _is_text_request(node.value):
         return Reading([], dict(node.members))

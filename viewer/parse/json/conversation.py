@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import make_diagnostic
-from viewer.parse.json import responses, sharegpt
+from viewer.parse.json import gemini_content, responses, sharegpt
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
@@ -40,7 +40,7 @@ def read_conversation(node: Node, importer: Importer) -> dict[str, Any]:
     into the importer's messages and tools. Returns the envelope's header (its keys the importer does not
     read)."""
     located = read_value(importer.text, node.span[0], 2 if isinstance(node.value, dict) else 1)
-    return read_reading(conversation_of(located), importer)
+    return read_reading(conversation_of(located, importer.text), importer)
 
 
 def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
@@ -49,11 +49,14 @@ def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
     importer.tools.update(declared_tools(envelope))
     _unread_tools(reading.envelope, importer)
     prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
-    for element in reading.elements:
-        while prompts and prompts[0][0][0] < element.span[0]:
+    for position, element in enumerate(reading.elements):
+        while prompts and (reading.prompts_first or prompts[0][0][0] < element.span[0]):
             span, found = prompts.pop(0)
             importer.add_pieces(found, span)
+        first = len(importer.messages)
         importer.add(element, read_element, plain_view)
+        if position in reading.marks:
+            importer.mark(first, reading.marks[position])
     for span, found in prompts:
         importer.add_pieces(found, span)
     return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
@@ -66,6 +69,8 @@ def read_element(source: JsonObject, importer: Importer) -> list[Piece]:
         return framework_reader(source, importer)
     if sharegpt.is_turn(source.value):
         return sharegpt.read_turn(source, importer)
+    if gemini_content.is_content(source.value):
+        return gemini_content.read_content(source, importer)
     if responses.is_item(source.value):
         return responses.read_item(source, importer)
     return read_message(source, importer)

@@ -9,7 +9,9 @@ from viewer.model import CHANNELS, ROLES, is_tool_address
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json import pieces
 from viewer.parse.json.calls import call_pieces, read_content_type
+from viewer.parse.json.completions import details_pieces
 from viewer.parse.json.flat import part_text
+from viewer.parse.json.media import with_images
 from viewer.parse.json.parts import content_pieces, text_pieces
 from viewer.parse.json.source import JsonObject, Piece, type_phrase
 
@@ -40,6 +42,8 @@ def read_message(source: JsonObject, importer: Any) -> list[Piece]:
 
 def _content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
     value = source.get("content")
+    if isinstance(source.get("images"), list):  # Ollama: base64 images beside the text
+        return text_pieces(with_images(source.text("content") or "", source.get("images")), base, source.span)
     if value is None:
         return []
     if isinstance(value, (list, dict)):
@@ -54,6 +58,7 @@ def _base_fields(source: JsonObject, role: str, name: str | None, channel: str |
     content_type, constrained = read_content_type(source.text("content_type"))
     call_id = source.text("tool_call_id") or source.text("call_id")
     if role == "tool":
+        name = name or source.text("tool_name")  # Ollama names the tool a reply comes from, with no call id
         name = qualified_tool_name(name) if name else importer.tool_named(call_id)
     to_tool = role == "assistant" and is_tool_address(recipient)
     default_channel = "commentary" if role == "tool" or to_tool else "final"
@@ -70,6 +75,8 @@ def _reasoning_pieces(source: JsonObject, role: str) -> list[Piece]:
         text = _joined_text(source, key)
         if text:
             found.append(pieces.analysis(role, text, source.span_of(key)))
+    if source.get("reasoning_details") is not None:
+        found.extend(details_pieces(source, role))
     return found
 
 

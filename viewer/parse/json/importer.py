@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from msgspec.structs import replace as replace_fields
+
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.parse.common import Pending
+from viewer.parse.json import gemini_content
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -50,7 +53,9 @@ class Importer:
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
         value = element.value if plain is None or element.members else plain(element.value)
-        if not element.members and value is not None and read_plain(value, element.span, self.text, self, turn):
+        if not element.members and (
+                (value is not None and read_plain(value, element.span, self.text, self, turn))
+                or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
         # element is read again, keeping the spans of its members.
@@ -67,6 +72,14 @@ class Importer:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1
         self._number(pieces, span, turn)
+
+    def mark(self, first: int, fields: dict[str, Any]) -> None:
+        """Set `fields` (`intent`, `end`) on the messages from index `first` on (records.py's marks); a call keeps
+        its end."""
+        for at in range(first, len(self.messages)):
+            message = self.messages[at]
+            end = message.end if message.end == "call" else fields.get("end", message.end)
+            self.messages[at] = replace_fields(message, intent=fields.get("intent", message.intent), end=end)
 
     def note_call(self, call_id: str | None, recipient: str | None) -> None:
         if call_id is not None and recipient is not None:
@@ -97,4 +110,5 @@ class Importer:
 
 
 def _may_split(value: dict[str, Any]) -> bool:
-    return isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)
+    return (isinstance(value.get("content"), list) or any(value.get(key) for key in SPLITTING_KEYS)
+            or "parts" in value and gemini_content.may_split(value))

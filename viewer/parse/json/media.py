@@ -91,3 +91,9 @@ def _media_type(value: Any) -> str:
 def _name(value: Any) -> str:
     """A title, file name or id, if it is a short line of printable text (it stands inside the brackets)."""
     return value if isinstance(value, str) and _NAME.fullmatch(value) else ""
+
+
+def with_images(text: str, images: list) -> str:
+    """Ollama's message: its text, then a placeholder for each of its `images` (base64 data, counted)."""
+    shown = [placeholder("image", {"data": image}) for image in images if isinstance(image, str)]
+    return "\n".join([text, *shown] if text else shown)

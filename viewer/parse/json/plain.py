@@ -20,7 +20,9 @@ from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json.pieces import hidden_role
 from viewer.parse.json.think import CLOSE, OPEN
 
-PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name"))
+PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name", "thinking",
+                        "tool_name"))
+"""OpenAI's keys, and Ollama's `thinking` (reasoning) and `tool_name` (the tool a reply comes from)."""
 _ROLES = frozenset(ROLES)
 _BLANK = re.compile(r"[ \t\n\r]*")
 # A member's key, its colon and, when it is text or a constant, its value (a list or object is left to the
@@ -67,9 +69,15 @@ def _drafts(value: dict[str, Any], importer: Any) -> list[Draft] | None:
         return None
     get = value.get
     role, name, content, reasoning = get("role"), get("name"), get("content"), get("reasoning_content")
+    tool_name = get("tool_name")
+    reasoning_key = "reasoning_content"
+    if "thinking" in value:
+        if reasoning is not None:
+            return None  # two reasoning keys: the general way, which shows each distinct text once
+        reasoning, reasoning_key = get("thinking"), "thinking"
     calls, call_id = get("tool_calls"), get("tool_call_id")
     if (type(role) is not str or role not in _ROLES or type(name) not in _TEXT or type(content) not in _TEXT
-            or type(reasoning) not in _TEXT or type(call_id) not in _TEXT
+            or type(reasoning) not in _TEXT or type(call_id) not in _TEXT or type(tool_name) not in _TEXT
             or calls is not None and type(calls) is not list):
         return None
     if content and role == "assistant" and (OPEN in content or CLOSE in content):
@@ -77,9 +85,10 @@ def _drafts(value: dict[str, Any], importer: Any) -> list[Draft] | None:
     drafts: list[Draft] = []
     if reasoning:
         drafts.append(((hidden_role(role), reasoning, None, None, "analysis", True, None, False, None, "end"),
-                       "reasoning_content"))
+                       reasoning_key))
     call_id = call_id or None
     if role == "tool":
+        name = name or tool_name
         name = qualified_tool_name(name) if name else importer.tool_named(call_id)
     said = (role, content or "", name, None, "commentary" if role == "tool" else "final", False, None, False,
             call_id, "end")

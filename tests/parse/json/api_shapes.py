@@ -1,0 +1,177 @@
+"""Hypothesis strategies for the API records (viewer/parse/json/records.py): Gemini requests and responses (REST
+camelCase and SDK snake_case dumps), Chat Completions responses, OpenAI and Anthropic batch lines, Ollama
+requests, responses and streams, and preference pairs; each with a unique canary (`CANARY<n>Q`) in every part
+the default view must hide and a unique word (`SHOWN<n>`) in every part it must show. Registered in
+tests/parse/json/shapes.py's SHAPES, so the parse-level property tests and tests/system/test_leaks_json_shapes.py
+check them."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+from tests.parse.json.shapes import TOOL, Draw, Marks
+
+# -- Gemini ---------------------------------------------------------------------------------------------------
+
+GEMINI_FIELDS = ("video_metadata", "thought", "inline_data", "file_data", "thought_signature",
+                 "code_execution_result", "executable_code", "function_call", "function_response", "text")
+
+
+def _gemini_part(sdk: bool, **fields: Any) -> dict[str, Any]:
+    """A part in the REST API's camelCase, or as the Python SDK dumps it (every field, most null)."""
+    if not sdk:
+        return {"".join(word if at == 0 else word.capitalize() for at, word in enumerate(key.split("_"))): value
+                for key, value in fields.items()}
+    return {key: fields.get(key) for key in GEMINI_FIELDS}
+
+
+def _gemini_turns(draw: Draw, m: Marks, sdk: bool) -> list[dict[str, Any]]:
+    part = lambda **fields: _gemini_part(sdk, **fields)  # noqa: E731
+    turns = [{"role": "user", "parts": [part(text=m.shown())]}]
+    kinds = ["answer", "thought", "signed", "call", "code", "media", "unknown", "user"]
+    for at, kind in enumerate(draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=6))):
+        if kind == "answer":
+            turns.append({"role": "model", "parts": [part(text=m.shown())]})
+        elif kind == "thought":
+            turns.append({"role": "model", "parts": [part(text=m.canary(), thought=True), part(text=m.shown())]})
+        elif kind == "signed":
+            turns.append({"role": "model", "parts": [part(text=m.shown(), thought_signature=m.canary()),
+                                                     part(thought_signature=m.canary())]})
+        elif kind == "call":
+            call_id = f"fc_{at}" if draw(st.booleans()) else None
+            turns.append({"role": "model", "parts": [part(function_call={"id": call_id, "name": TOOL,
+                                                                         "args": {"q": m.canary()}},
+                                                          thought_signature=m.canary())]})
+            turns.append({"role": "user", "parts": [part(function_response={
+                "id": call_id, "name": TOOL, "response": {"output": m.canary()}})]})
+        elif kind == "code":
+            turns.append({"role": "model", "parts": [
+                part(executable_code={"language": "PYTHON", "code": m.canary()}),
+                part(code_execution_result={"outcome": "OUTCOME_OK", "output": m.canary()}),
+                part(text=m.shown())]})
+        elif kind == "media":
+            turns.append({"role": "user", "parts": [
+                part(text=m.shown()), part(inline_data={"mime_type": "image/png", "data": m.base64()}),
+                part(file_data={"mime_type": "application/pdf", "file_uri": f"gs://b/{m.canary()}"})]})
+        elif kind == "unknown":
+            turns.append({"role": "model", "parts": [{"toolCall": {"args": m.canary()}}]})
+        else:
+            turns.append({"role": "user", "parts": [part(text=m.shown())]})
+    return turns
+
+
+@st.composite
+def gemini_transcripts(draw: Draw) -> str:
+    m = Marks()
+    sdk = draw(st.booleans())
+    turns = _gemini_turns(draw, m, sdk)
+    system = {"parts": [_gemini_part(sdk, text=m.canary())]}
+    if draw(st.booleans()):  # a request
+        if sdk:
+            return json.dumps({"model": "gemini", "contents": turns, "config": {"system_instruction": system}})
+        return json.dumps({"systemInstruction": system, "contents": turns}, indent=draw(st.sampled_from([None, 1])))
+    history = turns
+    answer = {"role": "model", "parts": [_gemini_part(sdk, text=m.canary(), thought=True),
+                                         _gemini_part(sdk, text=m.shown())]}
+    if sdk:
+        return json.dumps({"candidates": [{"content": answer, "finish_reason": "STOP"}],
+                           "automatic_function_calling_history": history, "model_version": "gemini"})
+    return json.dumps({"candidates": [{"content": answer, "finishReason": "STOP"}], "modelVersion": "gemini"})
+
+
+# -- Chat Completions responses and batch lines ----------------------------------------------------------------
+
+def _completion_message(draw: Draw, m: Marks) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": m.shown()}
+    for extra in draw(st.lists(st.sampled_from(["reasoning_content", "reasoning", "details", "calls"]),
+                               min_size=1, unique=True)):
+        if extra == "details":
+            message["reasoning_details"] = [{"type": "reasoning.text", "text": m.canary()},
+                                            {"type": "reasoning.encrypted", "data": m.canary()},
+                                            {"type": f"reasoning.{m.canary()}", "x": m.canary()}]
+        elif extra == "calls":
+            message["tool_calls"] = [{"id": "call_1", "type": "function",
+                                      "function": {"name": TOOL, "arguments": json.dumps({"q": m.canary()})}}]
+        else:
+            message[extra] = m.canary()
+    return message
+
+
+@st.composite
+def completion_transcripts(draw: Draw) -> str:
+    m = Marks()
+    response = {"id": "chatcmpl-1", "object": "chat.completion", "model": "m",
+                "choices": [{"index": 0, "message": _completion_message(draw, m), "finish_reason": "stop"}]}
+    form = draw(st.sampled_from(["response", "batch-output", "batch-input", "anthropic-result"]))
+    if form == "response":
+        return json.dumps(response, indent=draw(st.sampled_from([None, 2])))
+    if form == "batch-output":
+        return json.dumps({"id": "batch_req_1", "custom_id": "r1", "error": None,
+                           "response": {"status_code": 200, "request_id": "req_1", "body": response}})
+    if form == "batch-input":
+        return json.dumps({"custom_id": "r1", "method": "POST", "url": "/v1/chat/completions", "body": {
+            "model": "m", "messages": [{"role": "system", "content": m.canary()}, {"role": "user", "content": m.shown()}]}})
+    return json.dumps({"custom_id": "r1", "result": {"type": "succeeded", "message": {
+        "type": "message", "role": "assistant", "content": [{"type": "thinking", "thinking": m.canary(),
+                                                             "signature": m.canary()},
+                                                            {"type": "text", "text": m.shown()}]}}})
+
+
+# -- Ollama ---------------------------------------------------------------------------------------------------
+
+@st.composite
+def ollama_transcripts(draw: Draw) -> str:
+    m = Marks()
+    form = draw(st.sampled_from(["request", "response", "stream"]))
+    if form == "stream":
+        chunks = [{"model": "q", "message": {"role": "assistant", "content": "", "thinking": m.canary()}, "done": False}
+                  for _ in range(draw(st.integers(1, 3)))]
+        if draw(st.booleans()):
+            chunks.append({"model": "q", "message": {"role": "assistant", "content": "", "tool_calls": [
+                {"function": {"name": TOOL, "arguments": {"q": m.canary()}}}]}, "done": False})
+        chunks += [{"model": "q", "message": {"role": "assistant", "content": f"{m.shown()} "}, "done": False}
+                   for _ in range(draw(st.integers(1, 3)))]
+        chunks.append({"model": "q", "message": {"role": "assistant", "content": ""}, "done": True})
+        return "".join(json.dumps(chunk) + "\n" for chunk in chunks)
+    answer = {"role": "assistant", "content": m.shown(), "thinking": m.canary()}
+    if form == "response":
+        return json.dumps({"model": "q", "created_at": "t", "message": answer, "done": True, "done_reason": "stop"})
+    messages = [{"role": "system", "content": m.canary()},
+                {"role": "user", "content": m.shown(), "images": [m.base64()]},
+                {"role": "assistant", "content": "", "thinking": m.canary(), "tool_calls": [
+                    {"function": {"name": TOOL, "arguments": {"q": m.canary()}}}]},
+                {"role": "tool", "content": m.canary(), "tool_name": TOOL}, answer]
+    return json.dumps({"model": "q", "messages": messages, "stream": False}, indent=1)
+
+
+# -- Preference pairs -----------------------------------------------------------------------------------------
+
+@st.composite
+def preference_transcripts(draw: Draw) -> str:
+    m = Marks()
+    form = draw(st.sampled_from(["standard", "conversational", "implicit", "openai"]))
+    if form == "standard":
+        record: dict[str, Any] = {"prompt": m.shown(), "chosen": m.shown(), "rejected": m.canary()}
+    elif form == "conversational":
+        record = {"prompt": [{"role": "system", "content": m.canary()}, {"role": "user", "content": m.shown()}],
+                  "chosen": [{"role": "assistant", "content": f"<think>{m.canary()}</think>{m.shown()}"}],
+                  "rejected": [{"role": "assistant", "content": m.canary(), "tool_calls": [
+                      {"id": "c1", "function": {"name": TOOL, "arguments": json.dumps({"q": m.canary()})}}]}],
+                  "score_chosen": 8.0, "score_rejected": 2.5}
+    elif form == "implicit":
+        question = m.shown()
+        record = {"chosen": [{"role": "user", "content": question}, {"role": "assistant", "content": m.shown()}],
+                  "rejected": [{"role": "user", "content": m.canary()}, {"role": "assistant", "content": m.canary()}]}
+    else:
+        record = {"input": {"messages": [{"role": "user", "content": m.shown()}], "tools": []},
+                  "preferred_output": [{"role": "assistant", "content": m.shown()}],
+                  "non_preferred_output": [{"role": "assistant", "content": m.canary()}]}
+    wrapped = draw(st.sampled_from(["line", "array"]))
+    return json.dumps([record] if wrapped == "array" else record)
+
+
+API_SHAPES = {"gemini": gemini_transcripts, "completions-batches": completion_transcripts,
+              "ollama": ollama_transcripts, "preference": preference_transcripts}
+"""Each API record shape's strategy, by name."""

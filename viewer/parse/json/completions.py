@@ -1,0 +1,60 @@
+"""A single Chat Completions response (`{"object": "chat.completion", "choices": [{"message": …}], "usage"}`, as
+OpenAI and every compatible server write it): each choice's `message` is an element (read as any message
+object: `reasoning_content`, `reasoning`, `tool_calls`, `refusal`), and the rest (`id`, `model`, `usage`) the
+header. A legacy completion's choice (`text`) is the assistant's text.
+
+Also `reasoning_details` (OpenRouter and others): `reasoning.text` and `reasoning.summary` entries are
+analysis, `reasoning.encrypted` opaque data.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.parse.json import pieces
+from viewer.parse.json.container import Reading
+from viewer.parse.json.nodes import envelope, items, said
+from viewer.parse.json.positions import Node
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+
+DETAIL_TEXT = {"reasoning.text": ("text", None), "reasoning.summary": ("summary", "summary")}
+"""`reasoning_details` entry types that hold reasoning text, the key of their text and the analysis' intent."""
+
+
+def is_record(value: dict) -> bool:
+    choices = value.get("choices")
+    return isinstance(choices, list) and bool(choices) and all(
+        isinstance(choice, dict) and ("message" in choice or "text" in choice) for choice in choices)
+
+
+def reading(node: Node, text: str) -> Reading:
+    found = Reading([], envelope(node, "choices"))
+    for choice in items(text, node.members["choices"].node, 1):
+        message = choice.members.get("message")
+        if message is not None and isinstance(message.node.value, dict):
+            found.elements.append(message.node)
+        elif "text" in choice.members:
+            found.elements.append(said("assistant", choice.members["text"]))
+    return found
+
+
+def details_pieces(source: JsonObject, role: str) -> list[Piece]:
+    """The analysis messages of a `reasoning_details` list, in order; an encrypted entry is opaque."""
+    node = source.node_of("reasoning_details")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found: list[Piece] = []
+    value = source.get("reasoning_details")
+    for at, detail in enumerate(value if isinstance(value, list) else []):
+        span = spans[at] if at < len(spans) else source.span_of("reasoning_details")
+        found.append(_detail(detail, span, role))
+    return found
+
+
+def _detail(detail: Any, span: tuple[int, int], role: str) -> Piece:
+    kind = detail.get("type") if isinstance(detail, dict) else None
+    if kind in DETAIL_TEXT and isinstance(detail.get(DETAIL_TEXT[kind][0]), str):
+        key, intent = DETAIL_TEXT[kind]
+        return pieces.analysis(role, detail[key], span, intent)
+    if kind == "reasoning.encrypted":
+        return pieces.opaque(role, "encrypted reasoning", detail.get("data") or "", "data", span)
+    return pieces.unclassified(role, kind, detail, span, "W-JSON-UNKNOWN-PART",
+                               f"A reasoning detail {type_phrase(kind, detail)}")

@@ -1,0 +1,91 @@
+"""The Gemini API (generateContent): requests `{"systemInstruction", "contents", "tools"}` and responses
+`{"candidates": [{"content"}], "usageMetadata"}`, in the REST API's camelCase and in the Python SDK's snake_case
+dumps (`model_dump()`: every field present, most null; a request's system prompt and tools under `config`; a
+response's `automatic_function_calling_history` holds the turns the SDK ran before the answer). Each content is
+an element, read by gemini_content.py; the system instruction is the system prompt, the function declarations
+declared tools, and a blocked prompt W-API-ERROR.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import make_diagnostic
+from viewer.parse.common import shown_json
+from viewer.parse.json.container import Reading
+from viewer.parse.json.gemini_content import snake
+from viewer.parse.json.nodes import envelope, items, member
+from viewer.parse.json.positions import Member, Node
+
+HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
+SYSTEM = ("systemInstruction", "system_instruction")
+
+
+def is_record(value: dict) -> bool:
+    return isinstance(value.get("contents"), list) or isinstance(value.get("candidates"), list)
+
+
+def reading(node: Node, text: str) -> Reading:
+    found = Reading([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
+    config = member(text, node, "config")
+    holders = [node] + ([config] if config is not None and isinstance(config.value, dict) else [])
+    for holder in holders[1:]:
+        found.envelope.update(envelope(holder, *SYSTEM))
+    for holder in holders:
+        _system(holder, found)
+        _declared(holder, found)
+    for key in ("contents", *HISTORY):
+        found.elements.extend(items(text, member(text, node, key, 1), 0))
+    for candidate in items(text, member(text, node, "candidates", 1), 1):
+        content = candidate.members.get("content")
+        if content is not None and isinstance(content.node.value, dict):
+            found.elements.append(content.node)
+    _blocked(node, found)
+    return found
+
+
+def _system(holder: Node, found: Reading) -> None:
+    """The system instruction (a content, its parts, or text) as the envelope's `system` prompt."""
+    for key in SYSTEM:
+        written = holder.members.get(key)
+        if written is None or written.node.value is None:
+            continue
+        value = written.node.value
+        parts = value.get("parts") if isinstance(value, dict) else value
+        found.envelope["system"] = Member(Node(parts, written.node.span), written.span)
+
+
+def _declared(holder: Node, found: Reading) -> None:
+    """`tools: [{"functionDeclarations": [{name, parameters}]}]` as declared tools (conversation.py reads the
+    envelope's `functions`), each schema as JSON Schema: the OpenAPI subset's `OBJECT` is `object`, and the
+    nulls of an SDK dump are left out."""
+    written = holder.members.get("tools")
+    declared = []
+    for tool in written.node.value if written is not None and isinstance(written.node.value, list) else []:
+        listed = snake(tool).get("function_declarations") if isinstance(tool, dict) else None
+        for function in listed if isinstance(listed, list) else []:
+            function = snake(function)
+            schema = function.get("parameters_json_schema", function.get("parameters"))
+            if isinstance(function.get("name"), str) and isinstance(schema, dict):
+                declared.append({"name": function["name"], "parameters": _json_schema(schema)})
+    if declared:
+        found.envelope["functions"] = Member(Node(declared, written.node.span), written.span)
+
+
+def _json_schema(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_json_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {key: value.lower() if key == "type" and isinstance(value, str) else _json_schema(value)
+            for key, value in schema.items() if value is not None}
+
+
+def _blocked(node: Node, found: Reading) -> None:
+    """A prompt the API blocked has no candidates, only `promptFeedback.blockReason`."""
+    for key in ("promptFeedback", "prompt_feedback"):
+        feedback = node.members.get(key)
+        value = feedback.node.value if feedback is not None else None
+        reason = value.get("blockReason", value.get("block_reason")) if isinstance(value, dict) else None
+        if reason:
+            found.notes.append(make_diagnostic("W-API-ERROR", feedback.span,
+                                               f"The API blocked the prompt: {shown_json(reason)[:200]}."))
