@@ -65,6 +65,8 @@ CODES: dict[str, Code] = {
     "W-UNKNOWN-EVENT": Code("info", "An event of unknown type was kept but not read."),
     "W-EVENT-TEXT-MISMATCH": Code("info", "A done event's text differs from the streamed deltas."),
     "W-STREAM-CANCELLED": Code("warning", "The response was cancelled before this message was complete."),
+    "W-FOLDED-TEXT": Code("info", "The template wrote other text into this turn without marking it (a system "
+                                  "prompt folded into the first user turn); it is kept as the turn's text."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

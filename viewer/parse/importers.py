@@ -15,6 +15,7 @@ from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
 from viewer.parse.json import parse_json
 from viewer.parse.options import ParseOptions
+from viewer.parse.templates import parse_gemma, parse_llama3
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
 
@@ -50,6 +51,13 @@ IMPORTERS: dict[str, Importer] = {
     "events": Importer(
         parse_events, "A streaming event log (JSON Lines of response.* and tool.* events)",
         '{"type": "response.output_text.delta", "delta": "4"}\n{"type": "response.done"}'),
+    "llama3": Importer(
+        parse_llama3, "Llama 3.x raw prompt: <|start_header_id|>role<|end_header_id|> … <|eot_id|>",
+        "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?<|eot_id|>",
+        replies_without_id=BY_ORDER),
+    "gemma": Importer(
+        parse_gemma, "Gemma 2/3 and FunctionGemma raw prompt: <start_of_turn>user|model … <end_of_turn>",
+        "<bos><start_of_turn>user\nWhat is 2+2?<end_of_turn>\n"),
 }
 
 DIALECTS = tuple(IMPORTERS)
