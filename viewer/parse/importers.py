@@ -15,7 +15,7 @@ from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
 from viewer.parse.json import parse_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates import parse_gemma, parse_llama3
+from viewer.parse.templates import parse_gemma, parse_llama3, parse_mistral
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
 
@@ -58,6 +58,9 @@ IMPORTERS: dict[str, Importer] = {
     "gemma": Importer(
         parse_gemma, "Gemma 2/3 and FunctionGemma raw prompt: <start_of_turn>user|model … <end_of_turn>",
         "<bos><start_of_turn>user\nWhat is 2+2?<end_of_turn>\n"),
+    "mistral": Importer(
+        parse_mistral, "Mistral raw prompt (mistral-common V1 to V13): [INST] … [/INST] … </s>, [TOOL_CALLS], [THINK]",
+        "<s>[INST]What is 2+2?[/INST]4</s>", replies_without_id=BY_ORDER),
 }
 
 DIALECTS = tuple(IMPORTERS)

@@ -8,5 +8,6 @@ and its body reader, and says in its docstring what it reads.
 """
 from viewer.parse.templates.gemma import parse_gemma
 from viewer.parse.templates.llama3 import parse_llama3
+from viewer.parse.templates.mistral import parse_mistral
 
-__all__ = ["parse_gemma", "parse_llama3"]
+__all__ = ["parse_gemma", "parse_llama3", "parse_mistral"]

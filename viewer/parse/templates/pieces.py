@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import Span
-from viewer.parse.chatml.pieces import UNREADABLE, declare, whole_json
+from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, declare, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 from viewer.parse.templates.build import TurnBuilder, segment
 
@@ -107,3 +107,25 @@ def declare_all(b: TurnBuilder, tools: dict[str, Any], value: Any, span: Span, w
     for definition in value if isinstance(value, list) else [value]:
         declare(definition, tools, notes, span, where)
     b.notes.extend(notes)
+
+
+def json_list_items(text: str, start: int, end: int) -> list[tuple[Any, Span]] | None:
+    """The items of the JSON list at `start` with their spans, when that list is all of [start, end) but blanks;
+    else None."""
+    chunk = text[start:end]
+    if not chunk.startswith("["):
+        return None
+    items: list[tuple[Any, Span]] = []
+    position = SPACE.match(chunk, 1).end()
+    while not chunk.startswith("]", position):
+        try:
+            value, stop = DECODER.raw_decode(chunk, position)
+        except (ValueError, RecursionError):
+            return None
+        items.append((value, (start + position, start + stop)))
+        position = SPACE.match(chunk, stop).end()
+        if chunk.startswith(",", position):
+            position = SPACE.match(chunk, position + 1).end()
+        elif not chunk.startswith("]", position):
+            return None
+    return items if items and not chunk[position + 1:].strip() else None
