@@ -6,8 +6,9 @@ and its body reader makes each turn into messages (build.py) with the shared pie
 calls, replies, tool definitions; calls.py: calls written as code). Each family's module holds its grammar
 and its body reader, and says in its docstring what it reads.
 """
+from viewer.parse.templates.deepseek import parse_deepseek
 from viewer.parse.templates.gemma import parse_gemma
 from viewer.parse.templates.llama3 import parse_llama3
 from viewer.parse.templates.mistral import parse_mistral
 
-__all__ = ["parse_gemma", "parse_llama3", "parse_mistral"]
+__all__ = ["parse_deepseek", "parse_gemma", "parse_llama3", "parse_mistral"]

@@ -32,9 +32,9 @@ def find_token(text: str, token: str, start: int, end: int) -> int:
 def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *,
               opened_in_prompt: bool = False) -> int:
     """The reasoning block at the start of an assistant body, as an `analysis` message; returns where the answer
-    starts. With `opened_in_prompt` (the template wrote the opener into the generation prompt, DeepSeek-R1), a
-    body whose first block token is the closer has its reasoning before it. An unclosed block runs to the end
-    (W-UNCLOSED-BLOCK)."""
+    starts. A body starting with the closer has an empty block whose opener the prompt wrote (nothing to show).
+    With `opened_in_prompt` (a completion whose prompt wrote the opener, DeepSeek-R1), a body whose first block
+    token is the closer has its reasoning before it. An unclosed block runs to the end (W-UNCLOSED-BLOCK)."""
     text = b.source
     lead = start + len(text[start:end]) - len(text[start:end].lstrip())
     if text.startswith(opener, lead, end):
@@ -47,6 +47,8 @@ def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *,
             return end
         _analysis(b, (lead, close + len(closer)), inner, close)
         return close + len(closer)
+    if text.startswith(closer, lead, end):  # the prompt wrote the opener and the model thought nothing (V3.1)
+        return lead + len(closer)
     if not opened_in_prompt:
         return start
     close = find_token(text, closer, start, end)

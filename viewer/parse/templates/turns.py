@@ -52,6 +52,9 @@ class Grammar:
     prompt_tail: re.Pattern[str] | None = None
     """What a generation prompt may write after its opener (DeepSeek-R1's `<think>\\n`): an opener at the end of
     the text followed by only this is a prompt, not a cut message."""
+    open_ended: tuple[str, ...] = ()
+    """Kinds of turn that the next turn's opener ends (DeepSeek's user turn ends at `<｜Assistant｜>`): at the end of
+    the text such a turn is whole, not cut."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,9 @@ class _Reader:
         text = self.text
         inside = self.opener_inside
         self.open = None
+        if kind in self.grammar.open_ended:
+            self.turns.append(Turn(kind, (start, len(text)), header, (body_start, len(text)), "end"))
+            return None
         if inside is not None:
             note = Pending("W-START-IN-BODY", f"{inside.group()} starts a new turn before this one ends.",
                            inside.span())
