@@ -15,7 +15,7 @@ from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
 from viewer.parse.json import parse_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates import parse_deepseek, parse_gemma, parse_llama3, parse_mistral
+from viewer.parse.templates import parse_deepseek, parse_gemma, parse_llama3, parse_mistral, parse_phi
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
 
@@ -65,6 +65,9 @@ IMPORTERS: dict[str, Importer] = {
         parse_deepseek, "DeepSeek R1/V3/V3.1 raw prompt: <\uff5cUser\uff5c> … <\uff5cAssistant\uff5c> … <think>, tool-call tokens",
         "<\uff5cbegin\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>What is 2+2?<\uff5cAssistant\uff5c>4"
         "<\uff5cend\u2581of\u2581sentence\uff5c>", replies_without_id=BY_ORDER),
+    "phi": Importer(
+        parse_phi, "Phi-3/3.5/4/4-mini/4-reasoning raw prompt: <|user|> … <|end|>, or <|im_start|>user<|im_sep|>",
+        "<|user|>\nWhat is 2+2?<|end|>\n", replies_without_id=BY_ORDER),
 }
 
 DIALECTS = tuple(IMPORTERS)

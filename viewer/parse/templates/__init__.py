@@ -10,5 +10,6 @@ from viewer.parse.templates.deepseek import parse_deepseek
 from viewer.parse.templates.gemma import parse_gemma
 from viewer.parse.templates.llama3 import parse_llama3
 from viewer.parse.templates.mistral import parse_mistral
+from viewer.parse.templates.phi import parse_phi
 
-__all__ = ["parse_deepseek", "parse_gemma", "parse_llama3", "parse_mistral"]
+__all__ = ["parse_deepseek", "parse_gemma", "parse_llama3", "parse_mistral", "parse_phi"]
