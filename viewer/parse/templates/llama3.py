@@ -12,7 +12,9 @@ Assistant bodies:
   anything else code for the built-in interpreter (recipient `python`).
 - A whole body that is a JSON object with a string `name` and an object `parameters` (or `arguments`), a
   Llama 3.2 list of Python calls `[get_weather(city="Oslo"), …]`, or `<function=name>{…}</function>`
-  (the custom format a system prompt may ask for) is one call or several.
+  (the custom format a system prompt may ask for) is one call or several. A body that starts like one of
+  these but cannot be read (a stream cut inside a call) is a call of an unknown tool with E-CALL-SCHEMA:
+  hidden, as a call's arguments are.
 Tool definitions are read where the templates put them (the text stays where it was, as the model saw it):
 - in the system turn, the JSON objects after "You have access to the following functions" (3.1) or the JSON
   list after "Here is a list of functions in JSON format" (3.2): declared, the text stays system text;
@@ -45,6 +47,7 @@ SYSTEM_TOOLS = ("You have access to the following functions.", "Here is a list o
 _DEFINITIONS_START = re.compile(r"Do not use variables\.\s*|in JSON format that you can invoke\.\s*")
 _FUNCTION_TAG = re.compile(r"\s*<function=([^>\s]+)>(.*)</function>\s*", re.DOTALL)
 BUILTINS = {"brave_search", "wolfram_alpha", "photogen"}
+_CALL_START = re.compile(r'\s*(?:\{\s*"name"\s*:|\[\s*[A-Za-z_][\w.]*\(|<function=)')
 
 
 def _mark(match: re.Match[str]) -> Mark:
@@ -128,8 +131,12 @@ def _assistant(b: TurnBuilder, start: int, end: int) -> None:
     if text.startswith(PYTHON_TAG, lead, end):  # only there: llama-models reads a call from a body starting so
         _tagged_call(b, lead, end)
         return
-    if not _whole_body_calls(b, start, end, body):
-        b.text(start, end)
+    if _whole_body_calls(b, start, end, body):
+        return
+    if _CALL_START.match(body):  # a call cut short or garbled: its arguments are not an answer (fail closed)
+        json_call(b, (start, end), UNREADABLE, body.strip())
+        return
+    b.text(start, end)
 
 
 def _tagged_call(b: TurnBuilder, tag: int, end: int) -> None:
