@@ -80,7 +80,7 @@ def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], dia
     drafts[0]["span"] = (turn.span[0], drafts[0]["span"][1])
     drafts[0].setdefault("header", turn.header)
     drafts[-1]["span"] = (drafts[-1]["span"][0], turn.span[1])
-    if turn.end == "eof":
+    if turn.end == "eof" and drafts[-1].get("end") != "call":  # a cut call is still a call, as in ChatML
         drafts[-1]["end"] = "eof"
     elif turn.end == "call" and drafts[-1].get("recipient") is None:
         drafts[-1]["end"] = "end"  # `<|eom_id|>` after text that calls nothing

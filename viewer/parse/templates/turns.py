@@ -118,9 +118,8 @@ class _Reader:
             elif mark.opens is not None and self.opener_inside is None:
                 self.opener_inside = match
         if self.open is None:
-            self._gap(position, len(text))
-            return None
-        return self._cut()
+            self._gap(position, len(text))  # which may open a turn the last closer implies, cut by the end
+        return None if self.open is None else self._cut()
 
     def _between(self, position: int, match: re.Match[str], mark: Mark) -> int:
         """A marker between turns; text before it may open a turn of the kind the last closer names."""
