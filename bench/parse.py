@@ -6,7 +6,9 @@ time (best of 3), throughput, peak memory while parsing (tracemalloc, a separate
 Python down), and the time of one `re.finditer` pass over the control tokens of the same text, which is the
 yardstick of the targets: parse ≤ 5× that pass, ≥ 100 MB/s, peak memory ≤ 10× the input. Then the ChatML and
 JSON importers (target ≥ 50 MB/s) and the whole `parse()` of each, with their speed beside the Harmony importer's,
-measured alternately in the same process.
+measured alternately in the same process. Then the raw-template importers (Llama 3, Gemma, Mistral, DeepSeek, Phi;
+target ≥ 30 MB/s) on the same conversations as each family's template writes them (tests/harness/templates.py);
+`--templates` runs only those.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
-from viewer.parse import ParseOptions, parse  # noqa: E402
+from tests.harness.templates import RENDERERS, raw_prompt  # noqa: E402
+from viewer.parse import IMPORTERS, ParseOptions, parse  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
 from viewer.parse.json import parse_json  # noqa: E402
@@ -64,7 +67,11 @@ def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__)
     arguments.add_argument("--megabytes", type=float, default=30.0)
     arguments.add_argument("--messages", type=int, default=100_000)
+    arguments.add_argument("--templates", action="store_true", help="only the raw-template importers")
     options = arguments.parse_args()
+    if options.templates:
+        show(template_rows(options.megabytes))
+        return
 
     started = time.perf_counter()
     text = generate(options.megabytes, options.messages)
@@ -90,6 +97,11 @@ def main() -> None:
         ("parser diagnostics", str(len(transcript.diagnostics)), "expected 0 on generated input"),
     ]
     rows += importer_rows(options.megabytes, megabytes / parse_time)
+    rows += template_rows(options.megabytes)
+    show(rows)
+
+
+def show(rows: list[tuple[str, str, str]]) -> None:
     width = max(len(row[0]) for row in rows)
     for label, figure, note in rows:
         print(f"{label:<{width}}  {figure:>10}  {note}")
@@ -109,6 +121,24 @@ def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str,
                  (f"parse_{name} (best of 3)", f"{read_time * 1000:.0f} ms",
                   f"{rate:.0f} MB/s, target >= 50 MB/s; {rate / harmony_rate:.2f}x the Harmony importer's MB/s"),
                  (f"full parse() of {name}", f"{full_time * 1000:.0f} ms",
+                  f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
+    return rows
+
+
+def template_rows(megabytes: float) -> list[tuple[str, str, str]]:
+    """Each raw-template importer, and the whole `parse()`, on its family's rendering of the same conversations
+    (best of 3 each, alternating)."""
+    rows = []
+    for family in RENDERERS:
+        text = raw_prompt(family, megabytes)
+        size = len(text.encode("utf-8")) / 1_000_000
+        importer = IMPORTERS[family].read
+        (read_time, transcript), (full_time, full) = best_of(
+            3, lambda: importer(text, ParseOptions()), lambda: parse(text))
+        rows += [(f"{family}: input", f"{size:.1f} MB", f"{len(transcript.messages):,} messages"),
+                 (f"parse_{family} (best of 3)", f"{read_time * 1000:.0f} ms",
+                  f"{size / read_time:.0f} MB/s, target >= 30 MB/s"),
+                 (f"full parse() of {family}", f"{full_time * 1000:.0f} ms",
                   f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
     return rows
 

@@ -62,6 +62,6 @@ def test_python_tag_after_text_is_text():
 def test_a_call_cut_short_stays_hidden_as_a_call_of_an_unknown_tool():
     transcript = parse(H.format("assistant") + '{"name": "lookup", "parameters": {"q": "sec')
     message = transcript.messages[0]
-    assert (message.is_call, message.recipient, message.end) == (True, None, "eof")
+    assert (message.is_call, message.recipient, message.end) == (True, None, "call")
     assert "E-CALL-SCHEMA" in codes(transcript)
     assert only(transcript, "E-STREAM-TRUNCATED").message_index == 0

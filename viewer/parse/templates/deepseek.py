@@ -25,8 +25,8 @@ from viewer.model import Transcript
 from viewer.parse.chatml.pieces import UNREADABLE, whole_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import TurnBuilder, read_transcript
-from viewer.parse.templates.pieces import find_token, json_call, reasoning, reply
-from viewer.parse.templates.turns import Grammar, Mark
+from viewer.parse.templates.pieces import find_token, item_spans, json_call, reasoning, reply
+from viewer.parse.templates.turns import Grammar, Mark, Turn
 
 
 def token(name: str) -> str:
@@ -58,7 +58,18 @@ _FENCED = re.compile(r"\s*([^\s`]+)\s*```(?:json)?\s*(.*?)\s*```\s*", re.DOTALL)
 
 def parse_deepseek(text: str, options: ParseOptions) -> Transcript:
     """Read a DeepSeek raw prompt. Never raises: every defect is a diagnostic."""
-    return read_transcript(text, options, "deepseek", GRAMMAR, ROLES, _read_body, "Unknown turn {role!r}.")
+    return read_transcript(text, options, "deepseek", GRAMMAR, ROLES, _read_body, "Unknown turn {role!r}.",
+                           _plain)
+
+
+def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
+    """A system or user turn, or an answer with no think tag and no calls: what `_read_body` makes one message
+    of."""
+    if turn.kind in ("system", "user"):
+        return True
+    start, end = turn.body
+    return (turn.kind == "assistant" and text.find("think>", start, end) == -1
+            and text.find(CALLS_BEGIN, start, end) == -1)
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
@@ -106,9 +117,9 @@ def _calls(b: TurnBuilder, start: int, block_end: int, inner_end: int) -> None:
     if not items:
         json_call(b, (start, block_end), UNREADABLE, text[start:block_end], kind="tool_calls")
         return
-    for number, (inner_start, inner_stop, item_end) in enumerate(items):
-        span = (start if number == 0 else inner_start - len(CALL_BEGIN), block_end if number == len(items) - 1
-                else item_end)
+    spans = item_spans([(inner_start - len(CALL_BEGIN), item_end) for inner_start, _, item_end in items], start,
+                       block_end)
+    for (inner_start, inner_stop, _), span in zip(items, spans):
         json_call(b, span, _call_value(text[inner_start:inner_stop]), text[inner_start:inner_stop].strip())
 
 

@@ -29,8 +29,8 @@ from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import TurnBuilder, read_transcript
 from viewer.parse.templates.calls import gemma_value
-from viewer.parse.templates.pieces import call, quoted, reply
-from viewer.parse.templates.turns import ANY, Grammar, Mark
+from viewer.parse.templates.pieces import LEAD, call, quoted, reply
+from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"<(?:start_of_turn>(?P<role>[^<>\n]{0,64})(?:\r?\n)?|end_of_turn>|bos>|eos>)")
 _FIXED = {"<end_of_turn>": Mark(ends=(ANY,)), "<bos>": Mark(frame="bos"), "<eos>": Mark(frame="eos")}
@@ -52,7 +52,15 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 def parse_gemma(text: str, options: ParseOptions) -> Transcript:
     """Read a Gemma raw prompt. Never raises: every defect is a diagnostic."""
     return read_transcript(text, options, "gemma", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Gemma roles are user and model (developer in FunctionGemma).")
+                           "Unknown role {role!r}; Gemma roles are user and model (developer in FunctionGemma).",
+                           _plain)
+
+
+def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
+    """A model turn or later user turn with no block or media token: what `_read_body` makes one message of."""
+    if role == "assistant" or (role == "user" and state.get("user_seen")):
+        return _BLOCK.search(text, *turn.body) is None
+    return False
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
@@ -86,7 +94,7 @@ def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
 
 def _folded_system(b: TurnBuilder, start: int, end: int) -> None:
     text = b.source
-    lead = start + len(text[start:end]) - len(text[start:end].lstrip())
+    lead = LEAD.match(text, start, end).end()
     blank = text.find("\n\n", lead, end)
     if blank != -1 and text[blank:end].strip():
         b.note("W-FOLDED-TEXT", "Gemma templates write a system prompt at the start of the first user turn, "

@@ -32,8 +32,8 @@ from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import TurnBuilder, read_transcript
 from viewer.parse.templates.calls import python_calls
-from viewer.parse.templates.pieces import call, declare_all, json_call, reply
-from viewer.parse.templates.turns import ANY, Grammar, Mark
+from viewer.parse.templates.pieces import LEAD, call, declare_all, item_spans, json_call, reply
+from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"<\|(?:start_header_id\|>(?P<role>[^<>\n]{0,64}?)<\|end_header_id\|>(?:\r?\n\r?\n)?"
                       r"|eot_id\|>|eom_id\|>|begin_of_text\|>|end_of_text\|>)")
@@ -68,7 +68,18 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 def parse_llama3(text: str, options: ParseOptions) -> Transcript:
     """Read a Llama 3.x raw prompt. Never raises: every defect is a diagnostic."""
     return read_transcript(text, options, "llama3", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.")
+                           "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.", _plain)
+
+
+def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
+    """A later user turn, or an answer that cannot start a call: what `_read_body` makes one text message of."""
+    if role == "user":
+        return bool(state.get("user_seen"))
+    if role != "assistant":
+        return False
+    start, end = turn.body
+    lead = LEAD.match(text, start, end).end()
+    return lead == end or text[lead] not in "{[<"
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
@@ -98,7 +109,7 @@ def _system(b: TurnBuilder, start: int, end: int, tools: dict[str, Any]) -> None
 def _first_user(b: TurnBuilder, start: int, end: int, tools: dict[str, Any]) -> None:
     """Split off the tool definitions `tools_in_user_message` writes before the user's own text."""
     text = b.source
-    lead = start + len(text[start:end]) - len(text[start:end].lstrip())
+    lead = LEAD.match(text, start, end).end()
     if not text.startswith(USER_TOOLS, lead, end):
         b.text(start, end)
         return
@@ -171,10 +182,10 @@ def _whole_body_calls(b: TurnBuilder, start: int, end: int, body: str) -> bool:
         found = python_calls(body, as_list=True)
         if not found:
             return False
-        for name, arguments, (first, last) in found:
-            span = (start + first, start + last)
+        spans = item_spans([(start + first, start + last) for _, _, (first, last) in found], start, end)
+        for (name, arguments, (first, last)), span in zip(found, spans):
             call(b, span, qualified_tool_name(name), shown_json(arguments), kind="python_list",
-                 raw=b.source[span[0]:span[1]])
+                 raw=b.source[start + first:start + last])
         return True
     tagged = _FUNCTION_TAG.fullmatch(body)
     if tagged is not None:

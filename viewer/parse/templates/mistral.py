@@ -24,8 +24,9 @@ from viewer.parse.chatml.pieces import SPACE, UNREADABLE, whole_json
 from viewer.parse.common import shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import TurnBuilder, read_transcript
-from viewer.parse.templates.pieces import declare_all, find_token, json_call, json_list_items, reasoning, reply
-from viewer.parse.templates.turns import Grammar, Mark
+from viewer.parse.templates.pieces import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
+                                           reasoning, reply)
+from viewer.parse.templates.turns import Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"\[/?(?:INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_RESULTS)\]|</?s>")
 _MARKS = {
@@ -54,7 +55,18 @@ def parse_mistral(text: str, options: ParseOptions) -> Transcript:
 
     def read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
         _read_body(b, state, users)
-    return read_transcript(text, options, "mistral", GRAMMAR, ROLES, read_body, "Unknown turn {role!r}.")
+
+    def plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
+        """A user turn with no image that cannot hold a folded system prompt, or an answer with no [THINK] at its
+        start and no call: what `_read_body` makes one message of."""
+        start, end = turn.body
+        if turn.kind == "user":
+            return turn.span[0] not in users and text.find("[IMG", start, end) == -1
+        if turn.kind == "assistant":
+            return (not text.startswith("[THINK]", LEAD.match(text, start, end).end(), end)
+                    and text.find(TOOL_CALLS, start, end) == -1)
+        return turn.kind == "system"
+    return read_transcript(text, options, "mistral", GRAMMAR, ROLES, read_body, "Unknown turn {role!r}.", plain)
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any], folded_users: tuple[int, ...]) -> None:
@@ -78,7 +90,7 @@ def _read_body(b: TurnBuilder, state: dict[str, Any], folded_users: tuple[int, .
 
 def _folded_system(b: TurnBuilder, start: int, end: int) -> None:
     text = b.source
-    lead = start + len(text[start:end]) - len(text[start:end].lstrip())
+    lead = LEAD.match(text, start, end).end()
     blank = text.find("\n\n", lead, end)
     if blank != -1 and text[blank:end].strip():
         b.note("W-FOLDED-TEXT", "mistral-common before V7 writes the system prompt into a user turn, before a blank "
@@ -87,7 +99,7 @@ def _folded_system(b: TurnBuilder, start: int, end: int) -> None:
 
 def _user(b: TurnBuilder, start: int, end: int) -> None:
     text = b.source
-    images = list(_IMAGE.finditer(text, start, end))
+    images = list(_IMAGE.finditer(text, start, end)) if text.find("[IMG", start, end) != -1 else ()
     if not images:
         b.text(start, end)
         return
@@ -125,8 +137,7 @@ def _calls(b: TurnBuilder, start: int, end: int) -> None:
         if not items:
             json_call(b, (start, end), UNREADABLE, text[after:end].strip())
             return
-        for number, (item, span) in enumerate(items):
-            span = (start if number == 0 else span[0], end if number == len(items) - 1 else span[1])
+        for (item, _), span in zip(items, item_spans([span for _, span in items], start, end)):
             json_call(b, span, item, shown_json(item))
         return
     named = _NAMED_CALL.match(text, after, end)

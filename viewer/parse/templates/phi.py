@@ -21,8 +21,9 @@ from viewer.model import Transcript
 from viewer.parse.chatml.pieces import whole_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import TurnBuilder, read_transcript
-from viewer.parse.templates.pieces import declare_all, find_token, json_call, json_list_items, reasoning, reply
-from viewer.parse.templates.turns import ANY, Grammar, Mark
+from viewer.parse.templates.pieces import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
+                                           reasoning, reply)
+from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"<\|(?:(?P<role>system|user|assistant|tool)\|>(?:\r?\n)?"
                       r"|im_start\|>(?P<named>[^<>\n]{0,64})<\|im_sep\|>|end\|>|im_end\|>|endoftext\|>)")
@@ -42,7 +43,17 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 def parse_phi(text: str, options: ParseOptions) -> Transcript:
     """Read a Phi raw prompt. Never raises: every defect is a diagnostic."""
     return read_transcript(text, options, "phi", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Phi roles are system, user, assistant and tool.")
+                           "Unknown role {role!r}; Phi roles are system, user, assistant and tool.", _plain)
+
+
+def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
+    """A user turn, or an answer with no reasoning at its start and no call token: what `_read_body` makes one
+    message of."""
+    if role == "user":
+        return True
+    start, end = turn.body
+    return (role == "assistant" and not text.startswith("<think>", LEAD.match(text, start, end).end(), end)
+            and text.find(CALL_OPEN, start, end) == -1)
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
@@ -91,13 +102,12 @@ def _answer(b: TurnBuilder, start: int, end: int) -> None:
 def _calls(b: TurnBuilder, opening: int, inner: int, inner_end: int, block_end: int) -> None:
     """One `<|tool_call|>` block: one call, or a JSON list of calls, each a call message."""
     text = b.source
-    first = inner + len(text[inner:inner_end]) - len(text[inner:inner_end].lstrip())
+    first = LEAD.match(text, inner, inner_end).end()
     items = json_list_items(text, first, inner_end) if text.startswith("[", first, inner_end) else None
     if items is None:
         value = whole_json(text[inner:inner_end])
         json_call(b, (opening, block_end), value, text[inner:inner_end].strip())
         return
-    for number, (item, span) in enumerate(items):
-        item_span = (opening if number == 0 else span[0], block_end if number == len(items) - 1 else span[1])
+    for (item, span), item_span in zip(items, item_spans([span for _, span in items], opening, block_end)):
         json_call(b, item_span, item, text[span[0]:span[1]])
 

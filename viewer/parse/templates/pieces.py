@@ -7,12 +7,18 @@ backticks (`` `[THINK]` ``) is being talked about, as in ChatML.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from viewer.model import Span
 from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, declare, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 from viewer.parse.templates.build import TurnBuilder, segment
+
+
+LEAD = re.compile(r"\s*")
+"""The blank at the start of a body: `LEAD.match(text, start, end).end()` finds its first character without
+copying the body."""
 
 
 def quoted(text: str, start: int, stop: int, end: int) -> bool:
@@ -36,7 +42,7 @@ def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *,
     With `opened_in_prompt` (a completion whose prompt wrote the opener, DeepSeek-R1), a body whose first block
     token is the closer has its reasoning before it. An unclosed block runs to the end (W-UNCLOSED-BLOCK)."""
     text = b.source
-    lead = start + len(text[start:end]) - len(text[start:end].lstrip())
+    lead = LEAD.match(text, start, end).end()
     if text.startswith(opener, lead, end):
         inner = lead + len(opener)
         close = text.find(closer, inner, end)
@@ -109,6 +115,14 @@ def declare_all(b: TurnBuilder, tools: dict[str, Any], value: Any, span: Span, w
     for definition in value if isinstance(value, list) else [value]:
         declare(definition, tools, notes, span, where)
     b.notes.extend(notes)
+
+
+def item_spans(items: list[Span], start: int, end: int) -> list[Span]:
+    """The spans of several calls written in one block [start, end): each from its own start (the first from the
+    block's) to the next one's start (the last to the block's end), so the separators between them are inside a
+    message."""
+    starts = [start] + [item[0] for item in items[1:]]
+    return [(first, starts[number + 1] if number + 1 < len(items) else end) for number, first in enumerate(starts)]
 
 
 def json_list_items(text: str, start: int, end: int) -> list[tuple[Any, Span]] | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from viewer.model import Segment, Span
 from viewer.parse.common import Pending
@@ -57,9 +57,8 @@ class Grammar:
     the text such a turn is whole, not cut."""
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One turn as written."""
+class Turn(NamedTuple):
+    """One turn as written (a named tuple: a long transcript makes one per message, and a tuple is made fastest)."""
 
     kind: str
     """The role word or kind the grammar gave it (`user`, `model`, `tool_outputs` …)."""
@@ -160,7 +159,9 @@ class _Reader:
 
     def _close(self, match: re.Match[str], mark: Mark) -> int:
         kind, start, header, body_start = self.open
-        self.turns.append(Turn(kind, (start, match.end()), header, (body_start, match.start()), mark.end))
+        # A marker that also opens the next turn (`[/INST]`) is that turn's header, not this turn's end.
+        end = match.start() if mark.opens is not None else match.end()
+        self.turns.append(Turn(kind, (start, end), header, (body_start, match.start()), mark.end))
         self.open = None
         self.then = mark.then
         if mark.opens is not None:
