@@ -8,11 +8,13 @@ the opener and its last the closer, and a turn's diagnostics belong to the messa
 from __future__ import annotations
 
 import bisect
+import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
 from viewer.model.drafts import new_message, new_segment
-from viewer.parse.common import Pending, collector_paused, trimmed_span
+from viewer.parse.common import Pending, collector_paused, trim_newline, trimmed_span
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.turns import Grammar, Turn, read_turns
 
@@ -52,39 +54,80 @@ PlainTest = Callable[[str, Turn, str, dict[str, Any]], bool]
 exactly that of it. Most turns of a long transcript are; they are made directly, three times faster."""
 
 
-def read_transcript(text: str, options: ParseOptions, dialect: str, grammar: Grammar,
-                    roles: dict[str, str], read_body: BodyReader, unknown_role: str, plain: PlainTest) -> Transcript:
-    """A text of one family read into the model: its turns cut by `grammar`, each read by `read_body` unless
-    `plain` says it is one plain message. `roles` maps the grammar's turn kinds to roles; a kind not in it is
-    kept as written with W-UNKNOWN-ROLE, whose message `unknown_role` gives."""
+@dataclass(frozen=True, slots=True)
+class Family:
+    """What a family's module tells the shared reader."""
+
+    dialect: str
+    grammar: Grammar
+    roles: dict[str, str]
+    """The grammar's turn kinds and the roles they are; a kind not here is kept as written (W-UNKNOWN-ROLE)."""
+    read_body: BodyReader
+    plain: PlainTest
+    unknown_role: str
+    """The W-UNKNOWN-ROLE message, with `{role}`."""
+    reasoning: tuple[str, str, str] | None = None
+    """(opener, closer, call token) of a family whose answers start with reasoning: an answer that is such a
+    block and then text with no call token is made directly, as `pieces.reasoning` and `TurnBuilder.text` would."""
+
+
+def read_transcript(text: str, options: ParseOptions, family: Family) -> Transcript:
+    """A text of one family read into the model: its turns cut by its grammar, each made directly when it is
+    plain (`Family.plain`, `Family.reasoning`), else read by its body reader."""
     with collector_paused:  # see viewer/parse/common.py: a big transcript's objects all live on
-        return _read(text, options, dialect, grammar, roles, read_body, unknown_role, plain)
+        return _read(text, options, family)
 
 
-def _read(text: str, options: ParseOptions, dialect: str, grammar: Grammar, roles: dict[str, str],
-          read_body: BodyReader, unknown_role: str, plain: PlainTest) -> Transcript:
-    primed = options.primed_role
+def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
+    primed, roles = options.primed_role, family.roles
     first = next((kind for kind, role in roles.items() if role == primed), primed) if primed else None
-    cut = read_turns(text, grammar, first)
+    cut = read_turns(text, family.grammar, first)
     messages: list[Message] = []
     diagnostics: list[Diagnostic] = [note.at(None) for note in cut.notes]
     state: dict[str, Any] = {"tools": {}}
     for number, turn in enumerate(cut.turns):
         role = roles.get(turn.kind)
-        if role is not None and turn.end == "end" and plain(text, turn, role, state):
-            span = trimmed_span(text, *turn.body)
-            messages.append(new_message(len(messages), number, role, text[span[0]:span[1]] if span else "",
-                                        turn.span, None, None, "final", False, None, False, None, None, "end", (),
-                                        turn.header))
+        if role is not None and turn.end == "end" and _made_directly(text, turn, role, number, messages, family,
+                                                                     state):
             continue
         builder = TurnBuilder(text, turn, role or turn.kind)
         if role is None:
-            builder.note("W-UNKNOWN-ROLE", unknown_role.format(role=turn.kind), turn.header or turn.span)
-        read_body(builder, state)
+            builder.note("W-UNKNOWN-ROLE", family.unknown_role.format(role=turn.kind), turn.header or turn.span)
+        family.read_body(builder, state)
         _finish_turn(builder, number, messages, diagnostics, [*turn.notes, *builder.notes])
     diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
-    return Transcript(dialect=dialect, source=text, messages=tuple(messages), diagnostics=tuple(diagnostics),
+    return Transcript(dialect=family.dialect, source=text, messages=tuple(messages), diagnostics=tuple(diagnostics),
                       tools=state["tools"], frame=tuple(cut.frame))
+
+
+def _made_directly(text: str, turn: Turn, role: str, number: int, messages: list[Message], family: Family,
+                   state: dict[str, Any]) -> bool:
+    """Make the messages of a plain turn, or of an answer that is reasoning and plain text, as the body reader
+    would; False for any other turn."""
+    if family.plain(text, turn, role, state):
+        start, end = turn.body
+        messages.append(new_message(len(messages), number, role, text[start:end].strip(), turn.span, None, None,
+                                    "final", False, None, False, None, None, "end", (), turn.header))
+        return True
+    if family.reasoning is None or role != "assistant":
+        return False
+    opener, closer, call_token = family.reasoning
+    start, end = turn.body
+    lead = LEAD.match(text, start, end).end()
+    close = text.find(closer, lead, end) if text.startswith(opener, lead, end) else -1
+    if close == -1 or text.find(call_token, close, end) != -1:
+        return False
+    block_end = close + len(closer)
+    inner = trim_newline(text[lead + len(opener):close], lead=True, tail=True)
+    answer = trimmed_span(text, block_end, end)
+    thought = (turn.span[0], turn.span[1] if answer is None else block_end)
+    messages.append(new_message(len(messages), number, "assistant", inner, thought, None, None, "analysis", False,
+                                None, False, None, None, "end", (new_segment("think", inner, (lead, block_end)),),
+                                turn.header))
+    if answer is not None:
+        messages.append(new_message(len(messages), number, role, text[answer[0]:answer[1]], (answer[0], turn.span[1]),
+                                    None, None, "final", False, None, False, None, None, "end", (), None))
+    return True
 
 
 def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], diagnostics: list[Diagnostic],
@@ -119,6 +162,11 @@ def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], dia
 
 def _span_of(draft: dict[str, Any]) -> Span:
     return draft["span"]
+
+
+LEAD = re.compile(r"\s*")
+"""The blank at the start of a body: `LEAD.match(text, start, end).end()` finds its first character without
+copying the body."""
 
 
 def segment(kind: str, text: str, span: Span) -> tuple[Segment, ...]:

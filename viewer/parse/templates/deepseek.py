@@ -24,7 +24,7 @@ from typing import Any
 from viewer.model import Transcript
 from viewer.parse.chatml.pieces import UNREADABLE, whole_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates.build import TurnBuilder, read_transcript
+from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.pieces import find_token, item_spans, json_call, reasoning, reply
 from viewer.parse.templates.turns import Grammar, Mark, Turn
 
@@ -58,8 +58,7 @@ _FENCED = re.compile(r"\s*([^\s`]+)\s*```(?:json)?\s*(.*?)\s*```\s*", re.DOTALL)
 
 def parse_deepseek(text: str, options: ParseOptions) -> Transcript:
     """Read a DeepSeek raw prompt. Never raises: every defect is a diagnostic."""
-    return read_transcript(text, options, "deepseek", GRAMMAR, ROLES, _read_body, "Unknown turn {role!r}.",
-                           _plain)
+    return read_transcript(text, options, FAMILY)
 
 
 def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
@@ -153,3 +152,7 @@ def _outputs(b: TurnBuilder, start: int, end: int) -> None:
 def _stray(b: TurnBuilder, start: int, end: int) -> None:
     if b.source[start:end].strip():
         b.note("W-STRAY-TEXT", "This text stands between tool outputs.", (start, end))
+
+
+FAMILY = Family("deepseek", GRAMMAR, ROLES, _read_body, _plain, "Unknown turn {role!r}.",
+                reasoning=("<think>", "</think>", CALLS_BEGIN))

@@ -27,7 +27,7 @@ from typing import Any
 from viewer.model import Segment, Transcript
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates.build import TurnBuilder, read_transcript
+from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.calls import gemma_value
 from viewer.parse.templates.pieces import LEAD, call, quoted, reply
 from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
@@ -51,9 +51,7 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 
 def parse_gemma(text: str, options: ParseOptions) -> Transcript:
     """Read a Gemma raw prompt. Never raises: every defect is a diagnostic."""
-    return read_transcript(text, options, "gemma", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Gemma roles are user and model (developer in FunctionGemma).",
-                           _plain)
+    return read_transcript(text, options, FAMILY)
 
 
 def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
@@ -179,3 +177,7 @@ def _lower_types(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_lower_types(item) for item in schema]
     return schema
+
+
+FAMILY = Family("gemma", GRAMMAR, ROLES, _read_body, _plain,
+                "Unknown role {role!r}; Gemma roles are user and model (developer in FunctionGemma).")

@@ -30,7 +30,7 @@ from viewer.model import Transcript
 from viewer.parse.chatml.pieces import UNREADABLE, json_values, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates.build import TurnBuilder, read_transcript
+from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.calls import python_calls
 from viewer.parse.templates.pieces import LEAD, call, declare_all, item_spans, json_call, reply
 from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
@@ -39,7 +39,6 @@ _PATTERN = re.compile(r"<\|(?:start_header_id\|>(?P<role>[^<>\n]{0,64}?)<\|end_h
                       r"|eot_id\|>|eom_id\|>|begin_of_text\|>|end_of_text\|>)")
 _FIXED = {"<|eot_id|>": Mark(ends=(ANY,)), "<|eom_id|>": Mark(ends=(ANY,), end="call"),
           "<|begin_of_text|>": Mark(frame="bos"), "<|end_of_text|>": Mark(frame="eos")}
-_OPENERS: dict[str, Mark] = {}
 ROLES = {"system": "system", "user": "user", "assistant": "assistant", "ipython": "tool", "tool": "tool"}
 PYTHON_TAG = "<|python_tag|>"
 USER_TOOLS = "Given the following functions, please respond with a JSON for a function call"
@@ -52,14 +51,7 @@ _CALL_START = re.compile(r'\s*(?:\{\s*"name"\s*:|\[\s*[A-Za-z_][\w.]*\(|<functio
 
 def _mark(match: re.Match[str]) -> Mark:
     role = match.group("role")
-    if role is None:
-        return _FIXED[match.group()]
-    mark = _OPENERS.get(role)
-    if mark is None:
-        mark = Mark(opens=role)
-        if len(_OPENERS) < 64:  # the roles a text uses; a bound, since they are whatever the text writes
-            _OPENERS[role] = mark
-    return mark
+    return _FIXED[match.group()] if role is None else Mark(opens=role)
 
 
 GRAMMAR = Grammar(_PATTERN, _mark)
@@ -67,8 +59,7 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 
 def parse_llama3(text: str, options: ParseOptions) -> Transcript:
     """Read a Llama 3.x raw prompt. Never raises: every defect is a diagnostic."""
-    return read_transcript(text, options, "llama3", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.", _plain)
+    return read_transcript(text, options, FAMILY)
 
 
 def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
@@ -195,3 +186,7 @@ def _whole_body_calls(b: TurnBuilder, start: int, end: int, body: str) -> bool:
                   else UNREADABLE, stripped, kind="function_tag")
         return True
     return False
+
+
+FAMILY = Family("llama3", GRAMMAR, ROLES, _read_body, _plain,
+                "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.")

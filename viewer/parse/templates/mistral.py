@@ -23,7 +23,7 @@ from viewer.model import Segment, Transcript
 from viewer.parse.chatml.pieces import SPACE, UNREADABLE, whole_json
 from viewer.parse.common import shown_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates.build import TurnBuilder, read_transcript
+from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.pieces import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
                                            reasoning, reply)
 from viewer.parse.templates.turns import Grammar, Mark, Turn
@@ -66,7 +66,9 @@ def parse_mistral(text: str, options: ParseOptions) -> Transcript:
             return (not text.startswith("[THINK]", LEAD.match(text, start, end).end(), end)
                     and text.find(TOOL_CALLS, start, end) == -1)
         return turn.kind == "system"
-    return read_transcript(text, options, "mistral", GRAMMAR, ROLES, read_body, "Unknown turn {role!r}.", plain)
+    family = Family("mistral", GRAMMAR, ROLES, read_body, plain, "Unknown turn {role!r}.",
+                    reasoning=("[THINK]", "[/THINK]", TOOL_CALLS))
+    return read_transcript(text, options, family)
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any], folded_users: tuple[int, ...]) -> None:

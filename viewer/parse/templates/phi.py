@@ -20,7 +20,7 @@ from typing import Any
 from viewer.model import Transcript
 from viewer.parse.chatml.pieces import whole_json
 from viewer.parse.options import ParseOptions
-from viewer.parse.templates.build import TurnBuilder, read_transcript
+from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.pieces import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
                                            reasoning, reply)
 from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
@@ -42,8 +42,7 @@ GRAMMAR = Grammar(_PATTERN, _mark)
 
 def parse_phi(text: str, options: ParseOptions) -> Transcript:
     """Read a Phi raw prompt. Never raises: every defect is a diagnostic."""
-    return read_transcript(text, options, "phi", GRAMMAR, ROLES, _read_body,
-                           "Unknown role {role!r}; Phi roles are system, user, assistant and tool.", _plain)
+    return read_transcript(text, options, FAMILY)
 
 
 def _plain(text: str, turn: Turn, role: str, state: dict[str, Any]) -> bool:
@@ -111,3 +110,8 @@ def _calls(b: TurnBuilder, opening: int, inner: int, inner_end: int, block_end: 
     for (item, span), item_span in zip(items, item_spans([span for _, span in items], opening, block_end)):
         json_call(b, item_span, item, text[span[0]:span[1]])
 
+
+
+FAMILY = Family("phi", GRAMMAR, ROLES, _read_body, _plain,
+                "Unknown role {role!r}; Phi roles are system, user, assistant and tool.",
+                reasoning=("<think>", "</think>", CALL_OPEN))

@@ -7,18 +7,12 @@ backticks (`` `[THINK]` ``) is being talked about, as in ChatML.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from viewer.model import Span
 from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, declare, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
-from viewer.parse.templates.build import TurnBuilder, segment
-
-
-LEAD = re.compile(r"\s*")
-"""The blank at the start of a body: `LEAD.match(text, start, end).end()` finds its first character without
-copying the body."""
+from viewer.parse.templates.build import LEAD, TurnBuilder, segment
 
 
 def quoted(text: str, start: int, stop: int, end: int) -> bool:

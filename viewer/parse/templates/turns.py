@@ -20,6 +20,7 @@ from typing import Callable, NamedTuple
 from viewer.model import Segment, Span
 from viewer.parse.common import Pending
 
+_KNOWN_MARKS = 256
 ANY = "*"
 """In `Mark.ends`: a closer that ends a turn of any kind."""
 
@@ -103,13 +104,20 @@ class _Reader:
         # The open turn: kind, start, header, body start; and the first opener seen inside its body.
         self.open: tuple[str, int, Span | None, int] | None = None
         self.opener_inside: re.Match[str] | None = None
+        self.known: dict[str, Mark] = {}
+        """Each marker token's Mark, asked of the grammar once."""
 
     def run(self, position: int) -> int | None:
         """Read from `position` to the end; return where to read again when a cut turn was closed at an opener
         inside it, else None."""
-        text, mark_of = self.text, self.grammar.mark
+        text, mark_of, known = self.text, self.grammar.mark, self.known
         for match in self.grammar.pattern.finditer(text, position):
-            mark = mark_of(match)
+            token = match.group()
+            mark = known.get(token)
+            if mark is None:
+                mark = mark_of(match)
+                if len(known) < _KNOWN_MARKS:  # the openers a text writes are few, but whatever it writes
+                    known[token] = mark
             if self.open is None:
                 position = self._between(position, match, mark)
             elif mark.ends and (ANY in mark.ends or self.open[0] in mark.ends):
