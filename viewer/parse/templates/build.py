@@ -27,13 +27,16 @@ class TurnBuilder:
         self.turn = turn
         self.role = role
         """The role its plain text has (`model` turns are `assistant`)."""
-        self.drafts: list[dict[str, Any]] = []
+        self.drafts: list[list[Any]] = []
+        """Each message's fields in `_FIELDS` order (a list: its span grows to the turn's edges)."""
         self.notes: list[Pending] = []
 
-    def add(self, span: Span, content: str, **fields: Any) -> None:
+    def add(self, span: Span, content: str, *, role: str | None = None, name: str | None = None,
+            recipient: str | None = None, channel: str = "final", content_type: str | None = None,
+            call_id: str | None = None, end: str = "end", segments: tuple[Segment, ...] = ()) -> None:
         """A message of this turn (role the turn's unless given)."""
-        fields.setdefault("role", self.role)
-        self.drafts.append({"span": span, "content": content, **fields})
+        self.drafts.append([span, content, role or self.role, name, recipient, channel, content_type, call_id, end,
+                            segments])
 
     def text(self, start: int, end: int, **fields: Any) -> None:
         """The text in [start, end) without its blank edges, as a message of the turn's role; nothing when blank
@@ -85,11 +88,17 @@ def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
     messages: list[Message] = []
     diagnostics: list[Diagnostic] = [note.at(None) for note in cut.notes]
     state: dict[str, Any] = {"tools": {}}
+    plain, add = family.plain, messages.append
     for number, turn in enumerate(cut.turns):
         role = roles.get(turn.kind)
-        if role is not None and turn.end == "end" and _made_directly(text, turn, role, number, messages, family,
-                                                                     state):
-            continue
+        if role is not None and turn.end == "end":
+            if plain(text, turn, role, state):  # inline: most turns of a long transcript
+                start, end = turn.body
+                add(new_message(len(messages), number, role, text[start:end].strip(), turn.span, None, None,
+                                "final", False, None, False, None, None, "end", (), turn.header))
+                continue
+            if _made_directly(text, turn, role, number, messages, family):
+                continue
         builder = TurnBuilder(text, turn, role or turn.kind)
         if role is None:
             builder.note("W-UNKNOWN-ROLE", family.unknown_role.format(role=turn.kind), turn.header or turn.span)
@@ -100,15 +109,9 @@ def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
                       tools=state["tools"], frame=tuple(cut.frame))
 
 
-def _made_directly(text: str, turn: Turn, role: str, number: int, messages: list[Message], family: Family,
-                   state: dict[str, Any]) -> bool:
-    """Make the messages of a plain turn, or of an answer that is reasoning and plain text, as the body reader
-    would; False for any other turn."""
-    if family.plain(text, turn, role, state):
-        start, end = turn.body
-        messages.append(new_message(len(messages), number, role, text[start:end].strip(), turn.span, None, None,
-                                    "final", False, None, False, None, None, "end", (), turn.header))
-        return True
+def _made_directly(text: str, turn: Turn, role: str, number: int, messages: list[Message], family: Family) -> bool:
+    """Make the messages of an answer that is reasoning and plain text, as the body reader would; False for any
+    other turn."""
     if family.reasoning is None or role != "assistant":
         return False
     opener, closer, call_token = family.reasoning
@@ -138,30 +141,32 @@ def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], dia
     elif len(drafts) > 1:
         drafts.sort(key=_span_of)
     first, last = drafts[0], drafts[-1]
-    first["span"] = (turn.span[0], first["span"][1])
-    first.setdefault("header", turn.header)
-    last["span"] = (last["span"][0], turn.span[1])
-    if turn.end == "eof" and last.get("end") != "call":  # a cut call is still a call, as in ChatML
-        last["end"] = "eof"
-    elif turn.end == "call" and last.get("recipient") is None:
-        last["end"] = "end"  # `<|eom_id|>` after text that calls nothing
+    first[_SPAN] = (turn.span[0], first[_SPAN][1])
+    last[_SPAN] = (last[_SPAN][0], turn.span[1])
+    if turn.end == "eof" and last[_END] != "call":  # a cut call is still a call, as in ChatML
+        last[_END] = "eof"
+    elif turn.end == "call" and last[_RECIPIENT] is None:
+        last[_END] = "end"  # `<|eom_id|>` after text that calls nothing
     first_index = len(messages)
-    for offset, draft in enumerate(drafts):
-        get = draft.get
-        messages.append(new_message(
-            first_index + offset, number, draft["role"], draft["content"], draft["span"], get("name"),
-            get("recipient"), get("channel", "final"), False, get("content_type"), False, None, get("call_id"),
-            get("end", "end"), get("segments", ()), get("header")))
+    for offset, (span, content, role, name, recipient, channel, content_type, call_id, end, segments) in \
+            enumerate(drafts):
+        messages.append(new_message(first_index + offset, number, role, content, span, name, recipient, channel,
+                                    False, content_type, False, None, call_id, end, segments,
+                                    turn.header if offset == 0 else None))
     if not notes:
         return
-    starts = [draft["span"][0] for draft in drafts]
+    starts = [draft[_SPAN][0] for draft in drafts]
     for note in notes:
         last_character = max(note.span[1] - 1, note.span[0])
         diagnostics.append(note.at(first_index + max(bisect.bisect_right(starts, last_character) - 1, 0)))
 
 
-def _span_of(draft: dict[str, Any]) -> Span:
-    return draft["span"]
+_SPAN, _RECIPIENT, _END = 0, 4, 8
+"""Positions in a draft (`TurnBuilder.add`)."""
+
+
+def _span_of(draft: list[Any]) -> Span:
+    return draft[_SPAN]
 
 
 LEAD = re.compile(r"\s*")

@@ -110,7 +110,7 @@ class _Reader:
     def run(self, position: int) -> int | None:
         """Read from `position` to the end; return where to read again when a cut turn was closed at an opener
         inside it, else None."""
-        text, mark_of, known = self.text, self.grammar.mark, self.known
+        text, mark_of, known, add_turn = self.text, self.grammar.mark, self.known, self.turns.append
         for match in self.grammar.pattern.finditer(text, position):
             token = match.group()
             mark = known.get(token)
@@ -118,11 +118,26 @@ class _Reader:
                 mark = mark_of(match)
                 if len(known) < _KNOWN_MARKS:  # the openers a text writes are few, but whatever it writes
                     known[token] = mark
-            if self.open is None:
-                position = self._between(position, match, mark)
-            elif mark.ends and (ANY in mark.ends or self.open[0] in mark.ends):
-                position = self._close(match, mark)
-            elif mark.opens is not None and self.opener_inside is None:
+            opened, ends, opens = self.open, mark.ends, mark.opens
+            start, end = match.span()
+            if opened is None:
+                if opens is not None and (start == position or text[position:start].isspace()):
+                    # The common case, inline: an opener after blank text (a long transcript has one per turn).
+                    self.open, self.opener_inside, self.then = (opens, start, (start, end), end), None, None
+                    position = end
+                else:
+                    position = self._between(position, match, mark)
+            elif ends and (ANY in ends or opened[0] in ends):
+                # Closing, inline: a marker that also opens the next turn (`[/INST]`) is that turn's header.
+                kind, turn_start, header, body_start = opened
+                add_turn(Turn(kind, (turn_start, start if opens is not None else end), header, (body_start, start),
+                              mark.end))
+                if opens is not None:
+                    self.open, self.opener_inside, self.then = (opens, start, (start, end), end), None, None
+                else:
+                    self.open, self.then = None, mark.then
+                position = end
+            elif opens is not None and self.opener_inside is None:
                 self.opener_inside = match
         if self.open is None:
             self._gap(position, len(text))  # which may open a turn the last closer implies, cut by the end
@@ -166,8 +181,8 @@ class _Reader:
         self.then = None
 
     def _close(self, match: re.Match[str], mark: Mark) -> int:
+        """As `run` closes a turn inline."""
         kind, start, header, body_start = self.open
-        # A marker that also opens the next turn (`[/INST]`) is that turn's header, not this turn's end.
         end = match.start() if mark.opens is not None else match.end()
         self.turns.append(Turn(kind, (start, end), header, (body_start, match.start()), mark.end))
         self.open = None
