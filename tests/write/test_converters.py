@@ -15,10 +15,11 @@ from tests.write.test_roundtrip import SAMPLE_FILES, WORD, messages
 from viewer.model import Message, Transcript
 from viewer.parse import parse
 from viewer.parse.common import qualified_tool_name
-from viewer.write import TARGETS, Written, chatml, convert, harmony, openai_json
+from viewer.write import TARGETS, Written, chatml, convert, harmony, llama3, openai_json
 from viewer.write.names import function_name
 
-READ_BACK_AS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "openai-json": "json"}
+READ_BACK_AS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "openai-json": "json",
+                "llama3": "llama3"}
 
 
 def arguments(content: str) -> Any:
@@ -82,9 +83,28 @@ def openai_keeps(message: Message, written: Written) -> dict[str, Any]:
     return {**kept, "channel": "analysis" if analysis else "final", "recipient": None}
 
 
+def llama3_keeps(message: Message, written: Written) -> dict[str, Any]:
+    """Llama 3: calls keep their tool and arguments, replies read back as the assistant's; the rest is final text
+    without its blank edges; no names."""
+    role = {"developer": "system"}.get(message.role, message.role)
+    if message.index in written.touched(llama3.ROLE_WORD):
+        role = "unknown"
+    unreadable = llama3.UNESCAPABLE, llama3.ARGUMENTS, llama3.LOOKS_LIKE_CALL
+    if message.index in set().union(*(written.touched(what) for what in unreadable)):
+        return {"role": role}
+    content = message.content.strip() if message.index in written.touched(llama3.TRIMMED) else message.content
+    if message.is_call:
+        recipient = "python" if message.recipient == "python" else call_address(message)
+        return {"role": role, "channel": "commentary", "recipient": recipient, "content": arguments(content)}
+    if message.is_reply:
+        return {"role": role, "channel": "commentary", "recipient": "assistant", "content": content}
+    return {"role": role, "channel": "final", "recipient": None, "content": content}
+
+
 KEEPS: dict[str, Callable[[Message, Written], dict[str, Any]]] = {
-    "openchatml": same, "harmony": same, "chatml": chatml_keeps, "openai-json": openai_keeps}
-DROPPED = {"chatml": (chatml.BLANK,), "openai-json": (openai_json.EMPTY_REASONING,)}
+    "openchatml": same, "harmony": same, "chatml": chatml_keeps, "openai-json": openai_keeps, "llama3": llama3_keeps}
+DROPPED = {"chatml": (chatml.BLANK,), "openai-json": (openai_json.EMPTY_REASONING,),
+           "llama3": (llama3.REASONING, llama3.UNKNOWN_CALL)}
 """Losses that leave a message out altogether."""
 PAIRS_KEPT = {"openchatml": ("call_id",), "openai-json": ("call_id", "name", "order")}
 """The pairs a target keeps, by the rule that made them: ids, which OpenChatML writes as they are, and every
@@ -175,7 +195,7 @@ def plain_messages(draw) -> list[Message]:
     return made
 
 
-@pytest.mark.parametrize("target", ["chatml", "openai-json"])
+@pytest.mark.parametrize("target", ["chatml", "openai-json", "llama3"])
 @given(made=plain_messages())
 def test_generated_chats_read_back_with_what_the_target_keeps(target, made):
     original = made_transcript(made)

@@ -46,7 +46,7 @@ SYSTEM_TOOLS = ("You have access to the following functions.", "Here is a list o
 _DEFINITIONS_START = re.compile(r"Do not use variables\.\s*|in JSON format that you can invoke\.\s*")
 _FUNCTION_TAG = re.compile(r"\s*<function=([^>\s]+)>(.*)</function>\s*", re.DOTALL)
 BUILTINS = {"brave_search", "wolfram_alpha", "photogen"}
-_CALL_START = re.compile(r'\s*(?:\{\s*"name"\s*:|\[\s*[A-Za-z_][\w.]*\(|<function=)')
+CALL_START = re.compile(r'\s*(?:\{\s*"name"\s*:|\[\s*[A-Za-z_][\w.]*\(|<function=)')
 
 
 def _mark(match: re.Match[str]) -> Mark:
@@ -135,7 +135,7 @@ def _assistant(b: TurnBuilder, start: int, end: int) -> None:
         return
     if _whole_body_calls(b, start, end, body):
         return
-    if _CALL_START.match(body):  # a call cut short or garbled: its arguments are not an answer (fail closed)
+    if CALL_START.match(body):  # a call cut short or garbled: its arguments are not an answer (fail closed)
         json_call(b, (start, end), UNREADABLE, body.strip())
         return
     b.text(start, end)
