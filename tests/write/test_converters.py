@@ -15,11 +15,11 @@ from tests.write.test_roundtrip import SAMPLE_FILES, WORD, messages
 from viewer.model import Message, Transcript
 from viewer.parse import parse
 from viewer.parse.common import qualified_tool_name
-from viewer.write import TARGETS, Written, chatml, convert, harmony, llama3, openai_json
+from viewer.write import TARGETS, Written, chatml, convert, deepseek, harmony, llama3, openai_json, phi
 from viewer.write.names import function_name
 
 READ_BACK_AS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "openai-json": "json",
-                "llama3": "llama3"}
+                "llama3": "llama3", "deepseek": "deepseek", "phi": "phi"}
 
 
 def arguments(content: str) -> Any:
@@ -83,28 +83,38 @@ def openai_keeps(message: Message, written: Written) -> dict[str, Any]:
     return {**kept, "channel": "analysis" if analysis else "final", "recipient": None}
 
 
-def llama3_keeps(message: Message, written: Written) -> dict[str, Any]:
-    """Llama 3: calls keep their tool and arguments, replies read back as the assistant's; the rest is final text
-    without its blank edges; no names."""
-    role = {"developer": "system"}.get(message.role, message.role)
-    if message.index in written.touched(llama3.ROLE_WORD):
-        role = "unknown"
-    unreadable = llama3.UNESCAPABLE, llama3.ARGUMENTS, llama3.LOOKS_LIKE_CALL
-    if message.index in set().union(*(written.touched(what) for what in unreadable)):
-        return {"role": role}
-    content = message.content.strip() if message.index in written.touched(llama3.TRIMMED) else message.content
-    if message.is_call:
-        recipient = "python" if message.recipient == "python" else call_address(message)
-        return {"role": role, "channel": "commentary", "recipient": recipient, "content": arguments(content)}
-    if message.is_reply:
-        return {"role": role, "channel": "commentary", "recipient": "assistant", "content": content}
-    return {"role": role, "channel": "final", "recipient": None, "content": content}
+def raw_template_keeps(module: Any) -> Callable[[Message, Written], dict[str, Any]]:
+    """What a raw-template writer keeps: calls their tool and arguments, replies read back as the assistant's,
+    reasoning stays reasoning (where the family has it); the rest is final text without its blank edges; no
+    names."""
+    said = module.SAID
+
+    def keeps(message: Message, written: Written) -> dict[str, Any]:
+        role = {"developer": "system"}.get(message.role, message.role)
+        if message.index in written.touched(getattr(module, "ROLE_WORD", "")):
+            role = "unknown"
+        if message.index in set().union(*(written.touched(what) for what in
+                                          (said.UNESCAPABLE, said.ARGUMENTS, said.LOOKS_LIKE,
+                                           getattr(module, "JOINED_SYSTEM", "")))):
+            return {"role": role}
+        content = message.content.strip() if message.index in written.touched(said.TRIMMED) else message.content
+        if message.is_call:
+            recipient = "python" if message.recipient == "python" else call_address(message)
+            return {"role": role, "channel": "commentary", "recipient": recipient, "content": arguments(content)}
+        if message.is_reply:
+            return {"role": role, "channel": "commentary", "recipient": "assistant", "content": content}
+        analysis = role == "assistant" and message.channel == "analysis"
+        return {"role": role, "channel": "analysis" if analysis else "final", "recipient": None, "content": content}
+    return keeps
 
 
 KEEPS: dict[str, Callable[[Message, Written], dict[str, Any]]] = {
-    "openchatml": same, "harmony": same, "chatml": chatml_keeps, "openai-json": openai_keeps, "llama3": llama3_keeps}
+    "openchatml": same, "harmony": same, "chatml": chatml_keeps, "openai-json": openai_keeps,
+    "llama3": raw_template_keeps(llama3), "deepseek": raw_template_keeps(deepseek), "phi": raw_template_keeps(phi)}
 DROPPED = {"chatml": (chatml.BLANK,), "openai-json": (openai_json.EMPTY_REASONING,),
-           "llama3": (llama3.REASONING, llama3.UNKNOWN_CALL)}
+           "llama3": (llama3.REASONING, llama3.SAID.UNKNOWN_CALL), "phi": (phi.SAID.UNKNOWN_CALL,),
+           "deepseek": (deepseek.SAID.UNKNOWN_CALL, deepseek.LATE_SYSTEM, deepseek.OTHER_ROLE, deepseek.JOINED_INTO,
+                        deepseek.UNPLACED, deepseek.BLANK_SYSTEM)}
 """Losses that leave a message out altogether."""
 PAIRS_KEPT = {"openchatml": ("call_id",), "openai-json": ("call_id", "name", "order")}
 """The pairs a target keeps, by the rule that made them: ids, which OpenChatML writes as they are, and every
@@ -195,7 +205,7 @@ def plain_messages(draw) -> list[Message]:
     return made
 
 
-@pytest.mark.parametrize("target", ["chatml", "openai-json", "llama3"])
+@pytest.mark.parametrize("target", ["chatml", "openai-json", "llama3", "deepseek", "phi"])
 @given(made=plain_messages())
 def test_generated_chats_read_back_with_what_the_target_keeps(target, made):
     original = made_transcript(made)

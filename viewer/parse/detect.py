@@ -17,7 +17,7 @@ _FAMILY_MARKS = (
     ("mistral", ("[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "[TOOL_CALLS]")),
     ("deepseek", ("<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<\uff5cUser\uff5c>", "<\uff5cAssistant\uff5c>",
                   "<\uff5cend\u2581of\u2581sentence\uff5c>")),
-    ("phi", ("<|system|>", "<|user|>", "<|assistant|>", "<|tool_call|>")),
+    ("phi", ("<|system|>", "<|user|>", "<|assistant|>", "<|tool|>", "<|tool_call|>")),
 )
 _PHI_CHATML = re.compile(r"<\|im_start\|>[^<\n]*<\|im_sep\|>")
 """Phi-4 writes ChatML's envelope with `<|im_sep|>` after the role."""

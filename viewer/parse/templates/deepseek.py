@@ -2,7 +2,8 @@
 VERTICAL LINE (U+FF5C) and their spaces LOWER ONE EIGHTH BLOCK (U+2581): `<｜User｜>`, `<｜end▁of▁sentence｜>`.
 
 Turns: `<｜begin▁of▁sentence｜>` is frame, and the text right after it is the system prompt (a system turn, up to
-the first `<｜User｜>`); `<｜User｜>` opens a user turn that `<｜Assistant｜>` ends, opening the answer, which
+the first `<｜User｜>` or `<｜Assistant｜>`); `<｜User｜>` opens a user turn that `<｜Assistant｜>` ends, opening the
+answer, which
 `<｜end▁of▁sentence｜>` ends. A user turn at the end of the text is whole (a prompt written without asking for
 an answer). Tool outputs: `<｜tool▁outputs▁begin｜>` holds one `<｜tool▁output▁begin｜>…<｜tool▁output▁end｜>` per
 reply until `<｜tool▁outputs▁end｜>` (R1, V3), or each output stands alone (V3.1); the answer after them follows
@@ -42,7 +43,7 @@ OUTPUT_BEGIN, OUTPUT_END = token("tool output begin"), token("tool output end")
 _MARKS = {
     BOS: Mark(frame="bos", then="system"),
     USER: Mark(opens="user", ends=("system",)),
-    ASSISTANT: Mark(opens="assistant", ends=("user",)),
+    ASSISTANT: Mark(opens="assistant", ends=("user", "system")),
     EOS: Mark(ends=("assistant",)),
     OUTPUTS_BEGIN: Mark(opens="tool_outputs"),
     OUTPUTS_END: Mark(ends=("tool_outputs",), then="assistant"),
