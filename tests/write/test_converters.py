@@ -15,11 +15,11 @@ from tests.write.test_roundtrip import SAMPLE_FILES, WORD, messages
 from viewer.model import Message, Transcript
 from viewer.parse import parse
 from viewer.parse.common import qualified_tool_name
-from viewer.write import TARGETS, Written, chatml, convert, deepseek, harmony, llama3, openai_json, phi
+from viewer.write import TARGETS, Written, chatml, convert, deepseek, gemma, harmony, llama3, openai_json, phi
 from viewer.write.names import function_name
 
 READ_BACK_AS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "openai-json": "json",
-                "llama3": "llama3", "deepseek": "deepseek", "phi": "phi"}
+                "llama3": "llama3", "deepseek": "deepseek", "phi": "phi", "gemma": "gemma"}
 
 
 def arguments(content: str) -> Any:
@@ -90,14 +90,17 @@ def raw_template_keeps(module: Any) -> Callable[[Message, Written], dict[str, An
     said = module.SAID
 
     def keeps(message: Message, written: Written) -> dict[str, Any]:
-        role = {"developer": "system"}.get(message.role, message.role)
+        role = "system" if message.index in written.touched(said.DEVELOPER) else message.role
         if message.index in written.touched(getattr(module, "ROLE_WORD", "")):
             role = "unknown"
         if message.index in set().union(*(written.touched(what) for what in
                                           (said.UNESCAPABLE, said.ARGUMENTS, said.LOOKS_LIKE,
-                                           getattr(module, "JOINED_SYSTEM", "")))):
+                                           getattr(module, "JOINED_SYSTEM", ""),
+                                           getattr(module, "REPLY_UNWRITABLE", "")))):
             return {"role": role}
         content = message.content.strip() if message.index in written.touched(said.TRIMMED) else message.content
+        if message.index in written.touched(getattr(module, "REPLY_AS_JSON", "")):
+            content = json.dumps(json.loads(content), ensure_ascii=False)
         if message.is_call:
             recipient = "python" if message.recipient == "python" else call_address(message)
             return {"role": role, "channel": "commentary", "recipient": recipient, "content": arguments(content)}
@@ -110,9 +113,11 @@ def raw_template_keeps(module: Any) -> Callable[[Message, Written], dict[str, An
 
 KEEPS: dict[str, Callable[[Message, Written], dict[str, Any]]] = {
     "openchatml": same, "harmony": same, "chatml": chatml_keeps, "openai-json": openai_keeps,
-    "llama3": raw_template_keeps(llama3), "deepseek": raw_template_keeps(deepseek), "phi": raw_template_keeps(phi)}
+    "llama3": raw_template_keeps(llama3), "deepseek": raw_template_keeps(deepseek), "phi": raw_template_keeps(phi),
+    "gemma": raw_template_keeps(gemma)}
 DROPPED = {"chatml": (chatml.BLANK,), "openai-json": (openai_json.EMPTY_REASONING,),
            "llama3": (llama3.REASONING, llama3.SAID.UNKNOWN_CALL), "phi": (phi.SAID.UNKNOWN_CALL,),
+           "gemma": (gemma.REASONING, gemma.SAID.UNKNOWN_CALL),
            "deepseek": (deepseek.SAID.UNKNOWN_CALL, deepseek.LATE_SYSTEM, deepseek.OTHER_ROLE, deepseek.JOINED_INTO,
                         deepseek.UNPLACED, deepseek.BLANK_SYSTEM)}
 """Losses that leave a message out altogether."""
@@ -205,7 +210,7 @@ def plain_messages(draw) -> list[Message]:
     return made
 
 
-@pytest.mark.parametrize("target", ["chatml", "openai-json", "llama3", "deepseek", "phi"])
+@pytest.mark.parametrize("target", ["chatml", "openai-json", "llama3", "deepseek", "phi", "gemma"])
 @given(made=plain_messages())
 def test_generated_chats_read_back_with_what_the_target_keeps(target, made):
     original = made_transcript(made)
