@@ -42,15 +42,18 @@ class Said:
 
 
 def note_losses(message: Message, losses: Losses, said: Any, *, unescapable: re.Pattern[str],
-                looks_like: Callable[[str], bool], developer: bool = False) -> None:
+                looks_like: Callable[[str], bool], developer: bool = False, call_ids: bool = False) -> None:
     """The losses every raw template has for this message (reasoning, calls and replies are its own);
-    `developer` when the family has that role (FunctionGemma)."""
+    `developer` when the family has that role (FunctionGemma), `call_ids` when its calls and results carry ids
+    (Mistral)."""
     index, content = message.index, message.content
     analysis = message.role == "assistant" and message.channel == "analysis" and not message.is_call
     plain = not message.is_call and not message.is_reply and not analysis
     checks = ((message.role == "developer" and not developer, said.DEVELOPER),
               (plain and message.channel != "final", said.CHANNEL),
-              (message.call_id is not None, said.CALL_ID), (message.intent is not None, said.INTENT),
+              (message.call_id is not None and not (call_ids and (message.is_call or message.is_reply)),
+               said.CALL_ID),
+              (message.intent is not None, said.INTENT),
               (message.recipient not in (None, "assistant") and not message.is_call, said.RECIPIENT),
               (message.recipient == "assistant" and not message.is_reply, said.RECIPIENT),
               (message.content_type not in (None, "json") and not message.is_reply, said.CONTENT_TYPE),
