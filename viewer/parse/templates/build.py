@@ -90,12 +90,12 @@ def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
     state: dict[str, Any] = {"tools": {}}
     plain, add = family.plain, messages.append
     for number, turn in enumerate(cut.turns):
-        role = roles.get(turn.kind)
-        if role is not None and turn.end == "end":
+        kind, span, header, (start, end), how, _ = turn  # unpacked: a named tuple's fields are slower to read
+        role = roles.get(kind)
+        if role is not None and how == "end":
             if plain(text, turn, role, state):  # inline: most turns of a long transcript
-                start, end = turn.body
-                add(new_message(len(messages), number, role, text[start:end].strip(), turn.span, None, None,
-                                "final", False, None, False, None, None, "end", (), turn.header))
+                add(new_message(len(messages), number, role, text[start:end].strip(), span, None, None, "final",
+                                False, None, False, None, None, "end", (), header))
                 continue
             if _made_directly(text, turn, role, number, messages, family):
                 continue
