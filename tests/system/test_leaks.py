@@ -139,8 +139,10 @@ def _llama3_body(dialect: str) -> str:
 def _gemma_body(dialect: str) -> str:
     c = lambda place: canary(dialect, place)  # noqa: E731
     turn = lambda role, body: f"<start_of_turn>{role}\n{body}<end_of_turn>\n"  # noqa: E731
-    call = lambda place: f"<start_function_call>call:lookup{{q:<escape>{c(place)}<escape>}}<end_function_call>"  # noqa: E731
-    reply = lambda place: f"<start_function_response>response:lookup{{r:<escape>{c(place)}<escape>}}<end_function_response>"  # noqa: E731,E501
+    call = lambda place: (  # noqa: E731
+        f"<start_function_call>call:lookup{{q:<escape>{c(place)}<escape>}}<end_function_call>")
+    reply = lambda place: (  # noqa: E731
+        f"<start_function_response>response:lookup{{r:<escape>{c(place)}<escape>}}<end_function_response>")
     return ("<bos>" + turn("developer", f"{c('developer')}<start_function_declaration>declaration:lookup{{description:"
                                         f"<escape>{c('definitions')}<escape>}}<end_function_declaration>")
             + turn("user", SHOWN[0]) + turn("model", call("arguments") + reply("reply") + SHOWN[1])

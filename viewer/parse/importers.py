@@ -62,7 +62,8 @@ IMPORTERS: dict[str, Importer] = {
         parse_mistral, "Mistral raw prompt (mistral-common V1 to V13): [INST] … [/INST] … </s>, [TOOL_CALLS], [THINK]",
         "<s>[INST]What is 2+2?[/INST]4</s>", replies_without_id=BY_ORDER),
     "deepseek": Importer(
-        parse_deepseek, "DeepSeek R1/V3/V3.1 raw prompt: <\uff5cUser\uff5c> … <\uff5cAssistant\uff5c> … <think>, tool-call tokens",
+        parse_deepseek,
+        "DeepSeek R1/V3/V3.1 raw prompt: <\uff5cUser\uff5c> … <\uff5cAssistant\uff5c> … <think>, tool-call tokens",
         "<\uff5cbegin\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>What is 2+2?<\uff5cAssistant\uff5c>4"
         "<\uff5cend\u2581of\u2581sentence\uff5c>", replies_without_id=BY_ORDER),
     "phi": Importer(

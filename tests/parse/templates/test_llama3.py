@@ -20,8 +20,8 @@ def calls(transcript):
 
 
 def test_a_json_call_and_its_ipython_reply_pair_in_order():
-    transcript = parse(llama(("user", "Oslo?"), ("assistant", '{"name": "get_weather", "parameters": {"city": "Oslo"}}'),
-                             ("ipython", '{"t": 4}'), ("assistant", "4 °C.")))
+    call = '{"name": "get_weather", "parameters": {"city": "Oslo"}}'
+    transcript = parse(llama(("user", "Oslo?"), ("assistant", call), ("ipython", '{"t": 4}'), ("assistant", "4 °C.")))
     assert calls(transcript) == [("functions.get_weather", {"city": "Oslo"})]
     reply = transcript.messages[2]
     assert (reply.role, reply.content_type) == ("tool", "json")

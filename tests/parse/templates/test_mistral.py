@@ -15,8 +15,9 @@ def test_v1_spacing_is_not_content():
 
 
 def test_v3_json_calls_pair_with_results_by_call_id():
-    transcript = parse('[INST] Paris?[/INST][TOOL_CALLS] [{"name": "w", "arguments": {"c": "Paris"}, "id": "abcDEF123"}]'
-                       '</s>[TOOL_RESULTS] {"content": 22, "call_id": "abcDEF123"}[/TOOL_RESULTS] 22 °C.</s>')
+    transcript = parse('[INST] Paris?[/INST][TOOL_CALLS] [{"name": "w", "arguments": {"c": "Paris"}, '
+                       '"id": "abcDEF123"}]</s>[TOOL_RESULTS] {"content": 22, "call_id": "abcDEF123"}[/TOOL_RESULTS]'
+                       ' 22 °C.</s>')
     call, reply = transcript.messages[1:3]
     assert (call.recipient, call.call_id, json.loads(call.content)) == ("functions.w", "abcDEF123", {"c": "Paris"})
     assert (reply.role, reply.call_id, reply.content) == ("tool", "abcDEF123", "22")
