@@ -22,7 +22,7 @@ def read_slowly(monkeypatch: pytest.MonkeyPatch, dialect: str) -> list[int]:
 
     def slow(text, options, family):
         reads.append(1)
-        return original(text, options, dataclasses.replace(family, plain=lambda *_: False, reasoning=None))
+        return original(text, options, dataclasses.replace(family, plain=lambda *_: False, reasoning=None, reply=None))
     monkeypatch.setattr(MODULES[dialect], "read_transcript", slow)
     return reads
 

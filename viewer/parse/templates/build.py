@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
 from viewer.model.drafts import new_message, new_segment
+from viewer.parse.chatml.pieces import UNREADABLE, whole_json
 from viewer.parse.common import Pending, collector_paused, trim_newline, trimmed_span
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.turns import Grammar, Turn, read_turns
@@ -72,6 +73,9 @@ class Family:
     reasoning: tuple[str, str, str] | None = None
     """(opener, closer, call token) of a family whose answers start with reasoning: an answer that is such a
     block and then text with no call token is made directly, as `pieces.reasoning` and `TurnBuilder.text` would."""
+    reply: Callable[[str, Turn], str | None] | None = None
+    """The segment kind of a tool turn that is one reply of its whole body (made directly, as `pieces.reply`
+    would), or None for a turn the body reader must read."""
 
 
 def read_transcript(text: str, options: ParseOptions, family: Family) -> Transcript:
@@ -112,6 +116,8 @@ def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
 def _made_directly(text: str, turn: Turn, role: str, number: int, messages: list[Message], family: Family) -> bool:
     """Make the messages of an answer that is reasoning and plain text, as the body reader would; False for any
     other turn."""
+    if role == "tool" and family.reply is not None:
+        return _reply_made(text, turn, number, messages, family.reply(text, turn))
     if family.reasoning is None or role != "assistant":
         return False
     opener, closer, call_token = family.reasoning
@@ -159,6 +165,18 @@ def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], dia
     for note in notes:
         last_character = max(note.span[1] - 1, note.span[0])
         diagnostics.append(note.at(first_index + max(bisect.bisect_right(starts, last_character) - 1, 0)))
+
+
+def _reply_made(text: str, turn: Turn, number: int, messages: list[Message], kind: str | None) -> bool:
+    if kind is None:
+        return False
+    start, end = turn.body
+    content = text[start:end].strip()
+    content_type = None if whole_json(content) is UNREADABLE else "json"
+    messages.append(new_message(len(messages), number, "tool", content, turn.span, None, "assistant", "commentary",
+                                False, content_type, False, None, None, "end",
+                                (new_segment(kind, content, turn.body),), turn.header))
+    return True
 
 
 _SPAN, _RECIPIENT, _END = 0, 4, 8

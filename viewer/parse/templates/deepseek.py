@@ -156,4 +156,5 @@ def _stray(b: TurnBuilder, start: int, end: int) -> None:
 
 
 FAMILY = Family("deepseek", GRAMMAR, ROLES, _read_body, _plain, "Unknown turn {role!r}.",
-                reasoning=("<think>", "</think>", CALLS_BEGIN))
+                reasoning=("<think>", "</think>", CALLS_BEGIN),
+                reply=lambda text, turn: "tool_output" if turn.kind == "tool" else None)

@@ -189,4 +189,5 @@ def _whole_body_calls(b: TurnBuilder, start: int, end: int, body: str) -> bool:
 
 
 FAMILY = Family("llama3", GRAMMAR, ROLES, _read_body, _plain,
-                "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.")
+                "Unknown role {role!r}; Llama 3 roles are system, user, assistant and ipython.",
+                reply=lambda text, turn: "ipython")

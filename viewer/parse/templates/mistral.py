@@ -67,7 +67,7 @@ def parse_mistral(text: str, options: ParseOptions) -> Transcript:
                     and text.find(TOOL_CALLS, start, end) == -1)
         return turn.kind == "system"
     family = Family("mistral", GRAMMAR, ROLES, read_body, plain, "Unknown turn {role!r}.",
-                    reasoning=("[THINK]", "[/THINK]", TOOL_CALLS))
+                    reasoning=("[THINK]", "[/THINK]", TOOL_CALLS), reply=_plain_result)
     return read_transcript(text, options, family)
 
 
@@ -151,6 +151,24 @@ def _calls(b: TurnBuilder, start: int, end: int) -> None:
     json_call(b, (start, end), call, text[after:end].strip(), call_id=named.group(2))
 
 
+def _plain_result(text: str, turn: Turn) -> str | None:
+    """`tool_response` for a V13 result (its content alone), which `_tool_result` makes one reply of; None for
+    the other versions' shapes."""
+    start, end = turn.body
+    if text.find("[TOOL_CONTENT]", start, end) != -1:
+        return None
+    return None if _result_object(whole_json(text[start:end].strip())) else "tool_response"
+
+
+def _result_object(value: Any) -> dict | None:
+    """The V2 or V3 result object a JSON result is (V2 wraps it in a list), if it is one."""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
+        value = value[0]
+    if isinstance(value, dict) and "content" in value and ("call_id" in value or "name" in value):
+        return value
+    return None
+
+
 def _tool_result(b: TurnBuilder, start: int, end: int) -> None:
     text = b.source
     content_at = find_token(text, "[TOOL_CONTENT]", start, end)
@@ -159,10 +177,8 @@ def _tool_result(b: TurnBuilder, start: int, end: int) -> None:
         reply(b, (start, end), text[content_at + len("[TOOL_CONTENT]"):end].strip(), call_id=call_id)
         return
     body = text[start:end].strip()
-    value = whole_json(body)
-    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict):
-        value = value[0]  # V2 wraps the one result in a list
-    if isinstance(value, dict) and "content" in value and ("call_id" in value or "name" in value):
+    value = _result_object(whole_json(body))
+    if value is not None:
         content = value["content"]
         call_id, name = value.get("call_id"), value.get("name")
         reply(b, (start, end), content if isinstance(content, str) else shown_json(content),

@@ -114,4 +114,4 @@ def _calls(b: TurnBuilder, opening: int, inner: int, inner_end: int, block_end: 
 
 FAMILY = Family("phi", GRAMMAR, ROLES, _read_body, _plain,
                 "Unknown role {role!r}; Phi roles are system, user, assistant and tool.",
-                reasoning=("<think>", "</think>", CALL_OPEN))
+                reasoning=("<think>", "</think>", CALL_OPEN), reply=lambda text, turn: "tool")
