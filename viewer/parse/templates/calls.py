@@ -85,18 +85,22 @@ def gemma_value(text: str) -> Any:
     """A FunctionGemma value (`{key:<escape>text<escape>,n:15,list:[…]}`) as JSON data; ValueError when it is not
     one. Strings stand between `<escape>` tokens; keys, numbers and booleans are bare."""
     tokens = []
-    position = 0
-    while position < len(text):
-        match = _GEMMA_TOKEN.match(text, position)
-        if match is None:
-            raise ValueError("unreadable FunctionGemma value")
-        if match.group(1) is not None:
-            tokens.append(("string", match.group(1)))
-        elif match.group(2) is not None:
-            tokens.append(("punct", match.group(2)))
-        elif match.group(3).strip():
-            tokens.append(("bare", match.group(3).strip()))
-        position = match.end()
+    covered = 0
+    # findall reads every token in one call; the tokens cover the text exactly when their lengths add up to it
+    # (an `<escape>` that is never closed matches nothing, and leaves a gap).
+    for string, punct, bare in _GEMMA_TOKEN.findall(text):
+        if punct:
+            tokens.append(("punct", punct))
+            covered += 1
+        elif bare:
+            covered += len(bare)
+            if bare.strip():
+                tokens.append(("bare", bare.strip()))
+        else:
+            tokens.append(("string", string))
+            covered += len(string) + 2 * len("<escape>")
+    if covered != len(text):
+        raise ValueError("unreadable FunctionGemma value")
     value, stop = _value(tokens, 0)
     if stop != len(tokens):
         raise ValueError("text after a FunctionGemma value")
