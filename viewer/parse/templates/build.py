@@ -29,7 +29,7 @@ class TurnBuilder:
         self.role = role
         """The role its plain text has (`model` turns are `assistant`)."""
         self.drafts: list[list[Any]] = []
-        """Each message's fields in `_FIELDS` order (a list: its span grows to the turn's edges)."""
+        """Each message's fields in `add`'s order, span first (a list: the span grows to the turn's edges)."""
         self.notes: list[Pending] = []
 
     def add(self, span: Span, content: str, *, role: str | None = None, name: str | None = None,
@@ -55,7 +55,7 @@ BodyReader = Callable[[TurnBuilder, dict[str, Any]], None]
 `tools`, and anything of its own)."""
 PlainTest = Callable[[str, Turn, str, dict[str, Any]], bool]
 """Whether a whole turn (text, turn, role, state) is one plain message of its role: the body reader would make
-exactly that of it. Most turns of a long transcript are; they are made directly, three times faster."""
+exactly that of it. Most turns of a long transcript are; they are made directly, without a builder."""
 
 
 @dataclass(frozen=True, slots=True)
