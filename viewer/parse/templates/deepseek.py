@@ -89,7 +89,8 @@ def _answer(b: TurnBuilder, start: int, end: int) -> None:
     text = b.source
     # Only a completion that starts inside the reasoning (no opener of its own: a primed or implied turn) may
     # have it before a lone </think>; elsewhere an answer that names </think> is talking about it.
-    position = reasoning(b, start, end, "<think>", "</think>", opened_in_prompt=b.turn.header is None)
+    position = reasoning(b, start, end, "<think>", "</think>", prompt_opens=True,
+                         opened_in_prompt=b.turn.header is None)
     calls = find_token(text, CALLS_BEGIN, position, end)
     if calls == -1:
         b.text(position, end)

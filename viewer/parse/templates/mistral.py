@@ -50,6 +50,11 @@ _NAMED_CALL = re.compile(r"\s*([^\s\[\]{]+)\s*(?:\[CALL_ID\]\s*([^\s\[]+)\s*)?\[
 
 def parse_mistral(text: str, options: ParseOptions) -> Transcript:
     """Read a Mistral raw prompt. Never raises: every defect is a diagnostic."""
+    return read_transcript(text, options, family_for(text))
+
+
+def family_for(text: str) -> Family:
+    """The family's description for this text: which user turns may hold a folded system prompt depends on it."""
     folded = "[SYSTEM_PROMPT]" not in text
     users = (text.find("[INST]"), text.rfind("[INST]")) if folded else ()
 
@@ -66,9 +71,8 @@ def parse_mistral(text: str, options: ParseOptions) -> Transcript:
             return (not text.startswith("[THINK]", LEAD.match(text, start, end).end(), end)
                     and text.find(TOOL_CALLS, start, end) == -1)
         return turn.kind == "system"
-    family = Family("mistral", GRAMMAR, ROLES, read_body, plain, "Unknown turn {role!r}.",
-                    reasoning=("[THINK]", "[/THINK]", TOOL_CALLS), reply=_plain_result)
-    return read_transcript(text, options, family)
+    return Family("mistral", GRAMMAR, ROLES, read_body, plain, "Unknown turn {role!r}.",
+                  reasoning=("[THINK]", "[/THINK]", TOOL_CALLS), reply=_plain_result)
 
 
 def _read_body(b: TurnBuilder, state: dict[str, Any], folded_users: tuple[int, ...]) -> None:

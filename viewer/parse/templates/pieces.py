@@ -29,12 +29,13 @@ def find_token(text: str, token: str, start: int, end: int) -> int:
     return -1
 
 
-def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *,
+def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *, prompt_opens: bool = False,
               opened_in_prompt: bool = False) -> int:
     """The reasoning block at the start of an assistant body, as an `analysis` message; returns where the answer
-    starts. A body starting with the closer has an empty block whose opener the prompt wrote (nothing to show).
-    With `opened_in_prompt` (a completion whose prompt wrote the opener, DeepSeek-R1), a body whose first block
-    token is the closer has its reasoning before it. An unclosed block runs to the end (W-UNCLOSED-BLOCK)."""
+    starts. With `prompt_opens` (a family whose generation prompt may write the opener, DeepSeek), a body starting
+    with the closer has an empty block (nothing to show); with `opened_in_prompt` too (a completion with no opener
+    of its own), a body whose first block token is the closer has its reasoning before it. An unclosed block runs
+    to the end (W-UNCLOSED-BLOCK)."""
     text = b.source
     lead = LEAD.match(text, start, end).end()
     if text.startswith(opener, lead, end):
@@ -47,6 +48,8 @@ def reasoning(b: TurnBuilder, start: int, end: int, opener: str, closer: str, *,
             return end
         _analysis(b, (lead, close + len(closer)), inner, close)
         return close + len(closer)
+    if not prompt_opens:
+        return start
     if text.startswith(closer, lead, end):  # the prompt wrote the opener and the model thought nothing (V3.1)
         return lead + len(closer)
     if not opened_in_prompt:
