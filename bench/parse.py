@@ -9,7 +9,9 @@ JSON importers (target ≥ 50 MB/s) and the whole `parse()` of each, with their 
 measured alternately in the same process. Then the whole `parse()` of the frameworks' and evaluation tools' JSON
 shapes (tests/harness/framework_shapes.py: OpenTelemetry, Inspect AI's log and .eval archive, LangChain, the AI
 SDK; target ≥ 20 MB/s), in CPU time, each beside the plain OpenAI JSON of the same size (`--frameworks` runs only
-these).
+these), and of the API records (tests/harness/api_formats.py: Gemini, batches, Ollama, preference pairs; `--apis`).
+Then the raw-template importers (Llama 3, Gemma, Mistral, DeepSeek, Phi; target ≥ 30 MB/s) on the same
+conversations as each family's template writes them (tests/harness/templates.py; `--templates`).
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ from tests.harness.api_formats import SHAPES as API_SHAPES  # noqa: E402
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.framework_shapes import SHAPES  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
-from viewer.parse import ParseOptions, parse  # noqa: E402
+from tests.harness.templates import RENDERERS, raw_prompt  # noqa: E402
+from viewer.parse import IMPORTERS, ParseOptions, parse  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
 from viewer.parse.json import parse_json  # noqa: E402
@@ -71,10 +74,12 @@ def main() -> None:
     arguments.add_argument("--messages", type=int, default=100_000)
     arguments.add_argument("--frameworks", action="store_true", help="only the frameworks' JSON shapes")
     arguments.add_argument("--apis", action="store_true", help="only the API records' JSON shapes")
+    arguments.add_argument("--templates", action="store_true", help="only the raw-template importers")
     options = arguments.parse_args()
-    if options.frameworks or options.apis:
+    if options.frameworks or options.apis or options.templates:
         print_rows((framework_rows(options.megabytes) if options.frameworks else [])
-                   + (api_rows(options.megabytes) if options.apis else []))
+                   + (api_rows(options.megabytes) if options.apis else [])
+                   + (template_rows(options.megabytes) if options.templates else []))
         return
 
     started = time.perf_counter()
@@ -103,6 +108,7 @@ def main() -> None:
     rows += importer_rows(options.megabytes, megabytes / parse_time)
     rows += framework_rows(options.megabytes)
     rows += api_rows(options.megabytes)
+    rows += template_rows(options.megabytes)
     print_rows(rows)
 
 
@@ -174,6 +180,24 @@ def api_rows(megabytes: float) -> list[tuple[str, str, str]]:
         rows += [(f"{name}: parse() (CPU)", f"{time_taken * 1000:.0f} ms",
                   f"{rate:.1f} MB/s on {size:.1f} MB, {messages:,} messages, {len(parsed.conversations):,} "
                   f"conversations; {rate / openai_rate:.2f}x OpenAI chat JSON's {openai_rate:.1f} MB/s")]
+def template_rows(megabytes: float) -> list[tuple[str, str, str]]:
+    """Each raw-template importer, and the whole `parse()`, on its family's rendering of the same conversations
+    (best of 3 each, alternating)."""
+    rows = []
+    for family in RENDERERS:
+        text = raw_prompt(family, megabytes)
+        size = len(text.encode("utf-8")) / 1_000_000
+        importer = IMPORTERS[family].read
+        (read_time, transcript), (full_time, full) = best_of(
+            3, lambda: importer(text, ParseOptions()), lambda: parse(text))
+        ((cpu_time, _),) = best_of(3, lambda: importer(text, ParseOptions()), clock=time.process_time)
+        rows += [(f"{family}: input", f"{size:.1f} MB", f"{len(transcript.messages):,} messages"),
+                 (f"parse_{family} (best of 3)", f"{read_time * 1000:.0f} ms",
+                  f"{size / read_time:.0f} MB/s, target >= 30 MB/s"),
+                 (f"parse_{family}, CPU time (best of 3)", f"{cpu_time * 1000:.0f} ms",
+                  f"{size / cpu_time:.0f} MB/s: this process alone, on a machine others share"),
+                 (f"full parse() of {family}", f"{full_time * 1000:.0f} ms",
+                  f"{size / full_time:.0f} MB/s, {len(full.pairs):,} pairs, {len(full.diagnostics):,} diagnostics")]
     return rows
 
 

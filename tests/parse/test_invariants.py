@@ -18,7 +18,20 @@ TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>",
           "intent=preamble", "commentary", "analysis", "final", "json", "\n", " ", "---\n", "version: 2.2\n",
           '{"role": "user", "content": "x"}', "[", "]", "{", "}", '"', ",", ":", '{"type": "response.delta"}',
           "<think>", "</think>", "<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<tools>",
-          "</tools>", '{"name": "f", "arguments": {}}', "`"]
+          "</tools>", '{"name": "f", "arguments": {}}', "`",
+          # the raw prompt templates' tokens (Llama 3, Gemma, Mistral, DeepSeek, Phi)
+          "<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "\n\n", "<|eot_id|>", "<|eom_id|>",
+          "<|python_tag|>", "ipython", '[f(a=1)]', "<bos>", "<start_of_turn>", "<end_of_turn>", "model",
+          "<start_function_call>", "<end_function_call>", "<start_function_response>", "<end_function_response>",
+          "call:f{a:<escape>x<escape>}", "<start_of_image>", "[INST]", "[/INST]", "[SYSTEM_PROMPT]",
+          "[/SYSTEM_PROMPT]", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_RESULTS]", "[/TOOL_RESULTS]",
+          "[TOOL_CONTENT]", "[THINK]", "[/THINK]", "[AVAILABLE_TOOLS]", "[IMG]",
+          "<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<\uff5cUser\uff5c>", "<\uff5cAssistant\uff5c>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
+          "<\uff5ctool\u2581calls\u2581begin\uff5c>", "<\uff5ctool\u2581call\u2581begin\uff5c>",
+          "<\uff5ctool\u2581sep\uff5c>", "<\uff5ctool\u2581call\u2581end\uff5c>",
+          "<\uff5ctool\u2581output\u2581begin\uff5c>", "<\uff5ctool\u2581output\u2581end\uff5c>",
+          "<|system|>", "<|user|>", "<|assistant|>", "<|tool|>", "<|/tool|>", "<|end|>", "<|tool_call|>",
+          "<|/tool_call|>", "<|im_sep|>"]
 
 transcript_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=8)), max_size=40).map("".join)
 

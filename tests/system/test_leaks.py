@@ -119,8 +119,69 @@ def _events_body(dialect: str) -> str:
     return "\n".join(json.dumps(event) for event in events) + "\n"
 
 
+def _llama3_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    header = lambda role: f"<|start_header_id|>{role}<|end_header_id|>\n\n"  # noqa: E731
+    tool = {"type": "function", "function": {"name": "lookup", "description": c("definitions"),
+                                             "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}}
+    return (
+        f"<|begin_of_text|>{header('system')}Environment: ipython\n\n{c('system')}<|eot_id|>"
+        f"{header('user')}Given the following functions, please respond with a JSON for a function call with its "
+        f"proper arguments that best answers the given prompt.\n\nRespond in the format {{\"name\": function name, "
+        f"\"parameters\": dictionary of argument name and its value}}.Do not use variables.\n\n"
+        f"{json.dumps(tool, indent=4)}\n\n{SHOWN[0]}<|eot_id|>"
+        f"{header('assistant')}{json.dumps({'name': 'lookup', 'parameters': {'q': c('arguments')}})}<|eot_id|>"
+        f"{header('ipython')}{c('reply')}<|eot_id|>"
+        f"{header('assistant')}<|python_tag|>print('{c('code')}')<|eom_id|>"
+        f"{header('ipython')}{c('reply2')}<|eot_id|>"
+        f"{header('assistant')}{SHOWN[1]}<|eot_id|>{header('user')}{SHOWN[2]}<|eot_id|>")
+
+
+def _gemma_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    turn = lambda role, body: f"<start_of_turn>{role}\n{body}<end_of_turn>\n"  # noqa: E731
+    call = lambda place: (  # noqa: E731
+        f"<start_function_call>call:lookup{{q:<escape>{c(place)}<escape>}}<end_function_call>")
+    reply = lambda place: (  # noqa: E731
+        f"<start_function_response>response:lookup{{r:<escape>{c(place)}<escape>}}<end_function_response>")
+    return ("<bos>" + turn("developer", f"{c('developer')}<start_function_declaration>declaration:lookup{{description:"
+                                        f"<escape>{c('definitions')}<escape>}}<end_function_declaration>")
+            + turn("user", SHOWN[0]) + turn("model", call("arguments") + reply("reply") + SHOWN[1])
+            + turn("user", SHOWN[2]) + turn("model", call("arguments2") + reply("reply2")))
+
+
+def _mistral_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    tools = json.dumps([{"type": "function", "function": {"name": "lookup", "description": c("definitions")}}])
+    return (f"<s>[SYSTEM_PROMPT]{c('system')}[/SYSTEM_PROMPT][AVAILABLE_TOOLS]{tools}[/AVAILABLE_TOOLS]"
+            f"[INST]{SHOWN[0]}[/INST][THINK]{c('analysis')}[/THINK]"
+            f"[TOOL_CALLS]lookup[ARGS]{json.dumps({'q': c('arguments')})}</s>"
+            f"[TOOL_RESULTS]{json.dumps({'r': c('reply')})}[/TOOL_RESULTS][THINK]{c('analysis2')}[/THINK]{SHOWN[1]}</s>"
+            f"[INST]{SHOWN[2]}[/INST]")
+
+
+def _deepseek_body(dialect: str) -> str:
+    from viewer.parse.templates.deepseek import (ASSISTANT, BOS, CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS,
+                                                 OUTPUT_BEGIN, OUTPUT_END, OUTPUTS_BEGIN, OUTPUTS_END, SEPARATOR, USER)
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    call = f"{CALLS_BEGIN}{CALL_BEGIN}lookup{SEPARATOR}{json.dumps({'q': c('arguments')})}{CALL_END}{CALLS_END}"
+    return (f"{BOS}{c('system')}{USER}{SHOWN[0]}{ASSISTANT}<think>\n{c('analysis')}\n</think>\n\n{call}{EOS}"
+            f"{OUTPUTS_BEGIN}{OUTPUT_BEGIN}{c('reply')}{OUTPUT_END}{OUTPUTS_END}"
+            f"<think>{c('analysis2')}</think>{SHOWN[1]}{EOS}{USER}{SHOWN[2]}{ASSISTANT}<think>\n")
+
+
+def _phi_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    tools = json.dumps([{"name": "lookup", "description": c("definitions"), "parameters": {}}])
+    call = json.dumps([{"name": "lookup", "arguments": {"q": c("arguments")}}])
+    return (f"<|system|>{c('system')}<|tool|>{tools}<|/tool|><|end|><|user|>{SHOWN[0]}<|end|>"
+            f"<|assistant|><think>{c('analysis')}</think><|tool_call|>{call}<|/tool_call|><|end|>"
+            f"<|tool|>{c('reply')}<|end|><|assistant|>{SHOWN[1]}<|end|><|user|>{SHOWN[2]}<|end|>")
+
+
 BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
-            "events": _events_body}
+            "events": _events_body, "llama3": _llama3_body, "gemma": _gemma_body, "mistral": _mistral_body,
+            "deepseek": _deepseek_body, "phi": _phi_body}
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),
@@ -138,7 +199,7 @@ def transcript(dialect: str) -> bytes:
 
 def canaries_in(dialect: str) -> list[str]:
     body = BUILDERS[dialect](dialect)
-    return re.findall(r"CANARY-[a-z]+-[a-z0-9]+-Q7", body.decode("latin-1") if isinstance(body, bytes) else body)
+    return re.findall(r"CANARY-[a-z0-9]+-[a-z0-9]+-Q7", body.decode("latin-1") if isinstance(body, bytes) else body)
 
 
 # ---- fixtures ----------------------------------------------------------------------------------------------

@@ -8,9 +8,14 @@ dropping earlier chain of thought (`analysis`).
   resolved, or to the message sampled).
 - Harmony (`harmony`): openai-harmony's `auto_drop_analysis` (HARMONY.md, "Dropping chain of thought"): when the
   last assistant message of the conversation rendered is on `final`, every `analysis` message before the *first*
-  `final` message is dropped; otherwise nothing is. Only channels written in a header count (openai-harmony has
+  assistant `final` is dropped; otherwise nothing is. Only channels written in a header count (openai-harmony has
   no implied channel).
-- Every other dialect (ChatML, JSON, events) has no such rule: the model saw everything before the message.
+- DeepSeek (`deepseek`): its chat templates write every earlier answer without its reasoning (R1 and V3 keep
+  what follows `</think>`, V3.1 likewise): analysis before the last user message is dropped; the reasoning of
+  the exchange being answered (through its tool calls) is kept.
+- Every other dialect (ChatML, JSON, events, and the raw prompts of Llama 3 and Gemma, which have no reasoning,
+  and of Mistral, whose tokenizer writes [THINK] chunks as given) has no such rule: the model saw everything before
+  the message.
 
 Pure: messages in, a `Context` out; the web page and the writers do the rest."""
 from __future__ import annotations
@@ -50,7 +55,11 @@ EVERYTHING_RULE = DropRule(
     "this dialect has no rule for dropping earlier messages",
     "The model saw every message before this one.")
 
-DROP_RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE}
+DEEPSEEK_RULE = DropRule(
+    "DeepSeek earlier reasoning dropped",
+    "the DeepSeek R1, V3 and V3.1 chat templates (tokenizer_config.json), which split an earlier answer at </think>",
+    "Reasoning before the last user message is dropped; the reasoning of the exchange being answered is kept.")
+DROP_RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE, "deepseek": DEEPSEEK_RULE}
 
 
 class NotSampled(LookupError):
@@ -101,6 +110,8 @@ def sampling_context(messages: Sequence[Message], dialect: str, index: int) -> C
         dropped = _openchatml_dropped(before)
     elif rule is HARMONY_RULE:
         dropped = _harmony_dropped(before)
+    elif rule is DEEPSEEK_RULE:
+        dropped = _deepseek_dropped(before)
     else:
         dropped = set()
     items = tuple(Item(message, kept=message.index not in dropped,
@@ -144,3 +155,9 @@ def _harmony_dropped(before: Sequence[Message]) -> set[int]:
 
 def _written_channel(message: Message, channel: str) -> bool:
     return message.channel_explicit and message.channel == channel
+
+
+def _deepseek_dropped(before: Sequence[Message]) -> set[int]:
+    """DeepSeek's templates: the analysis of exchanges before the last user message."""
+    last_user = max((message.index for message in before if message.role == "user"), default=-1)
+    return {message.index for message in before if _is_analysis(message) and message.index < last_user}

@@ -13,10 +13,14 @@ from viewer.write import TARGETS, Written
 from viewer.write.harmony import MESSAGE, as_history, to_harmony
 
 WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
-           "events": "openai-json"}
+           "events": "openai-json", "llama3": "llama3", "gemma": "gemma", "mistral": "mistral",
+           "deepseek": "deepseek", "phi": "phi"}
 """Each dialect's writer (a key of `viewer.write.TARGETS`)."""
-PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n"}
-"""The generation prompt each text dialect ends with; JSON requests have none."""
+PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n",
+           "llama3": "<|start_header_id|>assistant<|end_header_id|>\n\n", "gemma": "<start_of_turn>model\n",
+           "deepseek": "<\uff5cAssistant\uff5c>", "phi": "<|assistant|>"}
+"""The generation prompt each text dialect ends with; JSON requests have none, and neither has Mistral: its answer
+follows `[/INST]` (or a tool result), which the writer writes."""
 HISTORY = {"harmony": as_history}
 """How a dialect's reference renderer writes an earlier message, where that differs from the log: Harmony's
 history ends a final answer with `<|end|>`, not the `<|return|>` the model stopped on."""

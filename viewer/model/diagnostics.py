@@ -69,6 +69,8 @@ CODES: dict[str, Code] = {
     "W-STREAM-CANCELLED": Code("warning", "The response was cancelled before this message was complete."),
     "W-API-ERROR": Code("warning", "The API answered this request with an error (a batch line's error, a blocked "
                                    "prompt); there is no answer to show."),
+    "W-FOLDED-TEXT": Code("info", "The template wrote other text into this turn without marking it (a system "
+                                  "prompt folded into the first user turn); it is kept as the turn's text."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

@@ -173,7 +173,8 @@ class Transcript:
     """A parsed transcript: its messages, diagnostics, call pairs and the source they point into."""
 
     dialect: str
-    """`openchatml` (2.x with YAML header), `harmony`, `chatml`, `json` or `events`."""
+    """`openchatml` (2.x with YAML header), `harmony`, `chatml`, `json`, `events`, or a raw prompt template:
+    `llama3`, `gemma`, `mistral`, `deepseek`, `phi`."""
     source: str
     """The decoded input text every span points into."""
     messages: tuple[Message, ...] = ()

@@ -6,6 +6,23 @@ import re
 
 _CHATML_MARKS = ("<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|file_separator|>", "<|function_call|>")
 _HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
+# The marks that say which family wrote a text: the first of them in the text decides, so a template quoted
+# inside a prompt (a Llama system prompt showing `<|im_start|>`) does not. Tokens every family shares in
+# spelling (`<|end|>` is Harmony's and Phi's, `<s>` Mistral's and old ChatML's) decide nothing.
+_FAMILY_MARKS = (
+    ("chatml", _CHATML_MARKS),
+    ("harmony", _HARMONY_MARKS),
+    ("llama3", ("<|start_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|python_tag|>")),
+    ("gemma", ("<start_of_turn>", "<end_of_turn>")),
+    ("mistral", ("[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[AVAILABLE_TOOLS]", "[TOOL_RESULTS]", "[TOOL_CALLS]")),
+    ("deepseek", ("<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<\uff5cUser\uff5c>", "<\uff5cAssistant\uff5c>",
+                  "<\uff5cend\u2581of\u2581sentence\uff5c>")),
+    ("phi", ("<|system|>", "<|user|>", "<|assistant|>", "<|tool|>", "<|tool_call|>")),
+)
+_PHI_CHATML = re.compile(r"<\|im_start\|>[^<\n]*<\|im_sep\|>")
+"""Phi-4 writes ChatML's envelope with `<|im_sep|>` after the role."""
+_BRACKET_TEXT = re.compile(r"\[(?:BOS|INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_RESULTS)\]")
+"""Texts that start with `[` but are not JSON: ChatML's `[BOS]`, Mistral's control tokens."""
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
 _EVENT_PREFIXES = ("response.", "tool.")
 _SNIFF_LINES = 5
@@ -16,17 +33,20 @@ def detect(text: str) -> str:
     """The name of one of the importers (importers.py). Plain text with no marks reads as Harmony (it becomes
     stray text there)."""
     head = text[:_SNIFF].lstrip()
-    if head.startswith(("{", "[")) and not head.startswith("[BOS]"):
+    if head.startswith(("{", "[")) and not _BRACKET_TEXT.match(head):
         return _json_kind(head)
     if _YAML_VERSION.match(text[:_SNIFF]):
         return "openchatml"
-    first_harmony = _first_index(head, _HARMONY_MARKS)
-    first_chatml = _first_index(head, _CHATML_MARKS)
-    if first_chatml < first_harmony:
-        return "chatml"
-    if first_harmony < len(head):
-        return "harmony"
-    if head.startswith(("<s>", "[BOS]", "<|begin_of_text|>")):
+    first, family = min((_first_index(head, marks), family) for family, marks in _FAMILY_MARKS)
+    if first < len(head):
+        if family == "chatml" and _PHI_CHATML.match(head, first):
+            return "phi"
+        return family
+    if head.startswith("<|begin_of_text|>"):
+        return "llama3"
+    if head.startswith("<bos>"):
+        return "gemma"
+    if head.startswith(("<s>", "[BOS]")):
         return "chatml"
     return "harmony"
 

@@ -15,6 +15,7 @@ from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
 from viewer.parse.json import parse_json
 from viewer.parse.options import ParseOptions
+from viewer.parse.templates import parse_deepseek, parse_gemma, parse_llama3, parse_mistral, parse_phi
 
 DialectParser = Callable[[str, ParseOptions], Transcript]
 
@@ -50,6 +51,24 @@ IMPORTERS: dict[str, Importer] = {
     "events": Importer(
         parse_events, "A streaming event log (JSON Lines of response.* and tool.* events)",
         '{"type": "response.output_text.delta", "delta": "4"}\n{"type": "response.done"}'),
+    "llama3": Importer(
+        parse_llama3, "Llama 3.x raw prompt: <|start_header_id|>role<|end_header_id|> … <|eot_id|>",
+        "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWhat is 2+2?<|eot_id|>",
+        replies_without_id=BY_ORDER),
+    "gemma": Importer(
+        parse_gemma, "Gemma 2/3 and FunctionGemma raw prompt: <start_of_turn>user|model … <end_of_turn>",
+        "<bos><start_of_turn>user\nWhat is 2+2?<end_of_turn>\n"),
+    "mistral": Importer(
+        parse_mistral, "Mistral raw prompt (mistral-common V1 to V13): [INST] … [/INST] … </s>, [TOOL_CALLS], [THINK]",
+        "<s>[INST]What is 2+2?[/INST]4</s>", replies_without_id=BY_ORDER),
+    "deepseek": Importer(
+        parse_deepseek,
+        "DeepSeek R1/V3/V3.1 raw prompt: <\uff5cUser\uff5c> … <\uff5cAssistant\uff5c> … <think>, tool-call tokens",
+        "<\uff5cbegin\u2581of\u2581sentence\uff5c><\uff5cUser\uff5c>What is 2+2?<\uff5cAssistant\uff5c>4"
+        "<\uff5cend\u2581of\u2581sentence\uff5c>", replies_without_id=BY_ORDER),
+    "phi": Importer(
+        parse_phi, "Phi-3/3.5/4/4-mini/4-reasoning raw prompt: <|user|> … <|end|>, or <|im_start|>user<|im_sep|>",
+        "<|user|>\nWhat is 2+2?<|end|>\n", replies_without_id=BY_ORDER),
 }
 
 DIALECTS = tuple(IMPORTERS)

@@ -9,4 +9,5 @@ class ParseOptions:
     """Options every dialect parser accepts (and may ignore)."""
 
     primed_role: str | None = None
-    """The text is a completion that follows a prefilled `<|start|>ROLE` header (Harmony, OpenChatML 2.x)."""
+    """The text is a completion that follows a prefilled `<|start|>ROLE` header (Harmony, OpenChatML 2.x), or the
+    opener of that role in ChatML and the raw prompt templates."""

@@ -1,7 +1,8 @@
 """Writing a transcript out in a dialect of choice, one module each: canonical OpenChatML 2.2 text
 (openchatml.py, which says everything the model holds), raw Harmony (harmony.py), ChatML as chat templates write
-it (chatml.py) and OpenAI chat JSON (openai_json.py). `convert` picks the writer and reports, one sentence per
-kind, what the target cannot express (losses.py)."""
+it (chatml.py), OpenAI chat JSON (openai_json.py), and the raw prompts of Llama 3, Gemma, Mistral, DeepSeek and
+Phi (llama3.py, gemma.py, mistral.py, deepseek.py, phi.py, sharing raw.py). `convert` picks the writer and
+reports, one sentence per kind, what the target cannot express (losses.py)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -10,16 +11,26 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Transcript
 from viewer.write.chatml import to_chatml
+from viewer.write.deepseek import to_deepseek
+from viewer.write.gemma import to_gemma
 from viewer.write.harmony import to_harmony
+from viewer.write.llama3 import to_llama3
 from viewer.write.losses import Loss, Written
+from viewer.write.mistral import to_mistral
 from viewer.write.openai_json import to_openai_json
 from viewer.write.openchatml import to_openchatml
+from viewer.write.phi import to_phi
 
 TARGETS: dict[str, Callable[[Transcript], Written]] = {
     "openchatml": lambda transcript: Written(to_openchatml(transcript)),
     "harmony": to_harmony,
     "chatml": to_chatml,
     "openai-json": to_openai_json,
+    "llama3": to_llama3,
+    "gemma": to_gemma,
+    "mistral": to_mistral,
+    "deepseek": to_deepseek,
+    "phi": to_phi,
 }
 """Each target dialect's writer."""
 ONE_CONVERSATION = ("{target} holds one conversation: the {count:,} conversations of this dataset were written "
@@ -42,4 +53,5 @@ def _joined(dataset: Transcript) -> Transcript:
     return Transcript(dialect=dataset.dialect, source=dataset.source, messages=messages)
 
 
-__all__ = ["TARGETS", "Loss", "Written", "convert", "to_chatml", "to_harmony", "to_openai_json", "to_openchatml"]
+__all__ = ["TARGETS", "Loss", "Written", "convert", "to_chatml", "to_deepseek", "to_gemma", "to_harmony", "to_llama3",
+           "to_mistral", "to_openai_json", "to_openchatml", "to_phi"]

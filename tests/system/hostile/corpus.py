@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PAYLOADS_FILE = Path(__file__).resolve().parent / "payloads.txt"
-DIALECTS = ("harmony", "openchatml", "chatml", "json", "events")
+DIALECTS = ("harmony", "openchatml", "chatml", "json", "events", "llama3", "gemma", "mistral", "deepseek", "phi")
 TOOL = "functions.lookup"
 
 
@@ -201,8 +201,54 @@ def _events(p: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- raw prompt templates ------------------------------------------------------------------------------------
+
+def _llama3(p: str) -> str:
+    w, h = word(p), "<|start_header_id|>{}<|end_header_id|>\n\n".format
+    return ("<|begin_of_text|>" + h("system") + p + "<|eot_id|>" + h("user") + p + "<|eot_id|>" + h(w)
+            + "hello<|eot_id|>" + h("assistant") + _dump({"name": p, "parameters": {"q": p}}) + "<|eot_id|>"
+            + h("assistant") + f"[{w.replace('(', '')}(q={_dump(p)})]<|eot_id|>"
+            + h("assistant") + f"<|python_tag|>{p}<|eom_id|>" + h("ipython") + p + "<|eot_id|>"
+            + h("assistant") + p + "<|eot_id|>")
+
+
+def _gemma(p: str) -> str:
+    w, turn = word(p), "<start_of_turn>{}\n{}<end_of_turn>\n".format
+    call = f"<start_function_call>call:{w}{{q:<escape>{p}<escape>}}<end_function_call>"
+    reply = f"<start_function_response>response:{w}{{r:<escape>{p}<escape>}}<end_function_response>"
+    return ("<bos>" + turn("developer", p) + turn("user", p + "\n\n" + p) + turn(w, "hello")
+            + turn("user", f"<start_of_image>{p}") + turn("model", call + reply + p) + turn("model", p))
+
+
+def _mistral(p: str) -> str:
+    w = word(p)
+    return (f"<s>[SYSTEM_PROMPT]{p}[/SYSTEM_PROMPT][AVAILABLE_TOOLS]{_dump([{'function': {'name': p}}])}"
+            f"[/AVAILABLE_TOOLS][INST]{p}[/INST][THINK]{p}[/THINK][TOOL_CALLS]{w}[CALL_ID]{w}[ARGS]{_dump({'q': p})}"
+            f"</s>[TOOL_RESULTS]{w}[TOOL_CONTENT]{p}[/TOOL_RESULTS]{p}</s>[INST]{p}[/INST]"
+            f"[TOOL_CALLS][{_dump({'name': p, 'arguments': {'q': p}, 'id': p})}]</s>"
+            f"[TOOL_RESULTS]{_dump({'content': p, 'call_id': p})}[/TOOL_RESULTS]{p}</s>")
+
+
+def _deepseek(p: str) -> str:
+    bar = lambda name: "<\uff5c" + name.replace(" ", "\u2581") + "\uff5c>"  # noqa: E731
+    return (bar("begin of sentence") + p + bar("User") + p + bar("Assistant") + f"<think>{p}</think>"
+            + bar("tool calls begin") + bar("tool call begin") + word(p) + bar("tool sep") + _dump({"q": p})
+            + bar("tool call end") + bar("tool calls end") + bar("end of sentence")
+            + bar("tool output begin") + p + bar("tool output end") + p + bar("end of sentence")
+            + bar("User") + p + bar("Assistant") + p + bar("end of sentence") + bar("User") + word(p))
+
+
+def _phi(p: str) -> str:
+    w = word(p)
+    return (f"<|system|>{p}<|tool|>{_dump([{'name': p}])}<|/tool|><|end|><|user|>{p}<|end|>"
+            f"<|im_start|>{w}<|im_sep|>hello<|im_end|><|assistant|><think>{p}</think>"
+            f"<|tool_call|>{_dump([{'name': p, 'arguments': {'q': p}}])}<|/tool_call|><|end|>"
+            f"<|tool|>{p}<|end|><|assistant|>{p}<|end|><|user|>{w}<|end|><|assistant|>{p}<|end|>")
+
+
 BUILDERS: dict[str, Callable[[str], str]] = {
-    "harmony": _harmony, "openchatml": _openchatml, "chatml": _chatml, "json": _json, "events": _events}
+    "harmony": _harmony, "openchatml": _openchatml, "chatml": _chatml, "json": _json, "events": _events,
+    "llama3": _llama3, "gemma": _gemma, "mistral": _mistral, "deepseek": _deepseek, "phi": _phi}
 
 
 def build(payload: str, dialect: str) -> bytes:
