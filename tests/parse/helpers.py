@@ -39,8 +39,9 @@ def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
         assert 0 <= start <= end <= len(text), message
         covered.append((start, end))
         turn_end[message.turn] = max(end, turn_end.get(message.turn, end))
-        # Turns never overlap, except event logs whose streams may interleave.
-        if transcript.dialect != "events":
+        # Turns never overlap, except in event logs and agent sessions, whose streams (a response's lines) may
+        # interleave with other lines.
+        if transcript.dialect not in ("events", "claude-code", "codex"):
             earlier = [stop for turn, stop in turn_end.items() if turn < message.turn]
             assert start >= max(earlier, default=0), "message spans overlap an earlier turn"
     for diagnostic in transcript.diagnostics:

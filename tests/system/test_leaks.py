@@ -118,8 +118,54 @@ def _events_body(dialect: str) -> str:
     return "\n".join(json.dumps(event) for event in events) + "\n"
 
 
+def _claude_code_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    base = {"isSidechain": False, "userType": "external", "cwd": "/w", "sessionId": "s1", "version": "1.0.98"}
+
+    def line(uuid, parent, kind, message=None, **extra):
+        made = {**base, "parentUuid": parent, "type": kind, "uuid": uuid, "timestamp": "2025-09-14T09:00:00Z",
+                **extra}
+        if message is not None:
+            made["message"] = message
+        return made
+
+    def said(mid, *blocks, **extra):
+        return {"id": mid, "type": "message", "role": "assistant", "model": "m", "content": list(blocks),
+                "usage": {"input_tokens": 1, "output_tokens": 1}, **extra}
+
+    def use(id, name, **arguments):
+        return {"type": "tool_use", "id": id, "name": name, "input": arguments}
+
+    def result(id, text):
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": text}]}
+
+    lines = [
+        {"type": "summary", "summary": c("summary"), "leafUuid": "a4"},
+        line("u0", None, "user", {"role": "user", "content": c("caveat")}, isMeta=True),
+        line("u1", "u0", "user", {"role": "user", "content": SHOWN[0]}),
+        line("a1", "u1", "assistant", said("m1", {"type": "thinking", "thinking": c("analysis"),
+                                                  "signature": "c2lnbmF0dXJl"})),
+        line("a2", "a1", "assistant", said("m1", use("k1", "Task", prompt=c("arguments")))),
+        {**line("s1", None, "user", {"role": "user", "content": c("arguments")}), "isSidechain": True},
+        {**line("s2", "s1", "assistant", said("m2", {"type": "text", "text": c("subagent")})), "isSidechain": True},
+        line("u2", "a2", "user", result("k1", c("reply"))),
+        # A branch the user rewound: shown while it was the last message (a live upload's prefix), so it holds no
+        # canary; tests/parse/agents/test_claude_code.py checks it is hidden once the session went another way.
+        line("a3", "u2", "assistant", said("m3", {"type": "text", "text": "LEFT-BRANCH"})),
+        line("u3", "a3", "user", {"role": "user", "content": "REWOUND-QUESTION"}),
+        line("a4", "u2", "assistant", said("m4", {"type": "text", "text": SHOWN[1]})),
+        line("y1", "a4", "system", content=c("system"), subtype="compact_boundary"),
+        line("u4", "y1", "user", {"role": "user", "content": c("compacted")}, isCompactSummary=True),
+        line("u5", "u4", "user", {"role": "user", "content": f"<local-command-stdout>{c('stdout')}"
+                                                              "</local-command-stdout>"}),
+        line("a5", "u5", "assistant", said("m5", {"type": "redacted_thinking", "data": "ZGF0YQ=="})),
+        line("u6", "a5", "user", {"role": "user", "content": SHOWN[2]}),
+    ]
+    return "".join(json.dumps(made) + "\n" for made in lines)
+
+
 BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
-            "events": _events_body}
+            "events": _events_body, "claude-code": _claude_code_body}
 
 
 def test_every_importer_has_a_canary_transcript():
@@ -131,7 +177,7 @@ def transcript(dialect: str) -> bytes:
 
 
 def canaries_in(dialect: str) -> list[str]:
-    return re.findall(r"CANARY-[a-z]+-[a-z0-9]+-Q7", BUILDERS[dialect](dialect))
+    return re.findall(r"CANARY-[a-z-]+-[a-z0-9]+-Q7", BUILDERS[dialect](dialect))
 
 
 # ---- fixtures ----------------------------------------------------------------------------------------------

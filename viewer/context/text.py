@@ -13,7 +13,7 @@ from viewer.write import TARGETS, Written
 from viewer.write.harmony import MESSAGE, as_history, to_harmony
 
 WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
-           "events": "openai-json"}
+           "events": "openai-json", "claude-code": "openai-json", "codex": "openai-json"}
 """Each dialect's writer (a key of `viewer.write.TARGETS`)."""
 PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n"}
 """The generation prompt each text dialect ends with; JSON requests have none."""

@@ -65,6 +65,13 @@ CODES: dict[str, Code] = {
     "W-UNKNOWN-EVENT": Code("info", "An event of unknown type was kept but not read."),
     "W-EVENT-TEXT-MISMATCH": Code("info", "A done event's text differs from the streamed deltas."),
     "W-STREAM-CANCELLED": Code("warning", "The response was cancelled before this message was complete."),
+    # Agent sessions
+    "W-SESSION-COMPACTED": Code("info", "The agent compacted its context here: the messages before it were replaced "
+                                        "by a summary in what the model saw next."),
+    "W-SESSION-INTERRUPTED": Code("info", "The user interrupted the agent here."),
+    "W-SESSION-FORK": Code("info", "The conversation forks here (a rewind or an edit): the messages of the other "
+                                   "branches are kept; the view follows the branch that ends at the last message."),
+    "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

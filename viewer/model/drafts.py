@@ -16,7 +16,8 @@ import dataclasses
 from viewer.model import Message, Segment
 
 MESSAGE_FIELDS = ("index", "turn", "role", "content", "span", "name", "recipient", "channel", "channel_explicit",
-                  "content_type", "constrained", "intent", "call_id", "end", "segments", "header")
+                  "content_type", "constrained", "intent", "call_id", "end", "segments", "header", "thread", "parent",
+                  "meta", "aside")
 
 SEGMENT_FIELDS = ("kind", "text", "span")
 
@@ -43,7 +44,8 @@ class _MessageDraft:
 
 
 def new_message(index, turn, role, content, span, name, recipient, channel, channel_explicit, content_type,
-                constrained, intent, call_id, end, segments, header) -> Message:
+                constrained, intent, call_id, end, segments, header, thread=None, parent=None, meta=None,
+                aside=False) -> Message:
     """`Message(...)` with the same fields in the same order."""
     message = _MessageDraft()
     message.index = index
@@ -62,6 +64,10 @@ def new_message(index, turn, role, content, span, name, recipient, channel, chan
     message.end = end
     message.segments = segments
     message.header = header
+    message.thread = thread
+    message.parent = parent
+    message.meta = meta
+    message.aside = aside
     message.__class__ = Message
     return message
 
@@ -91,6 +97,10 @@ def moved_message(message: Message, shift: int) -> Message:
                            for segment in segments for first, last in (segment.span,)) if segments else segments
     header = message.header
     moved.header = (header[0] + shift, header[1] + shift) if header else header
+    moved.thread = message.thread
+    moved.parent = message.parent
+    moved.meta = message.meta
+    moved.aside = message.aside
     moved.__class__ = Message
     return moved
 

@@ -10,6 +10,7 @@ from typing import Callable
 
 from viewer.analysis import BY_NAME, BY_ORDER
 from viewer.model import Transcript
+from viewer.parse.agents import parse_claude_code
 from viewer.parse.chatml import parse_chatml
 from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
@@ -50,6 +51,10 @@ IMPORTERS: dict[str, Importer] = {
     "events": Importer(
         parse_events, "A streaming event log (JSON Lines of response.* and tool.* events)",
         '{"type": "response.output_text.delta", "delta": "4"}\n{"type": "response.done"}'),
+    "claude-code": Importer(
+        parse_claude_code, "A Claude Code session (~/.claude/projects/…/<session>.jsonl)",
+        '{"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1", '
+        '"message": {"role": "user", "content": "What is 2+2?"}}'),
 }
 
 DIALECTS = tuple(IMPORTERS)

@@ -10,7 +10,7 @@ from hypothesis import given, strategies as st
 
 from tests.parse.harmony.helpers import only, read
 from tests.parse.helpers import assert_accounted_for, codes
-from viewer.model import Message
+from viewer.model import Message, Meta
 from viewer.model import drafts
 from viewer.model.drafts import new_message
 
@@ -183,7 +183,8 @@ def test_turn_is_the_message_index():
 def test_the_fast_message_constructor_makes_the_same_message_as_the_dataclass():
     values = dict(index=3, turn=3, role="tool", content="{}", span=(1, 9), name="functions.f", recipient="assistant",
                   channel="commentary", channel_explicit=True, content_type="json", constrained=True, intent="status",
-                  call_id="c", end="call", segments=(), header=(1, 4))
+                  call_id="c", end="call", segments=(), header=(1, 4), thread="a1", parent=2,
+                  meta=Meta(timestamp="2025-09-14T09:00:01Z"), aside=True)
     assert [field.name for field in dataclasses.fields(Message)] == list(values)
     fast = new_message(*values.values())
     assert type(fast) is Message

@@ -1,0 +1,210 @@
+"""Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object per line, one session
+per file (dialect `claude-code`).
+
+Lines (fields as Claude Code writes them; any may be missing in some version):
+- `user` and `assistant`: `uuid`, `parentUuid`, `sessionId`, `timestamp`, `cwd`, `gitBranch`, `version`,
+  `isSidechain`, `isMeta`, and `message` in the Anthropic Messages shape. An assistant response is written as
+  several lines, one content block each, sharing `message.id`: they are one turn. A `user` line made of
+  `tool_result` blocks (with a `toolUseResult` copy beside) holds tool replies, paired with their calls by
+  `tool_use_id`; the rest of a user line's text is classified by wrappers.py (typed, a command, or injected).
+- `system` (`subtype`: `compact_boundary`, `api_error`, `local_command`, hook summaries …) and `summary`
+  (`summary`, `leafUuid`): system messages, hidden by default; a compaction is also W-SESSION-COMPACTED.
+- `file-history-snapshot` and `queue-operation` carry no conversation: frame (kind `event`).
+- Any other type is kept as a hidden message with W-JSON-UNKNOWN-ITEM.
+
+`isMeta` lines and compaction summaries (`isCompactSummary`) are injected context (intent `context`). The
+messages of sub-agents and the tree of `parentUuid` are read by threads.py and tree.py; metadata by meta.py.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, NamedTuple
+
+from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.model.drafts import new_segment
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import claude_meta
+from viewer.parse.agents.session import Session
+from viewer.parse.agents.threads import Threads
+from viewer.parse.agents.tree import Tree
+from viewer.parse.agents.wrappers import user_text
+from viewer.parse.common import Pending
+from viewer.parse.json import pieces
+from viewer.parse.json.anthropic import block_reader
+from viewer.parse.json.container import frame
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.flat import flat_text
+from viewer.parse.json.media import MEDIA_PARTS, placeholder
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.options import ParseOptions
+
+QUIET_LINES = ("file-history-snapshot", "queue-operation")
+"""Line types that record the agent's bookkeeping (file backups, queued input), no conversation."""
+HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version"}
+"""Line fields that describe the session, kept in the header (shown in the debug view) from the first line."""
+USER_INTENTS = {"typed": None, "command": None, "injected": "context", "interrupted": "context"}
+
+
+def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
+    """Read a Claude Code session log. Never raises on user input."""
+    with collector_paused:  # see viewer/model/collector.py
+        lines, unreadable = read_lines(text)
+        reader = _Reader(Session(text))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages, structure = _structure(session)
+        quiet = tuple(new_segment("event", text[start:end], (start, end)) for start, end in reader.quiet)
+        diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
+        claimed = [*session.spans, *reader.quiet, *(diagnostic.span for diagnostic in diagnostics)]
+        return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
+                          frame=tuple(sorted((*quiet, *frame(text, claimed)), key=lambda s: s.span)))
+
+
+class _Structure(NamedTuple):
+    threads: Threads
+    totals: dict[str, Any]
+    diagnostics: list[Diagnostic]
+
+
+def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
+    """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics."""
+    messages, lines = session.messages, session.lines
+    threads = Threads(messages, lines)
+    main = [index for index in range(len(messages)) if index not in threads.of]
+    trees = [Tree(messages, lines, main)]
+    for thread in threads.threads:
+        trees.append(Tree(messages, lines, [index for index, name in threads.of.items() if name == thread.id]))
+    parent = {index: at for tree in trees for index, at in tree.parent.items()}
+    aside = set().union(*(tree.aside for tree in trees))
+    metas, totals = claude_meta(messages, lines)
+    updated = tuple(dataclasses.replace(message, thread=threads.of.get(index), parent=parent.get(index),
+                                        meta=metas[index], aside=index in aside)
+                    for index, message in enumerate(messages))
+    diagnostics = [*threads.diagnostics, *(diagnostic for tree in trees for diagnostic in tree.diagnostics)]
+    return updated, _Structure(threads, totals, diagnostics)
+
+
+class _Reader:
+    """Reads lines in order into the session."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": "claude-code"}
+        self.quiet: list[tuple[int, int]] = []
+        self._responses: dict[str, int] = {}
+        """The turn of each API response (`message.id`) read so far."""
+
+    def line(self, line: Line) -> None:
+        kind = line.get("type")
+        for key, name in HEADER_KEYS.items():
+            if name not in self.header and isinstance(line.get(key), str) and line.get(key):
+                self.header[name] = line.get(key)
+        if kind == "assistant" or kind == "user":
+            self._message_line(line, kind)
+        elif kind == "system":
+            self._system(line)
+        elif kind == "summary":
+            self._add(line, [_text_piece("system", line.get("summary"), name="summary")])
+        elif kind in QUIET_LINES:
+            self.quiet.append(line.span)
+        else:
+            what = f"A line {type_phrase(kind, line.value)}"
+            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                 what)])
+
+    def _message_line(self, line: Line, kind: str) -> None:
+        member = line.member("message")
+        if member is None or not isinstance(member.node.value, dict):
+            self.session.diagnostics.append(make_diagnostic(
+                "W-JSON-SHAPE", line.span, f"This {kind} line has no message object; it was skipped."))
+            return
+        if kind == "assistant":
+            source, found = self.session.read(member.node, lambda source: read_message(source, self.session))
+            self._add(line, found, source.problems, self._response_turn(member.node.value.get("id")))
+            return
+        injected = line.get("isMeta") is True or line.get("isCompactSummary") is True
+        source, found = self.session.read(member.node, lambda source: _user_pieces(source, self.session, injected))
+        self._add(line, found, source.problems)
+
+    def _response_turn(self, response: Any) -> int:
+        """Lines of one API response are one turn."""
+        if not isinstance(response, str):
+            return self.session.next_turn()
+        turn = self._responses.get(response)
+        if turn is None:
+            turn = self._responses[response] = self.session.next_turn()
+        return turn
+
+    def _system(self, line: Line) -> None:
+        subtype = line.get("subtype") if isinstance(line.get("subtype"), str) else None
+        problems = []
+        if subtype == "compact_boundary":
+            problems.append(Pending("W-SESSION-COMPACTED", _compaction(line.get("compactMetadata")), line.span))
+        self._add(line, [_text_piece("system", line.get("content"), name=subtype)], problems)
+
+    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+        self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+
+
+def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[Piece]:
+    """A user line's message: its text (typed, a command, or injected), tool replies and images, in order."""
+    content = source.get("content")
+    if isinstance(content, str) or content is None:
+        if content is None:
+            source.problem("W-JSON-MISSING-CONTENT", "This message has no content.")
+        return [_user_text(content or "", source.span_of("content"), injected, source)]
+    if not isinstance(content, list):
+        return [_user_text(source.text("content") or "", source.span_of("content"), injected, source)]
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found: list[Piece] = []
+    for at, block in enumerate(content):
+        span = spans[at] if at < len(spans) else source.span_of("content")
+        found.extend(_user_block(block, span, session, injected, source))
+    return found
+
+
+def _user_block(block: Any, span, session: Session, injected: bool, source: JsonObject) -> list[Piece]:
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind == "text":
+        text = block.get("text")
+        return [_user_text(text if isinstance(text, str) else flat_text(text), span, injected, source)]
+    if kind in MEDIA_PARTS:
+        piece = _text_piece("user", placeholder(kind, block))
+        piece.span = span
+        if injected:
+            piece.fields["intent"] = "context"
+        return [piece]
+    reader = block_reader(kind)
+    if reader is not None:
+        return reader(block, span, "user", session)
+    return [pieces.unclassified("user", kind, block, span, "W-JSON-UNKNOWN-PART",
+                                f"A content block {type_phrase(kind, block)}")]
+
+
+def _user_text(text: str, span, injected: bool, source: JsonObject) -> Piece:
+    what = user_text(text)
+    piece = Piece(dict(role="user", channel="final", content=what.text, end="end",
+                       intent="context" if injected else USER_INTENTS[what.kind]), span)
+    if what.kind == "interrupted":
+        source.problem("W-SESSION-INTERRUPTED", "The user interrupted the agent here.", span)
+    return piece
+
+
+def _text_piece(role: str, value: Any, name: str | None = None) -> Piece:
+    return Piece(dict(role=role, name=name, channel="final", content=flat_text(value) if value is not None else "",
+                      end="end"), None)
+
+
+def _compaction(metadata: Any) -> str:
+    said = "The agent compacted its context here"
+    if isinstance(metadata, dict):
+        facts = [f"trigger {metadata['trigger']}" if isinstance(metadata.get("trigger"), str) else "",
+                 f"{metadata['preTokens']:,} tokens before" if isinstance(metadata.get("preTokens"), int) else ""]
+        facts = [fact for fact in facts if fact]
+        if facts:
+            said += f" ({', '.join(facts)})"
+    return said + ": the messages before it stay, the model saw a summary of them afterwards."

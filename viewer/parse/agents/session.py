@@ -1,0 +1,70 @@
+"""Numbering an agent session's messages: the pieces each line gives (read by the JSON package's shape
+readers) become messages of a turn, spanning their line when a line gives one, with the line they came from
+remembered; and the text an assistant wrote before a tool call of the same response becomes its preamble."""
+from __future__ import annotations
+
+import dataclasses
+
+from viewer.model import Message, Span
+from viewer.parse.agents.lines import Line
+from viewer.parse.json.importer import Importer
+from viewer.parse.json.positions import Node, read_value
+from viewer.parse.json.source import JsonObject, Piece
+
+LOCATED_DEPTH = 2
+"""Levels of a message object read with spans when it gives several messages (its members and its content's
+blocks)."""
+
+
+class Session(Importer):
+    """The messages of one session log, in order, with the line each came from."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.lines: list[Line] = []
+        """The line of each message, by index."""
+        self._said: dict[int, list[int]] = {}
+        """Per turn: its assistant answers that no call has followed yet."""
+
+    def read(self, node: Node, reader) -> tuple[JsonObject, list[Piece]]:
+        """A message object read by `reader`; read again with the spans of its members and blocks when it gives
+        several messages or a problem (most lines give one, and reading spans costs more)."""
+        source = JsonObject(node.value, node.span)
+        found = reader(source)
+        if len(found) > 1 or source.problems or any(piece.problems for piece in found):
+            located = read_value(self.text, node.span[0], LOCATED_DEPTH)
+            source = JsonObject(located.value, located.span, located.members)
+            found = reader(source)
+        return source, found
+
+    def add_line(self, line: Line, found: list[Piece], turn: int, problems=()) -> None:
+        """The pieces of one line as messages of `turn`: one piece spans the whole line."""
+        first = len(self.messages)
+        for piece in found:
+            span = line.span if len(found) == 1 else (piece.span or line.span)
+            self._add(Message(index=len(self.messages), turn=turn, span=span, **piece.fields), line)
+            self._note(piece.problems, len(self.messages) - 1)
+        self._note(list(problems), first if found else None)
+
+    def _add(self, message: Message, line: Line) -> None:
+        if message.end == "call":
+            self.note_call(message.call_id, message.recipient)
+            self._to_preambles(message.turn)
+        elif message.role == "assistant" and message.channel == "final" and message.recipient is None:
+            self._said.setdefault(message.turn, []).append(message.index)
+        self.messages.append(message)
+        self.lines.append(line)
+
+    def _to_preambles(self, turn: int) -> None:
+        """Text the assistant wrote before a tool call in the same response was a preamble: it goes on the
+        commentary channel, which the agent-preamble rule shows as a plan note (viewer/policy/rules.py)."""
+        for index in self._said.pop(turn, ()):
+            self.messages[index] = dataclasses.replace(self.messages[index], channel="commentary")
+
+    def next_turn(self) -> int:
+        turn, self.turn = self.turn, self.turn + 1
+        return turn
+
+    @property
+    def spans(self) -> list[Span]:
+        return [message.span for message in self.messages]
