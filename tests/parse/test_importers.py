@@ -8,7 +8,7 @@ from viewer.parse import DIALECTS, IMPORTERS, detect, parse
 
 def test_the_dialects_are_the_importers_in_table_order():
     assert DIALECTS == tuple(IMPORTERS) == ("openchatml", "harmony", "chatml", "json", "events",
-                                                 "claude-code")
+                                                 "claude-code", "codex")
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -22,5 +22,5 @@ def test_each_importer_s_example_is_detected_as_its_dialect_and_parses_cleanly(d
 
 
 def test_an_unknown_dialect_is_refused_with_the_choices():
-    with pytest.raises(ValueError, match="auto, openchatml, harmony, chatml, json, events, claude-code"):
+    with pytest.raises(ValueError, match="auto, openchatml, harmony, chatml, json, events, claude-code, codex"):
         parse("x", "yaml")

@@ -164,8 +164,43 @@ def _claude_code_body(dialect: str) -> str:
     return "".join(json.dumps(made) + "\n" for made in lines)
 
 
+def _codex_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def line(kind, payload):
+        return {"timestamp": "2025-10-02T14:00:00Z", "type": kind, "payload": payload}
+
+    def said(role, text, part="input_text", **extra):
+        return line("response_item", {"type": "message", "role": role, "content": [{"type": part, "text": text}],
+                                      **extra})
+
+    lines = [
+        line("session_meta", {"id": "s1", "cwd": "/w", "cli_version": "0.46.0", "instructions": c("system")}),
+        said("developer", f"<permissions instructions>{c('developer')}</permissions instructions>"),
+        said("user", f"<environment_context>{c('environment')}</environment_context>"),
+        said("user", f"<user_instructions>{c('instructions')}</user_instructions>"),
+        said("user", SHOWN[0]),
+        line("event_msg", {"type": "user_message", "message": SHOWN[0]}),
+        line("turn_context", {"cwd": "/w", "model": "gpt-5-codex"}),
+        line("response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": c("summary")}],
+                               "encrypted_content": "Z0FBQUFB"}),
+        line("event_msg", {"type": "agent_reasoning", "text": c("summary")}),
+        line("response_item", {"type": "function_call", "name": "shell", "call_id": "k1",
+                               "arguments": json.dumps({"command": ["ls", c("arguments")]})}),
+        line("response_item", {"type": "function_call_output", "call_id": "k1", "output": c("reply")}),
+        line("response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "k2",
+                               "input": c("patch")}),
+        line("response_item", {"type": "custom_tool_call_output", "call_id": "k2", "output": c("patched")}),
+        said("assistant", SHOWN[1], "output_text", phase="final_answer"),
+        line("compacted", {"message": c("compacted")}),
+        said("user", SHOWN[2]),
+    ]
+    return "".join(json.dumps(made) + "\n" for made in lines)
+
+
 BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
-            "events": _events_body, "claude-code": _claude_code_body}
+            "events": _events_body, "claude-code": _claude_code_body,
+            "codex": _codex_body}
 
 
 def test_every_importer_has_a_canary_transcript():

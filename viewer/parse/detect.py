@@ -10,6 +10,8 @@ _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:",
 _EVENT_PREFIXES = ("response.", "tool.")
 _CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
+_CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
 _SNIFF_LINES = 5
 _SNIFF = 65536
 
@@ -57,6 +59,8 @@ def _line_kind(event: dict) -> str:
         return "claude-code"
     if kind == "file-history-snapshot" and "snapshot" in event:
         return "claude-code"
+    if kind in _CODEX_ROLLOUT and isinstance(event.get("payload"), dict) or kind in _CODEX_EXEC:
+        return "codex"
     return "json"
 
 

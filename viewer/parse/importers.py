@@ -10,7 +10,7 @@ from typing import Callable
 
 from viewer.analysis import BY_NAME, BY_ORDER
 from viewer.model import Transcript
-from viewer.parse.agents import parse_claude_code
+from viewer.parse.agents import parse_claude_code, parse_codex
 from viewer.parse.chatml import parse_chatml
 from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
@@ -55,6 +55,10 @@ IMPORTERS: dict[str, Importer] = {
         parse_claude_code, "A Claude Code session (~/.claude/projects/…/<session>.jsonl)",
         '{"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1", '
         '"message": {"role": "user", "content": "What is 2+2?"}}'),
+    "codex": Importer(
+        parse_codex, "A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl) or a `codex exec --json` stream",
+        '{"timestamp": "2025-09-14T09:00:00Z", "type": "response_item", "payload": {"type": "message", '
+        '"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}}'),
 }
 
 DIALECTS = tuple(IMPORTERS)

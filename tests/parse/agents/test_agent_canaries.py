@@ -64,3 +64,42 @@ def test_no_hidden_part_of_a_claude_code_session_reaches_a_default_view_export(k
     exported = _default_exports(text)
     assert CANARY not in exported
     assert "SHOWN-0" in exported
+
+
+def _codex_line(kind: str, number: int) -> list[dict]:
+    """One event of a rollout with canaries in its hidden parts."""
+    def line(type_, payload):
+        return {"timestamp": "2025-10-02T14:00:00Z", "type": type_, "payload": payload}
+
+    def said(role, text, part="input_text"):
+        return line("response_item", {"type": "message", "role": role, "content": [{"type": part, "text": text}]})
+
+    if kind == "typed":
+        return [said("user", f"SHOWN-{number}"), line("event_msg", {"type": "user_message", "message": CANARY})]
+    if kind == "answer":
+        return [said("assistant", f"SHOWN-{number}", "output_text")]
+    if kind == "reasoning":
+        return [line("response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": CANARY}],
+                                       "encrypted_content": CANARY}),
+                line("event_msg", {"type": "agent_reasoning", "text": CANARY})]
+    if kind == "call":
+        return [line("response_item", {"type": "function_call", "name": "shell", "call_id": f"c{number}",
+                                       "arguments": json.dumps({"command": [CANARY]})}),
+                line("response_item", {"type": "function_call_output", "call_id": f"c{number}", "output": CANARY})]
+    if kind == "injected":
+        return [said("user", f"<environment_context>{CANARY}</environment_context>"),
+                said("developer", CANARY), line("session_meta", {"id": "s", "instructions": CANARY})]
+    if kind == "system":
+        return [line("compacted", {"message": CANARY}), line("turn_context", {"model": CANARY})]
+    return [line("world_state", {"text": CANARY})]
+
+
+CODEX_KINDS = ("typed", "answer", "reasoning", "call", "injected", "system", "unknown")
+
+
+@given(st.lists(st.sampled_from(CODEX_KINDS), min_size=1, max_size=12))
+def test_no_hidden_part_of_a_codex_rollout_reaches_a_default_view_export(kinds):
+    lines = [line for number, kind in enumerate(["typed", *kinds]) for line in _codex_line(kind, number)]
+    exported = _default_exports("".join(json.dumps(line) + "\n" for line in lines))
+    assert CANARY not in exported
+    assert "SHOWN-0" in exported

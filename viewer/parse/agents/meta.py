@@ -7,7 +7,7 @@ counts each response once. The totals go in the transcript's header (shown by th
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +31,8 @@ def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[lis
             last_of_response[response] = index
     called: dict[str, str] = {}
     metas: list[Meta | None] = []
-    total, counted, models = Usage(), 0, {}
+    usages: list[Usage] = []
+    models: dict[str, None] = {}
     for index, (message, line) in enumerate(zip(messages, lines)):
         timestamp = _text(line.get("timestamp"))
         response = _response(line)
@@ -41,18 +42,17 @@ def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[lis
         if response is not None and last_of_response[response] == index or response is None and last_of_line:
             usage = _usage(body.get("usage")) if line.get("type") == "assistant" else None
         if usage is not None:
-            total, counted = total + usage, counted + 1
+            usages.append(usage)
         model = _text(body.get("model")) if line.get("type") == "assistant" else None
         if model is not None:
             models[model] = None
         if message.is_call and message.call_id and timestamp:
             called[message.call_id] = timestamp
-        duration = _between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id else None
+        duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id else None
         meta = Meta(timestamp=timestamp, model=model, stop_reason=_text(body.get("stop_reason")), usage=usage,
                     response=response, duration_ms=duration)
         metas.append(None if meta == NOTHING else meta)
-    totals = {"usage": total.to_json(), "responses": counted, "models": list(models)} if counted else {}
-    return metas, totals
+    return metas, usage_totals(usages, models)
 
 
 def _response(line: Line) -> str | None:
@@ -68,7 +68,7 @@ def _usage(value: Any) -> Usage | None:
                     for name, count in counts.items()})
 
 
-def _between(start: str | None, end: str | None) -> int | None:
+def between(start: str | None, end: str | None) -> int | None:
     """Milliseconds from one ISO 8601 time to another; None when either cannot be read."""
     if not start or not end:
         return None
@@ -80,3 +80,24 @@ def _between(start: str | None, end: str | None) -> int | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def openai_usage(figures: Any) -> Usage | None:
+    """Usage as OpenAI counts it (`input_tokens`, `cached_input_tokens`, `output_tokens`): cached input is
+    counted inside `input_tokens` there, apart in the model."""
+    if not isinstance(figures, dict) or not isinstance(figures.get("input_tokens"), int):
+        return None
+    cached = figures.get("cached_input_tokens") if isinstance(figures.get("cached_input_tokens"), int) else 0
+    output = figures.get("output_tokens") if isinstance(figures.get("output_tokens"), int) else 0
+    return Usage(input=max(figures["input_tokens"] - cached, 0), output=output, cache_read=cached)
+
+
+def usage_totals(usages: Iterable[Usage], models: Iterable[str] = ()) -> dict[str, Any]:
+    """The header's totals: tokens over every response, how many responses, which models."""
+    total, counted = Usage(), 0
+    for usage in usages:
+        total, counted = total + usage, counted + 1
+    if not counted:
+        return {}
+    named = list(dict.fromkeys(models))
+    return {"usage": total.to_json(), "responses": counted} | ({"models": named} if named else {})
