@@ -85,6 +85,13 @@ class Meta:
                                 "duration_ms": self.duration_ms}
         return {key: value for key, value in data.items() if value is not None}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Meta:
+        usage = data.get("usage")
+        return cls(timestamp=data.get("timestamp"), model=data.get("model"), stop_reason=data.get("stop_reason"),
+                   usage=Usage(**usage) if usage else None, response=data.get("response"),
+                   duration_ms=data.get("duration_ms"))
+
 
 @dataclass(frozen=True, slots=True)
 class Thread:

@@ -87,6 +87,8 @@ class Entry:
     column: int
     source: str
     """The exact source text of the message."""
+    thread_call: int | None = None
+    """For a message of a sub-agent's thread: the index of the call that started the thread, when known."""
 
     @property
     def index(self) -> int:
