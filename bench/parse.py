@@ -6,7 +6,8 @@ time (best of 3), throughput, peak memory while parsing (tracemalloc, a separate
 Python down), and the time of one `re.finditer` pass over the control tokens of the same text, which is the
 yardstick of the targets: parse ≤ 5× that pass, ≥ 100 MB/s, peak memory ≤ 10× the input. Then the ChatML and
 JSON importers (target ≥ 50 MB/s) and the whole `parse()` of each, with their speed beside the Harmony importer's,
-measured alternately in the same process.
+measured alternately in the same process; and a Claude Code session of the same size
+(tests/harness/agents.py) through its importer.
 """
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests.harness.agents import claude_code  # noqa: E402
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import ParseOptions, parse  # noqa: E402
+from viewer.parse.agents import parse_claude_code  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
 from viewer.parse.json import parse_json  # noqa: E402
@@ -99,7 +102,8 @@ def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str,
     """The ChatML and JSON importers, and the whole `parse()`, on the same conversations (best of 3 each,
     alternating)."""
     rows = []
-    for name, make, importer in (("chatml", chatml, parse_chatml), ("json", openai_json, parse_json)):
+    for name, make, importer in (("chatml", chatml, parse_chatml), ("json", openai_json, parse_json),
+                                 ("claude_code", claude_code, parse_claude_code)):
         text = make(megabytes)
         size = len(text.encode("utf-8")) / 1_000_000
         (read_time, transcript), (full_time, full) = best_of(

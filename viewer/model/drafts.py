@@ -105,6 +105,24 @@ def moved_message(message: Message, shift: int) -> Message:
     return moved
 
 
+def logged_message(message: Message, thread, parent, meta, aside) -> Message:
+    """A copy of `message` with what an agent's log records of it (viewer/parse/agents): copied field by field,
+    four times as fast as `dataclasses.replace`, which a big session calls for every message."""
+    logged = _MessageDraft()
+    for name in _COPIED:
+        setattr(logged, name, getattr(message, name))
+    logged.thread = thread
+    logged.parent = parent
+    logged.meta = meta
+    logged.aside = aside
+    logged.__class__ = Message
+    return logged
+
+
+_COPIED = MESSAGE_FIELDS[:-4]
+"""The fields `logged_message` copies: all but the four it sets."""
+
+
 class _SegmentDraft:
     """A mutable object with exactly Segment's slots, so that it may become a Segment."""
 

@@ -17,12 +17,11 @@ messages of sub-agents and the tree of `parentUuid` are read by threads.py and t
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, NamedTuple
 
 from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.model.drafts import new_segment
+from viewer.model.drafts import logged_message, new_segment
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import claude_meta
 from viewer.parse.agents.session import Session
@@ -31,11 +30,12 @@ from viewer.parse.agents.tree import Tree
 from viewer.parse.agents.wrappers import user_text
 from viewer.parse.common import Pending
 from viewer.parse.json import pieces
-from viewer.parse.json.anthropic import block_reader
+from viewer.parse.json.anthropic import BLOCKS, block_reader
 from viewer.parse.json.container import frame
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
+from viewer.parse.json.parts import text_pieces
 from viewer.parse.json.source import JsonObject, Piece, type_phrase
 from viewer.parse.options import ParseOptions
 
@@ -80,8 +80,7 @@ def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
     parent = {index: at for tree in trees for index, at in tree.parent.items()}
     aside = set().union(*(tree.aside for tree in trees))
     metas, totals = claude_meta(messages, lines)
-    updated = tuple(dataclasses.replace(message, thread=threads.of.get(index), parent=parent.get(index),
-                                        meta=metas[index], aside=index in aside)
+    updated = tuple(logged_message(message, threads.of.get(index), parent.get(index), metas[index], index in aside)
                     for index, message in enumerate(messages))
     diagnostics = [*threads.diagnostics, *(diagnostic for tree in trees for diagnostic in tree.diagnostics)]
     return updated, _Structure(threads, totals, diagnostics)
@@ -116,17 +115,17 @@ class _Reader:
                                                  what)])
 
     def _message_line(self, line: Line, kind: str) -> None:
-        member = line.member("message")
-        if member is None or not isinstance(member.node.value, dict):
+        if not isinstance(line.get("message"), dict):
             self.session.diagnostics.append(make_diagnostic(
                 "W-JSON-SHAPE", line.span, f"This {kind} line has no message object; it was skipped."))
             return
         if kind == "assistant":
-            source, found = self.session.read(member.node, lambda source: read_message(source, self.session))
-            self._add(line, found, source.problems, self._response_turn(member.node.value.get("id")))
+            source, found = self.session.read(line, "message", lambda source: _assistant_pieces(source, self.session))
+            self._add(line, found, source.problems, self._response_turn(line.value["message"].get("id")))
             return
         injected = line.get("isMeta") is True or line.get("isCompactSummary") is True
-        source, found = self.session.read(member.node, lambda source: _user_pieces(source, self.session, injected))
+        source, found = self.session.read(line, "message",
+                                          lambda source: _user_pieces(source, self.session, injected))
         self._add(line, found, source.problems)
 
     def _response_turn(self, response: Any) -> int:
@@ -147,6 +146,32 @@ class _Reader:
 
     def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+
+
+ASSISTANT_KEYS = frozenset(("id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage",
+                            "container", "context_management"))
+"""The keys of an assistant's API message as Claude Code writes it: one of these with one block is read directly."""
+ONE_BLOCK_READERS = {"thinking": BLOCKS["thinking"], "redacted_thinking": BLOCKS["redacted_thinking"],
+                     "tool_use": BLOCKS["tool_use"]}
+ANSWER = dict(role="assistant", name=None, recipient=None, channel="final", channel_explicit=False, content_type=None,
+              constrained=False, intent=None, call_id=None, end="end")
+"""The fields the general reader gives an assistant's text."""
+
+
+def _assistant_pieces(source: JsonObject, session: Session) -> list[Piece]:
+    """An assistant's API message. Claude Code writes most with one block: read here with the block readers the
+    general reader (elements.py) uses, to the same messages, without its search for other shapes' keys."""
+    value = source.value
+    content = value.get("content")
+    if value.get("role") == "assistant" and isinstance(content, list) and len(content) == 1 \
+            and isinstance(content[0], dict) and value.keys() <= ASSISTANT_KEYS:
+        block = content[0]
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            return text_pieces(block["text"], ANSWER, source.span)
+        if kind in ONE_BLOCK_READERS:
+            return ONE_BLOCK_READERS[kind](block, source.span, "assistant", session)
+    return read_message(source, session)
 
 
 def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[Piece]:

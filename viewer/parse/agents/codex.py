@@ -76,14 +76,13 @@ class _Rollout:
         """Message index -> the usage of the response it ends."""
 
     def line(self, line: Line) -> None:
-        kind, payload = line.get("type"), line.member("payload")
-        if kind not in ROLLOUT_TYPES or payload is None or not isinstance(payload.node.value, dict):
+        kind, value = line.get("type"), line.get("payload")
+        if kind not in ROLLOUT_TYPES or not isinstance(value, dict):
             what = f"A line {type_phrase(kind, line.value)}"
             self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
             return
-        value = payload.node.value
         if kind == "response_item":
-            self._item(line, payload.node)
+            self._item(line, value)
         elif kind == "session_meta":
             self._meta(line, value)
         elif kind == "compacted":
@@ -97,8 +96,7 @@ class _Rollout:
         else:
             self._event(line, value)
 
-    def _item(self, line: Line, node) -> None:
-        value = node.value
+    def _item(self, line: Line, value: dict[str, Any]) -> None:
         kind = value.get("type")
         assistant_side = kind != "message" and kind not in INPUTS or value.get("role") == "assistant"
         if assistant_side:
@@ -107,7 +105,7 @@ class _Rollout:
             turn = self.response
         else:
             turn, self.response = self.session.next_turn(), None
-        source, found = self.session.read(node, lambda source: _item_pieces(source, self.session))
+        source, found = self.session.read(line, "payload", lambda source: _item_pieces(source, self.session))
         first = len(self.session.messages)
         self._add(line, found, source.problems, turn)
         if self.model and assistant_side:

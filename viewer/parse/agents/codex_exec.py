@@ -46,14 +46,14 @@ def parse_codex_exec(text: str, lines: list[Line], unreadable: list[Diagnostic])
         turn: int | None = None
         for line in lines:
             kind = line.get("type")
-            item = line.member("item")
-            if kind in ("item.started", "item.updated") and item is not None and isinstance(item.node.value, dict):
-                pending[str(item.node.value.get("id"))] = line
+            item = line.get("item")
+            if kind in ("item.started", "item.updated") and isinstance(item, dict):
+                pending[str(item.get("id"))] = line
                 quiet.append(line.span)
-            elif kind == "item.completed" and item is not None and isinstance(item.node.value, dict):
-                pending.pop(str(item.node.value.get("id")), None)
+            elif kind == "item.completed" and isinstance(item, dict):
+                pending.pop(str(item.get("id")), None)
                 turn = session.next_turn() if turn is None else turn
-                _item(session, line, item.node, turn)
+                _item(session, line, turn)
             elif kind == "thread.started":
                 if isinstance(line.get("thread_id"), str):
                     header.setdefault("session_id", line.get("thread_id"))
@@ -77,7 +77,7 @@ def parse_codex_exec(text: str, lines: list[Line], unreadable: list[Diagnostic])
         for line in pending.values():
             quiet.remove(line.span)
             turn = session.next_turn() if turn is None else turn
-            _item(session, line, line.member("item").node, turn, cut=True)
+            _item(session, line, turn, cut=True)
         messages = tuple(_with_meta(session, usage))
         events = tuple(new_segment("event", text[start:end], (start, end)) for start, end in quiet)
         diagnostics = [*unreadable, *session.diagnostics]
@@ -87,8 +87,8 @@ def parse_codex_exec(text: str, lines: list[Line], unreadable: list[Diagnostic])
                           frame=tuple(sorted((*events, *frame(text, claimed)), key=lambda s: s.span)))
 
 
-def _item(session: Session, line: Line, node, turn: int, cut: bool = False) -> None:
-    source, found = session.read(node, lambda source: _item_pieces(source, session))
+def _item(session: Session, line: Line, turn: int, cut: bool = False) -> None:
+    source, found = session.read(line, "item", lambda source: _item_pieces(source, session))
     problems = list(source.problems)
     if cut:
         problems.append(Pending("E-STREAM-TRUNCATED", "This item never completed: the stream ends before it; its "

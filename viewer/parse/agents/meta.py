@@ -34,16 +34,19 @@ def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[lis
     usages: list[Usage] = []
     models: dict[str, None] = {}
     for index, (message, line) in enumerate(zip(messages, lines)):
-        timestamp = _text(line.get("timestamp"))
+        value = line.value
+        timestamp = _text(value.get("timestamp"))
         response = _response(line)
-        body = line.get("message") if isinstance(line.get("message"), dict) else {}
+        said = value.get("type") == "assistant"
+        body = value.get("message") if said and isinstance(value.get("message"), dict) else {}
         last_of_line = index + 1 == len(lines) or lines[index + 1] is not line
         usage = None
-        if response is not None and last_of_response[response] == index or response is None and last_of_line:
-            usage = _usage(body.get("usage")) if line.get("type") == "assistant" else None
+        if said and (response is not None and last_of_response[response] == index or response is None
+                     and last_of_line):
+            usage = _usage(body.get("usage"))
         if usage is not None:
             usages.append(usage)
-        model = _text(body.get("model")) if line.get("type") == "assistant" else None
+        model = _text(body.get("model"))
         if model is not None:
             models[model] = None
         if message.is_call and message.call_id and timestamp:
@@ -56,8 +59,9 @@ def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[lis
 
 
 def _response(line: Line) -> str | None:
-    body = line.get("message")
-    return _text(body.get("id")) if line.get("type") == "assistant" and isinstance(body, dict) else None
+    value = line.value
+    body = value.get("message")
+    return _text(body.get("id")) if value.get("type") == "assistant" and isinstance(body, dict) else None
 
 
 def _usage(value: Any) -> Usage | None:

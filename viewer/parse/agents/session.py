@@ -8,7 +8,7 @@ import dataclasses
 from viewer.model import Message, Span
 from viewer.parse.agents.lines import Line
 from viewer.parse.json.importer import Importer
-from viewer.parse.json.positions import Node, read_value
+from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Piece
 
 LOCATED_DEPTH = 2
@@ -26,13 +26,15 @@ class Session(Importer):
         self._said: dict[int, list[int]] = {}
         """Per turn: its assistant answers that no call has followed yet."""
 
-    def read(self, node: Node, reader) -> tuple[JsonObject, list[Piece]]:
-        """A message object read by `reader`; read again with the spans of its members and blocks when it gives
-        several messages or a problem (most lines give one, and reading spans costs more)."""
-        source = JsonObject(node.value, node.span)
+    def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Piece]]:
+        """The object under `key` of a line read by `reader`, first as standing for the whole line; read again
+        with the spans of its members and blocks when it gives several messages, which then span their own
+        block (most lines give one, whose span and whose diagnostics' are the line's: reading spans costs ten
+        times more)."""
+        source = JsonObject(line.value[key], line.span)
         found = reader(source)
-        if len(found) > 1 or source.problems or any(piece.problems for piece in found):
-            located = read_value(self.text, node.span[0], LOCATED_DEPTH)
+        if len(found) > 1:
+            located = read_value(self.text, line.member(key).node.span[0], LOCATED_DEPTH)
             source = JsonObject(located.value, located.span, located.members)
             found = reader(source)
         return source, found
