@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.model.drafts import logged_message, new_segment
+from viewer.model.drafts import logged_message
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import claude_meta
 from viewer.parse.agents.session import Session
@@ -31,7 +31,6 @@ from viewer.parse.agents.wrappers import user_text
 from viewer.parse.common import Pending
 from viewer.parse.json import pieces
 from viewer.parse.json.anthropic import BLOCKS, block_reader
-from viewer.parse.json.container import frame
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
@@ -55,12 +54,10 @@ def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
             reader.line(line)
         session = reader.session
         messages, structure = _structure(session)
-        quiet = tuple(new_segment("event", text[start:end], (start, end)) for start, end in reader.quiet)
         diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
-        claimed = [*session.spans, *reader.quiet, *(diagnostic.span for diagnostic in diagnostics)]
         return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
-                          frame=tuple(sorted((*quiet, *frame(text, claimed)), key=lambda s: s.span)))
+                          frame=session.frame(reader.quiet, diagnostics))
 
 
 class _Structure(NamedTuple):

@@ -23,15 +23,12 @@ from typing import Any
 
 from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.model.drafts import new_segment
-from viewer.parse.agents.lines import Line
 from viewer.parse.agents.codex_exec import EXEC_TYPES, parse_codex_exec
-from viewer.parse.agents.lines import read_lines
+from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import NOTHING, between, openai_usage, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending
 from viewer.parse.json import pieces
-from viewer.parse.json.container import frame
 from viewer.parse.json.flat import flat_text, part_text
 from viewer.parse.json.responses import read_item
 from viewer.parse.json.source import JsonObject, Piece, type_phrase
@@ -55,12 +52,9 @@ def parse_codex_rollout(text: str, lines: list[Line], unreadable: list[Diagnosti
             reader.line(line)
         session = reader.session
         messages = tuple(reader.finished())
-        quiet = tuple(new_segment("event", text[start:end], (start, end)) for start, end in reader.quiet)
         diagnostics = [*unreadable, *session.diagnostics]
-        claimed = [*session.spans, *reader.quiet, *(diagnostic.span for diagnostic in diagnostics)]
         return Transcript(dialect="codex", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | reader.totals(),
-                          frame=tuple(sorted((*quiet, *frame(text, claimed)), key=lambda s: s.span)))
+                          header=reader.header | reader.totals(), frame=session.frame(reader.quiet, diagnostics))
 
 
 class _Rollout:

@@ -18,15 +18,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Transcript, Usage, make_diagnostic
+from viewer.model import Diagnostic, Meta, Transcript, Usage
 from viewer.model.collector import collector_paused
-from viewer.model.drafts import new_segment
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import openai_usage, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import pieces
-from viewer.parse.json.container import frame
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.source import JsonObject, Piece, type_phrase
 
@@ -79,12 +77,9 @@ def parse_codex_exec(text: str, lines: list[Line], unreadable: list[Diagnostic])
             turn = session.next_turn() if turn is None else turn
             _item(session, line, turn, cut=True)
         messages = tuple(_with_meta(session, usage))
-        events = tuple(new_segment("event", text[start:end], (start, end)) for start, end in quiet)
         diagnostics = [*unreadable, *session.diagnostics]
-        claimed = [*session.spans, *quiet, *(diagnostic.span for diagnostic in diagnostics)]
         return Transcript(dialect="codex", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=header | usage_totals(usage.values()),
-                          frame=tuple(sorted((*events, *frame(text, claimed)), key=lambda s: s.span)))
+                          header=header | usage_totals(usage.values()), frame=session.frame(quiet, diagnostics))
 
 
 def _item(session: Session, line: Line, turn: int, cut: bool = False) -> None:

@@ -1,5 +1,5 @@
-"""The lines of an agent's session log (JSON Lines, one event per line), each read with the spans of its
-top-level members, and what could not be read.
+"""The lines of an agent's session log (JSON Lines, one event per line), each decoded whole (the spans of its
+members are read only when asked for), and what could not be read.
 
 A line that is not one whole JSON object is W-JSON-SYNTAX and skipped; when it is the file's last line and the
 file does not end with a line break, the agent was cut off while writing it (the session was still running, or

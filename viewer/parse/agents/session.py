@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from viewer.model import Message, Span
+from viewer.model import Diagnostic, Message, Segment, Span
+from viewer.model.drafts import new_segment
 from viewer.parse.agents.lines import Line
+from viewer.parse.json.container import frame
 from viewer.parse.json.importer import Importer
 from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Piece
@@ -67,6 +69,10 @@ class Session(Importer):
         turn, self.turn = self.turn, self.turn + 1
         return turn
 
-    @property
-    def spans(self) -> list[Span]:
-        return [message.span for message in self.messages]
+    def frame(self, quiet: list[Span], diagnostics: list[Diagnostic]) -> tuple[Segment, ...]:
+        """What of the source is not a message: the `quiet` lines (events that carry no conversation, kind
+        `event`) and what else lies between messages and diagnostics (kind `json`), in source order."""
+        events = [new_segment("event", self.text[start:end], (start, end)) for start, end in quiet]
+        claimed = [*(message.span for message in self.messages), *quiet,
+                   *(diagnostic.span for diagnostic in diagnostics)]
+        return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
