@@ -202,3 +202,25 @@ def test_session_facts_go_in_the_header_which_only_the_debug_view_shows():
     assert transcript.header["producer"] == "claude-code"
     assert transcript.header["cwd"] == "/home/ada/code/tidy-dates" and transcript.header["version"] == "1.0.98"
     assert transcript.header["responses"] == 5
+
+
+def test_tool_results_and_a_response_s_next_block_beside_each_other_are_no_fork():
+    """Parallel calls: each result may hang off its call's line while the response goes on from the same line."""
+    transcript = parse(log(
+        user("u1", None, "check both"),
+        assistant("a1", "u1", "m1", {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}),
+        assistant("a2", "a1", "m1", {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}),
+        user("r1", "a1", [{"type": "tool_result", "tool_use_id": "t1", "content": "one"}]),
+        user("r2", "a2", [{"type": "tool_result", "tool_use_id": "t2", "content": "two"}]),
+        assistant("a3", "r2", "m2", {"type": "text", "text": "Both are fine."})))
+    assert "W-SESSION-FORK" not in codes(transcript) and not any(m.aside for m in transcript.messages)
+    assert shown(transcript)[-1] == ("message", "Both are fine.")
+
+
+def test_a_regenerated_answer_is_a_fork_and_the_last_one_is_followed():
+    transcript = parse(log(
+        user("u1", None, "name a colour"),
+        assistant("a1", "u1", "m1", {"type": "text", "text": "Red."}),
+        assistant("a2", "u1", "m2", {"type": "text", "text": "Teal."})))
+    assert [m.aside for m in transcript.messages] == [False, True, False]
+    assert only(transcript, "W-SESSION-FORK").message_index == 1
