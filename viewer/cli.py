@@ -258,7 +258,11 @@ def _run_open(args: argparse.Namespace) -> int:
         raise UsageError(f"no such file or folder: {path}")
     port = args.port or int(os.environ.get("VIEWER_PORT") or 8000)
     try:
-        answer = opener.upload(opener.local_viewer(port, args.db), path)
+        data = sessions.session_bytes(path)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        answer = opener.upload(opener.local_viewer(port, args.db), path.name, data)
     except opener.OpenError as error:
         raise UsageError(str(error)) from None
     print(answer["url"])

@@ -43,20 +43,16 @@ def local_viewer(port: int, database: str | None = None, *, start: bool = True) 
     raise OpenError(f"the viewer did not start at {base}; see {log}")
 
 
-def upload(base: str, path: Path) -> dict:
-    """Store the file in the viewer at `base`; its answer (`url`, `manage_url`, …)."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise OpenError(f"cannot read {path}: {error.strerror or error}") from None
-    query = urllib.parse.urlencode({"debug": "allow", "name": path.name})
+def upload(base: str, name: str, data: bytes) -> dict:
+    """Store a transcript in the viewer at `base`; its answer (`url`, `manage_url`, …)."""
+    query = urllib.parse.urlencode({"debug": "allow", "name": name})
     request = urllib.request.Request(f"{base}/api/transcripts?{query}", data=data, method="POST",
                                      headers={"Content-Type": "application/octet-stream"})
     try:
         with urllib.request.urlopen(request, timeout=300) as answer:
             return json.load(answer)
     except urllib.error.HTTPError as error:
-        raise OpenError(f"the viewer refused {path.name}: {error.code} {_said(error)}") from None
+        raise OpenError(f"the viewer refused {name}: {error.code} {_said(error)}") from None
     except (urllib.error.URLError, OSError) as error:
         raise OpenError(f"cannot reach the viewer at {base}: {error}") from None
 

@@ -2,9 +2,10 @@
 (`~/.claude/projects/<project>/<session>.jsonl`, or all projects) and the Codex rollouts under
 `~/.codex/sessions/YYYY/MM/DD/`, newest first, each with the first message the default view shows and its size.
 
-A sub-agent's own log (`agent-<id>.jsonl`, `subagents/`) belongs to its session and is not listed. The first
-message is read from the start of the file only, through the policy (never a hidden message), so a long list
-stays quick.
+A sub-agent's own log (`agent-<id>.jsonl`, `subagents/`) belongs to its session and is not listed: newer Claude
+Code versions write the logs of a session's sub-agents to `<session>/subagents/`, and `session_bytes` puts them
+after the session's own lines, where the importer finds each one's call by its `agentId`. The first message is
+read from the start of the file only, through the policy (never a hidden message), so a long list stays quick.
 """
 from __future__ import annotations
 
@@ -60,6 +61,18 @@ def _session(path: Path) -> Session | None:
     first = Projection.of(parse(text, dialect)).first_visible_user_message()
     snippet = " ".join(first.content.split())[:SNIPPET_CHARS] if first is not None else None
     return Session(path, dialect, stat.st_mtime, stat.st_size, snippet)
+
+
+def companions(path: Path) -> list[Path]:
+    """The logs of a Claude Code session's sub-agents, beside it in `<session>/subagents/`, in name order."""
+    folder = path.with_suffix("") / "subagents"
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+def session_bytes(path: Path) -> bytes:
+    """A session file with its sub-agents' logs after it, each ending with a line break."""
+    parts = [path.read_bytes(), *(companion.read_bytes() for companion in companions(path))]
+    return b"".join(part if part.endswith(b"\n") or part is parts[-1] else part + b"\n" for part in parts)
 
 
 def human_size(size: int) -> str:

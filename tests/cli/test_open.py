@@ -11,7 +11,8 @@ import pytest
 
 from tests.conftest import SAMPLES
 from viewer.cli import main
-from viewer.sessions import human_size, sessions_under
+from viewer import parse
+from viewer.sessions import human_size, session_bytes, sessions_under
 
 
 @pytest.fixture
@@ -70,3 +71,16 @@ def test_a_missing_path_or_a_folder_without_sessions_is_a_usage_error(tmp_path, 
     assert main(["open", str(tmp_path / "nowhere.jsonl"), "--no-browser"]) == 2
     assert main(["open", str(tmp_path), "--no-browser"]) == 2
     assert "no Claude Code or Codex session" in capsys.readouterr().err
+
+
+def test_a_session_s_sub_agent_logs_beside_it_are_opened_with_it(tmp_path):
+    """Newer versions write a sub-agent's lines to <session>/subagents/agent-<id>.jsonl, not the session's file."""
+    lines = (SAMPLES / "claude-code-2.1-subagent-agent-id.jsonl").read_text().splitlines(keepends=True)
+    main = tmp_path / "5e1f7d22.jsonl"
+    main.write_text("".join(line for line in lines if '"isSidechain":false' in line))
+    (tmp_path / "5e1f7d22" / "subagents").mkdir(parents=True)
+    side = "".join(line for line in lines if '"isSidechain":true' in line)
+    (tmp_path / "5e1f7d22" / "subagents" / "agent-a9f4657.jsonl").write_text(side.rstrip("\n"))
+    transcript = parse(session_bytes(main))
+    assert [(thread.id, thread.call) for thread in transcript.threads] == [("a9f4657", 1)]
+    assert transcript.diagnostics and "W-JSON-SYNTAX" not in [d.code for d in transcript.diagnostics]
