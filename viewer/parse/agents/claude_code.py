@@ -90,14 +90,17 @@ class _Reader:
         self.session = session
         self.header: dict[str, Any] = {"producer": "claude-code"}
         self.quiet: list[tuple[int, int]] = []
+        self._wanted = dict(HEADER_KEYS)
+        """The header's facts not found yet."""
         self._responses: dict[str, int] = {}
         """The turn of each API response (`message.id`) read so far."""
 
     def line(self, line: Line) -> None:
-        kind = line.get("type")
-        for key, name in HEADER_KEYS.items():
-            if name not in self.header and isinstance(line.get(key), str) and line.get(key):
-                self.header[name] = line.get(key)
+        kind = line.value.get("type")
+        if self._wanted:  # the session's facts, from the first lines that have them
+            for key in list(self._wanted):
+                if isinstance(line.value.get(key), str) and line.value[key]:
+                    self.header[self._wanted.pop(key)] = line.value[key]
         if kind == "assistant" or kind == "user":
             self._message_line(line, kind)
         elif kind == "system":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from viewer.model import Diagnostic, Message, Segment, Span
-from viewer.model.drafts import new_segment
+from viewer.model.drafts import new_message, new_segment
 from viewer.parse.agents.lines import Line
 from viewer.parse.json.container import frame
 from viewer.parse.json.importer import Importer
@@ -46,8 +46,9 @@ class Session(Importer):
         first = len(self.messages)
         for piece in found:
             span = line.span if len(found) == 1 else (piece.span or line.span)
-            self._add(Message(index=len(self.messages), turn=turn, span=span, **piece.fields), line)
-            self._note(piece.problems, len(self.messages) - 1)
+            self._add(_message(len(self.messages), turn, span, piece.fields), line)
+            if piece.problems:
+                self._note(piece.problems, len(self.messages) - 1)
         self._note(list(problems), first if found else None)
 
     def _add(self, message: Message, line: Line) -> None:
@@ -76,3 +77,13 @@ class Session(Importer):
         claimed = [*(message.span for message in self.messages), *quiet,
                    *(diagnostic.span for diagnostic in diagnostics)]
         return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
+
+
+def _message(index: int, turn: int, span: Span, fields: dict) -> Message:
+    """`Message(index=index, turn=turn, span=span, **fields)` by the fast constructor (a big session makes one
+    per line), with Message's defaults for the fields a piece leaves out."""
+    get = fields.get
+    return new_message(index, turn, fields["role"], fields["content"], span, get("name"), get("recipient"),
+                       get("channel", "final"), get("channel_explicit", False), get("content_type"),
+                       get("constrained", False), get("intent"), get("call_id"), get("end", "end"),
+                       get("segments", ()), get("header"))
