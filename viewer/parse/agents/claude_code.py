@@ -49,7 +49,7 @@ def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Claude Code session log. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text))
+        reader = _Reader(Session(text, kept=_kept))
         for line in lines:
             reader.line(line)
         session = reader.session
@@ -58,6 +58,26 @@ def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
         return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
                           frame=session.frame(reader.quiet, diagnostics))
+
+
+KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "isSidechain", "agentId")
+KEPT_MESSAGE_KEYS = ("id", "model", "stop_reason", "usage")
+
+
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What tree.py, threads.py and meta.py read of a line: its links and time, its response's id, model, stop
+    reason and usage, the types of its blocks, and the agentId its tool result names."""
+    kept = {key: value[key] for key in KEPT_KEYS if key in value}
+    body = value.get("message")
+    if isinstance(body, dict):
+        kept["message"] = {key: body[key] for key in KEPT_MESSAGE_KEYS if key in body}
+        if isinstance(body.get("content"), list):
+            kept["message"]["content"] = [{"type": block.get("type")} if isinstance(block, dict) else None
+                                          for block in body["content"]]
+    result = value.get("toolUseResult")
+    if isinstance(result, dict) and "agentId" in result:
+        kept["toolUseResult"] = {"agentId": result["agentId"]}
+    return kept
 
 
 class _Structure(NamedTuple):

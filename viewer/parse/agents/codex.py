@@ -19,6 +19,8 @@ Each line is `{"timestamp", "type", "payload"}` (codex-rs/protocol's RolloutLine
 from __future__ import annotations
 
 import dataclasses
+import itertools
+from collections.abc import Iterable
 from typing import Any
 
 from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
@@ -44,10 +46,10 @@ HEADER_KEYS = {"id": "session_id", "cwd": "cwd", "originator": "originator", "cl
                "model_provider": "model_provider"}
 
 
-def parse_codex_rollout(text: str, lines: list[Line], unreadable: list[Diagnostic]) -> Transcript:
+def parse_codex_rollout(text: str, lines: Iterable[Line], unreadable: list[Diagnostic]) -> Transcript:
     """Read a Codex rollout (its lines already read)."""
     with collector_paused:  # see viewer/model/collector.py
-        reader = _Rollout(Session(text))
+        reader = _Rollout(Session(text, kept=_kept))
         for line in lines:
             reader.line(line)
         session = reader.session
@@ -161,6 +163,11 @@ class _Rollout:
         return usage_totals(self.usage.values(), self.models.values())
 
 
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What is read of a line once its messages are: its time."""
+    return {"timestamp": value["timestamp"]} if "timestamp" in value else {}
+
+
 def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
     """A Responses item's messages; a user or developer message's injected parts marked as context."""
     found = read_item(source, session)
@@ -219,6 +226,8 @@ def parse_codex(text: str, options: ParseOptions) -> Transcript:
     """Read a Codex rollout or a `codex exec --json` stream, whichever the first line that is an object shows.
     Never raises on user input."""
     lines, unreadable = read_lines(text)
-    if lines and lines[0].get("type") in EXEC_TYPES:
+    first = next(lines, None)
+    lines = itertools.chain((first,), lines) if first is not None else lines
+    if first is not None and first.get("type") in EXEC_TYPES:
         return parse_codex_exec(text, lines, unreadable)
     return parse_codex_rollout(text, lines, unreadable)

@@ -16,6 +16,7 @@ The stream does not repeat the user's prompt: only what the agent did is in it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from viewer.model import Diagnostic, Meta, Transcript, Usage
@@ -32,7 +33,7 @@ EXEC_TYPES = ("thread.started", "turn.started", "turn.completed", "turn.failed",
               "item.completed", "error")
 
 
-def parse_codex_exec(text: str, lines: list[Line], unreadable: list[Diagnostic]) -> Transcript:
+def parse_codex_exec(text: str, lines: Iterable[Line], unreadable: list[Diagnostic]) -> Transcript:
     """Read a `codex exec --json` stream (its lines already read)."""
     with collector_paused:  # see viewer/model/collector.py
         session = Session(text)

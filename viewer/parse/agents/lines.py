@@ -7,6 +7,7 @@ the copy was taken mid-write): E-STREAM-TRUNCATED, so the reader knows the sessi
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,10 +46,14 @@ class Line:
         return None if key not in self.value else Node(value, self.span)
 
 
-def read_lines(text: str) -> tuple[list[Line], list[Diagnostic]]:
-    """Every line that is a JSON object, in order, and a diagnostic for each line that is not."""
-    lines: list[Line] = []
+def read_lines(text: str) -> tuple[Iterator[Line], list[Diagnostic]]:
+    """Every line that is a JSON object, in order, one at a time (a reader keeps what it needs of each, not every
+    decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met."""
     problems: list[Diagnostic] = []
+    return _lines(text, problems), problems
+
+
+def _lines(text: str, problems: list[Diagnostic]) -> Iterator[Line]:
     for number, start, end in line_spans(text):
         try:
             node = read_value(text, start, 0)  # decoded whole, by the C scanner
@@ -62,9 +67,7 @@ def read_lines(text: str) -> tuple[list[Line], list[Diagnostic]]:
             problems.append(make_diagnostic("W-JSON-SHAPE", (start, end),
                                             f"Line {number} is not a JSON object; it was skipped."))
             continue
-        lines.append(Line(number, (start, end), value, text))
-    return lines, problems
-
+        yield Line(number, (start, end), value, text)
 
 
 def _unreadable(text: str, number: int, span: Span, error: JsonError) -> Diagnostic:

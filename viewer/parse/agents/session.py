@@ -4,6 +4,8 @@ remembered; and the text an assistant wrote before a tool call of the same respo
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any
 
 from viewer.model import Diagnostic, Message, Segment, Span
 from viewer.model.drafts import new_message, new_segment
@@ -21,10 +23,13 @@ blocks)."""
 class Session(Importer):
     """The messages of one session log, in order, with the line each came from."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, kept: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
         super().__init__(text)
         self.lines: list[Line] = []
         """The line of each message, by index."""
+        self._kept = kept
+        """What of a line's value is kept once its messages are read (what the metadata, the tree and the
+        threads read later): a big session's decoded lines are most of the memory its parse takes."""
         self._said: dict[int, list[int]] = {}
         """Per turn: its assistant answers that no call has followed yet."""
 
@@ -50,6 +55,8 @@ class Session(Importer):
             if piece.problems:
                 self._note(piece.problems, len(self.messages) - 1)
         self._note(list(problems), first if found else None)
+        if self._kept is not None:
+            line.value = self._kept(line.value)
 
     def _add(self, message: Message, line: Line) -> None:
         if message.end == "call":
