@@ -2,8 +2,8 @@
 `--format claude-code`, Claude Code sessions of those sizes, text only: tests/harness/agents.py).
 
 Run: `.venv/bin/python bench/web.py [--sizes 1 10 50] [--requests 300] [--format harmony|claude-code]`
-(`make bench` runs it after bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fresh Python process, so its
-peak memory is its own:
+(`make bench` runs it after bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fresh
+Python process, so its peak memory is its own:
 
 - upload: POST /api/transcripts through the Flask test client until the link comes back (parse, policy, store,
   commit), beside `parse()` of the same bytes in the same process (their ratio: target ≤ 1.5×), with the split

@@ -1,8 +1,8 @@
 """POLICY_VERSION moves with the rule table: stored decisions are made again only when it is bumped.
 
 The guard is a digest of the table's decisions on a fixed grid of every combination of the fields the rules
-read (role, channel, intent, recipient, end, thread, aside; the dialect, raw Harmony or not), so adding samples never moves it, and any
-change to what a rule decides does."""
+read (role, channel, intent, recipient, end, thread, aside; the dialect, raw Harmony or not), so adding samples
+never moves it, and any change to what a rule decides does."""
 from __future__ import annotations
 
 import hashlib

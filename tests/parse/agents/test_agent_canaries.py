@@ -27,7 +27,8 @@ def _claude_line(kind: str, number: int) -> list[dict]:
             "timestamp": "2025-09-14T09:00:00Z"}
 
     def said(*blocks):
-        return {**base, "type": "assistant", "message": {"id": f"m{number}", "role": "assistant", "content": list(blocks)}}
+        return {**base, "type": "assistant",
+                "message": {"id": f"m{number}", "role": "assistant", "content": list(blocks)}}
 
     def told(content, **extra):
         return {**base, "type": "user", "message": {"role": "user", "content": content}, **extra}

@@ -98,6 +98,7 @@ def test_an_exec_item_that_never_completes_is_read_from_its_last_state_with_a_di
 
 def test_event_messages_repeat_the_items_and_give_no_message_of_their_own():
     transcript = parse(rollout(said("user", "hi"), ("event_msg", {"type": "user_message", "message": "hi"}),
-                               said("assistant", "hello"), ("event_msg", {"type": "agent_message", "message": "hello"})))
+                               said("assistant", "hello"),
+                               ("event_msg", {"type": "agent_message", "message": "hello"})))
     assert [m.content for m in transcript.messages] == ["hi", "hello"]
     assert [segment.kind for segment in transcript.frame] == ["event", "event"]
