@@ -59,7 +59,7 @@ def test_the_default_view_reads_like_the_chat_the_user_had():
         ("marker", "used Bash, Read"),
         ("preamble", "The day is clamped to 28, so February 29 never parses. I'll also check the issue tracker for a "
                      "report."),
-        ("marker", "used mcp__github__search_issues, Edit"),
+        ("marker", "used github.search_issues, Edit"),
         ("message", "Fixed: `parse_date` clamped every day to 28. It now passes the day through, so `date()` itself "
                     "rejects impossible dates and 2024-02-29 parses. This also closes #41."),
     ]
@@ -224,3 +224,10 @@ def test_a_regenerated_answer_is_a_fork_and_the_last_one_is_followed():
         assistant("a2", "u1", "m2", {"type": "text", "text": "Teal."})))
     assert [m.aside for m in transcript.messages] == [False, True, False]
     assert only(transcript, "W-SESSION-FORK").message_index == 1
+
+
+def test_an_mcp_tool_is_addressed_as_its_server_s_tool_and_its_reply_is_named_after_it():
+    transcript = sample("claude-code-1.0-bugfix-mcp.jsonl")
+    call = next(m for m in transcript.messages if m.call_id == "toolu_03Mcp" and m.is_call)
+    reply = next(m for m in transcript.messages if m.call_id == "toolu_03Mcp" and m.is_reply)
+    assert (call.recipient, reply.name) == ("github.search_issues", "github.search_issues")

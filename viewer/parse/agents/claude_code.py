@@ -178,9 +178,27 @@ ANSWER = dict(role="assistant", name=None, recipient=None, channel="final", chan
 """The fields the general reader gives an assistant's text."""
 
 
+MCP_PREFIX = "functions.mcp__"
+"""Claude Code names an MCP server's tool `mcp__<server>__<tool>`."""
+
+
 def _assistant_pieces(source: JsonObject, session: Session) -> list[Piece]:
-    """An assistant's API message. Claude Code writes most with one block: read here with the block readers the
-    general reader (elements.py) uses, to the same messages, without its search for other shapes' keys."""
+    """An assistant's API message, its MCP tools addressed as `<server>.<tool>` (as Anthropic's own
+    `mcp_tool_use` blocks are read)."""
+    found = _response_pieces(source, session)
+    for piece in found:
+        recipient = piece.fields.get("recipient")
+        if piece.fields.get("end") == "call" and recipient and recipient.startswith(MCP_PREFIX):
+            server, _, tool = recipient[len(MCP_PREFIX):].partition("__")
+            if server and tool:
+                piece.fields["recipient"] = f"{server}.{tool}"
+                session.rename_call(piece.fields.get("call_id"), piece.fields["recipient"])
+    return found
+
+
+def _response_pieces(source: JsonObject, session: Session) -> list[Piece]:
+    """Claude Code writes most API messages with one block: read here with the block readers the general reader
+    (elements.py) uses, to the same messages, without its search for other shapes' keys."""
     value = source.value
     content = value.get("content")
     if value.get("role") == "assistant" and isinstance(content, list) and len(content) == 1 \

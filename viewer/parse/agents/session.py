@@ -73,6 +73,11 @@ class Session(Importer):
         for index in self._said.pop(turn, ()):
             self.messages[index] = dataclasses.replace(self.messages[index], channel="commentary")
 
+    def rename_call(self, call_id: str | None, recipient: str) -> None:
+        """Name the tool of a call read already (its replies, read later, are named after it)."""
+        if call_id is not None:
+            self._call_names[call_id] = recipient
+
     def next_turn(self) -> int:
         turn, self.turn = self.turn, self.turn + 1
         return turn
