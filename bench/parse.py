@@ -11,7 +11,8 @@ shapes (tests/harness/framework_shapes.py: OpenTelemetry, Inspect AI's log and .
 SDK; target ≥ 20 MB/s), in CPU time, each beside the plain OpenAI JSON of the same size (`--frameworks` runs only
 these), and of the API records (tests/harness/api_formats.py: Gemini, batches, Ollama, preference pairs; `--apis`).
 Then the raw-template importers (Llama 3, Gemma, Mistral, DeepSeek, Phi; target ≥ 30 MB/s) on the same
-conversations as each family's template writes them (tests/harness/templates.py; `--templates`).
+conversations as each family's template writes them (tests/harness/templates.py; `--templates`). The importer
+rows include a Claude Code session of the same size (tests/harness/agents.py) through its importer.
 """
 from __future__ import annotations
 
@@ -25,11 +26,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.harness.api_formats import SHAPES as API_SHAPES  # noqa: E402
+from tests.harness.agents import claude_code  # noqa: E402
 from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.framework_shapes import SHAPES  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from tests.harness.templates import RENDERERS, raw_prompt  # noqa: E402
 from viewer.parse import IMPORTERS, ParseOptions, parse  # noqa: E402
+from viewer.parse.agents import parse_claude_code  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
 from viewer.parse.json import parse_json  # noqa: E402
@@ -150,7 +153,8 @@ def importer_rows(megabytes: float, harmony_rate: float) -> list[tuple[str, str,
     """The ChatML and JSON importers, and the whole `parse()`, on the same conversations (best of 3 each,
     alternating)."""
     rows = []
-    for name, make, importer in (("chatml", chatml, parse_chatml), ("json", openai_json, parse_json)):
+    for name, make, importer in (("chatml", chatml, parse_chatml), ("json", openai_json, parse_json),
+                                 ("claude_code", claude_code, parse_claude_code)):
         text = make(megabytes)
         size = len(text.encode("utf-8")) / 1_000_000
         (read_time, transcript), (full_time, full) = best_of(

@@ -60,6 +60,11 @@ of a process "cold"); the streamed JSON twin and the `.md` and `.html` exports b
 `VmHWM`, reset before the step). The PostgreSQL rows run the same children on a throwaway local cluster with
 PostgreSQL's durable defaults, as SQLite runs with `synchronous=FULL`. Budgets: first page under 100 ms
 server time, serving under 200 MB, upload under 10× the input in memory, 50 MB upload → link under 5 s."""),
+    Bench("agent_sessions", "Agent sessions beside Harmony", """\
+A generated 50 MB Claude Code session (text only: tests/harness/agents.py, each response's blocks on lines of
+their own, tool results as `user` lines) and a generated 50 MB Harmony transcript, each uploaded and its first
+pages opened, every step in a fresh process (bench/web.py's children), the two alternating round by round; the
+best of 2 rounds of each. Target: the session's upload → link and first pages no slower than Harmony's."""),
     Bench("search", "Search", """\
 `GET /t/<id>/search` inside generated Harmony transcripts of 1, 10 and 50 MB, on SQLite (FTS5) and PostgreSQL
 (`tsvector`, GIN): a common word, a rare word, a phrase, no match and a call id only headers hold, in both

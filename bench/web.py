@@ -1,8 +1,9 @@
-"""Web benchmark: upload, page views and load on generated Harmony transcripts of 1, 10 and 50 MB.
+"""Web benchmark: upload, page views and load on generated Harmony transcripts of 1, 10 and 50 MB (or, with
+`--format claude-code`, Claude Code sessions of those sizes, text only: tests/harness/agents.py).
 
-Run: `.venv/bin/python bench/web.py [--sizes 1 10 50] [--requests 300]` (`make bench` runs it after
-bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fresh Python process, so its
-peak memory is its own:
+Run: `.venv/bin/python bench/web.py [--sizes 1 10 50] [--requests 300] [--format harmony|claude-code]`
+(`make bench` runs it after bench/parse.py). Prints figures; asserts nothing. Each measurement runs in a fresh
+Python process, so its peak memory is its own:
 
 - upload: POST /api/transcripts through the Flask test client until the link comes back (parse, policy, store,
   commit), beside `parse()` of the same bytes in the same process (their ratio: target ≤ 1.5×), with the split
@@ -45,9 +46,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests import postgres as pg  # noqa: E402
+from tests.harness.agents import claude_code  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
 MB = 1_000_000
+FORMATS = {"harmony": generate, "claude-code": claude_code}
+FORMAT_VARIABLE = "VIEWER_BENCH_FORMAT"
+"""How `main` tells its child processes which format to generate."""
+
+
+def transcript(size: float) -> bytes:
+    """The generated transcript of `size` MB in the format this run measures."""
+    return FORMATS[os.environ.get(FORMAT_VARIABLE, "harmony")](megabytes=size).encode()
 RUNS = 5
 CLIENT_THREADS = 8
 
@@ -87,7 +97,7 @@ def _app(database: str):
 def child_upload(size: float, database: str, traced: bool) -> dict[str, Any]:
     app = _app(database)
     client = app.test_client()
-    raw = generate(megabytes=size).encode()
+    raw = transcript(size)
     baseline = reset_peak()
     if traced:
         tracemalloc.start()
@@ -122,7 +132,7 @@ def child_phases(size: float, database: str) -> dict[str, Any]:
     from viewer.store import Store
 
     store = Store(f"sqlite:///{database}")
-    raw = generate(megabytes=size).encode()
+    raw = transcript(size)
     started = time.perf_counter()
     projection = analyse(raw)
     analysed = time.perf_counter()
@@ -197,7 +207,7 @@ def child_json(database: str, id: str, size: float) -> dict[str, Any]:
     client.get(f"/t/{id}")  # warm the app up: imports and templates are not the twin's cost
     from viewer.parse import parse
 
-    raw = generate(megabytes=size).encode()
+    raw = transcript(size)
     parse_s = min(timed(lambda: parse(raw)) for _ in range(2))
     baseline = reset_peak()
     started = time.perf_counter()
@@ -409,6 +419,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 10, 50])
     parser.add_argument("--requests", type=int, default=300, help="requests per load run")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="harmony", help="what to generate")
     parser.add_argument("--child")
     parser.add_argument("--size", type=float)
     parser.add_argument("--db")
@@ -419,6 +430,7 @@ def main() -> None:
     if options.child:
         print(json.dumps(CHILDREN[options.child](options)))
         return
+    os.environ[FORMAT_VARIABLE] = options.format  # the children generate the same format
     cluster = start_postgres()
     try:
         with tempfile.TemporaryDirectory(prefix="viewer-bench-") as folder:

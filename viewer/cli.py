@@ -1,6 +1,6 @@
 """Command line: `parse`, `lint`, `render` (a view exported as the web app exports it) and `convert` (another
 dialect), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
-`check-config`."""
+`check-config`; `open`, a file or an agent's session in the viewer on this machine."""
 from __future__ import annotations
 
 import argparse
@@ -76,6 +76,18 @@ def _arguments() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port (default from VIEWER_PORT, else 8000)")
     _add_database_option(serve)
     serve.set_defaults(run=_run_serve)
+
+    opening = commands.add_parser("open", help="show a transcript file in the viewer on this machine (started if "
+                                                "needed), or list the Claude Code or Codex sessions under a folder, "
+                                                "newest first, and open the one chosen")
+    opening.add_argument("path", help="a transcript file, or a folder such as ~/.claude/projects/<project> or "
+                                      "~/.codex/sessions")
+    opening.add_argument("--pick", type=int, metavar="N", help="open the N-th session of the folder's list "
+                                                               "without asking")
+    opening.add_argument("--no-browser", action="store_true", help="print the link instead of opening a browser")
+    opening.add_argument("--port", type=int, help="the local viewer's port (default from VIEWER_PORT, else 8000)")
+    _add_database_option(opening)
+    opening.set_defaults(run=_run_open)
 
     reparse = commands.add_parser("reparse", help="parse stored transcripts again: those stored by another "
                                                   "parser or policy version, or with --all every one")
@@ -228,6 +240,52 @@ def _app(args: argparse.Namespace, **overrides: object):
         return create_app(overrides)
     except ConfigError as error:
         raise UsageError(str(error)) from None
+
+
+def _run_open(args: argparse.Namespace) -> int:
+    import webbrowser
+    from pathlib import Path
+
+    from viewer import opener, sessions
+
+    path = Path(os.path.expanduser(args.path))
+    if path.is_dir():
+        found = sessions.sessions_under(path)
+        if not found:
+            raise UsageError(f"no Claude Code or Codex session under {path}")
+        path = _chosen(found, args.pick)
+    elif not path.is_file():
+        raise UsageError(f"no such file or folder: {path}")
+    port = args.port or int(os.environ.get("VIEWER_PORT") or 8000)
+    try:
+        data = sessions.session_bytes(path)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        answer = opener.upload(opener.local_viewer(port, args.db), path.name, data)
+    except opener.OpenError as error:
+        raise UsageError(str(error)) from None
+    print(answer["url"])
+    print(f"manage (keep this link to yourself): {answer['manage_url']}")
+    if not args.no_browser:
+        webbrowser.open(answer["url"])
+    return 0
+
+
+def _chosen(found: list, pick: int | None):
+    """The session the person picks from the list (numbered from 1, newest first)."""
+    from viewer.sessions import human_size
+
+    if pick is None:
+        for number, session in enumerate(found, start=1):
+            when = dt.datetime.fromtimestamp(session.modified).strftime("%Y-%m-%d %H:%M")
+            print(f"{number:>3}. {when}  {human_size(session.size):>10}  {session.dialect:<11}  "
+                  f"{session.first_message or '(no message)'}")
+        answer = input(f"Open which (1–{len(found)}) [1]? ").strip() or "1"
+        pick = int(answer) if answer.isdigit() else 0
+    if not 1 <= pick <= len(found):
+        raise UsageError(f"choose a session from 1 to {len(found)}")
+    return found[pick - 1].path
 
 
 def _run_reparse(args: argparse.Namespace) -> int:

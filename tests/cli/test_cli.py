@@ -23,7 +23,7 @@ def transcript_file(tmp_path):
 def test_parse_prints_the_json_model(transcript_file, capsys):
     assert main(["parse", str(transcript_file)]) == 0
     model = json.loads(capsys.readouterr().out)
-    assert model["schema"] == "openchatml-viewer/1"
+    assert model["schema"] == "openchatml-viewer/3"
     assert model["dialect"] == "harmony"
 
 

@@ -52,7 +52,7 @@ def test_the_format_follows_the_output_files_extension(weather, tmp_path, name, 
 def test_render_json_is_the_json_twin_of_the_view(weather, capsys):
     assert main(["render", str(weather), "--format", "json"]) == 0
     twin = json.loads(capsys.readouterr().out)
-    assert twin["schema"] == "openchatml-viewer/1" and twin["view"] == "default" and twin["id"] is None
+    assert twin["schema"] == "openchatml-viewer/3" and twin["view"] == "default" and twin["id"] is None
     assert [item.get("show_as") for item in twin["messages"]] == ["message", "preamble", "marker", "message"]
     assert twin["counts"]["hidden"] == 3
 

@@ -40,9 +40,10 @@ def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
         covered.append((start, end))
         first, last = turns.get(message.turn, (start, end))
         turns[message.turn] = (min(first, start), max(last, end))
-    # Turns never overlap, except event logs whose streams may interleave. (They may stand out of order: a JSON
+    # Turns never overlap, except in event logs and agent sessions, whose streams (a response's lines) may interleave
+    # with other lines. (They may stand out of order: a JSON
     # record is read in the conversation's order, and a Gemini SDK dump writes its history after the answer.)
-    if transcript.dialect != "events":
+    if transcript.dialect not in ("events", "claude-code", "codex"):
         extents = sorted(turns.values())
         for (_, end), (start, _) in zip(extents, extents[1:]):
             assert start >= end, "message spans of two turns overlap"

@@ -8,7 +8,7 @@ from viewer.parse import DIALECTS, IMPORTERS, detect, parse
 
 def test_the_dialects_are_the_importers_in_table_order():
     assert DIALECTS == tuple(IMPORTERS) == ("openchatml", "harmony", "chatml", "json", "events", "llama3", "gemma",
-                                            "mistral", "deepseek", "phi")
+                                            "mistral", "deepseek", "phi", "claude-code", "codex")
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -22,6 +22,6 @@ def test_each_importer_s_example_is_detected_as_its_dialect_and_parses_cleanly(d
 
 
 def test_an_unknown_dialect_is_refused_with_the_choices():
-    choices = "auto, openchatml, harmony, chatml, json, events, llama3, gemma, mistral, deepseek, phi"
+    choices = "auto, openchatml, harmony, chatml, json, events, llama3, gemma, mistral, deepseek, phi, claude-code, codex"
     with pytest.raises(ValueError, match=choices):
         parse("x", "yaml")

@@ -1,8 +1,8 @@
 """POLICY_VERSION moves with the rule table: stored decisions are made again only when it is bumped.
 
 The guard is a digest of the table's decisions on a fixed grid of every combination of the fields the rules
-read (role, channel, intent, recipient, end; raw Harmony or not), so adding samples never moves it, and any
-change to what a rule decides does."""
+read (role, channel, intent, recipient, end, thread, aside; the dialect, raw Harmony or not), so adding samples
+never moves it, and any change to what a rule decides does."""
 from __future__ import annotations
 
 import hashlib
@@ -13,25 +13,29 @@ from viewer import policy
 from viewer.model import Message, Transcript
 
 DIGESTS = {"1": "bb1c148df8656b6c98469ea8f078002bfc65c9c2bbc50382ea98fea6803e12d2",
-           "2": "180575040e1338eb2855a70bf673e73e02b47e4b742eee03f71cef1765b6de58"}
+           "2": "180575040e1338eb2855a70bf673e73e02b47e4b742eee03f71cef1765b6de58",
+           "3": "78a1233b64fbbaf3ae9da9c19409c85f97958f77c2edb50b3a1a1a14b72d18ae"}
 """Each POLICY_VERSION with the digest of its decisions on the grid. A change to the rules changes the digest:
 bump POLICY_VERSION and add a line (the failure message prints the digest); never edit a line."""
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "moderator")
 CHANNELS = ("analysis", "commentary", "final", "unclassified")
-INTENTS = (None, "preamble", "status", "debug", "summary", "chosen", "rejected")
+INTENTS = (None, "preamble", "status", "debug", "summary", "chosen", "rejected", "context")
 RECIPIENTS = (None, "functions.f", "browser.search", "assistant", "user", "all")
 ENDS = ("end", "call", "return", "eof")
-TRANSCRIPTS = (("harmony", {}), ("openchatml", {"version": "2.2"}), ("chatml", {}), ("json", {}))
+TRANSCRIPTS = (("harmony", {}), ("openchatml", {"version": "2.2"}), ("chatml", {}), ("json", {}),
+               ("claude-code", {}))
+THREADS = (None, "a1")
+ASIDE = (False, True)
 
 
 def _grid_decisions() -> list[list]:
     rows = []
     for dialect, header in TRANSCRIPTS:
         messages = tuple(Message(index=index, turn=index, role=role, content="", span=(0, 0), channel=channel,
-                                 intent=intent, recipient=recipient, end=end)
-                         for index, (role, channel, intent, recipient, end) in enumerate(
-                             itertools.product(ROLES, CHANNELS, INTENTS, RECIPIENTS, ENDS)))
+                                 intent=intent, recipient=recipient, end=end, thread=thread, aside=aside)
+                         for index, (role, channel, intent, recipient, end, thread, aside) in enumerate(
+                             itertools.product(ROLES, CHANNELS, INTENTS, RECIPIENTS, ENDS, THREADS, ASIDE)))
         transcript = Transcript(dialect=dialect, source="", messages=messages, header=header)
         rows += [[dialect, rule.name, rule.show_as, rule.reason] for rule in policy.default_rules(transcript)]
     return rows

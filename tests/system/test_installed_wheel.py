@@ -126,7 +126,7 @@ def test_the_installed_wheel_runs_from_another_folder(venv: Path, work: Path) ->
     where = _run([venv / "bin" / "python", "-c", "from viewer.present import assets; print(assets.TEMPLATES)"], work)
     assert Path(where.strip()).is_relative_to(venv) and "bundled" in where
     parsed = json.loads(_run([venv / "bin" / PROJECT, "parse", ROOT / "sample_transcripts" / SAMPLE], work))
-    assert parsed["schema"] == "openchatml-viewer/1" and parsed["messages"]
+    assert parsed["schema"] == "openchatml-viewer/3" and parsed["messages"]
 
 
 def test_the_installed_wheel_serves_every_page(installed_server: str) -> None:

@@ -179,9 +179,90 @@ def _phi_body(dialect: str) -> str:
             f"<|tool|>{c('reply')}<|end|><|assistant|>{SHOWN[1]}<|end|><|user|>{SHOWN[2]}<|end|>")
 
 
+def _claude_code_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    base = {"isSidechain": False, "userType": "external", "cwd": "/w", "sessionId": "s1", "version": "1.0.98"}
+
+    def line(uuid, parent, kind, message=None, **extra):
+        made = {**base, "parentUuid": parent, "type": kind, "uuid": uuid, "timestamp": "2025-09-14T09:00:00Z",
+                **extra}
+        if message is not None:
+            made["message"] = message
+        return made
+
+    def said(mid, *blocks, **extra):
+        return {"id": mid, "type": "message", "role": "assistant", "model": "m", "content": list(blocks),
+                "usage": {"input_tokens": 1, "output_tokens": 1}, **extra}
+
+    def use(id, name, **arguments):
+        return {"type": "tool_use", "id": id, "name": name, "input": arguments}
+
+    def result(id, text):
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": text}]}
+
+    lines = [
+        {"type": "summary", "summary": c("summary"), "leafUuid": "a4"},
+        line("u0", None, "user", {"role": "user", "content": c("caveat")}, isMeta=True),
+        line("u1", "u0", "user", {"role": "user", "content": SHOWN[0]}),
+        line("a1", "u1", "assistant", said("m1", {"type": "thinking", "thinking": c("analysis"),
+                                                  "signature": "c2lnbmF0dXJl"})),
+        line("a2", "a1", "assistant", said("m1", use("k1", "Task", prompt=c("arguments")))),
+        {**line("s1", None, "user", {"role": "user", "content": c("arguments")}), "isSidechain": True},
+        {**line("s2", "s1", "assistant", said("m2", {"type": "text", "text": c("subagent")})), "isSidechain": True},
+        line("u2", "a2", "user", result("k1", c("reply"))),
+        # A branch the user rewound: shown while it was the last message (a live upload's prefix), so it holds no
+        # canary; tests/parse/agents/test_claude_code.py checks it is hidden once the session went another way.
+        line("a3", "u2", "assistant", said("m3", {"type": "text", "text": "LEFT-BRANCH"})),
+        line("u3", "a3", "user", {"role": "user", "content": "REWOUND-QUESTION"}),
+        line("a4", "u2", "assistant", said("m4", {"type": "text", "text": SHOWN[1]})),
+        line("y1", "a4", "system", content=c("system"), subtype="compact_boundary"),
+        line("u4", "y1", "user", {"role": "user", "content": c("compacted")}, isCompactSummary=True),
+        line("u5", "u4", "user", {"role": "user", "content": f"<local-command-stdout>{c('stdout')}"
+                                                              "</local-command-stdout>"}),
+        line("a5", "u5", "assistant", said("m5", {"type": "redacted_thinking", "data": "ZGF0YQ=="})),
+        line("u6", "a5", "user", {"role": "user", "content": SHOWN[2]}),
+    ]
+    return "".join(json.dumps(made) + "\n" for made in lines)
+
+
+def _codex_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def line(kind, payload):
+        return {"timestamp": "2025-10-02T14:00:00Z", "type": kind, "payload": payload}
+
+    def said(role, text, part="input_text", **extra):
+        return line("response_item", {"type": "message", "role": role, "content": [{"type": part, "text": text}],
+                                      **extra})
+
+    lines = [
+        line("session_meta", {"id": "s1", "cwd": "/w", "cli_version": "0.46.0", "instructions": c("system")}),
+        said("developer", f"<permissions instructions>{c('developer')}</permissions instructions>"),
+        said("user", f"<environment_context>{c('environment')}</environment_context>"),
+        said("user", f"<user_instructions>{c('instructions')}</user_instructions>"),
+        said("user", SHOWN[0]),
+        line("event_msg", {"type": "user_message", "message": SHOWN[0]}),
+        line("turn_context", {"cwd": "/w", "model": "gpt-5-codex"}),
+        line("response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": c("summary")}],
+                               "encrypted_content": "Z0FBQUFB"}),
+        line("event_msg", {"type": "agent_reasoning", "text": c("summary")}),
+        line("response_item", {"type": "function_call", "name": "shell", "call_id": "k1",
+                               "arguments": json.dumps({"command": ["ls", c("arguments")]})}),
+        line("response_item", {"type": "function_call_output", "call_id": "k1", "output": c("reply")}),
+        line("response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "k2",
+                               "input": c("patch")}),
+        line("response_item", {"type": "custom_tool_call_output", "call_id": "k2", "output": c("patched")}),
+        said("assistant", SHOWN[1], "output_text", phase="final_answer"),
+        line("compacted", {"message": c("compacted")}),
+        said("user", SHOWN[2]),
+    ]
+    return "".join(json.dumps(made) + "\n" for made in lines)
+
+
 BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _chatml_body, "json": _json_body,
             "events": _events_body, "llama3": _llama3_body, "gemma": _gemma_body, "mistral": _mistral_body,
-            "deepseek": _deepseek_body, "phi": _phi_body}
+            "deepseek": _deepseek_body, "phi": _phi_body, "claude-code": _claude_code_body,
+            "codex": _codex_body}
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),
@@ -199,7 +280,7 @@ def transcript(dialect: str) -> bytes:
 
 def canaries_in(dialect: str) -> list[str]:
     body = BUILDERS[dialect](dialect)
-    return re.findall(r"CANARY-[a-z0-9]+-[a-z0-9]+-Q7", body.decode("latin-1") if isinstance(body, bytes) else body)
+    return re.findall(r"CANARY-[a-z0-9-]+-[a-z0-9]+-Q7", body.decode("latin-1") if isinstance(body, bytes) else body)
 
 
 # ---- fixtures ----------------------------------------------------------------------------------------------

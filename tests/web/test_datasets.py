@@ -79,13 +79,13 @@ def test_the_index_quotes_no_hidden_message_when_a_conversation_has_no_visible_q
 
 def test_the_json_twin_of_a_dataset_is_its_index(stranger, dataset_id):
     data = stranger.get(f"/t/{dataset_id}.json").get_json()
-    assert data["schema"] == "openchatml-viewer/2" and data["counts"]["conversations"] == 5
+    assert data["schema"] == "openchatml-viewer/4" and data["counts"]["conversations"] == 5
     assert [c["snippet"] for c in data["conversations"]] == [f"Question {n}" for n in range(5)]
 
 
 def test_the_json_twin_of_a_conversation_is_in_the_single_transcript_form(stranger, dataset_id):
     data = stranger.get(f"/t/{dataset_id}/c/3.json").get_json()
-    assert data["schema"] == "openchatml-viewer/1" and data["conversation"] == 3 and data["id"] == dataset_id
+    assert data["schema"] == "openchatml-viewer/3" and data["conversation"] == 3 and data["id"] == dataset_id
     assert [m.get("content") for m in data["messages"] if m["show_as"] == "message"] == ["Question 3", "Answer 3"]
 
 

@@ -144,7 +144,7 @@ def test_json_twin_of_default_view_has_no_hidden_content(stranger, upload):
 
 def test_json_twin_of_debug_view_is_the_full_model(client, owned):
     body = client.get(f"/t/{owned()}.json?view=debug").get_json()
-    assert body["schema"] == "openchatml-viewer/1"
+    assert body["schema"] == "openchatml-viewer/3"
     assert len(body["messages"]) == 8
     assert body["messages"][3]["default_view"]["rule"] == "analysis"
     assert body["pairs"] == [{"call": 5, "reply": 6, "by": "name"}]

@@ -14,7 +14,7 @@ from viewer.write.harmony import MESSAGE, as_history, to_harmony
 
 WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
            "events": "openai-json", "llama3": "llama3", "gemma": "gemma", "mistral": "mistral",
-           "deepseek": "deepseek", "phi": "phi"}
+           "deepseek": "deepseek", "phi": "phi", "claude-code": "openai-json", "codex": "openai-json"}
 """Each dialect's writer (a key of `viewer.write.TARGETS`)."""
 PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n",
            "llama3": "<|start_header_id|>assistant<|end_header_id|>\n\n", "gemma": "<start_of_turn>model\n",

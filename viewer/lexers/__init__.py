@@ -7,5 +7,5 @@ from viewer.lexers.openchatml import OpenChatMLLexer
 __all__ = ["SOURCE_LEXERS", "ChatMLLexer", "HarmonyLexer", "OpenChatMLLexer"]
 
 SOURCE_LEXERS = {"harmony": "harmony", "openchatml": "openchatml", "chatml": "chatml", "json": "json",
-                 "events": "json"}
+                 "events": "json", "claude-code": "json", "codex": "json"}
 """The lexer that highlights a message's exact source in the debug view, by the dialect it was parsed as."""

@@ -71,6 +71,13 @@ CODES: dict[str, Code] = {
                                    "prompt); there is no answer to show."),
     "W-FOLDED-TEXT": Code("info", "The template wrote other text into this turn without marking it (a system "
                                   "prompt folded into the first user turn); it is kept as the turn's text."),
+    # Agent sessions
+    "W-SESSION-COMPACTED": Code("info", "The agent compacted its context here: the messages before it were replaced "
+                                        "by a summary in what the model saw next."),
+    "W-SESSION-INTERRUPTED": Code("info", "The user interrupted the agent here."),
+    "W-SESSION-FORK": Code("info", "The conversation forks here (a rewind or an edit): the messages of the other "
+                                   "branches are kept; the view follows the branch that ends at the last message."),
+    "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

@@ -1,4 +1,4 @@
-"""One message model for every dialect, and its JSON form (`openchatml-viewer/1`).
+"""One message model for every dialect, and its JSON form (`openchatml-viewer/3`).
 
 Parsers return these objects; nothing downstream reads raw text again except to show a source span.
 """
@@ -11,10 +11,13 @@ import msgspec
 
 from viewer.model.lines import LineIndex
 
-SCHEMA = "openchatml-viewer/1"
-DATASET_SCHEMA = "openchatml-viewer/2"
+SCHEMA = "openchatml-viewer/3"
+"""The JSON form of one conversation. /3 (agent sessions) added, where a log records them, a message's `meta`,
+`thread`, `parent` and `aside`, and the transcript's `threads`; /1 had none of them (/2 is the dataset form's)."""
+DATASET_SCHEMA = "openchatml-viewer/4"
 """The JSON form of a dataset: `conversations`, each in the form of `SCHEMA` (less its `schema` key), with an
-`index`; and the file's own `diagnostics`. A single conversation keeps `SCHEMA`."""
+`index`; and the file's own `diagnostics`. A single conversation keeps `SCHEMA`. /4 is /2 with conversations in
+the /3 form."""
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 CHANNELS = ("analysis", "commentary", "final")
@@ -29,8 +32,8 @@ Span = tuple[int, int]
 # Segments and messages are msgspec Structs rather than frozen dataclasses: a big transcript makes hundreds of
 # thousands, and a frozen Struct is made about eight times faster than a frozen dataclass (whose `__init__` sets
 # each field through `object.__setattr__`), and with `gc=False` the cyclic collector never walks them (they hold
-# only strings, numbers and tuples of each other, so they are never part of a cycle). bench/model_objects.py
-# measures it. `msgspec.structs.replace` copies one with some fields changed.
+# only strings, numbers, tuples of each other and a message's frozen `Meta`, so they are never part of a cycle).
+# bench/model_objects.py measures it. `msgspec.structs.replace` copies one with some fields changed.
 class Segment(msgspec.Struct, frozen=True, gc=False):
     """A finer piece of a message body (thought block, FIM part, file, function call …)."""
 
@@ -44,6 +47,69 @@ class Segment(msgspec.Struct, frozen=True, gc=False):
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "span": list(self.span)}
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens one API response used, as the producer counted them (counted once per response)."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    """Input tokens read from the prompt cache."""
+    cache_write: int = 0
+    """Input tokens written to the prompt cache."""
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.input + other.input, self.output + other.output, self.cache_read + other.cache_read,
+                     self.cache_write + other.cache_write)
+
+    def to_json(self) -> dict[str, int]:
+        return {"input": self.input, "output": self.output, "cache_read": self.cache_read,
+                "cache_write": self.cache_write}
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    """What the producer recorded about a message (an agent's log records it; chat templates do not)."""
+
+    timestamp: str | None = None
+    """When it was written, as the producer wrote it (ISO 8601)."""
+    model: str | None = None
+    stop_reason: str | None = None
+    usage: Usage | None = None
+    """The tokens of the API response this message belongs to, on the response's last message only, so that a
+    sum over messages counts each response once."""
+    response: str | None = None
+    """The id of the API response (several messages may share one)."""
+    duration_ms: int | None = None
+    """On a tool reply: the time from its call to it."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"timestamp": self.timestamp, "model": self.model, "stop_reason": self.stop_reason,
+                                "usage": self.usage.to_json() if self.usage else None, "response": self.response,
+                                "duration_ms": self.duration_ms}
+        return {key: value for key, value in data.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Meta:
+        usage = data.get("usage")
+        return cls(timestamp=data.get("timestamp"), model=data.get("model"), stop_reason=data.get("stop_reason"),
+                   usage=Usage(**usage) if usage else None, response=data.get("response"),
+                   duration_ms=data.get("duration_ms"))
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    """A conversation inside the transcript that a tool call started (a sub-agent's)."""
+
+    id: str
+    """The producer's name for it (Claude Code's `agentId`, or the uuid of its first line)."""
+    call: int | None
+    """The index of the call that started it; None when the log does not say which."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "call": self.call}
 
 
 class Message(msgspec.Struct, frozen=True, gc=False):
@@ -72,7 +138,9 @@ class Message(msgspec.Struct, frozen=True, gc=False):
     constrained: bool = False
     """Whether `<|constrain|>` marked the content type."""
     intent: str | None = None
-    """`preamble` `status` `debug`, `summary` (a moderated reasoning summary from an event log), or none."""
+    """`preamble` `status` `debug`, `summary` (a moderated reasoning summary from an event log), `context` (text an
+    agent wrote into a user's or developer's turn: command output, reminders, environment and instruction
+    blocks), or none."""
     call_id: str | None = None
     """Tool-call correlation id from the header."""
     end: str = "end"
@@ -81,6 +149,16 @@ class Message(msgspec.Struct, frozen=True, gc=False):
     """Optional finer structure of the body."""
     header: Span | None = None
     """`[start, end)` of the raw header in the source (control tokens included), when there is one."""
+    thread: str | None = None
+    """The id of the sub-agent conversation (`Transcript.threads`) the message belongs to; None in the main one."""
+    parent: int | None = None
+    """The index of the message it follows in a tree-shaped log (an agent's `parentUuid`); None for the first
+    message of a chain and in plain lists."""
+    meta: Meta | None = None
+    """What the producer recorded about it: time, model, stop reason, token usage."""
+    aside: bool = False
+    """On a branch of a tree-shaped log that the view does not follow (a rewind or an edit went another way):
+    kept, hidden by default."""
 
     @property
     def is_call(self) -> bool:
@@ -120,6 +198,14 @@ class Message(msgspec.Struct, frozen=True, gc=False):
         }
         if self.segments:
             data["segments"] = [segment.to_json() for segment in self.segments]
+        if self.thread is not None:
+            data["thread"] = self.thread
+        if self.parent is not None:
+            data["parent"] = self.parent
+        if self.meta is not None:
+            data["meta"] = self.meta.to_json()
+        if self.aside:
+            data["aside"] = True
         return data
 
 
@@ -173,8 +259,7 @@ class Transcript:
     """A parsed transcript: its messages, diagnostics, call pairs and the source they point into."""
 
     dialect: str
-    """`openchatml` (2.x with YAML header), `harmony`, `chatml`, `json`, `events`, or a raw prompt template:
-    `llama3`, `gemma`, `mistral`, `deepseek`, `phi`."""
+    """`openchatml` (2.x with YAML header), `harmony`, `chatml`, `json` or `events`."""
     source: str
     """The decoded input text every span points into."""
     messages: tuple[Message, ...] = ()
@@ -190,6 +275,8 @@ class Transcript:
     frame: tuple[Segment, ...] = ()
     """Source regions outside messages that the parser understood: `yaml_header`, `bos`/`eos`, `json` envelope,
     `event` lines that carry no text, `generation_prompt`."""
+    threads: tuple[Thread, ...] = ()
+    """Sub-agent conversations, in order of their first message."""
     conversations: tuple[Transcript, ...] = ()
     """For a dataset (a file of many whole conversations): each conversation, parsed on its own, its spans into
     this same source; the dataset's own `messages` are then empty and its diagnostics are the file's."""
@@ -230,7 +317,7 @@ class Transcript:
             "messages": [message.to_json() for message in self.messages],
             "pairs": [pair.to_json() for pair in self.pairs],
             "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics],
-        }
+        } | ({"threads": [thread.to_json() for thread in self.threads]} if self.threads else {})
 
 
 def _without_schema(data: dict[str, Any]) -> dict[str, Any]:

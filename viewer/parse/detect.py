@@ -25,6 +25,10 @@ _BRACKET_TEXT = re.compile(r"\[(?:BOS|INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_RE
 """Texts that start with `[` but are not JSON: ChatML's `[BOS]`, Mistral's control tokens."""
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
 _EVENT_PREFIXES = ("response.", "tool.")
+_CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
+"""Keys only a Claude Code session line has (beside its `type`)."""
+_CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
 _SNIFF_LINES = 5
 _SNIFF = 65536
 
@@ -61,8 +65,22 @@ def _json_kind(head: str) -> str:
         # JSON Lines start at the margin; an indented object is part of a pretty-printed document.
         event = _json_object(line) if line.startswith("{") else None
         if event is not None:
-            kind = event.get("type", event.get("event"))
-            return "events" if isinstance(kind, str) and kind.startswith(_EVENT_PREFIXES) else "json"
+            return _line_kind(event)
+    return "json"
+
+
+def _line_kind(event: dict) -> str:
+    kind = event.get("type", event.get("event"))
+    if not isinstance(kind, str):
+        return "json"
+    if kind.startswith(_EVENT_PREFIXES):
+        return "events"
+    if "role" not in event and any(key in event for key in _CLAUDE_CODE_KEYS):
+        return "claude-code"
+    if kind == "file-history-snapshot" and "snapshot" in event:
+        return "claude-code"
+    if kind in _CODEX_ROLLOUT and isinstance(event.get("payload"), dict) or kind in _CODEX_EXEC:
+        return "codex"
     return "json"
 
 

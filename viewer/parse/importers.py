@@ -10,6 +10,7 @@ from typing import Callable
 
 from viewer.analysis import BY_NAME, BY_ORDER
 from viewer.model import Transcript
+from viewer.parse.agents import parse_claude_code, parse_codex
 from viewer.parse.chatml import parse_chatml
 from viewer.parse.events import parse_events
 from viewer.parse.harmony import parse_harmony
@@ -69,6 +70,14 @@ IMPORTERS: dict[str, Importer] = {
     "phi": Importer(
         parse_phi, "Phi-3/3.5/4/4-mini/4-reasoning raw prompt: <|user|> … <|end|>, or <|im_start|>user<|im_sep|>",
         "<|user|>\nWhat is 2+2?<|end|>\n", replies_without_id=BY_ORDER),
+    "claude-code": Importer(
+        parse_claude_code, "A Claude Code session (~/.claude/projects/…/<session>.jsonl)",
+        '{"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1", '
+        '"message": {"role": "user", "content": "What is 2+2?"}}'),
+    "codex": Importer(
+        parse_codex, "A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl) or a `codex exec --json` stream",
+        '{"timestamp": "2025-09-14T09:00:00Z", "type": "response_item", "payload": {"type": "message", '
+        '"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}}'),
 }
 
 DIALECTS = tuple(IMPORTERS)

@@ -176,11 +176,17 @@ def marker_json(marker: Marker) -> dict[str, Any]:
 
 
 def default_json(message: Message, show_as: str) -> dict[str, Any]:
-    """A message the default view shows in full, as its JSON: without its span or its segments' spans."""
+    """A message the default view shows in full, as its JSON: without its span or its segments' spans, and of
+    what the log recorded about it only its time (its parent, thread and branch would point at hidden messages;
+    model and usage are the debug view's)."""
     if show_as not in SHOWN_IN_FULL:
         raise ValueError(f"the default view shows no body for {show_as!r}")
     data = message.to_json()
     del data["span"]
+    for key in ("thread", "parent", "aside"):
+        data.pop(key, None)
+    if "meta" in data:
+        data["meta"] = {"timestamp": message.meta.timestamp} if message.meta.timestamp else {}
     if "segments" in data:
         data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
     data["show_as"] = show_as

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from viewer.model import Message, Transcript
 
 VIEWS = ("default", "debug")
-POLICY_VERSION = "2"
+POLICY_VERSION = "3"
 """Bump when a rule's predicate, treatment or reason changes: stored decisions are then made again (with the
 parse: see `viewer.ingest.STORED_VERSION`). `tests/policy/test_rules_version.py` fails until it is bumped."""
 SHOW_AS = ("message", "preamble", "marker", "hidden")
@@ -50,9 +50,28 @@ def _is_harmony_preamble(message: Message, transcript: Transcript) -> bool:
             and message.recipient is None and message.intent is None and not message.is_call)
 
 
+AGENT_DIALECTS = ("claude-code", "codex")
+"""Coding agents' session logs, whose preambles the agent-preamble rule shows."""
+
+
+def _is_agent_preamble(message: Message, transcript: Transcript) -> bool:
+    # The agent importers put on `commentary` the text the assistant wrote before a tool call in the same response
+    # ("Let me look at the tests."): the user saw it as the agent's plan, as Harmony's preambles are.
+    return (transcript.dialect in AGENT_DIALECTS and _is_assistant(message) and message.channel == "commentary"
+            and message.recipient is None and message.intent is None and not message.is_call)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("rejected-answer", lambda m, t: m.intent == "rejected", "hidden",
          "The rejected answer of a preference pair is not the conversation's answer; the debug view shows it."),
+    Rule("sub-agent", lambda m, t: m.thread is not None, "hidden",
+         "A sub-agent's conversation belongs to the tool call that started it, which the default view marks."),
+    Rule("other-branch", lambda m, t: m.aside, "hidden",
+         "The conversation went another way here (a rewind or an edit); the view follows the branch that ends at "
+         "the last message."),
+    Rule("injected-context", lambda m, t: m.intent == "context", "hidden",
+         "Text an agent wrote into the user's turn (command output, reminders, environment and instruction "
+         "blocks, summaries) is not what the user typed."),
     Rule("system-prompt", lambda m, t: m.role in ("system", "developer"), "hidden",
          "System and developer instructions are hidden from end users (OpenChatML 2.2 §4)."),
     Rule("user", lambda m, t: m.role == "user", "message",
@@ -61,6 +80,9 @@ RULES: tuple[Rule, ...] = (
          "The assistant marked this message intent=preamble, a plan meant for the user (OpenChatML 2.2 §5)."),
     Rule("harmony-preamble", _is_harmony_preamble, "preamble",
          "In a raw Harmony transcript, commentary with no recipient is a preamble meant for the user."),
+    Rule("agent-preamble", _is_agent_preamble, "preamble",
+         "In an agent's session, text the assistant wrote right before a tool call in the same response is its "
+         "plan, shown as a preamble."),
     Rule("tool-call", lambda m, t: m.is_call, "marker",
          "Tool calls are shown only as a note naming the tool; their arguments stay hidden."),
     Rule("tool-reply", lambda m, t: m.is_reply, "marker",
@@ -89,8 +111,9 @@ def rule_for(message: Message, transcript: Transcript) -> Rule:
 def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
     """`rule_for` of every message, asked once per distinct combination of the fields the rules read.
 
-    The rules read a message's header fields (`_decided_by`) and whether the transcript is Harmony with a
-    header (`_is_harmony_preamble`), never its body or place, so messages with equal keys get the same rule.
+    The rules read a message's header fields, whether it is in a sub-agent's thread or aside (`_decided_by`),
+    the dialect and whether the transcript has a header (`_is_harmony_preamble`), never its body or place, so
+    messages with equal keys get the same rule.
     Asking the table for each message cost 8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary
     lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
     messages each, ask the table once between them rather than a few times each."""
@@ -113,4 +136,5 @@ _KNOWN_SIZE = 4096
 
 def _decided_by(message: Message) -> tuple:
     # Every field a rule's predicate reads (`is_call` and `is_reply` read role, recipient and end).
-    return (message.role, message.channel, message.intent, message.recipient, message.end)
+    return (message.role, message.channel, message.intent, message.recipient, message.end, message.thread is None,
+            message.aside)

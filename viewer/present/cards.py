@@ -49,6 +49,8 @@ class Card:
     """The debug view's highlighted source, when it is short enough to show at once."""
     long_body: int = LONG_BODY
     """Characters above which the body and the source are collapsed rather than rendered."""
+    inner: tuple[Card, ...] = ()
+    """For a `thread` card: the debug cards of a sub-agent's messages, drawn nested and collapsible."""
 
     @property
     def body_size(self) -> int:
@@ -117,7 +119,35 @@ class Card:
             ("content type", content_type), ("intent", message.intent), ("call_id", message.call_id),
             ("ended by", message.end), ("turn", message.turn),
             ("segments", ", ".join(segment.kind for segment in message.segments) or None),
+            *meta_fields(message),
         ) if value is not None]
+
+    @property
+    def thread(self) -> str | None:
+        """For a `thread` card: the sub-agent's id."""
+        return self.inner[0].entry.message.thread if self.inner else None
+
+    @property
+    def thread_call(self) -> int | None:
+        """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
+        return self.inner[0].entry.thread_call if self.inner else None
+
+
+def meta_fields(message: Message) -> list[tuple[str, Any]]:
+    """What an agent's log recorded of a message, as the debug view lists it."""
+    meta = message.meta
+    fields: list[tuple[str, Any]] = []
+    if meta is not None:
+        usage = meta.usage
+        tokens = (f"in {usage.input:,} · out {usage.output:,} · cache read {usage.cache_read:,} · "
+                  f"cache write {usage.cache_write:,}") if usage else None
+        took = f"{meta.duration_ms / 1000:,.1f} s after its call" if meta.duration_ms is not None else None
+        fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
+                   ("tokens", tokens), ("took", took)]
+    fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
+               ("sub-agent", message.thread), ("branch", "left (another branch is followed)" if message.aside
+                                                 else None)]
+    return fields
 
 
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
@@ -143,11 +173,34 @@ def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: 
     attached: dict[int, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
-    return [Card(kind="debug", index=entry.message.index, entry=entry,
-                 body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
-                 source=_cached(render.source_code, entry.source, source_language)
-                 if len(entry.source) <= long_body else None,
-                 diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries]
+    return threaded([Card(kind="debug", index=entry.message.index, entry=entry,
+                          body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
+                          source=_cached(render.source_code, entry.source, source_language)
+                          if len(entry.source) <= long_body else None,
+                          diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries])
+
+
+def threaded(cards: list[Card]) -> list[Card]:
+    """Debug cards with each run of a sub-agent's messages gathered into one `thread` card, drawn nested under
+    the call before it and collapsible (a window that starts inside a run gathers the rest of it)."""
+    gathered: list[Card] = []
+    run: list[Card] = []
+    for card in cards:
+        thread = card.entry.message.thread
+        if run and thread != run[0].entry.message.thread:
+            gathered.append(_thread_card(run))
+            run = []
+        if thread is None:
+            gathered.append(card)
+        else:
+            run.append(card)
+    if run:
+        gathered.append(_thread_card(run))
+    return gathered
+
+
+def _thread_card(run: list[Card]) -> Card:
+    return Card(kind="thread", index=run[0].index, inner=tuple(run))
 
 
 PANEL_LABELS = {"fim_prefix": "Prefix · before the cursor", "fim_middle": "Middle · the infill",

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlalchemy import Column, Table
 
-from viewer.model import Diagnostic, Message, Segment, Transcript
+from viewer.model import Diagnostic, Message, Meta, Segment, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.types import Entry, Located, Record
@@ -19,7 +19,7 @@ from viewer.store.types import Entry, Located, Record
 
 MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",
                    "header_start", "header_end", "line", "col", "body_start", "body_end", "content", "source",
-                   "segments", "pair", "partner")
+                   "segments", "pair", "partner", "agent")
 """The order of the values in `message_rows`' tuples."""
 KIND_COLUMNS = ("transcript_id", "number", "role", "name", "recipient", "channel", "channel_explicit",
                 "content_type", "constrained", "intent", "end", "show_as", "rule", "reason")
@@ -40,6 +40,7 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
         partner[pair.call] = (number, pair.reply)
         partner[pair.reply] = (number, pair.call)
     no_partner = (None, None)
+    thread_calls = {thread.id: thread.call for thread in transcript.threads}
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
     # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
     # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
@@ -72,7 +73,8 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
             body_start = body_end = None
         yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
                header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
-               content, source[start:end], segments_json(message), *partner.get(message.index, no_partner))
+               content, source[start:end], segments_json(message), *partner.get(message.index, no_partner),
+               agent_json(message, thread_calls))
 
 
 def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
@@ -109,6 +111,36 @@ def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[Rule]) -> Iterat
     for (*fields, name), number in kinds.items():
         rule = by_name[name]
         yield (id, number, *fields, rule.show_as, rule.name, rule.reason)
+
+
+def agent_json(message: Message, thread_calls: dict[str, int | None]) -> str | None:
+    """What an agent's log records of a message, as the `agent` column keeps it; None when it records nothing
+    (every message of other dialects)."""
+    if message.meta is None and message.thread is None and message.parent is None and not message.aside:
+        return None
+    data: dict[str, Any] = {}
+    if message.thread is not None:
+        data["thread"] = message.thread
+        data["thread_call"] = thread_calls.get(message.thread)
+    if message.parent is not None:
+        data["parent"] = message.parent
+    if message.meta is not None:
+        data["meta"] = message.meta.to_json()
+    if message.aside:
+        data["aside"] = True
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _agent(stored: str | None) -> dict[str, Any]:
+    if stored is None:
+        return _NO_AGENT
+    data = json.loads(stored)
+    if "meta" in data:
+        data["meta"] = Meta.from_json(data["meta"])
+    return data
+
+
+_NO_AGENT: dict[str, Any] = {}
 
 
 def segments_json(message: Message) -> str:
@@ -156,14 +188,16 @@ def entry(row: Sequence[Any]) -> Entry:
     """The entry of a row of `entry_columns()`, read by position: a row's attributes by name cost a third of
     reading a big transcript's JSON twin."""
     (index, rank, turn, call_id, span_start, span_end, header_start, header_end, line, column, body_start, body_end,
-     content, source, segments, pair, partner, role, name, recipient, channel, channel_explicit, content_type,
-     constrained, intent, end, show_as, rule, reason) = row
+     content, source, segments, pair, partner, agent, role, name, recipient, channel, channel_explicit,
+     content_type, constrained, intent, end, show_as, rule, reason) = row
     if content is None:
         content = source[body_start - span_start:body_end - span_start]
+    logged = _agent(agent)
     message = Message(index, turn, role, content, (span_start, span_end), name, recipient, channel,
                       channel_explicit, content_type, constrained, intent, call_id, end, _segments(segments),
-                      (header_start, header_end) if header_start is not None else None)
-    return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source)
+                      (header_start, header_end) if header_start is not None else None,
+                      logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False))
+    return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"))
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:

@@ -104,6 +104,9 @@ def _message_columns() -> list[Column]:
         Column("source", Text, nullable=False),  # the exact source span, control tokens included
         Column("segments", Text, nullable=False),  # JSON list
         Column("pair", Integer), Column("partner", Integer),
+        # What an agent's log records of a message, as JSON (rows.agent_json): its thread and the call that
+        # started it, its parent, its metadata, whether it is aside; None for every other message.
+        Column("agent", Text, nullable=True),
     ]
 
 

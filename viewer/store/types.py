@@ -89,6 +89,8 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     column: int
     source: str
     """The exact source text of the message."""
+    thread_call: int | None = None
+    """For a message of a sub-agent's thread: the index of the call that started the thread, when known."""
 
     @property
     def index(self) -> int:

@@ -1,0 +1,274 @@
+"""Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object per line, one session
+per file (dialect `claude-code`).
+
+Lines (fields as Claude Code writes them; any may be missing in some version):
+- `user` and `assistant`: `uuid`, `parentUuid`, `sessionId`, `timestamp`, `cwd`, `gitBranch`, `version`,
+  `isSidechain`, `isMeta`, and `message` in the Anthropic Messages shape. An assistant response is written as
+  several lines, one content block each, sharing `message.id`: they are one turn. A `user` line made of
+  `tool_result` blocks (with a `toolUseResult` copy beside) holds tool replies, paired with their calls by
+  `tool_use_id`; the rest of a user line's text is classified by wrappers.py (typed, a command, or injected).
+- `system` (`subtype`: `compact_boundary`, `api_error`, `local_command`, hook summaries …) and `summary`
+  (`summary`, `leafUuid`): system messages, hidden by default; a compaction is also W-SESSION-COMPACTED.
+- `file-history-snapshot` and `queue-operation` carry no conversation: frame (kind `event`).
+- Any other type is kept as a hidden message with W-JSON-UNKNOWN-ITEM.
+
+`isMeta` lines and compaction summaries (`isCompactSummary`) are injected context (intent `context`). The
+messages of sub-agents and the tree of `parentUuid` are read by threads.py and tree.py; metadata by meta.py.
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import claude_meta
+from viewer.parse.agents.session import Session
+from viewer.parse.agents.threads import Threads
+from viewer.parse.agents.tree import Tree
+from viewer.parse.agents.wrappers import user_text
+from viewer.parse.common import Pending
+from viewer.parse.json import pieces
+from viewer.parse.json.anthropic import BLOCKS, block_reader
+from viewer.parse.json.elements import read_message
+from viewer.parse.json.flat import flat_text
+from viewer.parse.json.media import MEDIA_PARTS, placeholder
+from viewer.parse.json.parts import text_pieces
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.options import ParseOptions
+
+QUIET_LINES = ("file-history-snapshot", "queue-operation")
+"""Line types that record the agent's bookkeeping (file backups, queued input), no conversation."""
+HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version"}
+"""Line fields that describe the session, kept in the header (shown in the debug view) from the first line."""
+USER_INTENTS = {"typed": None, "command": None, "injected": "context", "interrupted": "context"}
+
+
+def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
+    """Read a Claude Code session log. Never raises on user input."""
+    with collector_paused:  # see viewer/model/collector.py
+        lines, unreadable = read_lines(text)
+        reader = _Reader(Session(text, kept=_kept))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages, structure = _structure(session)
+        diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
+        return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
+                          frame=session.frame(reader.quiet, diagnostics))
+
+
+KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "isSidechain", "agentId")
+KEPT_MESSAGE_KEYS = ("id", "model", "stop_reason", "usage")
+
+
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What tree.py, threads.py and meta.py read of a line: its links and time, its response's id, model, stop
+    reason and usage, the types of its blocks, and the agentId its tool result names."""
+    kept = {key: value[key] for key in KEPT_KEYS if key in value}
+    body = value.get("message")
+    if isinstance(body, dict):
+        kept["message"] = {key: body[key] for key in KEPT_MESSAGE_KEYS if key in body}
+        if isinstance(body.get("content"), list):
+            kept["message"]["content"] = [{"type": block.get("type")} if isinstance(block, dict) else None
+                                          for block in body["content"]]
+    result = value.get("toolUseResult")
+    if isinstance(result, dict) and "agentId" in result:
+        kept["toolUseResult"] = {"agentId": result["agentId"]}
+    return kept
+
+
+class _Structure(NamedTuple):
+    threads: Threads
+    totals: dict[str, Any]
+    diagnostics: list[Diagnostic]
+
+
+def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
+    """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics."""
+    messages, lines = session.messages, session.lines
+    threads = Threads(messages, lines)
+    main = [index for index in range(len(messages)) if index not in threads.of]
+    trees = [Tree(messages, lines, main)]
+    for thread in threads.threads:
+        trees.append(Tree(messages, lines, [index for index, name in threads.of.items() if name == thread.id]))
+    parent = {index: at for tree in trees for index, at in tree.parent.items()}
+    aside = set().union(*(tree.aside for tree in trees))
+    metas, totals = claude_meta(messages, lines)
+    updated = tuple(replace_fields(message, thread=threads.of.get(index), parent=parent.get(index), meta=metas[index],
+                                   aside=index in aside) for index, message in enumerate(messages))
+    diagnostics = [*threads.diagnostics, *(diagnostic for tree in trees for diagnostic in tree.diagnostics)]
+    return updated, _Structure(threads, totals, diagnostics)
+
+
+class _Reader:
+    """Reads lines in order into the session."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": "claude-code"}
+        self.quiet: list[tuple[int, int]] = []
+        self._wanted = dict(HEADER_KEYS)
+        """The header's facts not found yet."""
+        self._responses: dict[str, int] = {}
+        """The turn of each API response (`message.id`) read so far."""
+
+    def line(self, line: Line) -> None:
+        kind = line.value.get("type")
+        if self._wanted:  # the session's facts, from the first lines that have them
+            for key in list(self._wanted):
+                if isinstance(line.value.get(key), str) and line.value[key]:
+                    self.header[self._wanted.pop(key)] = line.value[key]
+        if kind == "assistant" or kind == "user":
+            self._message_line(line, kind)
+        elif kind == "system":
+            self._system(line)
+        elif kind == "summary":
+            self._add(line, [_text_piece("system", line.get("summary"), name="summary")])
+        elif kind in QUIET_LINES:
+            self.quiet.append(line.span)
+        else:
+            what = f"A line {type_phrase(kind, line.value)}"
+            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                 what)])
+
+    def _message_line(self, line: Line, kind: str) -> None:
+        if not isinstance(line.get("message"), dict):
+            self.session.diagnostics.append(make_diagnostic(
+                "W-JSON-SHAPE", line.span, f"This {kind} line has no message object; it was skipped."))
+            return
+        if kind == "assistant":
+            source, found = self.session.read(line, "message", lambda source: _assistant_pieces(source, self.session))
+            self._add(line, found, source.problems, self._response_turn(line.value["message"].get("id")))
+            return
+        injected = line.get("isMeta") is True or line.get("isCompactSummary") is True
+        source, found = self.session.read(line, "message",
+                                          lambda source: _user_pieces(source, self.session, injected))
+        self._add(line, found, source.problems)
+
+    def _response_turn(self, response: Any) -> int:
+        """Lines of one API response are one turn."""
+        if not isinstance(response, str):
+            return self.session.next_turn()
+        turn = self._responses.get(response)
+        if turn is None:
+            turn = self._responses[response] = self.session.next_turn()
+        return turn
+
+    def _system(self, line: Line) -> None:
+        subtype = line.get("subtype") if isinstance(line.get("subtype"), str) else None
+        problems = []
+        if subtype == "compact_boundary":
+            problems.append(Pending("W-SESSION-COMPACTED", _compaction(line.get("compactMetadata")), line.span))
+        self._add(line, [_text_piece("system", line.get("content"), name=subtype)], problems)
+
+    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+        self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+
+
+ASSISTANT_KEYS = frozenset(("id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage",
+                            "container", "context_management"))
+"""The keys of an assistant's API message as Claude Code writes it: one of these with one block is read directly."""
+ONE_BLOCK_READERS = {"thinking": BLOCKS["thinking"], "redacted_thinking": BLOCKS["redacted_thinking"],
+                     "tool_use": BLOCKS["tool_use"]}
+ANSWER = dict(role="assistant", name=None, recipient=None, channel="final", channel_explicit=False, content_type=None,
+              constrained=False, intent=None, call_id=None, end="end")
+"""The fields the general reader gives an assistant's text."""
+
+
+MCP_PREFIX = "functions.mcp__"
+"""Claude Code names an MCP server's tool `mcp__<server>__<tool>`."""
+
+
+def _assistant_pieces(source: JsonObject, session: Session) -> list[Piece]:
+    """An assistant's API message, its MCP tools addressed as `<server>.<tool>` (as Anthropic's own
+    `mcp_tool_use` blocks are read)."""
+    found = _response_pieces(source, session)
+    for piece in found:
+        recipient = piece.fields.get("recipient")
+        if piece.fields.get("end") == "call" and recipient and recipient.startswith(MCP_PREFIX):
+            server, _, tool = recipient[len(MCP_PREFIX):].partition("__")
+            if server and tool:
+                piece.fields["recipient"] = f"{server}.{tool}"
+                session.rename_call(piece.fields.get("call_id"), piece.fields["recipient"])
+    return found
+
+
+def _response_pieces(source: JsonObject, session: Session) -> list[Piece]:
+    """Claude Code writes most API messages with one block: read here with the block readers the general reader
+    (elements.py) uses, to the same messages, without its search for other shapes' keys."""
+    value = source.value
+    content = value.get("content")
+    if value.get("role") == "assistant" and isinstance(content, list) and len(content) == 1 \
+            and isinstance(content[0], dict) and value.keys() <= ASSISTANT_KEYS:
+        block = content[0]
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            return text_pieces(block["text"], ANSWER, source.span)
+        if kind in ONE_BLOCK_READERS:
+            return ONE_BLOCK_READERS[kind](block, source.span, "assistant", session)
+    return read_message(source, session)
+
+
+def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[Piece]:
+    """A user line's message: its text (typed, a command, or injected), tool replies and images, in order."""
+    content = source.get("content")
+    if isinstance(content, str) or content is None:
+        if content is None:
+            source.problem("W-JSON-MISSING-CONTENT", "This message has no content.")
+        return [_user_text(content or "", source.span_of("content"), injected, source)]
+    if not isinstance(content, list):
+        return [_user_text(source.text("content") or "", source.span_of("content"), injected, source)]
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found: list[Piece] = []
+    for at, block in enumerate(content):
+        span = spans[at] if at < len(spans) else source.span_of("content")
+        found.extend(_user_block(block, span, session, injected, source))
+    return found
+
+
+def _user_block(block: Any, span, session: Session, injected: bool, source: JsonObject) -> list[Piece]:
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind == "text":
+        text = block.get("text")
+        return [_user_text(text if isinstance(text, str) else flat_text(text), span, injected, source)]
+    if kind in MEDIA_PARTS:
+        piece = _text_piece("user", placeholder(kind, block))
+        piece.span = span
+        if injected:
+            piece.fields["intent"] = "context"
+        return [piece]
+    reader = block_reader(kind)
+    if reader is not None:
+        return reader(block, span, "user", session)
+    return [pieces.unclassified("user", kind, block, span, "W-JSON-UNKNOWN-PART",
+                                f"A content block {type_phrase(kind, block)}")]
+
+
+def _user_text(text: str, span, injected: bool, source: JsonObject) -> Piece:
+    what = user_text(text)
+    piece = Piece(dict(role="user", channel="final", content=what.text, end="end",
+                       intent="context" if injected else USER_INTENTS[what.kind]), span)
+    if what.kind == "interrupted":
+        source.problem("W-SESSION-INTERRUPTED", "The user interrupted the agent here.", span)
+    return piece
+
+
+def _text_piece(role: str, value: Any, name: str | None = None) -> Piece:
+    return Piece(dict(role=role, name=name, channel="final", content=flat_text(value) if value is not None else "",
+                      end="end"), None)
+
+
+def _compaction(metadata: Any) -> str:
+    said = "The agent compacted its context here"
+    if isinstance(metadata, dict):
+        facts = [f"trigger {metadata['trigger']}" if isinstance(metadata.get("trigger"), str) else "",
+                 f"{metadata['preTokens']:,} tokens before" if isinstance(metadata.get("preTokens"), int) else ""]
+        facts = [fact for fact in facts if fact]
+        if facts:
+            said += f" ({', '.join(facts)})"
+    return said + ": the messages before it stay, the model saw a summary of them afterwards."

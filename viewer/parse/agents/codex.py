@@ -1,0 +1,234 @@
+"""Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`), dialect `codex`; `codex exec --json`
+streams are read by codex_exec.py.
+
+Each line is `{"timestamp", "type", "payload"}` (codex-rs/protocol's RolloutLine and RolloutItem):
+- `session_meta` (`id`, `cwd`, `originator`, `cli_version`, `instructions` or `base_instructions`, `git`): the
+  session's facts go in the header; its instructions are a system message.
+- `response_item`: a Responses API item (`message`, `reasoning` with `summary` and `encrypted_content`,
+  `function_call` / `function_call_output`, `custom_tool_call` such as `apply_patch`, `local_shell_call`,
+  `web_search_call` …), read by the JSON package's Responses reader. The items the model wrote between two
+  inputs (a user message, a tool's output) are one response, one turn; an assistant's `commentary` phase, or its
+  text before a call in the same response, is a preamble. User or developer messages that Codex writes for the
+  model (`<user_instructions>`, `<environment_context>`, AGENTS.md, permission notes) are injected context.
+- `event_msg`: the UI's events, which repeat the items (`user_message`, `agent_message`, `agent_reasoning` …):
+  frame, so each thing is shown once; `token_count` gives the last response's usage, `turn_aborted` is
+  W-SESSION-INTERRUPTED.
+- `turn_context` (`cwd`, `model`, policies): frame; its `model` is the model of the messages that follow.
+- `compacted` (`message`): the summary that replaced the history, a hidden system message, W-SESSION-COMPACTED.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.codex_exec import EXEC_TYPES, parse_codex_exec
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import NOTHING, between, openai_usage, usage_totals
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending
+from viewer.parse.json import pieces
+from viewer.parse.json.flat import flat_text, part_text
+from viewer.parse.json.responses import read_item
+from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.options import ParseOptions
+
+ROLLOUT_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+INJECTED_OPENINGS = ("<user_instructions>", "<environment_context>", "# AGENTS.md instructions", "<INSTRUCTIONS>",
+                     "<permissions instructions>", "<user_shell_command>", "<turn_aborted>")
+"""How text that Codex, not the user, writes into a user or developer message begins."""
+INPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output", "message")
+"""Items that end the model's response (a message ends it only when it is not the assistant's)."""
+HEADER_KEYS = {"id": "session_id", "cwd": "cwd", "originator": "originator", "cli_version": "cli_version",
+               "model_provider": "model_provider"}
+
+
+def parse_codex_rollout(text: str, lines: Iterable[Line], unreadable: list[Diagnostic]) -> Transcript:
+    """Read a Codex rollout (its lines already read)."""
+    with collector_paused:  # see viewer/model/collector.py
+        reader = _Rollout(Session(text, kept=_kept))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages = tuple(reader.finished())
+        diagnostics = [*unreadable, *session.diagnostics]
+        return Transcript(dialect="codex", source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | reader.totals(), frame=session.frame(reader.quiet, diagnostics))
+
+
+class _Rollout:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": "codex"}
+        self.quiet: list[tuple[int, int]] = []
+        self.model: str | None = None
+        self.response: int | None = None
+        """The turn of the model's response being read; None after an input."""
+        self.models: dict[int, str] = {}
+        self.usage: dict[int, Usage] = {}
+        """Message index -> the usage of the response it ends."""
+
+    def line(self, line: Line) -> None:
+        kind, value = line.get("type"), line.get("payload")
+        if kind not in ROLLOUT_TYPES or not isinstance(value, dict):
+            what = f"A line {type_phrase(kind, line.value)}"
+            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
+            return
+        if kind == "response_item":
+            self._item(line, value)
+        elif kind == "session_meta":
+            self._meta(line, value)
+        elif kind == "compacted":
+            problem = Pending("W-SESSION-COMPACTED", "Codex compacted its context here: the summary below replaced "
+                                                     "the history the model saw next.", line.span)
+            self._add(line, [_system(value.get("message"), "compacted")], [problem])
+            self.response = None
+        elif kind == "turn_context":
+            self.model = value.get("model") if isinstance(value.get("model"), str) else self.model
+            self.quiet.append(line.span)
+        else:
+            self._event(line, value)
+
+    def _item(self, line: Line, value: dict[str, Any]) -> None:
+        kind = value.get("type")
+        assistant_side = kind != "message" and kind not in INPUTS or value.get("role") == "assistant"
+        if assistant_side:
+            if self.response is None:
+                self.response = self.session.next_turn()
+            turn = self.response
+        else:
+            turn, self.response = self.session.next_turn(), None
+        source, found = self.session.read(line, "payload", lambda source: _item_pieces(source, self.session))
+        first = len(self.session.messages)
+        self._add(line, found, source.problems, turn)
+        if self.model and assistant_side:
+            for index in range(first, len(self.session.messages)):
+                self.models[index] = self.model
+
+    def _meta(self, line: Line, value: dict[str, Any]) -> None:
+        for key, name in HEADER_KEYS.items():
+            if isinstance(value.get(key), str) and value.get(key):
+                self.header.setdefault(name, value[key])
+        instructions = value.get("instructions") or value.get("base_instructions")
+        if isinstance(instructions, dict):
+            instructions = instructions.get("text")
+        if isinstance(instructions, str) and instructions:
+            self._add(line, [_system(instructions, "instructions")])
+        else:
+            self.quiet.append(line.span)
+
+    def _event(self, line: Line, value: dict[str, Any]) -> None:
+        kind = value.get("type")
+        if kind == "token_count":
+            usage = _usage(value)
+            answered = self._last_assistant()
+            if usage is not None and answered is not None:
+                self.usage[answered] = usage
+        if kind == "turn_aborted":
+            self.session.diagnostics.append(make_diagnostic(
+                "W-SESSION-INTERRUPTED", line.span, "The user interrupted Codex here (the turn was aborted)."))
+            return
+        self.quiet.append(line.span)
+
+    def _last_assistant(self) -> int | None:
+        """The last message the model wrote: a response's usage goes on it."""
+        for message in reversed(self.session.messages):
+            if message.role == "assistant":
+                return message.index
+            if message.role == "user":
+                return None
+        return None
+
+    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+        self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+
+    def finished(self) -> list[Message]:
+        """The messages with their metadata."""
+        called: dict[str, str] = {}
+        done = []
+        for message, line in zip(self.session.messages, self.session.lines):
+            timestamp = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
+            if message.is_call and message.call_id and timestamp:
+                called.setdefault(message.call_id, timestamp)
+            duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
+            meta = Meta(timestamp=timestamp, model=self.models.get(message.index),
+                        usage=self.usage.get(message.index), duration_ms=duration)
+            done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
+        return done
+
+    def totals(self) -> dict[str, Any]:
+        return usage_totals(self.usage.values(), self.models.values())
+
+
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What is read of a line once its messages are: its time."""
+    return {"timestamp": value["timestamp"]} if "timestamp" in value else {}
+
+
+def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
+    """A Responses item's messages; a user or developer message's injected parts marked as context."""
+    found = read_item(source, session)
+    if source.get("type") != "message" or source.get("role") not in ("user", "developer"):
+        return found
+    if _mixes_injected(source.get("content")):
+        return _parts_one_by_one(source)
+    for piece in found:
+        if piece.fields.get("role") in ("user", "developer") and _injected(piece.fields.get("content", "")):
+            piece.fields["intent"] = "context"
+    return found
+
+
+def _mixes_injected(content: Any) -> bool:
+    """Whether some text part of a message is injected and some is not (then each part is a message)."""
+    if not isinstance(content, list):
+        return False
+    kinds = {_injected(text) for text in map(part_text, content) if text is not None}
+    return kinds == {True, False}
+
+
+def _parts_one_by_one(source: JsonObject) -> list[Piece]:
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    found = []
+    for at, part in enumerate(source.get("content")):
+        text = part_text(part)
+        span = spans[at] if at < len(spans) else source.span
+        if text is None:
+            found.append(pieces.unclassified("unknown", part.get("type") if isinstance(part, dict) else None, part,
+                                             span, "W-JSON-UNKNOWN-PART", "A content part beside injected context"))
+            continue
+        found.append(Piece(dict(role=source.get("role"), channel="final", content=text, end="end",
+                                intent="context" if _injected(text) else None), span))
+    return found
+
+
+def _injected(text: str) -> bool:
+    return text.lstrip().startswith(INJECTED_OPENINGS)
+
+
+def _system(value: Any, name: str) -> Piece:
+    return Piece(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
+
+
+def _usage(value: dict[str, Any]) -> Usage | None:
+    """The last response's usage from a `token_count` event (`info.last_token_usage`, or the event's own figures
+    in early versions)."""
+    info = value.get("info")
+    return openai_usage(info.get("last_token_usage") if isinstance(info, dict) else value)
+
+
+
+
+def parse_codex(text: str, options: ParseOptions) -> Transcript:
+    """Read a Codex rollout or a `codex exec --json` stream, whichever the first line that is an object shows.
+    Never raises on user input."""
+    lines, unreadable = read_lines(text)
+    first = next(lines, None)
+    lines = itertools.chain((first,), lines) if first is not None else lines
+    if first is not None and first.get("type") in EXEC_TYPES:
+        return parse_codex_exec(text, lines, unreadable)
+    return parse_codex_rollout(text, lines, unreadable)

@@ -1,0 +1,101 @@
+"""Numbering an agent session's messages: the pieces each line gives (read by the JSON package's shape
+readers) become messages of a turn, spanning their line when a line gives one, with the line they came from
+remembered; and the text an assistant wrote before a tool call of the same response becomes its preamble."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Diagnostic, Message, Segment, Span
+from viewer.parse.agents.lines import Line
+from viewer.parse.json.container import frame
+from viewer.parse.json.importer import Importer
+from viewer.parse.json.positions import read_value
+from viewer.parse.json.source import JsonObject, Piece
+
+LOCATED_DEPTH = 2
+"""Levels of a message object read with spans when it gives several messages (its members and its content's
+blocks)."""
+
+
+class Session(Importer):
+    """The messages of one session log, in order, with the line each came from."""
+
+    def __init__(self, text: str, kept: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
+        super().__init__(text)
+        self.lines: list[Line] = []
+        """The line of each message, by index."""
+        self._kept = kept
+        """What of a line's value is kept once its messages are read (what the metadata, the tree and the
+        threads read later): a big session's decoded lines are most of the memory its parse takes."""
+        self._said: dict[int, list[int]] = {}
+        """Per turn: its assistant answers that no call has followed yet."""
+
+    def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Piece]]:
+        """The object under `key` of a line read by `reader`, first as standing for the whole line; read again
+        with the spans of its members and blocks when it gives several messages, which then span their own
+        block (most lines give one, whose span and whose diagnostics' are the line's: reading spans costs ten
+        times more)."""
+        source = JsonObject(line.value[key], line.span)
+        found = reader(source)
+        if len(found) > 1:
+            located = read_value(self.text, line.member(key).node.span[0], LOCATED_DEPTH)
+            source = JsonObject(located.value, located.span, located.members)
+            found = reader(source)
+        return source, found
+
+    def add_line(self, line: Line, found: list[Piece], turn: int, problems=()) -> None:
+        """The pieces of one line as messages of `turn`: one piece spans the whole line."""
+        first = len(self.messages)
+        for piece in found:
+            span = line.span if len(found) == 1 else (piece.span or line.span)
+            self._add(_message(len(self.messages), turn, span, piece.fields), line)
+            if piece.problems:
+                self._note(piece.problems, len(self.messages) - 1)
+        self._note(list(problems), first if found else None)
+        if self._kept is not None:
+            line.value = self._kept(line.value)
+
+    def _add(self, message: Message, line: Line) -> None:
+        if message.end == "call":
+            self.note_call(message.call_id, message.recipient)
+            self._to_preambles(message.turn)
+        elif message.role == "assistant" and message.channel == "final" and message.recipient is None:
+            self._said.setdefault(message.turn, []).append(message.index)
+        self.messages.append(message)
+        self.lines.append(line)
+
+    def _to_preambles(self, turn: int) -> None:
+        """Text the assistant wrote before a tool call in the same response was a preamble: it goes on the
+        commentary channel, which the agent-preamble rule shows as a plan note (viewer/policy/rules.py)."""
+        for index in self._said.pop(turn, ()):
+            self.messages[index] = replace_fields(self.messages[index], channel="commentary")
+
+    def rename_call(self, call_id: str | None, recipient: str) -> None:
+        """Name the tool of a call read already (its replies, read later, are named after it)."""
+        if call_id is not None:
+            self._call_names[call_id] = recipient
+
+    def next_turn(self) -> int:
+        turn, self.turn = self.turn, self.turn + 1
+        return turn
+
+    def frame(self, quiet: list[Span], diagnostics: list[Diagnostic]) -> tuple[Segment, ...]:
+        """What of the source is not a message: the `quiet` lines (events that carry no conversation, kind
+        `event`) and what else lies between messages and diagnostics (kind `json`), in source order."""
+        events = [Segment("event", self.text[start:end], (start, end)) for start, end in quiet]
+        claimed = [*(message.span for message in self.messages), *quiet,
+                   *(diagnostic.span for diagnostic in diagnostics)]
+        return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
+
+
+def _message(index: int, turn: int, span: Span, fields: dict) -> Message:
+    """`Message(index=index, turn=turn, span=span, **fields)`, with Message's defaults for the fields a piece
+    leaves out."""
+    get = fields.get
+    return Message(index, turn, fields["role"], fields["content"], span, get("name"), get("recipient"),
+                   get("channel", "final"), get("channel_explicit", False), get("content_type"),
+                   get("constrained", False), get("intent"), get("call_id"), get("end", "end"),
+                   get("segments", ()), get("header"))
