@@ -130,14 +130,14 @@ def test_a_cut_single_object_is_not_read():
 
 
 def test_read_conversation_reads_one_conversation_node_of_a_larger_file():
-    from viewer.parse.json import Importer, read_conversation
+    from viewer.parse.json import MessageBuilder, read_conversation
     from viewer.parse.json.positions import read_value
     text = ('[{"system": "S", "messages": [{"role": "user", "content": "a"}]}, '
             '{"conversations": [{"from": "human", "value": "b"}], "id": 7}]')
     top = read_value(text, 0, 1)
-    importer = Importer(text)
-    headers = [read_conversation(node, importer) for node in top.items]
-    assert [(m.turn, m.role, text[m.span[0]:m.span[1]]) for m in importer.messages] == [
+    builder = MessageBuilder(text)
+    headers = [read_conversation(node, builder) for node in top.items]
+    assert [(m.turn, m.role, text[m.span[0]:m.span[1]]) for m in builder.messages] == [
         (0, "system", '"system": "S"'), (1, "user", '{"role": "user", "content": "a"}'),
         (2, "user", '{"from": "human", "value": "b"}')]
     assert headers == [{}, {"id": 7}]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from viewer.parse import parse
-from viewer.parse.json import importer, plain
+from viewer.parse.json import builder, plain
 from viewer.parse.json.positions import read_value
 
 TEXTS = st.sampled_from(["", "Hi", "a\nb", 'say "x"', "café — ✓", "<think>r</think>a", "</think>", "\\u00e9", " "])
@@ -53,7 +53,7 @@ def _text(elements, style):
 
 def _read(text, monkeypatch, fast: bool):
     if not fast:
-        monkeypatch.setattr(importer, "read_plain", lambda *args: False)
+        monkeypatch.setattr(builder, "read_plain", lambda *args: False)
     transcript = parse(text, "json")
     monkeypatch.undo()
     return (transcript.to_json(), [message.span for message in transcript.messages],

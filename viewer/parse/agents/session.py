@@ -11,7 +11,7 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Diagnostic, Message, Segment, Span
 from viewer.parse.agents.lines import Line
 from viewer.parse.json.container import frame
-from viewer.parse.json.importer import Importer
+from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Piece
 
@@ -20,7 +20,7 @@ LOCATED_DEPTH = 2
 blocks)."""
 
 
-class Session(Importer):
+class Session(MessageBuilder):
     """The messages of one session log, in order, with the line each came from."""
 
     def __init__(self, text: str, kept: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:

@@ -64,7 +64,7 @@ from viewer.model.collector import collector_paused
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.frameworks import read_framework
-from viewer.parse.json.importer import Importer
+from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import JsonError, Partial, read_value
 from viewer.parse.options import ParseOptions
 
@@ -73,7 +73,7 @@ def parse_json(text: str, options: ParseOptions) -> Transcript:
     """Read a JSON or JSON Lines transcript. Never raises on user input.
 
     container.py finds the elements (positions.py reads JSON with spans), conversation.py reads the envelope
-    and each element with the reader of its shape (plain.py the plain ones), importer.py numbers the messages."""
+    and each element with the reader of its shape (plain.py the plain ones), builder.py numbers the messages."""
     with collector_paused:  # see viewer/model/collector.py: a big file's objects all live on
         return _transcript(text, read_container(text))
 
@@ -95,17 +95,17 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
 
 
 def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
-    importer = Importer(text)
-    header = read_framework(reading, importer)  # a trace, an eval log, a graph's state (frameworks.py)
+    builder = MessageBuilder(text)
+    header = read_framework(reading, builder)  # a trace, an eval log, a graph's state (frameworks.py)
     if header is None:
-        header = read_reading(reading, importer)
-    claimed = [message.span for message in importer.messages]
-    diagnostics = (*reading.unread, *reading.notes, *importer.diagnostics)
+        header = read_reading(reading, builder)
+    claimed = [message.span for message in builder.messages]
+    diagnostics = (*reading.unread, *reading.notes, *builder.diagnostics)
     claimed += [diagnostic.span for diagnostic in diagnostics]
     return Transcript(
-        dialect="json", source=text, messages=tuple(importer.messages),
-        diagnostics=diagnostics, header=header, tools=importer.tools,
+        dialect="json", source=text, messages=tuple(builder.messages),
+        diagnostics=diagnostics, header=header, tools=builder.tools,
         frame=frame(text, claimed, within))
 
 
-__all__ = ["ENVELOPE_KEYS", "Importer", "parse_json", "parse_json_within", "read_conversation"]
+__all__ = ["ENVELOPE_KEYS", "MessageBuilder", "parse_json", "parse_json_within", "read_conversation"]

@@ -52,26 +52,26 @@ def _is_sdk_part(part: Any) -> bool:
     return isinstance(kind, str) and (kind in KNOWN_PARTS or kind.startswith(("tool-", "data-")))
 
 
-def read_ui_message(source: JsonObject, importer: Any) -> list[Piece]:
+def read_ui_message(source: JsonObject, builder: Any) -> list[Piece]:
     role, _ = author(source)
     if isinstance(source.get("parts"), list):
-        found = _parts(source, role, importer)
+        found = _parts(source, role, builder)
     else:
-        found = _v4(source, role, importer)
+        found = _v4(source, role, builder)
     return found or [Piece(dict(role=role, channel="final", content="", end="end"), source.span)]
 
 
-def _parts(source: JsonObject, role: str, importer: Any) -> list[Piece]:
+def _parts(source: JsonObject, role: str, builder: Any) -> list[Piece]:
     node = source.node_of("parts")
     spans = [item.span for item in node.items] if node is not None and node.items else []
     found: list[Piece] = []
     for at, part in enumerate(source.get("parts")):
         span = spans[at] if at < len(spans) else source.span_of("parts")
-        found.extend(_part(part, span, role, importer))
+        found.extend(_part(part, span, role, builder))
     return found
 
 
-def _part(part: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _part(part: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     kind = part.get("type") if isinstance(part, dict) else None
     base = dict(role=role, channel="final", end="end")
     if kind == "text" and isinstance(part.get("text"), str):
@@ -86,10 +86,10 @@ def _part(part: Any, span: Span, role: str, importer: Any) -> list[Piece]:
         return _streaming(found, part.get("state"), span)
     if isinstance(kind, str) and (kind.startswith("tool-") and kind != "tool-invocation" or kind == "dynamic-tool"):
         name = part.get("toolName") if kind == "dynamic-tool" else kind.removeprefix("tool-")
-        return _tool(part, name, part.get("input", part.get("rawInput")), span, importer)
+        return _tool(part, name, part.get("input", part.get("rawInput")), span, builder)
     if kind == "tool-invocation" and isinstance(part.get("toolInvocation"), dict):
         invocation = part["toolInvocation"]
-        return _tool(invocation, invocation.get("toolName"), invocation.get("args"), span, importer)
+        return _tool(invocation, invocation.get("toolName"), invocation.get("args"), span, builder)
     if kind in ("source-url", "source-document", "source"):
         described = part.get("source") if isinstance(part.get("source"), dict) else part
         facts = [described.get(key) for key in ("title", "url", "mediaType", "filename")]
@@ -105,13 +105,13 @@ def _part(part: Any, span: Span, role: str, importer: Any) -> list[Piece]:
                                 f"A message part {type_phrase(kind, part)}")]
 
 
-def _tool(part: dict[str, Any], name: Any, arguments: Any, span: Span, importer: Any) -> list[Piece]:
+def _tool(part: dict[str, Any], name: Any, arguments: Any, span: Span, builder: Any) -> list[Piece]:
     """A tool part: its call, and its reply once the call has an outcome."""
     recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
     call_id = part.get("toolCallId") if isinstance(part.get("toolCallId"), str) else None
     state = part.get("state") if isinstance(part.get("state"), str) else None
     call = pieces.call(recipient, pieces.arguments_text(arguments), span, call_id)
-    importer.note_call(call_id, recipient)
+    builder.note_call(call_id, recipient)
     if recipient is None:
         call.problems.append(Pending("W-JSON-SHAPE", "This tool part does not say which tool it calls.", span))
     found = _streaming([call], state, span)
@@ -134,7 +134,7 @@ def _streaming(found: list[Piece], state: Any, span: Span) -> list[Piece]:
     return found
 
 
-def _v4(source: JsonObject, role: str, importer: Any) -> list[Piece]:
+def _v4(source: JsonObject, role: str, builder: Any) -> list[Piece]:
     """A v4 message without parts: reasoning, content, attachments, then tool invocations."""
     base = dict(role=role, channel="final", end="end")
     found: list[Piece] = []
@@ -154,5 +154,5 @@ def _v4(source: JsonObject, role: str, importer: Any) -> list[Piece]:
     for at, invocation in enumerate(invocations if isinstance(invocations, list) else []):
         span = spans[at] if at < len(spans) else source.span_of("toolInvocations")
         if isinstance(invocation, dict):
-            found.extend(_tool(invocation, invocation.get("toolName"), invocation.get("args"), span, importer))
+            found.extend(_tool(invocation, invocation.get("toolName"), invocation.get("args"), span, builder))
     return found

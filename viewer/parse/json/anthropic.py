@@ -21,10 +21,10 @@ from viewer.parse.json.flat import flat_text
 from viewer.parse.json.source import Piece
 
 BlockReader = Callable[[dict[str, Any], Span, str, Any], list[Piece]]
-"""(block, its span, the role of its message, the Importer) -> its messages."""
+"""(block, its span, the role of its message, the MessageBuilder) -> its messages."""
 
 
-def _thinking(block: dict[str, Any], span: Span, role: str, importer: Any) -> list[Piece]:
+def _thinking(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
     text = block.get("thinking")
     piece = pieces.analysis(role, text if isinstance(text, str) else "", span)
     if block.get("signature"):
@@ -32,11 +32,11 @@ def _thinking(block: dict[str, Any], span: Span, role: str, importer: Any) -> li
     return [piece]
 
 
-def _redacted(block: dict[str, Any], span: Span, role: str, importer: Any) -> list[Piece]:
+def _redacted(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
     return [pieces.opaque(role, "redacted thinking", block.get("data") or "", "data", span)]
 
 
-def _tool_use(block: dict[str, Any], span: Span, role: str, importer: Any) -> list[Piece]:
+def _tool_use(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
     name = block.get("name")
     if not isinstance(name, str) or not name:
         recipient = None
@@ -50,13 +50,13 @@ def _tool_use(block: dict[str, Any], span: Span, role: str, importer: Any) -> li
     piece = pieces.call(recipient, pieces.arguments_text(block.get("input")), span, call_id)
     if recipient is None:
         piece.problems.append(Pending("W-JSON-SHAPE", "This tool_use block does not say which tool it calls.", span))
-    importer.note_call(call_id, recipient)
+    builder.note_call(call_id, recipient)
     return [piece]
 
 
-def _tool_result(block: dict[str, Any], span: Span, role: str, importer: Any) -> list[Piece]:
+def _tool_result(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
     call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
-    name = importer.tool_named(call_id)
+    name = builder.tool_named(call_id)
     piece = pieces.reply(name, flat_text(block.get("content")), span, call_id)
     if block.get("is_error") is True:
         tool = f"The tool {name} " if name else "The tool "

@@ -24,7 +24,7 @@ from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.framework_elements import element_reader, plain_view
-from viewer.parse.json.importer import Importer
+from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import Member, Node, read_value
 from viewer.parse.json.source import JsonObject, Piece
 from viewer.parse.json.tools import declared_tools, tools_value
@@ -35,45 +35,45 @@ PROMPT_KEYS = {"system": "system", "instructions": "system", "input": "user"}
 """Envelope members that are a message, and its role."""
 
 
-def read_conversation(node: Node, importer: Importer) -> dict[str, Any]:
+def read_conversation(node: Node, builder: MessageBuilder) -> dict[str, Any]:
     """One conversation's JSON node (a list of messages or items, an envelope around one, or a single message)
     into the importer's messages and tools. Returns the envelope's header (its keys the importer does not
     read)."""
-    located = read_value(importer.text, node.span[0], 2 if isinstance(node.value, dict) else 1)
-    return read_reading(conversation_of(located, importer.text), importer)
+    located = read_value(builder.text, node.span[0], 2 if isinstance(node.value, dict) else 1)
+    return read_reading(conversation_of(located, builder.text), builder)
 
 
-def read_reading(reading: Reading, importer: Importer) -> dict[str, Any]:
+def read_reading(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
     """The elements and envelope a container gave (container.py) into messages; returns the header."""
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
-    importer.tools.update(declared_tools(envelope))
-    _unread_tools(reading.envelope, importer)
+    builder.tools.update(declared_tools(envelope))
+    _unread_tools(reading.envelope, builder)
     prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
     for position, element in enumerate(reading.elements):
         while prompts and (reading.prompts_first or prompts[0][0][0] < element.span[0]):
             span, found = prompts.pop(0)
-            importer.add_pieces(found, span)
-        first = len(importer.messages)
-        importer.add(element, read_element, plain_view)
+            builder.add_pieces(found, span)
+        first = len(builder.messages)
+        builder.add(element, read_element, plain_view)
         if position in reading.marks:
-            importer.mark(first, reading.marks[position])
+            builder.mark(first, reading.marks[position])
     for span, found in prompts:
-        importer.add_pieces(found, span)
+        builder.add_pieces(found, span)
     return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
 
 
-def read_element(source: JsonObject, importer: Importer) -> list[Piece]:
+def read_element(source: JsonObject, builder: MessageBuilder) -> list[Piece]:
     """One element by its marks (see the module docstring)."""
     framework_reader = element_reader(source.value)  # LangChain, AI SDK messages (framework_elements.py)
     if framework_reader is not None:
-        return framework_reader(source, importer)
+        return framework_reader(source, builder)
     if sharegpt.is_turn(source.value):
-        return sharegpt.read_turn(source, importer)
+        return sharegpt.read_turn(source, builder)
     if gemini_content.is_content(source.value):
-        return gemini_content.read_content(source, importer)
+        return gemini_content.read_content(source, builder)
     if responses.is_item(source.value):
-        return responses.read_item(source, importer)
-    return read_message(source, importer)
+        return responses.read_item(source, builder)
+    return read_message(source, builder)
 
 
 def _prompts(envelope: dict[str, Member]) -> list[tuple[tuple[int, int], list[Piece]]]:
@@ -88,11 +88,11 @@ def _prompts(envelope: dict[str, Member]) -> list[tuple[tuple[int, int], list[Pi
     return found
 
 
-def _unread_tools(envelope: dict[str, Member], importer: Importer) -> None:
+def _unread_tools(envelope: dict[str, Member], builder: MessageBuilder) -> None:
     """LLaMA-Factory writes `tools` as JSON text: text that is not a JSON list is reported."""
     tools = envelope.get("tools")
     if tools is not None and isinstance(tools.node.value, str) and not isinstance(tools_value(tools.node.value),
                                                                                   list):
-        importer.diagnostics.append(make_diagnostic(
+        builder.diagnostics.append(make_diagnostic(
             "W-TOOL-DEFINITION", tools.span,
             "The 'tools' text is not a JSON list of tool definitions; it was not read."))

@@ -23,14 +23,14 @@ PHASES = {"commentary": "commentary", "final_answer": "final"}
 marked a preamble) or the final answer."""
 
 
-def read_message(source: JsonObject, importer: Any) -> list[Piece]:
+def read_message(source: JsonObject, builder: Any) -> list[Piece]:
     """A message object's messages: each distinct reasoning text, the content, then each tool call."""
     role, name = author(source)
     channel = _channel(source)
     reasoning = _reasoning_pieces(source, role)
     calls = call_pieces(source, role, channel)
-    base = _base_fields(source, role, name, channel, importer)
-    content = _content_pieces(source, base, importer)
+    base = _base_fields(source, role, name, channel, builder)
+    content = _content_pieces(source, base, builder)
     if not (reasoning or content or calls):
         # Empty content beside reasoning or calls (OpenAI writes "" or null there) is not a message of its own.
         if source.get("content") is None:
@@ -40,26 +40,26 @@ def read_message(source: JsonObject, importer: Any) -> list[Piece]:
     return _without_repeated_reasoning([*reasoning, *content, *calls])
 
 
-def _content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
+def _content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:
     value = source.get("content")
     if isinstance(source.get("images"), list):  # Ollama: base64 images beside the text
         return text_pieces(with_images(source.text("content") or "", source.get("images")), base, source.span)
     if value is None:
         return []
     if isinstance(value, (list, dict)):
-        return content_pieces(source, base, importer)
+        return content_pieces(source, base, builder)
     return text_pieces(source.text("content") or "", base, source.span_of("content"))
 
 
 def _base_fields(source: JsonObject, role: str, name: str | None, channel: str | None,
-                 importer: Any) -> dict[str, Any]:
+                 builder: Any) -> dict[str, Any]:
     """The header fields of the message's content: who wrote it, to whom, on which channel."""
     recipient = source.text("recipient")
     content_type, constrained = read_content_type(source.text("content_type"))
     call_id = source.text("tool_call_id") or source.text("call_id")
     if role == "tool":
         name = name or source.text("tool_name")  # Ollama names the tool a reply comes from, with no call id
-        name = qualified_tool_name(name) if name else importer.tool_named(call_id)
+        name = qualified_tool_name(name) if name else builder.tool_named(call_id)
     to_tool = role == "assistant" and is_tool_address(recipient)
     default_channel = "commentary" if role == "tool" or to_tool else "final"
     return dict(role=role, name=name, recipient=recipient, channel=channel or default_channel,

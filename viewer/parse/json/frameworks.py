@@ -10,18 +10,18 @@ from viewer.parse.json.container import Reading
 from viewer.parse.json.conversation import read_reading
 
 
-def read_framework(reading: Reading, importer: Any) -> dict[str, Any] | None:
+def read_framework(reading: Reading, builder: Any) -> dict[str, Any] | None:
     """The header of a framework's document read into the importer's messages; None when the reading is not
     one (then nothing was read)."""
     if otel.is_trace(reading):
-        return otel.read_trace(reading, importer)
-    reading = inspect_log.only_sample(reading, importer.text) or reading
+        return otel.read_trace(reading, builder)
+    reading = inspect_log.only_sample(reading, builder.text) or reading
     if inspect_log.is_sample_reading(reading):
-        return inspect_log.read_sample(reading, importer)
-    header = inspect_log.read_sampleless_log(reading, importer)
+        return inspect_log.read_sample(reading, builder)
+    header = inspect_log.read_sampleless_log(reading, builder)
     if header is not None:
         return header
-    state = langchain.state_reading(reading, importer.text)
+    state = langchain.state_reading(reading, builder.text)
     if state is not None:
-        return read_reading(state, importer)
+        return read_reading(state, builder)
     return None

@@ -46,7 +46,7 @@ def may_split(value: dict) -> bool:
         isinstance(part, dict) and (part.get("thoughtSignature") or part.get("thought_signature")) for part in parts))
 
 
-def read_plain(value: dict, span: Span, importer: Any, turn: int) -> bool:
+def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
     """A content of text parts alone (the bulk of a conversation) added as its one message, as read_content
     would make it, without its machinery; False (nothing added) for any other content.
     tests/parse/json/test_records_plain.py reads contents both ways and compares."""
@@ -62,7 +62,7 @@ def read_plain(value: dict, span: Span, importer: Any, turn: int) -> bool:
     content, role = "".join(texts), PLAIN_ROLES[role]
     if not content or role == "assistant" and ("<think>" in content or "</think>" in content):
         return False
-    messages = importer.messages
+    messages = builder.messages
     messages.append(Message(len(messages), turn, role, content, span, None, None,
                             "commentary" if role == "tool" else "final", False, None, False, None, None, "end",
                             (), None))
@@ -72,7 +72,7 @@ def read_plain(value: dict, span: Span, importer: Any, turn: int) -> bool:
 PLAIN_ROLES = {None: "user", **ROLES}
 
 
-def read_content(source: JsonObject, importer: Any) -> list[Piece]:
+def read_content(source: JsonObject, builder: Any) -> list[Piece]:
     """One content's messages, part by part (see the module docstring)."""
     role = _role(source)
     parts = source.get("parts")
@@ -86,7 +86,7 @@ def read_content(source: JsonObject, importer: Any) -> list[Piece]:
     run: list[tuple[str, bool, Span]] = []
     for at, part in enumerate(parts):
         span = spans[at] if at < len(spans) else source.span_of("parts")
-        read = _part(snake(part), span, role, importer, source)
+        read = _part(snake(part), span, role, builder, source)
         if isinstance(read, tuple):
             run.append((*read, span))
             continue
@@ -108,7 +108,7 @@ def _role(source: JsonObject) -> str:
     return shown
 
 
-def _part(part: Any, span: Span, role: str, importer: Any, source: JsonObject) -> tuple[str, bool] | list[Piece]:
+def _part(part: Any, span: Span, role: str, builder: Any, source: JsonObject) -> tuple[str, bool] | list[Piece]:
     """A text or media part as (text, is a placeholder); any other part as its messages."""
     if not isinstance(part, dict):
         return [_unknown(role, part, span)]
@@ -128,7 +128,7 @@ def _part(part: Any, span: Span, role: str, importer: Any, source: JsonObject) -
         shown, found = part["text"], None
     else:
         found = _READERS.get(kind, _thought)(snake(part[kind]) if kind != "text" else part[kind], span, role,
-                                             importer)
+                                             builder)
     if found is None:  # the answer itself (Gemini 3 signs answers too: the signature is opaque, the text shown)
         if signature:
             source.problems.append(pieces.opaque_problem("thought signature", signature, "thoughtSignature", span))
@@ -138,12 +138,12 @@ def _part(part: Any, span: Span, role: str, importer: Any, source: JsonObject) -
     return found
 
 
-def _thought(text: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _thought(text: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     """A text part that is reasoning (`thought: true`)."""
     return [pieces.analysis(role, text if isinstance(text, str) else shown_json(text), span)]
 
 
-def _call(call: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _call(call: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     name = call.get("name") if isinstance(call, dict) else None
     recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
     call_id = call.get("id") if isinstance(call, dict) and isinstance(call.get("id"), str) else None
@@ -155,11 +155,11 @@ def _call(call: Any, span: Span, role: str, importer: Any) -> list[Piece]:
     return [piece]
 
 
-def _response(reply: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _response(reply: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     reply = reply if isinstance(reply, dict) else {}
     call_id = reply.get("id") if isinstance(reply.get("id"), str) else None
     name = reply.get("name")
-    tool = qualified_tool_name(name) if isinstance(name, str) and name else importer.tool_named(call_id)
+    tool = qualified_tool_name(name) if isinstance(name, str) and name else builder.tool_named(call_id)
     response = reply.get("response")
     piece = pieces.reply(tool, shown_json(response) if response is not None else "", span, call_id)
     if isinstance(response, dict) and response.get("error") is not None:
@@ -168,13 +168,13 @@ def _response(reply: Any, span: Span, role: str, importer: Any) -> list[Piece]:
     return [piece]
 
 
-def _code(code: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _code(code: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     written = code.get("code") if isinstance(code, dict) else None
     return [pieces.call(CODE_TOOL, written if isinstance(written, str) else shown_json(code), span, None,
                         json_arguments=False)]
 
 
-def _result(result: Any, span: Span, role: str, importer: Any) -> list[Piece]:
+def _result(result: Any, span: Span, role: str, builder: Any) -> list[Piece]:
     result = result if isinstance(result, dict) else {}
     output = result.get("output")
     piece = pieces.reply(CODE_TOOL, output if isinstance(output, str) else "", span, None)

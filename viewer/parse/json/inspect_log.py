@@ -53,13 +53,13 @@ def is_sample_reading(reading: Reading) -> bool:
     return reading.key == "messages" and all(key in reading.envelope for key in SAMPLE_MARKS)
 
 
-def read_sample(reading: Reading, importer: Any) -> dict[str, Any]:
+def read_sample(reading: Reading, builder: Any) -> dict[str, Any]:
     """A sample's messages; returns its header (id, epoch, target, scores)."""
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
     read = partial(read_inspect_message, attachments=attachments)
     for element in reading.elements:
-        importer.add(element, read, plain_view)
+        builder.add(element, read, plain_view)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
     if isinstance(scores, dict):
@@ -80,7 +80,7 @@ def only_sample(reading: Reading, text: str) -> Reading | None:
     return Reading(list(sample.members["messages"].node.items), envelope, key="messages")
 
 
-def read_sampleless_log(reading: Reading, importer: Any) -> dict[str, Any] | None:
+def read_sampleless_log(reading: Reading, builder: Any) -> dict[str, Any] | None:
     """A log without samples (one still running, or written with its header alone): no messages, and a
     diagnostic that says so; None for anything else."""
     if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value) \
@@ -89,7 +89,7 @@ def read_sampleless_log(reading: Reading, importer: Any) -> dict[str, Any] | Non
     log = reading.elements[0].value
     header = log["header"] if isinstance(log.get("header"), dict) else log  # an archive's header.json
     spec = header.get("eval")
-    importer.diagnostics.append(make_diagnostic(
+    builder.diagnostics.append(make_diagnostic(
         "W-JSON-SHAPE", reading.elements[0].span, "This Inspect AI log holds no samples (its status is "
         f"{header.get('status')!r}); there is no conversation to show."))
     return {"inspect_log": {key: spec.get(key) for key in ("task", "model") if isinstance(spec, dict)}}

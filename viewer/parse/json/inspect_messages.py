@@ -33,16 +33,16 @@ ATTACHMENT = "attachment://"
 `attachment://<id>` in their place."""
 
 
-def read_inspect_message(source: JsonObject, importer: Any, attachments: dict[str, Any] | None = None
+def read_inspect_message(source: JsonObject, builder: Any, attachments: dict[str, Any] | None = None
                          ) -> list[Piece]:
     """One message: its content part by part, then its tool calls (a tool's message is one reply). References
     to the sample's `attachments` are read as the values they stand for."""
     role, _ = author(source)
     if role == "tool":
-        return [_reply(source, importer)]
+        return [_reply(source, builder)]
     base = dict(role=role, channel="final", end="end", attachments=attachments or {})
-    found = _content(source, base, importer)
-    found.extend(_calls(source, importer))
+    found = _content(source, base, builder)
+    found.extend(_calls(source, builder))
     if not found:
         found = [Piece({**base, "content": ""}, source.span_of("content"))]
     return found
@@ -60,7 +60,7 @@ def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
     return {"role": value.get("role"), "content": content}
 
 
-def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
+def _content(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:
     attachments = base.pop("attachments")
     value = _resolved(source.get("content"), attachments)
     if isinstance(value, str):
@@ -75,7 +75,7 @@ def _content(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Pi
     found: list[Piece] = []
     for at, part in enumerate(value):
         span = spans[at] if at < len(spans) else source.span_of("content")
-        found.extend(_part(part, span, base, importer, attachments))
+        found.extend(_part(part, span, base, builder, attachments))
     return found
 
 
@@ -85,7 +85,7 @@ def _resolved(value: Any, attachments: dict[str, Any]) -> Any:
     return value
 
 
-def _part(part: Any, span: Span, base: dict[str, Any], importer: Any, attachments: dict[str, Any]) -> list[Piece]:
+def _part(part: Any, span: Span, base: dict[str, Any], builder: Any, attachments: dict[str, Any]) -> list[Piece]:
     kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
     role = base["role"]
     if kind == "text" and isinstance(part.get("text"), str):
@@ -100,7 +100,7 @@ def _part(part: Any, span: Span, base: dict[str, Any], importer: Any, attachment
         described.update(mime_type=part.get("mime_type"), format=part.get("format"))
         return [Piece({**base, "content": placeholder(word, described)}, span)]
     if kind == "tool_use":
-        return _server_tool(part, span, importer)
+        return _server_tool(part, span, builder)
     return [pieces.unclassified(role, kind, part, span, "W-JSON-UNKNOWN-PART",
                                 f"A content part {type_phrase(kind, part)}")]
 
@@ -118,7 +118,7 @@ def _reasoning(part: dict[str, Any], span: Span, role: str) -> Piece:
     return piece
 
 
-def _server_tool(part: dict[str, Any], span: Span, importer: Any) -> list[Piece]:
+def _server_tool(part: dict[str, Any], span: Span, builder: Any) -> list[Piece]:
     """A tool the provider ran (web search, code execution, an MCP call): its call and its result."""
     name = part.get("name") if isinstance(part.get("name"), str) else part.get("tool_type")
     context = part.get("context")
@@ -126,7 +126,7 @@ def _server_tool(part: dict[str, Any], span: Span, importer: Any) -> list[Piece]
         name if isinstance(name, str) else None
     call_id = part.get("id") if isinstance(part.get("id"), str) else None
     call = pieces.call(recipient, pieces.arguments_text(part.get("arguments")), span, call_id)
-    importer.note_call(call_id, recipient)
+    builder.note_call(call_id, recipient)
     reply = pieces.reply(recipient, flat_text(part.get("result")), span, call_id)
     if part.get("error"):
         reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {recipient or ''} reported an error: "
@@ -134,7 +134,7 @@ def _server_tool(part: dict[str, Any], span: Span, importer: Any) -> list[Piece]
     return [call, reply]
 
 
-def _calls(source: JsonObject, importer: Any) -> list[Piece]:
+def _calls(source: JsonObject, builder: Any) -> list[Piece]:
     calls = source.get("tool_calls")
     if not isinstance(calls, list):
         return []
@@ -156,15 +156,15 @@ def _calls(source: JsonObject, importer: Any) -> list[Piece]:
         if isinstance(call.get("parse_error"), str):
             piece.problems.append(Pending("W-JSON-SHAPE", "Inspect could not parse the model's arguments: "
                                                           f"{call['parse_error'][:200]}", span))
-        importer.note_call(call_id, recipient)
+        builder.note_call(call_id, recipient)
         found.append(piece)
     return found
 
 
-def _reply(source: JsonObject, importer: Any) -> Piece:
+def _reply(source: JsonObject, builder: Any) -> Piece:
     call_id = source.text("tool_call_id")
     function = source.text("function")
-    name = qualified_tool_name(function) if function else importer.tool_named(call_id)
+    name = qualified_tool_name(function) if function else builder.tool_named(call_id)
     content = flat_text(source.get("content"))
     error = source.get("error")
     message = error.get("message") if isinstance(error, dict) else None

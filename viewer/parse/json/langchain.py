@@ -47,7 +47,7 @@ def is_message(value: dict[str, Any]) -> bool:
     return (kind in ROLES or kind == "chat") and "content" in value
 
 
-def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
+def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
     """One LangChain message as the OpenAI chat message it stands for."""
     value = source.value
     key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
@@ -56,7 +56,7 @@ def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
     # gives several messages): then the fields are the outer member's node, read with its members.
     node = source.members[key].node if key and key in source.members else None
     if node is not None:
-        node = read_value(importer.text, node.span[0], 2)  # down to the items of its content and calls
+        node = read_value(builder.text, node.span[0], 2)  # down to the items of its content and calls
         fields, span, members = node.value, node.span, dict(node.members)
     else:
         fields, span = value[key] if key else value, source.span
@@ -65,7 +65,7 @@ def read_lc_message(source: JsonObject, importer: Any) -> list[Piece]:
     if fields.get("invalid_tool_calls"):
         inner.problem("W-JSON-SHAPE", "LangChain could not parse the arguments of this message's "
                                       "invalid_tool_calls; they are read as written.", inner.span_of("tool_calls"))
-    found = read_message(inner, importer)
+    found = read_message(inner, builder)
     if fields.get("status") == "error" and found:
         found[-1].problems.append(Pending("W-TOOL-ERROR", "The tool reported a failure (status: error).", span))
     source.problems.extend(inner.problems)

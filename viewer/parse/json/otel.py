@@ -73,14 +73,14 @@ def _is_console_span(value: dict[str, Any]) -> bool:
     return isinstance(value.get("context"), dict) and isinstance(value.get("attributes"), dict) and "name" in value
 
 
-def read_trace(reading: Reading, importer: Any) -> dict[str, Any]:
+def read_trace(reading: Reading, builder: Any) -> dict[str, Any]:
     """Every span's messages, in time order; returns the header (the traces' ids)."""
-    spans = [span for element in reading.elements for span in _spans(element, importer.text)]
+    spans = [span for element in reading.elements for span in _spans(element, builder.text)]
     for turn, span in enumerate(spans):
         span.turn = turn
     traces = list(dict.fromkeys(span.trace for span in spans))
     for trace in traces:  # trace by trace, in the order they first appear; each one's spans in time order
-        _Conversation(importer).read(sorted((span for span in spans if span.trace == trace),
+        _Conversation(builder).read(sorted((span for span in spans if span.trace == trace),
                                             key=lambda span: span.start))
     traces = [trace for trace in traces if trace]
     return {"otel": {"traces": traces, "spans": len(spans)}}
@@ -181,13 +181,13 @@ def _text(value: Any) -> str | None:
 class _Conversation:
     """The messages of a trace's spans, each new message once."""
 
-    def __init__(self, importer: Any) -> None:
-        self.importer = importer
+    def __init__(self, builder: Any) -> None:
+        self.builder = builder
         self.history: Counter = Counter()
 
     def read(self, spans: list[TraceSpan]) -> None:
         for span in spans:
-            self.importer.turn = span.turn
+            self.builder.turn = span.turn
             if span.get("gen_ai.operation.name") == "execute_tool" or "gen_ai.tool.call.result" in span.attributes:
                 self._tool(span)
                 continue
@@ -202,9 +202,9 @@ class _Conversation:
         if parsed is None:
             self._problem("W-JSON-SYNTAX", f"The attribute {key!r} is not JSON text of a list; it was not read.", at)
             return
-        importer = self.importer
+        builder = self.builder
         found = instruction_pieces(parsed, at) if key == "gen_ai.system_instructions" \
-            else [piece for message in parsed for piece in message_pieces(message, at, importer)]
+            else [piece for message in parsed for piece in message_pieces(message, at, builder)]
         self._add(found, at, repeats_history=key != "gen_ai.output.messages")
 
     def _flat(self, span: TraceSpan) -> None:
@@ -217,7 +217,7 @@ class _Conversation:
         for (kind, _), fields in sorted(messages.items(), key=lambda item: (item[0][0] != "prompt", item[0][1])):
             at = (min(span[0] for _, span in fields.values()), max(span[1] for _, span in fields.values()))
             source = JsonObject(_flat_message(fields, kind), at)
-            found = read_message(source, self.importer)
+            found = read_message(source, self.builder)
             for piece in found:
                 piece.span = at
             if source.problems:
@@ -255,12 +255,12 @@ class _Conversation:
             self.history[key] += 1
             new.append(piece)
         if new:
-            turn = self.importer.turn
-            self.importer.add_pieces(new, at)
-            self.importer.turn = turn
+            turn = self.builder.turn
+            self.builder.add_pieces(new, at)
+            self.builder.turn = turn
 
     def _problem(self, code: str, message: str, at: Span) -> None:
-        self.importer.diagnostics.append(make_diagnostic(code, at, message))
+        self.builder.diagnostics.append(make_diagnostic(code, at, message))
 
 
 def _key(piece: Piece) -> tuple:

@@ -27,13 +27,13 @@ def instruction_pieces(parts: list[Any], at: Span) -> list[Piece]:
     return _parts("system", parts, at, None)
 
 
-def message_pieces(message: Any, at: Span, importer: Any) -> list[Piece]:
+def message_pieces(message: Any, at: Span, builder: Any) -> list[Piece]:
     """One `{"role", "parts"}` message of `gen_ai.input.messages` or `gen_ai.output.messages`."""
     if not isinstance(message, dict):
         return [pieces.unclassified("unknown", None, message, at, "W-JSON-UNKNOWN-ITEM", "A message that is not "
                                                                                          "an object")]
     role = message.get("role")
-    found = _parts(role if isinstance(role, str) else "unknown", message.get("parts"), at, importer)
+    found = _parts(role if isinstance(role, str) else "unknown", message.get("parts"), at, builder)
     if role not in ROLES:
         for piece in found:
             piece.fields["role"] = pieces.hidden_role(str(role))
@@ -42,18 +42,18 @@ def message_pieces(message: Any, at: Span, importer: Any) -> list[Piece]:
     return found
 
 
-def _parts(role: str, parts: Any, at: Span, importer: Any) -> list[Piece]:
+def _parts(role: str, parts: Any, at: Span, builder: Any) -> list[Piece]:
     if not isinstance(parts, list):
         piece = Piece(dict(role=role, channel="final", content="", end="end"), at)
         piece.problems.append(Pending("W-JSON-MISSING-CONTENT", "This message has no list of parts.", at))
         return [piece]
     found = []
     for part in parts:
-        found.extend(_part(role, part, at, importer))
+        found.extend(_part(role, part, at, builder))
     return found
 
 
-def _part(role: str, part: Any, at: Span, importer: Any) -> list[Piece]:
+def _part(role: str, part: Any, at: Span, builder: Any) -> list[Piece]:
     kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
     if kind == "text" and isinstance(part.get("content"), str):
         channel = "commentary" if role == "tool" else "final"
@@ -64,13 +64,13 @@ def _part(role: str, part: Any, at: Span, importer: Any) -> list[Piece]:
         name = part.get("name")
         recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
-        if importer is not None:
-            importer.note_call(call_id, recipient)
+        if builder is not None:
+            builder.note_call(call_id, recipient)
         return [pieces.call(recipient, pieces.arguments_text(part.get("arguments")), at, call_id)]
     if kind == "tool_call_response":
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
         result = part.get("response", part.get("result"))
-        name = importer.tool_named(call_id) if importer is not None else None
+        name = builder.tool_named(call_id) if builder is not None else None
         return [pieces.reply(name, result if isinstance(result, str) else _shown(result), at, call_id)]
     if kind in MEDIA and role in ROLES:
         return [Piece(dict(role=role, channel="final", content=_placeholder(part), end="end"), at)]

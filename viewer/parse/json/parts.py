@@ -27,7 +27,7 @@ REASONING_PARTS = {"reasoning_text": None, "summary_text": "summary"}
 `thinking` blocks, which carry a signature, are read by anthropic.py)."""
 
 
-def content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> list[Piece]:
+def content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:
     """The messages of a `content` list: runs of text and media with the message's own fields (`base`), and a
     message for every other part, in the order written."""
     value = source.get("content")
@@ -38,7 +38,7 @@ def content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> l
     run: list[tuple[str, bool, Span]] = []
     for at, part in enumerate(parts):
         span = spans[at] if at < len(spans) else source.span_of("content")
-        read = _part(part, span, base["role"], source, importer)
+        read = _part(part, span, base["role"], source, builder)
         if isinstance(read, tuple):
             run.append((*read, span))
             continue
@@ -48,7 +48,7 @@ def content_pieces(source: JsonObject, base: dict[str, Any], importer: Any) -> l
     return found + _run_pieces(run, base)
 
 
-def _part(part: Any, span: Span, role: str, source: JsonObject, importer: Any) -> tuple[str, bool] | list[Piece]:
+def _part(part: Any, span: Span, role: str, source: JsonObject, builder: Any) -> tuple[str, bool] | list[Piece]:
     """A text part as (text, is a placeholder); any other part as its messages."""
     text = part_text(part)
     if text is not None:
@@ -66,11 +66,11 @@ def _part(part: Any, span: Span, role: str, source: JsonObject, importer: Any) -
         reasoning = part.get("text")
         return [pieces.analysis(role, reasoning if isinstance(reasoning, str) else "", span, REASONING_PARTS[kind])]
     if kind in ("system_content", "developer_content"):
-        importer.tools.update(namespace_tools(part.get("tools")))
+        builder.tools.update(namespace_tools(part.get("tools")))
         return (system_text(part) if kind == "system_content" else developer_text(part)), False
     reader = block_reader(kind)
     if reader is not None:
-        return reader(part, span, role, importer)
+        return reader(part, span, role, builder)
     return [_unknown(role, kind, part, span)]
 
 

@@ -45,25 +45,25 @@ _TEXT = frozenset((str, type(None)))
 """The types of a value that is text or null."""
 
 
-def read_plain(value: dict[str, Any], span: Span, text: str, importer: Any, turn: int) -> bool:
+def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn: int) -> bool:
     """Add the messages of a plain element to the importer; False (nothing added) when it is not plain."""
-    drafts = _drafts(value, importer)
+    drafts = _drafts(value, builder)
     if drafts is None:
         return False
     spans = None
     if len(drafts) > 1 and (spans := member_spans(text, span[0], value)) is None:
         return False
-    messages = importer.messages
+    messages = builder.messages
     for (role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end), where in drafts:
         messages.append(Message(len(messages), turn, role, content, span if spans is None else spans[where],
                                     name, recipient, channel, explicit, content_type, constrained, None, call_id,
                                     end, (), None))
         if end == "call":
-            importer.note_call(call_id, recipient)
+            builder.note_call(call_id, recipient)
     return True
 
 
-def _drafts(value: dict[str, Any], importer: Any) -> list[Draft] | None:
+def _drafts(value: dict[str, Any], builder: Any) -> list[Draft] | None:
     """The element's messages in the general reader's order (reasoning, content, calls), or None."""
     if not PLAIN_KEYS.issuperset(value):
         return None
@@ -89,7 +89,7 @@ def _drafts(value: dict[str, Any], importer: Any) -> list[Draft] | None:
     call_id = call_id or None
     if role == "tool":
         name = name or tool_name
-        name = qualified_tool_name(name) if name else importer.tool_named(call_id)
+        name = qualified_tool_name(name) if name else builder.tool_named(call_id)
     said = (role, content or "", name, None, "commentary" if role == "tool" else "final", False, None, False,
             call_id, "end")
     if content:

@@ -50,20 +50,20 @@ def is_item(value: dict[str, Any]) -> bool:
     return kind is not None and kind != "message" and "role" not in value and "author" not in value
 
 
-def read_item(source: JsonObject, importer: Any) -> list[Piece]:
+def read_item(source: JsonObject, builder: Any) -> list[Piece]:
     kind = source.get("type")
     if kind == "message":
-        return read_message(source, importer)
+        return read_message(source, builder)
     if kind == "reasoning":
         return _reasoning(source)
     if kind == "mcp_list_tools":
-        return _declared(source, importer)
+        return _declared(source, builder)
     if isinstance(kind, str) and kind in SERVER_TOOLS:
-        return _server_call(source, kind, importer)
+        return _server_call(source, kind, builder)
     if isinstance(kind, str) and kind.endswith("_call"):
         return [_client_call(source, kind)]
     if isinstance(kind, str) and kind.endswith("_call_output"):
-        return [_output(source, kind, importer)]
+        return [_output(source, kind, builder)]
     return [pieces.unclassified("unknown", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
                                 f"An item {type_phrase(kind, source.value)}")]
 
@@ -110,14 +110,14 @@ def _client_call(source: JsonObject, kind: str) -> Piece:
     return pieces.call(kind.removesuffix("_call"), content, source.span, call_id, json_arguments=is_json)
 
 
-def _output(source: JsonObject, kind: str, importer: Any) -> Piece:
+def _output(source: JsonObject, kind: str, builder: Any) -> Piece:
     call_id = source.text("call_id") or source.text("id")
     tool = kind.removesuffix("_call_output")
-    name = importer.tool_named(call_id) or (None if tool in ("function", "custom_tool") else tool)
+    name = builder.tool_named(call_id) or (None if tool in ("function", "custom_tool") else tool)
     return pieces.reply(name, flat_text(source.get("output")), source.span, call_id)
 
 
-def _server_call(source: JsonObject, kind: str, importer: Any) -> list[Piece]:
+def _server_call(source: JsonObject, kind: str, builder: Any) -> list[Piece]:
     """A tool the server ran: the call, and the reply the item records (its results, or only its status)."""
     address, argument_keys, result_keys = SERVER_TOOLS[kind]
     if address is None:  # mcp_call
@@ -127,7 +127,7 @@ def _server_call(source: JsonObject, kind: str, importer: Any) -> list[Piece]:
     arguments = source.get("arguments") if kind == "mcp_call" else None
     content, is_json = (arguments, True) if isinstance(arguments, str) else _fields(source.value, argument_keys)
     call = pieces.call(address, content, source.span, call_id, json_arguments=is_json)
-    importer.note_call(call_id, address)
+    builder.note_call(call_id, address)
     reply = pieces.reply(address, _result(source.value, kind, result_keys), source.span, call_id)
     if source.get("error"):
         reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {address} reported a failure: "
@@ -155,11 +155,11 @@ def _fields(item: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, bool]:
     return (shown_json(present), True) if present else ("", False)
 
 
-def _declared(source: JsonObject, importer: Any) -> list[Piece]:
+def _declared(source: JsonObject, builder: Any) -> list[Piece]:
     """`mcp_list_tools`: the MCP server's tools and their input schemas, declared; no message."""
     label = source.text("server_label") or "mcp"
     for tool in as_list(source.get("tools")):
         if isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("input_schema"),
                                                                                         dict):
-            importer.tools[f"{label}.{tool['name']}"] = tool["input_schema"]
+            builder.tools[f"{label}.{tool['name']}"] = tool["input_schema"]
     return []

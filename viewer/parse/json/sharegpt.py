@@ -35,13 +35,13 @@ def is_turn(value: dict[str, Any]) -> bool:
     return "from" in value and "role" not in value and "author" not in value
 
 
-def read_turn(source: JsonObject, importer: Any) -> list[Piece]:
+def read_turn(source: JsonObject, builder: Any) -> list[Piece]:
     speaker = source.get("from")
     text = _value(source)
     if speaker == "function_call":
         return _calls(source, text)
     if speaker in REPLIES:
-        return [pieces.reply(_answered_tool(importer), text, source.span_of("value"), None)]
+        return [pieces.reply(_answered_tool(builder), text, source.span_of("value"), None)]
     role = SPEAKERS.get(speaker) if isinstance(speaker, str) else None
     if role is None:
         shown = speaker if isinstance(speaker, str) else kind_of(speaker)
@@ -94,11 +94,11 @@ def _call(call: Any, span: tuple[int, int]) -> Piece:
     return piece
 
 
-def _answered_tool(importer: Any) -> str | None:
+def _answered_tool(builder: Any) -> str | None:
     """The tool an observation answers: the calls of the last calling turn, in order, one per reply since."""
     calls: list[str | None] = []
     replies = 0
-    for message in reversed(importer.messages[-_LOOK_BACK:]):
+    for message in reversed(builder.messages[-_LOOK_BACK:]):
         if message.end == "call" and message.role == "assistant":
             calls.append(message.recipient)
         elif calls:

@@ -23,15 +23,15 @@ SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "t
                   "toolInvocations")
 """Keys that may make one element give several messages (a content list may too)."""
 
-Reader = Callable[[JsonObject, "Importer"], list[Piece]]
+Reader = Callable[[JsonObject, "MessageBuilder"], list[Piece]]
 """A shape's reader of one element: its messages before they are numbered."""
 PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
 reads it too."""
 
 
-class Importer:
-    """Turns elements into messages, in order, remembering call ids to name the replies. One importer reads a
+class MessageBuilder:
+    """Turns elements into messages, in order, remembering call ids to name the replies. One builder reads a
     whole transcript: call it once per conversation when a file holds several."""
 
     def __init__(self, text: str) -> None:
