@@ -17,7 +17,7 @@ from viewer.store import live, masked, migrate, rows, search, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
-from viewer.store.schema import diagnostics, messages, pairs, transcripts
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
 from viewer.store.schema import in_integer_range as _position
 
 BATCH = 5000
@@ -290,6 +290,13 @@ class Store:
         query = select(pairs).where(pairs.c.transcript_id == id).order_by(pairs.c.number)
         with self.engine.connect() as conn:
             return [{"call": row.call, "reply": row.reply, "by": row.by} for row in conn.execute(query)]
+
+    def decided_by(self, id: str, rule: str) -> bool:
+        """Whether any message of transcript `id` is decided by the policy's rule `rule` (the rows' kinds say it:
+        one indexed read, however long the transcript)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(message_kinds.c.number).where(
+                message_kinds.c.transcript_id == id, message_kinds.c.rule == rule).limit(1)).first() is not None
 
     def message_row_count(self, id: str) -> int:
         """Message rows stored for a transcript (none once deleted)."""

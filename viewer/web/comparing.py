@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Iterable
 
 from cachetools import LRUCache
 
@@ -58,25 +59,42 @@ class Row:
     b: Cell | None
 
 
-def aligned(a: Reading, b: Reading) -> Aligned:
-    """The two readings' entries aligned (both readings are of the same view)."""
+PREFERENCE_RULE = "rejected-answer"
+"""The policy's rule (viewer/policy/rules.py) that hides a preference pair's rejected answer: a transcript with a
+message it decides is a pair whose answers can be compared."""
+SIDES = {"chosen": "rejected", "rejected": "chosen"}
+"""The answers of a preference pair (viewer/parse/json/preference.py marks each message of one with its intent),
+each with the one a side leaves out: `<id>~chosen` is the conversation with its chosen answer, the prompt
+included."""
+
+
+def aligned(a: Reading, b: Reading, sides: tuple[str | None, str | None] = (None, None)) -> Aligned:
+    """The two readings' entries aligned (both readings are of the same view); a side of a preference pair reads
+    only the prompt and that answer."""
     view = a.view
     # What identifies a parse: a sample replaced under its stable id gets a new creation time.
     # Whether each side's secrets are read: the uploader's alignment is never served to a link holder.
-    key = (view, *((r.record.id, r.record.parser_version, r.record.created_at, r.record.size,
-                    r.record.message_count, r.unmasked) for r in (a, b)))
+    key = (view, sides, *((r.record.id, r.record.parser_version, r.record.created_at, r.record.size,
+                           r.record.message_count, r.unmasked) for r in (a, b)))
     with _lock:
         found = _cache.get(key)
     if found is not None:
         return found
     store = get_store()
-    left = compare.items(store.iter_entries(a.record.id, view, unmasked=a.unmasked), view)
-    right = compare.items(store.iter_entries(b.record.id, view, unmasked=b.unmasked), view)
+    left = compare.items(_side(store.iter_entries(a.record.id, view, unmasked=a.unmasked), sides[0]), view)
+    right = compare.items(_side(store.iter_entries(b.record.id, view, unmasked=b.unmasked), sides[1]), view)
     steps = compare.align_items(left, right)
     result = Aligned(left, right, steps, compare.summarise(steps, left, right))
     with _lock:
         _cache[key] = result
     return result
+
+
+def _side(entries: Iterable[Entry], side: str | None) -> Iterable[Entry]:
+    if side is None:
+        return entries
+    left_out = SIDES[side]
+    return (entry for entry in entries if entry.message.intent != left_out)
 
 
 def page(a: Reading, b: Reading, done: Aligned, start: int) -> list[Row]:

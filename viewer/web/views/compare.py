@@ -18,7 +18,9 @@ from viewer.web.lookup import Reading, int_arg, open_record, reading_of, request
 
 bp = Blueprint("compare", __name__)
 
-_COMPARE_ID = re.compile(r"(?P<id>[^./]+)(?:\.(?P<k>[0-9]{1,9}))?")
+_COMPARE_ID = re.compile(r"(?P<id>[^./~]+)(?:\.(?P<k>[0-9]{1,9}))?(?:~(?P<side>chosen|rejected))?")
+"""`<id>`, `<id>.<k>` (conversation k of a dataset), either with `~chosen` or `~rejected` (one answer of a
+preference pair, with its prompt)."""
 _LINK_PATH = re.compile(r"/t/(?P<id>[^./]+)(?:/c/(?P<k>[0-9]{1,9}))?/?")
 NOT_OURS = ("That is not a link to a transcript on this viewer: paste a share link (…/t/<id>, or …/t/<id>/c/<n> "
             "for a conversation of a dataset) or a transcript's id.")
@@ -27,11 +29,11 @@ NOT_OURS = ("That is not a link to a transcript on this viewer: paste a share li
 @bp.get("/compare/<a>/<b>")
 def compare(a: str, b: str) -> Response:
     names = _parsed(a), _parsed(b)  # both ids checked before the store is asked about either
-    left, right = (_open(*name) for name in names)
+    left, right = (_open(id, k) for id, k, _ in names)
     view = requested_view()
     # Each refuses the debug view (403) unless this reader may open it.
     left_reading, right_reading = reading_of(left, view), reading_of(right, view)
-    done = comparing.aligned(left_reading, right_reading)
+    done = comparing.aligned(left_reading, right_reading, (names[0][2], names[1][2]))
     total = len(done.steps)
     start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparing.PAGE_ROWS * comparing.PAGE_ROWS
     rows = comparing.page(left_reading, right_reading, done, start)
@@ -47,7 +49,8 @@ def compare(a: str, b: str) -> Response:
     context = {
         "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
         "groups": comparing.groups(rows), "start": start, "end": start + len(rows),
-        "title": f"{title(left)} ↔ {title(right)}", "left_title": title(left), "right_title": title(right),
+        "title": f"{_titled(left, names[0][2])} ↔ {_titled(right, names[1][2])}",
+        "left_title": _titled(left, names[0][2]), "right_title": _titled(right, names[1][2]),
         "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
         "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
@@ -75,12 +78,16 @@ def start(id: str, k: int | None = None) -> Response:
     return redirect(url_for("compare.compare", a=this, b=other, view=view_arg(view)), 303)
 
 
-def _parsed(compare_id: str) -> tuple[str, int | None]:
-    """A compare id's share id and conversation number; 404 when it cannot be one."""
+def _parsed(compare_id: str) -> tuple[str, int | None, str | None]:
+    """A compare id's share id, conversation number and side of a preference pair; 404 when it cannot be one."""
     match = _COMPARE_ID.fullmatch(compare_id)
     if match is None or not access.id_is_valid(match["id"]):
         abort(404, "No transcript has this link.")
-    return match["id"], int(match["k"]) if match["k"] is not None else None
+    return match["id"], int(match["k"]) if match["k"] is not None else None, match["side"]
+
+
+def _titled(record: Record, side: str | None) -> str:
+    return f"{title(record)} · {side} answer" if side else title(record)
 
 
 def _open(id: str, k: int | None) -> Record:

@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, make_response, redirect, request
+from flask import Blueprint, abort, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
 from viewer.present import cards
 from viewer.store import Entry
+from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
-from viewer.web.lookup import (Reading, get_store, int_arg, open_reading, open_record, reading_of, render_reading,
-                               record_url, requested_view, title, wants_partial)
+from viewer.web.lookup import (DEBUG, Reading, get_store, int_arg, open_reading, open_record, reading_of,
+                               record_url, render_reading, requested_view, title, wants_partial)
 from viewer.web.views import live
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
@@ -51,10 +52,21 @@ def _page_context(reading: Reading, window: Window) -> dict:
         tools = [(name, render.json_block(json.dumps(schema, ensure_ascii=False)))
                  for name, schema in list(record.tools.items())[:TOOLS_PANEL_LIMIT]]
     return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
+            "answers_url": _answers_url(reading),
             "jumps": jump_points(record.message_count),
             # The upload's size, with the spans, would give the length of what the default view hides.
             "size": record.size if reading.may_debug else None,
             "dataset": neighbours(record) if record.parent_id else None}
+
+
+def _answers_url(reading: Reading) -> str | None:
+    """For a preference pair whose rejected answer this reader may see: its chosen and rejected answers side by
+    side (the compare page, in the debug view)."""
+    record = reading.record
+    if not reading.may_debug or not get_store().decided_by(record.id, comparing.PREFERENCE_RULE):
+        return None
+    named = record.owner_id if record.conversation is None else f"{record.owner_id}.{record.conversation}"
+    return url_for("compare.compare", a=f"{named}~chosen", b=f"{named}~rejected", view=DEBUG)
 
 
 @bp.get("/t/<id>/window")
