@@ -278,7 +278,7 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         patch.setattr(search, "index", lambda conn, parses: None)
         patch.setattr(search, "unindex", lambda conn, id: None)
         patch.setattr(summaries, "secrets", lambda *found: {})  # nor columns about secrets (revision 0008)
-        written = rows.message_rows  # nor the column of what agents' logs record (revision 0010_agents)
+        written = rows.message_rows  # nor the column of what agents' logs record (revision 0010)
         patch.setattr(rows, "MESSAGE_COLUMNS", rows.MESSAGE_COLUMNS[:-1])
         patch.setattr(rows, "message_rows", lambda *given: (row[:-1] for row in written(*given)))
         patch.setattr(old, "get", lambda id: None)

@@ -4,7 +4,7 @@ branch the view does not follow) is kept as JSON in `messages.agent` and `unmask
 
 Existing messages come from logs that record none of it: nothing to fill in (None).
 
-Revision ID: 0010_agents
+Revision ID: 0010
 Revises: 0009
 """
 from typing import Sequence, Union
