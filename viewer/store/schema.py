@@ -137,6 +137,16 @@ pairs = Table(
     Column("by", String(16), nullable=False),
 )
 
+transcript_owners = Table(
+    # Which browsers (or tools) hold an upload in their list: the hash of each one's owner key (viewer/store/
+    # owners.py); the key itself is never stored. A dataset is owned by its upload row, not per conversation.
+    "transcript_owners", metadata,
+    Column("owner_hash", String(64), primary_key=True),
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("added_at", DateTime(timezone=True), nullable=False),
+    Index("transcript_owners_by_transcript", "transcript_id"),
+)
+
 live_tails = Table(
     # An open live upload's unfinished tail: its bytes (from the first message that may still change), the
     # text before its first message (a YAML header) and where the tail's rows start (viewer/store/live.py).

@@ -12,11 +12,14 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from sqlalchemy import and_, column, func, select, table, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
+
+if TYPE_CHECKING:
+    from viewer.store.across import Across
 
 from viewer.policy import SHOWN_IN_FULL, Projection
 from viewer.store.rows import search_rows
@@ -206,6 +209,13 @@ class Search:
         `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap."""
         return _find(self.engine, transcript_ids, query, view, limit, offset)
 
+    def across(self, blocks: dict[int, str], query: Query, view: str, *, before: int | None = None,
+               groups: int = 20, per_group: int = 3) -> "Across":
+        """An owner's search across their uploads (`blocks`: Owners.blocks), grouped by upload, newest block
+        first: viewer/store/across.py."""
+        from viewer.store import across  # it builds on this module's matching and hits
+        return across.find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
+
 
 def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str, limit: int,
           offset: int) -> Results:
@@ -215,12 +225,12 @@ def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str
         spans = [span for id in transcript_ids if (span := _key_range(conn, id)) is not None]
         if not spans or not query.terms:
             return NO_RESULTS
-        sql, params = (_sqlite_match if conn.dialect.name == "sqlite" else _pg_match)(query, view, spans)
+        sql, params = _match(conn, query, view, spans)
         counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
                                {**params, "cap": COUNT_CAP + 1}).scalar()
         keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit OFFSET :offset"),
                             {**params, "limit": limit + 1, "offset": max(offset, 0)}).scalars().all()
-        hits = _hits(conn, keys[:limit], view)
+        hits = hits_of(conn, keys[:limit], view)
     next_offset = offset + limit if len(keys) > limit else None
     return Results(tuple(hits), min(counted, COUNT_CAP), counted > COUNT_CAP, next_offset)
 
@@ -253,24 +263,28 @@ def fts5_query(query: Query, view: str) -> str:
     return f"shown : ({phrases})" if view == "default" else phrases
 
 
-def _sqlite_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
-    where, params = _spans_sql("rowid", spans)
-    return (f"SELECT rowid AS key FROM message_search WHERE message_search MATCH :match AND {where}",
-            {**params, "match": fts5_query(query, view)})
+def matching(conn: Connection, query: Query, view: str) -> tuple[str, str, dict[str, str]]:
+    """How to ask the index for the messages that match every term of `query` in `view`: the key column, the
+    condition and its parameters, for `SELECT {key} FROM message_search WHERE {condition}`.
 
-
-def _pg_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
-    """Each term through phraseto_tsquery (which reads its argument as plain text, never as query syntax),
-    joined with &&: all must match. The default view matches the words of weight A alone (the bodies it shows),
-    as its own index holds them."""
-    where, params = _spans_sql("sid", spans)
+    SQLite: `fts5_query`. PostgreSQL: each term through phraseto_tsquery (which reads its argument as plain
+    text, never as query syntax), joined with &&: all must match; the default view matches the words of weight
+    A alone (the bodies it shows), as its own index holds them."""
+    if conn.dialect.name == "sqlite":
+        return "rowid", "message_search MATCH :match", {"match": fts5_query(query, view)}
     terms = {f"term{n}": term for n, term in enumerate(query.terms)}
     tsquery = " && ".join(f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name in terms)
     words = "ts_filter(words, '{a}')" if view == "default" else "words"
-    return f"SELECT sid AS key FROM message_search WHERE {where} AND {words} @@ ({tsquery})", {**params, **terms}
+    return "sid", f"{words} @@ ({tsquery})", terms
 
 
-def _hits(conn: Connection, keys: list[int], view: str) -> list[Hit]:
+def _match(conn: Connection, query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
+    key, condition, params = matching(conn, query, view)
+    where, span_params = _spans_sql(key, spans)
+    return f"SELECT {key} AS key FROM message_search WHERE {condition} AND {where}", {**params, **span_params}
+
+
+def hits_of(conn: Connection, keys: list[int], view: str) -> list[Hit]:
     """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
     check here is a second one, so that an index out of step with the rows could not show a hidden body."""
     located, span = [], None

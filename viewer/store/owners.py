@@ -1,0 +1,110 @@
+"""Who holds an upload in their list: owner keys (a browser's cookie, a tool's header), stored as the hash of
+the key alone (`hash_key`), paired with the uploads they own. An upload may have several owners (the browser
+that uploaded it and every browser that opened its manage link); deleting it removes every pairing.
+
+Only live uploads count: not deleted, not expired (even before `prune` has made a tombstone of it), never a
+conversation of a dataset on its own (the dataset's row is owned), never a sample (it has no manage key).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Iterable
+
+from sqlalchemy import and_, delete, func, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql import ColumnElement
+
+from viewer.store import rows
+from viewer.store.schema import transcript_owners as owners
+from viewer.store.schema import transcripts
+from viewer.store.search import BLOCK_BITS, ranges
+from viewer.store.types import Record
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def _alive(now: dt.datetime) -> ColumnElement[bool]:
+    """An upload an owner may list: stored, not deleted or expired, with a manage key, not a conversation."""
+    return and_(transcripts.c.deleted_at.is_(None), transcripts.c.parent_id.is_(None),
+                transcripts.c.manage_hash.is_not(None),
+                or_(transcripts.c.expires_at.is_(None), transcripts.c.expires_at > now))
+
+
+class Owners:
+    """The pairings of owner keys (their hashes) with uploads (`Store.owners`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def add(self, owner_hash: str, ids: Iterable[str]) -> int:
+        """Put uploads `ids` in the owner's list (those that are alive; one already there stays as it was).
+        Returns how many it now holds of them."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return 0
+        now = _now()
+        with self.engine.begin() as conn:
+            alive = list(conn.execute(select(transcripts.c.id).where(transcripts.c.id.in_(wanted), _alive(now)))
+                         .scalars())
+            if alive:
+                conn.execute(_insert_new(conn).values([{"owner_hash": owner_hash, "transcript_id": id,
+                                                        "added_at": now} for id in alive]))
+        return len(alive)
+
+    def holds(self, owner_hash: str, id: str) -> bool:
+        """Whether upload `id` is in the owner's list."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(owners.c.transcript_id).where(
+                owners.c.owner_hash == owner_hash, owners.c.transcript_id == id)).first() is not None
+
+    def owned(self, owner_hash: str, ids: Iterable[str]) -> set[str]:
+        """Those of uploads `ids` that are alive and in the owner's list."""
+        query = (select(owners.c.transcript_id).join(transcripts, transcripts.c.id == owners.c.transcript_id)
+                 .where(owners.c.owner_hash == owner_hash, owners.c.transcript_id.in_(list(ids)), _alive(_now())))
+        with self.engine.connect() as conn:
+            return set(conn.execute(query).scalars())
+
+    def count(self, owner_hash: str) -> int:
+        query = (select(func.count()).select_from(owners).join(transcripts, transcripts.c.id == owners.c.transcript_id)
+                 .where(owners.c.owner_hash == owner_hash, _alive(_now())))
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
+    def window(self, owner_hash: str, start: int, size: int) -> list[Record]:
+        """Up to `size` of the owner's uploads from position `start`, newest first."""
+        query = (select(*rows.record_columns()).join(owners, owners.c.transcript_id == transcripts.c.id)
+                 .where(owners.c.owner_hash == owner_hash, _alive(_now()))
+                 .order_by(transcripts.c.created_at.desc(), transcripts.c.id).offset(max(start, 0)).limit(size))
+        with self.engine.connect() as conn:
+            return [rows.record(row) for row in conn.execute(query)]
+
+    def blocks(self, owner_hash: str) -> dict[int, str]:
+        """The search index's key blocks of the owner's uploads (viewer/store/search.py: one block an upload,
+        a dataset's conversations in its block), each with its upload's id."""
+        uploads = (select(owners.c.transcript_id).join(transcripts, transcripts.c.id == owners.c.transcript_id)
+                   .where(owners.c.owner_hash == owner_hash, _alive(_now())))
+        query = (select(ranges.c.start, transcripts.c.id, transcripts.c.parent_id)
+                 .join(transcripts, transcripts.c.id == ranges.c.transcript_id)
+                 .where(or_(transcripts.c.id.in_(uploads), transcripts.c.parent_id.in_(uploads))))
+        with self.engine.connect() as conn:
+            return {row.start >> BLOCK_BITS: row.parent_id or row.id for row in conn.execute(query)}
+
+    def merge(self, from_hash: str, into_hash: str) -> None:
+        """Put every upload of one owner's list in another's too (a browser taking on a tool's key)."""
+        with self.engine.connect() as conn:
+            ids = list(conn.execute(select(owners.c.transcript_id).where(owners.c.owner_hash == from_hash)).scalars())
+        self.add(into_hash, ids)
+
+
+def _insert_new(conn: Connection):
+    """An insert that leaves a pairing already there alone (two requests of one browser may race)."""
+    dialect = sqlite if conn.dialect.name == "sqlite" else postgresql
+    return dialect.insert(owners).on_conflict_do_nothing()
+
+
+def forget(conn: Connection, id: str) -> None:
+    """Take upload `id` out of every list, in the caller's transaction (it is being deleted)."""
+    conn.execute(delete(owners).where(owners.c.transcript_id == id))
