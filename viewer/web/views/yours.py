@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.store import Record
+from viewer.store import Record, hash_key
 from viewer.store import search as store_search
 from viewer.store.across import Group
 from viewer.web import access, expiry, ownership
@@ -48,7 +48,7 @@ def listing() -> Response:
     records = store.owners.window(owner_hash, start, PAGE_SIZE) if owner_hash else []
     total = store.owners.count(owner_hash) if owner_hash else 0
     return _private(render_template("yours.html", records=records, total=total, start=start, page_size=PAGE_SIZE,
-                                    csrf=access.csrf_token(), expiries=expiry.LABELS))
+                                    csrf=access.csrf_token(), expiries=expiry.LABELS, header=ownership.HEADER))
 
 
 @bp.post("/transcripts/actions")
@@ -93,6 +93,24 @@ def _apply(action: str, ids: list[str]) -> str:
 
 def _count(number: int) -> str:
     return "this transcript" if number == 1 else f"{number:,} transcripts"
+
+
+@bp.post("/transcripts/key")
+def take_key() -> Response:
+    """Take on a tool's owner key (the one its API uploads name in `ownership.HEADER`): this browser's list joins
+    that key's, and the browser holds that key from now on."""
+    if not access.csrf_valid(request.form.get("csrf")):
+        abort(400, "This form has expired; open your transcripts again.")
+    key = (request.form.get("owner_key") or "").strip()
+    if not ownership.KEY_SHAPE.fullmatch(key):
+        abort(400, "An owner key is 32 to 128 letters, digits, '-' or '_': the one your tool sends in "
+                   f"{ownership.HEADER}.")
+    current = ownership.current_hash()
+    if current is not None:
+        get_store().owners.merge(current, hash_key(key))
+    ownership.use_key(key)
+    flash("This browser now lists the uploads made with that owner key, and its own.", "notice")
+    return redirect(url_for("yours.listing"), 303)
 
 
 @bp.get("/transcripts/search")
