@@ -4,8 +4,10 @@ manage keys are kept. A manage link opened in another browser adopts its upload 
 tool's API uploads name a key of their own in a header, and a browser may take that key on to list them.
 
 Before owner keys, the signed session cookie listed the ids a browser uploaded or managed. A browser that still
-carries that list has its uploads adopted under a new owner key on its first request, and the list is dropped
-from the session (`migrate_session_list`): nothing is lost, and the session no longer grants anything.
+carries that list has its uploads adopted under its owner key (a new one if it has none) the first time a request
+asks who owns what (`current_key`: any transcript page, the manage page, the list), and the list is dropped from
+the session: nothing is lost, and the session no longer grants anything. (Not on every request: the home page
+and static files are cacheable, and must not set cookies.)
 """
 from __future__ import annotations
 
@@ -30,7 +32,6 @@ LEGACY_LIST = "owned"
 
 
 def init_app(app: Flask) -> None:
-    app.before_request(migrate_session_list)
     app.after_request(_set_cookie)
 
 
@@ -44,12 +45,24 @@ def _store() -> Store:
 
 
 def current_key() -> str | None:
-    """This browser's owner key: the cookie's (if well formed), or the one issued during this request."""
-    issued = g.get("issued_owner_key")
-    if issued is not None:
-        return issued
+    """This browser's owner key: the one issued during this request, or the cookie's (if well formed). A
+    session that still lists ids from before owner keys has them adopted now, under a new key if need be."""
+    key = g.get("issued_owner_key") or _cookie_key()
+    if LEGACY_LIST in session:
+        ids = [id for id in session.pop(LEGACY_LIST) or () if isinstance(id, str)]
+        key = key or _issue()
+        _store().owners.add(hash_key(key), ids)
+    return key
+
+
+def _cookie_key() -> str | None:
     key = request.cookies.get(COOKIE)
     return key if key is not None and KEY_SHAPE.fullmatch(key) else None
+
+
+def _issue() -> str:
+    key = g.issued_owner_key = new_key()
+    return key
 
 
 def current_hash() -> str | None:
@@ -59,10 +72,7 @@ def current_hash() -> str | None:
 
 def ensure_key() -> str:
     """This browser's owner key, issued now (and set on the response) if it has none."""
-    key = current_key()
-    if key is None:
-        key = g.issued_owner_key = new_key()
-    return key
+    return current_key() or _issue()
 
 
 def use_key(key: str) -> None:
@@ -99,12 +109,6 @@ def api_owner_hash() -> str | None:
         abort(400, f"{HEADER} must be 32 to 128 letters, digits, '-' or '_': a random secret of your own "
                    "(for example `python3 -c 'import secrets; print(secrets.token_urlsafe(32))'`).")
     return hash_key(key)
-
-
-def migrate_session_list() -> None:
-    """Adopt the uploads of a session's list from before owner keys under this browser's owner key, once."""
-    if LEGACY_LIST in session:
-        adopt(id for id in session.pop(LEGACY_LIST) or () if isinstance(id, str))
 
 
 def _set_cookie(response: Response) -> Response:
