@@ -96,7 +96,9 @@ def test_the_search_groups_by_upload_newest_first_in_reading_order(store):
     assert found.next_before is None
 
 
-def test_the_search_is_windowed_by_upload(store):
+@pytest.mark.parametrize("probes", [0, 1, 3, 32])
+def test_the_search_is_windowed_by_upload(store, monkeypatch, probes):
+    monkeypatch.setattr(across, "PROBES", probes)  # the newest blocks probed one by one, the older ones scanned
     ids = [put(store, n) for n in range(5)]
     first = search(store, "tides", groups=2)
     assert [group.upload_id for group in first.groups] == ids[4:2:-1]
@@ -113,9 +115,13 @@ def test_a_groups_count_is_capped(store, monkeypatch):
     assert (group.count, group.more) == (3, True)
 
 
-def test_the_search_reads_only_the_owners_uploads(store):
-    put(store, 0, ("user", "", "alice writes tides"))
+@pytest.mark.parametrize("probes", [0, 32])
+def test_the_search_reads_only_the_owners_uploads(store, monkeypatch, probes):
+    monkeypatch.setattr(across, "PROBES", probes)
+    alices = put(store, 0, ("user", "", "alice writes tides"))
     bobs = put(store, 1, ("user", "", "bob writes tides"), owner=BOB)
+    put(store, 2, ("user", "", "alice again"))
+    assert [group.upload_id for group in search(store, "tides").groups] == [alices]
     assert [group.upload_id for group in search(store, "tides", owner=BOB).groups] == [bobs]
     assert search(store, "bob").groups == ()
     assert search(store, "tides", owner=hash_key("nobody")).groups == ()

@@ -45,13 +45,12 @@ class Owners:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return 0
-        now = _now()
         with self.engine.begin() as conn:
-            alive = list(conn.execute(select(transcripts.c.id).where(transcripts.c.id.in_(wanted), _alive(now)))
-                         .scalars())
+            alive = conn.execute(select(transcripts.c.id, transcripts.c.created_at)
+                                 .where(transcripts.c.id.in_(wanted), _alive(_now()))).all()
             if alive:
-                conn.execute(_insert_new(conn).values([{"owner_hash": owner_hash, "transcript_id": id,
-                                                        "added_at": now} for id in alive]))
+                conn.execute(_insert_new(conn).values([{"owner_hash": owner_hash, "transcript_id": row.id,
+                                                        "uploaded_at": row.created_at} for row in alive]))
         return len(alive)
 
     def holds(self, owner_hash: str, id: str) -> bool:
@@ -74,10 +73,12 @@ class Owners:
             return conn.execute(query).scalar()
 
     def window(self, owner_hash: str, start: int, size: int) -> list[Record]:
-        """Up to `size` of the owner's uploads from position `start`, newest first."""
+        """Up to `size` of the owner's uploads from position `start`, newest first (in the order of the index on
+        `uploaded_at`; the filter reads only whether columns are NULL, which SQLite finds in a row's header)."""
         query = (select(*rows.record_columns()).join(owners, owners.c.transcript_id == transcripts.c.id)
                  .where(owners.c.owner_hash == owner_hash, _alive(_now()))
-                 .order_by(transcripts.c.created_at.desc(), transcripts.c.id).offset(max(start, 0)).limit(size))
+                 .order_by(owners.c.uploaded_at.desc(), owners.c.transcript_id.desc())
+                 .offset(max(start, 0)).limit(size))
         with self.engine.connect() as conn:
             return [rows.record(row) for row in conn.execute(query)]
 

@@ -18,12 +18,12 @@ from sqlalchemy import and_, column, func, select, table, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-if TYPE_CHECKING:
-    from viewer.store.across import Across
-
 from viewer.policy import SHOWN_IN_FULL, Projection
 from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
+
+if TYPE_CHECKING:
+    from viewer.store.across import Across
 
 MAX_QUERY_CHARS = 500
 COUNT_CAP = 1000
