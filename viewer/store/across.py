@@ -2,11 +2,11 @@
 (viewer/store/search.py), grouped by upload and windowed by upload.
 
 An upload's index keys are one block (`key >> BLOCK_BITS`), blocks numbered in the order uploads were indexed,
-so whether an upload has a match is one read of one key range that stops at its first row. The window's uploads
-are found among the owner's newest blocks that way (a common word: G + 1 reads for a window of G, the last
-saying whether there is a next window), and beyond the first `PROBES` by descending reads of the index
-filtered to the owner's blocks, each stopping at its first row (a rare word: a few reads of few rows). Then
-for each upload its first matches in reading order and their count up to a cap, each a read of its one range.
+so an upload's matches are one read of one key range, which stops after the first few (`GROUP_COUNT_CAP`).
+The window's uploads are found among the owner's newest blocks that way, one read each (a common word: G + 1
+reads for a window of G, the last saying whether there is a next window); beyond the first `PROBES` blocks,
+by reading the index backwards filtered to the owner's older blocks, each read stopping at its first row (a
+rarer word: a few reads of few rows). Then one read of the messages for the whole window.
 """
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
-from viewer.store.search import BLOCK_BITS, Hit, Query, hits_of, matching
+from viewer.store.search import BLOCK_BITS, Hit, Query, keyed_hits, matching
 
 GROUP_COUNT_CAP = 100
 """Matches counted in one upload at most: beyond it the group reads "100+"; its own search counts further."""
 PROBES = 32
-"""The owner's newest blocks asked one by one before the older ones are found by one filtered scan: a probe is
+"""The owner's newest blocks read one by one before the older ones are found by a filtered scan: a probe is
 one read of one key range, so a common word's window costs a few dozen of them, while a scan passes over every
-match of other owners' newer uploads on its way."""
+match in other owners' newer uploads on its way."""
 BLOCK_LIMIT = 2**31 - 1
 """The highest block a window may start before (keys are 64-bit: `block << 32` must stay below 2**63)."""
 
@@ -51,6 +51,34 @@ class Across:
 NOTHING = Across((), None)
 
 
+@dataclass(frozen=True, slots=True)
+class _Asker:
+    """The index's questions for one query in one view, on one connection."""
+
+    conn: Connection
+    key: str
+    condition: str
+    params: dict
+
+    def in_block(self, block: int) -> list[int]:
+        """The keys of the block's first matches, at most `GROUP_COUNT_CAP` + 1 (to tell whether there are more)."""
+        query = text(f"SELECT {self.key} FROM message_search WHERE {self.condition} AND {self.key} >= :low "
+                     f"AND {self.key} < :high ORDER BY {self.key} LIMIT {GROUP_COUNT_CAP + 1}")
+        return list(self.conn.execute(query, {**self.params, "low": block << BLOCK_BITS,
+                                              "high": (block + 1) << BLOCK_BITS}).scalars())
+
+    def newest_below(self, bound: int, blocks: list[int]) -> int | None:
+        """The newest of `blocks` below block `bound` with a match."""
+        if self.conn.dialect.name == "sqlite":  # a list of numbers as one parameter; SQLite makes it an index once
+            among, listed = f"({self.key} >> {BLOCK_BITS}) IN (SELECT value FROM json_each(:blocks))", json.dumps(blocks)
+        else:
+            among, listed = f"({self.key} >> {BLOCK_BITS}) = ANY(CAST(:blocks AS BIGINT[]))", blocks
+        query = text(f"SELECT {self.key} FROM message_search WHERE {self.condition} AND {self.key} < :bound "
+                     f"AND {among} ORDER BY {self.key} DESC LIMIT 1")
+        hit = self.conn.execute(query, {**self.params, "bound": bound << BLOCK_BITS, "blocks": listed}).scalar()
+        return hit >> BLOCK_BITS if hit is not None else None
+
+
 def find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, before: int | None, groups: int,
          per_group: int) -> Across:
     """The uploads of `blocks` (block → upload id) with messages matching every term of `query` in `view`,
@@ -61,57 +89,32 @@ def find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, bef
         return NOTHING
     bound = min(before if before is not None else BLOCK_LIMIT, BLOCK_LIMIT)
     with engine.connect() as conn:
-        key, condition, params = matching(conn, query, view)
-        found = _newest_blocks(conn, key, condition, params, sorted(blocks), bound, groups + 1)
-        shown = found[:groups]
-        made = tuple(_group(conn, key, condition, params, block, blocks[block], view, per_group) for block in shown)
-    return Across(tuple(group for group in made if group.hits),
-                  shown[-1] if len(found) > groups else None)
+        asker = _Asker(conn, *matching(conn, query, view))
+        matched = _matching_blocks(asker, [block for block in sorted(blocks, reverse=True) if block < bound],
+                                   groups + 1)
+        shown = matched[:groups]
+        hits: dict[int, list[Hit]] = {}  # one read of the messages for the whole window
+        for key, hit in keyed_hits(conn, sorted(key for _, keys in shown for key in keys[:per_group]), view):
+            hits.setdefault(key >> BLOCK_BITS, []).append(hit)
+    made = (Group(blocks[block], tuple(hits.get(block, ())), min(len(keys), GROUP_COUNT_CAP),
+                  len(keys) > GROUP_COUNT_CAP) for block, keys in shown)
+    return Across(tuple(group for group in made if group.hits), shown[-1][0] if len(matched) > groups else None)
 
 
-def _newest_blocks(conn: Connection, key: str, condition: str, params: dict, owned: list[int], bound: int,
-                   wanted: int) -> list[int]:
-    """Up to `wanted` of the `owned` blocks below `bound` with a match, newest first: the newest `PROBES` asked
-    one by one (a common word is found at once in each), then the older ones by one scan (a rarer word)."""
-    below = [block for block in reversed(owned) if block < bound]
-    probe = text(f"SELECT {key} FROM message_search WHERE {condition} AND {key} >= :low AND {key} < :high LIMIT 1")
-    found: list[int] = []
+def _matching_blocks(asker: _Asker, below: list[int], wanted: int) -> list[tuple[int, list[int]]]:
+    """Up to `wanted` of the blocks `below` (newest first) with a match, each with its first matches' keys."""
+    found: list[tuple[int, list[int]]] = []
     for block in below[:PROBES]:
         if len(found) == wanted:
             return found
-        if conn.execute(probe, {**params, "low": block << BLOCK_BITS, "high": (block + 1) << BLOCK_BITS}).first():
-            found.append(block)
-    if len(found) < wanted and len(below) > PROBES:
-        found += _scan(conn, key, condition, params, below[PROBES:], wanted - len(found))
-    return found
-
-
-def _scan(conn: Connection, key: str, condition: str, params: dict, blocks: list[int], wanted: int) -> list[int]:
-    """Up to `wanted` of `blocks` (newest first) with a match: the index read backwards from the newest of them,
-    filtered to them, each read stopping at its first row (and the next starting below that row's block)."""
-    if conn.dialect.name == "sqlite":  # a list of numbers as one parameter; SQLite makes it an index once
-        in_blocks, listed = f"({key} >> {BLOCK_BITS}) IN (SELECT value FROM json_each(:blocks))", json.dumps(blocks)
-    else:
-        in_blocks, listed = f"({key} >> {BLOCK_BITS}) = ANY(CAST(:blocks AS BIGINT[]))", blocks
-    newest = text(f"SELECT {key} FROM message_search WHERE {condition} AND {key} < :bound AND {in_blocks} "
-                  f"ORDER BY {key} DESC LIMIT 1")
-    found: list[int] = []
-    bound = blocks[0] + 1
+        if keys := asker.in_block(block):
+            found.append((block, keys))
+    older = below[PROBES:]
+    bound = older[0] + 1 if older else 0
     while len(found) < wanted and bound > 0:
-        hit = conn.execute(newest, {**params, "bound": bound << BLOCK_BITS, "blocks": listed}).scalar()
-        if hit is None:
+        block = asker.newest_below(bound, older)
+        if block is None:
             break
-        bound = hit >> BLOCK_BITS
-        found.append(bound)
+        found.append((block, asker.in_block(block)))
+        bound = block
     return found
-
-
-def _group(conn: Connection, key: str, condition: str, params: dict, block: int, upload_id: str, view: str,
-           per_group: int) -> Group:
-    in_block = {**params, "low": block << BLOCK_BITS, "high": (block + 1) << BLOCK_BITS}
-    sql = f"SELECT {key} AS key FROM message_search WHERE {condition} AND {key} >= :low AND {key} < :high"
-    keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit"), {**in_block, "limit": per_group}).scalars().all()
-    counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
-                           {**in_block, "cap": GROUP_COUNT_CAP + 1}).scalar()
-    return Group(upload_id, tuple(hits_of(conn, list(keys), view)), min(counted, GROUP_COUNT_CAP),
-                 counted > GROUP_COUNT_CAP)

@@ -73,14 +73,24 @@ class Owners:
             return conn.execute(query).scalar()
 
     def window(self, owner_hash: str, start: int, size: int) -> list[Record]:
-        """Up to `size` of the owner's uploads from position `start`, newest first (in the order of the index on
-        `uploaded_at`; the filter reads only whether columns are NULL, which SQLite finds in a row's header)."""
-        query = (select(*rows.record_columns()).join(owners, owners.c.transcript_id == transcripts.c.id)
-                 .where(owners.c.owner_hash == owner_hash, _alive(_now()))
-                 .order_by(owners.c.uploaded_at.desc(), owners.c.transcript_id.desc())
-                 .offset(max(start, 0)).limit(size))
+        """Up to `size` of the owner's uploads from position `start`, newest first. Two reads: the window's ids
+        in the order of the index on `uploaded_at` (the filter reads only whether columns are NULL, which SQLite
+        finds in a row's header), then their records (SQLite computes the columns of the rows an OFFSET skips,
+        and each transcript row's columns after `raw` cost a walk over its overflow pages)."""
+        page = (select(owners.c.transcript_id).join(transcripts, transcripts.c.id == owners.c.transcript_id)
+                .where(owners.c.owner_hash == owner_hash, _alive(_now()))
+                .order_by(owners.c.uploaded_at.desc(), owners.c.transcript_id.desc())
+                .offset(max(start, 0)).limit(size))
         with self.engine.connect() as conn:
-            return [rows.record(row) for row in conn.execute(query)]
+            ids = list(conn.execute(page).scalars())
+        return self.records(ids)
+
+    def records(self, ids: list[str]) -> list[Record]:
+        """The records of uploads `ids` in that order (one read; an id not stored is left out)."""
+        with self.engine.connect() as conn:
+            found = {row.id: rows.record(row) for row in
+                     conn.execute(select(*rows.record_columns()).where(transcripts.c.id.in_(ids)))}
+        return [found[id] for id in ids if id in found]
 
     def blocks(self, owner_hash: str) -> dict[int, str]:
         """The search index's key blocks of the owner's uploads (viewer/store/search.py: one block an upload,

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
-from sqlalchemy import and_, column, func, select, table, text
+from sqlalchemy import and_, column, func, or_, select, table, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
@@ -287,31 +287,46 @@ def _match(conn: Connection, query: Query, view: str, spans: list[tuple[int, int
 def hits_of(conn: Connection, keys: list[int], view: str) -> list[Hit]:
     """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
     check here is a second one, so that an index out of step with the rows could not show a hidden body."""
-    located, span = [], None
-    for key in keys:
-        if span is None or not span.start <= key < span.stop:  # the next conversation (or transcript)
-            span = conn.execute(select(ranges.c.transcript_id, ranges.c.start, ranges.c.stop)
-                                .where(ranges.c.start <= key).order_by(ranges.c.start.desc()).limit(1)).first()
-        located.append((span.transcript_id, key - span.start))
-    by_id: dict[str, list[int]] = {}
-    for id, idx in located:
-        by_id.setdefault(id, []).append(idx)
-    rows, numbers = {}, {}
-    for id, indices in by_id.items():
-        for row in conn.execute(_message_query(id, indices)):
-            rows[id, row.idx] = row
-    for row in conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(by_id))):
-        numbers[row.id] = row.conversation
-    return [_hit(id, numbers.get(id), rows[id, idx]) for id, idx in located
+    return [hit for _, hit in keyed_hits(conn, keys, view)]
+
+
+def keyed_hits(conn: Connection, keys: list[int], view: str) -> list[tuple[int, Hit]]:
+    """`hits_of`, each hit with its key (keys in order). Three reads whatever the keys: their ranges, their
+    messages, their conversations' numbers (a search across uploads has keys in twenty transcripts)."""
+    located = [(key, span.transcript_id, key - span.start) for key, span in zip(keys, _spans_of(conn, keys))]
+    if not located:
+        return []
+    rows = {(row.transcript_id, row.idx): row
+            for row in conn.execute(_message_query([(id, idx) for _, id, idx in located]))}
+    ids = {id for _, id, _ in located}
+    numbers = {row.id: row.conversation for row in
+               conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(ids)))}
+    return [(key, _hit(id, numbers.get(id), rows[id, idx])) for key, id, idx in located
             if (id, idx) in rows and (view == "debug" or rows[id, idx].show_as in SHOWN_IN_FULL)]
 
 
-def _message_query(id: str, indices: list[int]):
+def _spans_of(conn: Connection, keys: list[int]) -> list[Any]:
+    """The range holding each key (the one starting at or before it), one index probe each, in one read."""
+    if not keys:
+        return []
+    probes = " UNION ALL ".join(
+        f"SELECT * FROM (SELECT {n} AS n, transcript_id, start, stop FROM message_search_ranges "
+        f"WHERE start <= :key{n} ORDER BY start DESC LIMIT 1) AS probe{n}" for n in range(len(keys)))
+    found = {row.n: row for row in conn.execute(text(probes), {f"key{n}": key for n, key in enumerate(keys)})}
+    return [found[n] for n in range(len(keys))]
+
+
+def _message_query(places: list[tuple[str, int]]):
+    """The message rows at `places` (transcript id, index), with their kinds: one primary-key lookup per
+    transcript, OR-ed (a row value IN list made SQLite read the whole table)."""
+    by_id: dict[str, list[int]] = {}
+    for id, idx in places:
+        by_id.setdefault(id, []).append(idx)
     k, m = message_kinds.c, messages.c
-    return (select(m.idx, m.content, m.source, m.span_start, m.body_start, m.body_end, m.call_id, k.role, k.name,
-                   k.recipient, k.channel, k.content_type, k.show_as)
+    return (select(m.transcript_id, m.idx, m.content, m.source, m.span_start, m.body_start, m.body_end, m.call_id,
+                   k.role, k.name, k.recipient, k.channel, k.content_type, k.show_as)
             .join(message_kinds, and_(k.transcript_id == m.transcript_id, k.number == m.kind))
-            .where(m.transcript_id == id, m.idx.in_(indices)))
+            .where(or_(*(and_(m.transcript_id == id, m.idx.in_(indices)) for id, indices in by_id.items()))))
 
 
 def _hit(id: str, conversation: int | None, row: Any) -> Hit:

@@ -135,9 +135,10 @@ def search() -> Response:
 
 def _matches(groups: tuple[Group, ...], query: store_search.Query, view: str, raw: str) -> list[Matches]:
     view_arg = DEBUG if view == DEBUG else None
+    records = {record.id: record for record in get_store().owners.records([group.upload_id for group in groups])}
     made = []
     for group in groups:
-        record = get_store().get(group.upload_id)
+        record = records.get(group.upload_id)
         if record is None or record.deleted:  # deleted between the two reads
             continue
         found = [_found(record, hit, query.terms, view_arg) for hit in group.hits]
