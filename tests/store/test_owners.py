@@ -65,6 +65,9 @@ def test_an_expired_upload_leaves_the_list_before_it_is_pruned(store):
     ids = [put(store, n) for n in range(2)]
     store.set_expiry(ids[0], dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1))
     assert [record.id for record in store.owners.window(ALICE, 0, 10)] == [ids[1]]
+    # Its search keys stay until it is pruned (the web app drops it with its record); then they go.
+    assert sorted(store.owners.blocks(ALICE).values()) == ids
+    store.prune()
     assert list(store.owners.blocks(ALICE).values()) == [ids[1]]
 
 

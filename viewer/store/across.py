@@ -2,7 +2,7 @@
 (viewer/store/search.py), grouped by upload and windowed by upload.
 
 An upload's index keys are one block (`key >> BLOCK_BITS`), blocks numbered in the order uploads were indexed,
-so an upload's matches are one read of one key range, which stops after the first few (`GROUP_COUNT_CAP`).
+so an upload's first matches are one read of one key range, and their count another, which stops at a cap.
 The window's uploads are found among the owner's newest blocks that way, one read each (a common word: G + 1
 reads for a window of G, the last saying whether there is a next window); beyond the first `PROBES` blocks,
 by reading the index backwards filtered to the owner's older blocks, each read stopping at its first row (a
@@ -60,12 +60,18 @@ class _Asker:
     condition: str
     params: dict
 
-    def in_block(self, block: int) -> list[int]:
-        """The keys of the block's first matches, at most `GROUP_COUNT_CAP` + 1 (to tell whether there are more)."""
-        query = text(f"SELECT {self.key} FROM message_search WHERE {self.condition} AND {self.key} >= :low "
-                     f"AND {self.key} < :high ORDER BY {self.key} LIMIT {GROUP_COUNT_CAP + 1}")
-        return list(self.conn.execute(query, {**self.params, "low": block << BLOCK_BITS,
-                                              "high": (block + 1) << BLOCK_BITS}).scalars())
+    def in_block(self, block: int, first: int) -> tuple[list[int], int]:
+        """The keys of the block's `first` first matches, and its matches counted up to `GROUP_COUNT_CAP` + 1
+        (counted in the database: fetching each key costs more than finding it)."""
+        matches = (f"SELECT {self.key} AS key FROM message_search WHERE {self.condition} AND {self.key} >= :low "
+                   f"AND {self.key} < :high")
+        params = {**self.params, "low": block << BLOCK_BITS, "high": (block + 1) << BLOCK_BITS}
+        keys = list(self.conn.execute(text(f"{matches} ORDER BY key LIMIT {first}"), params).scalars())
+        if not keys:
+            return [], 0
+        counted = self.conn.execute(text(f"SELECT count(*) FROM ({matches} LIMIT {GROUP_COUNT_CAP + 1}) AS found"),
+                                    params).scalar()
+        return keys, counted
 
     def newest_below(self, bound: int, blocks: list[int]) -> int | None:
         """The newest of `blocks` below block `bound` with a match."""
@@ -91,30 +97,33 @@ def find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, bef
     with engine.connect() as conn:
         asker = _Asker(conn, *matching(conn, query, view))
         matched = _matching_blocks(asker, [block for block in sorted(blocks, reverse=True) if block < bound],
-                                   groups + 1)
+                                   groups + 1, per_group)
         shown = matched[:groups]
         hits: dict[int, list[Hit]] = {}  # one read of the messages for the whole window
-        for key, hit in keyed_hits(conn, sorted(key for _, keys in shown for key in keys[:per_group]), view):
+        for key, hit in keyed_hits(conn, sorted(key for _, keys, _ in shown for key in keys), view):
             hits.setdefault(key >> BLOCK_BITS, []).append(hit)
-    made = (Group(blocks[block], tuple(hits.get(block, ())), min(len(keys), GROUP_COUNT_CAP),
-                  len(keys) > GROUP_COUNT_CAP) for block, keys in shown)
+    made = (Group(blocks[block], tuple(hits.get(block, ())), min(counted, GROUP_COUNT_CAP),
+                  counted > GROUP_COUNT_CAP) for block, _, counted in shown)
     return Across(tuple(group for group in made if group.hits), shown[-1][0] if len(matched) > groups else None)
 
 
-def _matching_blocks(asker: _Asker, below: list[int], wanted: int) -> list[tuple[int, list[int]]]:
-    """Up to `wanted` of the blocks `below` (newest first) with a match, each with its first matches' keys."""
-    found: list[tuple[int, list[int]]] = []
+def _matching_blocks(asker: _Asker, below: list[int], wanted: int,
+                     first: int) -> list[tuple[int, list[int], int]]:
+    """Up to `wanted` of the blocks `below` (newest first) with a match, each with its `first` first matches'
+    keys and its matches counted."""
+    found: list[tuple[int, list[int], int]] = []
     for block in below[:PROBES]:
         if len(found) == wanted:
             return found
-        if keys := asker.in_block(block):
-            found.append((block, keys))
+        keys, counted = asker.in_block(block, first)
+        if keys:
+            found.append((block, keys, counted))
     older = below[PROBES:]
     bound = older[0] + 1 if older else 0
     while len(found) < wanted and bound > 0:
         block = asker.newest_below(bound, older)
         if block is None:
             break
-        found.append((block, asker.in_block(block)))
+        found.append((block, *asker.in_block(block, first)))
         bound = block
     return found

@@ -136,10 +136,10 @@ def search() -> Response:
 def _matches(groups: tuple[Group, ...], query: store_search.Query, view: str, raw: str) -> list[Matches]:
     view_arg = DEBUG if view == DEBUG else None
     records = {record.id: record for record in get_store().owners.records([group.upload_id for group in groups])}
-    made = []
+    now, made = dt.datetime.now(dt.timezone.utc), []
     for group in groups:
         record = records.get(group.upload_id)
-        if record is None or record.deleted:  # deleted between the two reads
+        if record is None or record.deleted or record.expired(now):  # deleted since, or expired and not pruned
             continue
         found = [_found(record, hit, query.terms, view_arg) for hit in group.hits]
         made.append(Matches(record, group, found, url_for("search.search", id=record.id, q=raw, view=view_arg)))
