@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,10 +26,10 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.search import server_ms  # noqa: E402
 from tests import postgres as pg  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
-RUNS = 5
 OWNER_KEY = "bench-owner-" + "k" * 40
 OTHER_KEY = "bench-other-" + "k" * 40
 FIVE, ONE = "xylophone", "zebrafish"
@@ -64,18 +63,6 @@ def fill(store, count: int, megabytes: float) -> dict[str, float]:
     return {"fill_s": time.perf_counter() - started, "bytes": stored}
 
 
-def _server_ms(client, path: str) -> float:
-    client.get(path).get_data()  # warm-up: caches and the database's pages are not what is measured
-    times = []
-    for _ in range(RUNS):
-        started = time.perf_counter()
-        response = client.get(path)
-        response.get_data()
-        times.append(time.perf_counter() - started)
-        assert response.status_code == 200, (path, response.status_code)
-    return statistics.median(times) * 1000
-
-
 def _groups(client, path: str) -> tuple[int, str | None]:
     """How many uploads a window shows, and the link to the next window."""
     from bs4 import BeautifulSoup
@@ -93,16 +80,16 @@ def child(database: str, count: int, megabytes: float) -> dict[str, Any]:
     time.sleep(1)  # SQLite's checkpoint runs in the background after an upload: let it end first
     client = app.test_client()
     client.set_cookie("owner", OWNER_KEY)
-    result["list_first_ms"] = _server_ms(client, "/transcripts")
-    result["list_last_ms"] = _server_ms(client, f"/transcripts?start={count - 50}")
+    result["list_first_ms"] = server_ms(client, "/transcripts")
+    result["list_last_ms"] = server_ms(client, f"/transcripts?start={count - 50}")
     result["searches"] = {}
     for name, query in QUERIES.items():
         for view in ("default", "debug"):
             path = f"/transcripts/search?q={quote(query)}" + ("&view=debug" if view == "debug" else "")
             groups, older = _groups(client, path)
-            result["searches"][f"{name}, {view}"] = {"ms": _server_ms(client, path), "groups": groups}
+            result["searches"][f"{name}, {view}"] = {"ms": server_ms(client, path), "groups": groups}
             if name == "common word" and older:
-                result["searches"][f"{name}, {view}, next window"] = {"ms": _server_ms(client, older),
+                result["searches"][f"{name}, {view}, next window"] = {"ms": server_ms(client, older),
                                                                       "groups": _groups(client, older)[0]}
     return result
 
