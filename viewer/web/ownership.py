@@ -24,9 +24,9 @@ COOKIE = "owner"
 HEADER = "X-Owner-Key"
 """The API's header: uploads that carry it are the key's owner's."""
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,128}")
-"""An owner key: what `new_key` makes (43 characters), or a tool's own of at least 192 bits' length."""
+"""An owner key: what `new_key` makes (43 characters), or a tool's own (32 such characters hold 192 bits)."""
 COOKIE_AGE = dt.timedelta(days=400)
-"""As long as browsers keep a cookie (Chromium caps an expiry at 400 days); every upload sets it again."""
+"""As long as browsers keep a cookie (Chromium caps an expiry at 400 days); every adoption sets it again."""
 LEGACY_LIST = "owned"
 """The session's list of owned ids from before owner keys."""
 
@@ -84,7 +84,8 @@ def adopt(ids: Iterable[str]) -> None:
     """Put uploads `ids` in this browser's list (issuing it an owner key if it has none)."""
     ids = list(ids)
     if ids:
-        _store().owners.add(hash_key(ensure_key()), ids)
+        key = g.issued_owner_key = ensure_key()  # set again, for another 400 days
+        _store().owners.add(hash_key(key), ids)
         g.pop("owned_ids", None)
 
 

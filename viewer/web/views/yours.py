@@ -66,7 +66,7 @@ def act() -> Response:
     if owner_hash is None or len(ids) > PAGE_SIZE or get_store().owners.owned(owner_hash, ids) != set(ids):
         abort(403, "Only transcripts in this browser's list can be changed here.")
     if action == "delete" and request.form.get("confirm") != "yes":
-        records = [get_store().get(id) for id in ids]
+        records = get_store().owners.records(ids)
         return _private(render_template("yours_delete.html", records=records, csrf=access.csrf_token()))
     flash(_apply(action, ids), "notice")
     return redirect(url_for("yours.listing"), 303)
