@@ -69,9 +69,8 @@ class _Asker:
         keys = list(self.conn.execute(text(f"{matches} ORDER BY key LIMIT {first}"), params).scalars())
         if not keys:
             return [], 0
-        # Ordered like the keys, so that PostgreSQL's planner weighs the same plans for both: a walk of the
-        # block's key range for a common word, the GIN index for a rare one (without ORDER BY it read the GIN
-        # index's every row of a common word, 40 ms a block).
+        # Ordered like the keys' read, so that PostgreSQL plans both alike (a walk of the key range for a
+        # common word, the GIN index for a rare one).
         counted = self.conn.execute(text(f"SELECT count(*) FROM ({matches} ORDER BY key "
                                          f"LIMIT {GROUP_COUNT_CAP + 1}) AS found"), params).scalar()
         return keys, counted
