@@ -70,6 +70,12 @@ best of 2 rounds of each. Target: the session's upload → link and first pages 
 (`tsvector`, GIN): a common word, a rare word, a phrase, no match and a call id only headers hold, in both
 views (server time, median of 5 after a warm-up), beside the same app's first page; then the same upload with
 indexing switched off, for what the index adds to upload time and database size."""),
+    Bench("across", "Search across your transcripts", """\
+`GET /transcripts/search` for one owner key holding 1,000 generated Harmony transcripts of 1 MB (1 GB of text),
+with another owner's 100 stored after them, on SQLite (FTS5) and PostgreSQL (`tsvector`, GIN): the first window
+of results (20 transcripts, 3 matches each) for a common word, a word in five transcripts, a word in one, a
+phrase and no match, in both views, and the common word's next window (server time, median of 5 after a
+warm-up); the list's first and last windows (`GET /transcripts`) beside them. Target: under 100 ms on SQLite."""),
     Bench("datasets", "Datasets", """\
 JSON Lines files of 1,000, 10,000 and 100,000 generated conversations (tests/harness/datasets.py: chat
 messages with tool calls, reasoning and system prompts): parse, upload → link and its peak RSS, then the

@@ -65,7 +65,7 @@ def call_id(raw: bytes) -> str:
     return ids[len(ids) // 2].decode()
 
 
-def _server_ms(client, path: str) -> float:
+def server_ms(client, path: str) -> float:
     client.get(path).get_data()  # warm-up: caches and the database's pages are not what is measured
     times = []
     for _ in range(RUNS):
@@ -105,14 +105,14 @@ def child(size: float, database: str, indexed: bool) -> dict[str, Any]:
     result["messages"] = app.extensions["viewer.store"].get(id).message_count
     if not indexed:
         return result
-    result["first_page_ms"] = _server_ms(client, f"/t/{id}")
+    result["first_page_ms"] = server_ms(client, f"/t/{id}")
     result["searches"] = {}
     for name, (query, views) in {**QUERIES, HEADER_ONLY: (call_id(raw), ("default", "debug"))}.items():
         for view in views:
             path = f"/t/{id}/search?q={quote(query)}" + ("&view=debug" if view == "debug" else "")
             found = client.get(path).get_data(as_text=True)
             total = found.split('data-total="', 1)[1].split('"', 1)[0] if 'data-total="' in found else "?"
-            result["searches"][f"{name}, {view}"] = {"ms": _server_ms(client, path), "total": total}
+            result["searches"][f"{name}, {view}"] = {"ms": server_ms(client, path), "total": total}
     return result
 
 

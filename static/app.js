@@ -440,6 +440,7 @@
   }
 
   function textToCopy(button) {
+    if (button.classList.contains("copy-value")) return button.getAttribute("data-copy");  // a link in a list
     var entry = button.closest("li.entry");
     if (button.classList.contains("copy-code")) {
       var code = button.parentElement.querySelector("pre");
@@ -459,7 +460,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest ? event.target.closest("button.copy-text, button.copy-link, button.copy-code, button.copy-exact") : null;
+    var button = event.target.closest ? event.target.closest("button.copy-text, button.copy-link, button.copy-code, button.copy-exact, button.copy-value") : null;
     if (!button) return;
     var text = textToCopy(button);
     if (text === null) return;

@@ -14,7 +14,8 @@ def test_manage_link_sets_the_owner_cookie_and_drops_the_key_from_the_url(client
     response = client.get(created["manage_url"])
     assert response.status_code == 303
     assert response.headers["Location"] == f"/t/{created['id']}/manage"
-    assert response.headers.get("Set-Cookie", "").startswith("session=")
+    cookie = response.headers.get("Set-Cookie", "")
+    assert cookie.startswith("owner=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert client.get(response.headers["Location"]).status_code == 200
 
 
@@ -81,7 +82,7 @@ def test_the_owner_sees_a_manage_link_and_strangers_do_not(client, stranger, own
 def test_ownership_survives_a_restart(make_app, upload, client):
     created = upload()
     client.get(created["manage_url"])
-    cookie = client.get_cookie("session")
+    cookie = client.get_cookie("owner")
     restarted = make_app().test_client()
-    restarted.set_cookie("session", cookie.value)
+    restarted.set_cookie("owner", cookie.value)
     assert restarted.get(f"/t/{created['id']}?view=debug").status_code == 200

@@ -179,10 +179,13 @@ def test_transcript_content_cannot_inject_markup(client, owned):
         assert not page.find("a", href=lambda href: href and "javascript" in href)
 
 
-def test_session_cookie_is_httponly_and_samesite_lax(client, upload):
-    client.get(upload()["manage_url"])
-    cookie = client.get_cookie("session")
-    assert cookie.http_only and cookie.same_site == "Lax"
+def test_owner_and_session_cookies_are_httponly_and_samesite_lax(client, upload):
+    created = upload()
+    client.get(created["manage_url"])
+    client.get(f"/t/{created['id']}/manage")  # the manage page's form: a CSRF token in the session
+    for name in ("owner", "session"):
+        cookie = client.get_cookie(name)
+        assert cookie.http_only and cookie.same_site == "Lax"
 
 
 # ---- cross-site posts ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, migrate, rows, search, summaries
+from viewer.store import live, masked, migrate, owners, rows, search, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -48,6 +48,8 @@ class Store:
         """The secrets found in each upload: the masked raw text, the unmasked rows' switch, the findings."""
         self.search = search.Search(self.engine)
         """The full-text index of message bodies."""
+        self.owners = owners.Owners(self.engine)
+        """Whose list each upload is in: the hashes of owner keys."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 
@@ -140,6 +142,7 @@ class Store:
         with self.engine.begin() as conn:
             delete_parse(conn, id)
             live.forget(conn, id)
+            owners.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 

@@ -140,6 +140,20 @@ pairs = Table(
     Column("by", String(16), nullable=False),
 )
 
+transcript_owners = Table(
+    # Which browsers (or tools) hold an upload in their list: the hash of each one's owner key (viewer/store/
+    # owners.py); the key itself is never stored. A dataset is owned by its upload row, not per conversation.
+    # `uploaded_at` is the upload's `created_at`, copied: the list's order, read from an index (on SQLite a
+    # transcript row's columns after `raw` are read by walking the raw bytes' overflow pages, 0.3 s for the
+    # created_at of 1,000 uploads of 1 MB).
+    "transcript_owners", metadata,
+    Column("owner_hash", String(64), primary_key=True),
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("uploaded_at", DateTime(timezone=True), nullable=False),
+    Index("transcript_owners_by_transcript", "transcript_id"),
+    Index("transcript_owners_by_time", "owner_hash", "uploaded_at"),
+)
+
 live_tails = Table(
     # An open live upload's unfinished tail: its bytes (from the first message that may still change), the
     # text before its first message (a YAML header) and where the tail's rows start (viewer/store/live.py).

@@ -12,15 +12,18 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from sqlalchemy import and_, column, func, select, table, text
+from sqlalchemy import and_, column, func, or_, select, table, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from viewer.policy import SHOWN_IN_FULL, Projection
 from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
+
+if TYPE_CHECKING:
+    from viewer.store.across import Across
 
 MAX_QUERY_CHARS = 500
 COUNT_CAP = 1000
@@ -206,6 +209,13 @@ class Search:
         `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap."""
         return _find(self.engine, transcript_ids, query, view, limit, offset)
 
+    def across(self, blocks: dict[int, str], query: Query, view: str, *, before: int | None = None,
+               groups: int = 20, per_group: int = 3) -> "Across":
+        """An owner's search across their uploads (`blocks`: Owners.blocks), grouped by upload, newest block
+        first: viewer/store/across.py."""
+        from viewer.store import across  # it builds on this module's matching and hits
+        return across.find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
+
 
 def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str, limit: int,
           offset: int) -> Results:
@@ -215,12 +225,12 @@ def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str
         spans = [span for id in transcript_ids if (span := _key_range(conn, id)) is not None]
         if not spans or not query.terms:
             return NO_RESULTS
-        sql, params = (_sqlite_match if conn.dialect.name == "sqlite" else _pg_match)(query, view, spans)
+        sql, params = _match(conn, query, view, spans)
         counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
                                {**params, "cap": COUNT_CAP + 1}).scalar()
         keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit OFFSET :offset"),
                             {**params, "limit": limit + 1, "offset": max(offset, 0)}).scalars().all()
-        hits = _hits(conn, keys[:limit], view)
+        hits = hits_of(conn, keys[:limit], view)
     next_offset = offset + limit if len(keys) > limit else None
     return Results(tuple(hits), min(counted, COUNT_CAP), counted > COUNT_CAP, next_offset)
 
@@ -253,51 +263,76 @@ def fts5_query(query: Query, view: str) -> str:
     return f"shown : ({phrases})" if view == "default" else phrases
 
 
-def _sqlite_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
-    where, params = _spans_sql("rowid", spans)
-    return (f"SELECT rowid AS key FROM message_search WHERE message_search MATCH :match AND {where}",
-            {**params, "match": fts5_query(query, view)})
+def matching(conn: Connection, query: Query, view: str, *,
+             statistics: bool = False) -> tuple[str, str, dict[str, str]]:
+    """How to ask the index for the messages that match every term of `query` in `view`: the key column, the
+    condition and its parameters, for `SELECT {key} FROM message_search WHERE {condition}`.
 
-
-def _pg_match(query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
-    """Each term through phraseto_tsquery (which reads its argument as plain text, never as query syntax),
-    joined with &&: all must match. The default view matches the words of weight A alone (the bodies it shows),
-    as its own index holds them."""
-    where, params = _spans_sql("sid", spans)
+    SQLite: `fts5_query`. PostgreSQL: each term through phraseto_tsquery (which reads its argument as plain
+    text, never as query syntax), joined with &&: all must match; the default view matches the words of weight
+    A alone (the bodies it shows), as its own index holds them."""
+    if conn.dialect.name == "sqlite":
+        return "rowid", "message_search MATCH :match", {"match": fts5_query(query, view)}
     terms = {f"term{n}": term for n, term in enumerate(query.terms)}
     tsquery = " && ".join(f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name in terms)
-    words = "ts_filter(words, '{a}')" if view == "default" else "words"
-    return f"SELECT sid AS key FROM message_search WHERE {where} AND {words} @@ ({tsquery})", {**params, **terms}
+    if view == "debug":
+        return "sid", f"words @@ ({tsquery})", terms
+    shown = f"ts_filter(words, '{{a}}') @@ ({tsquery})"
+    # With `statistics`, all the words are matched too: that changes nothing found, but gives the planner the
+    # column's statistics (it has none for the expression), so that it walks a key range for a common word and
+    # reads the GIN index for a rare one (a search across uploads reads many ranges: a wrong guess cost 20 ms each).
+    return "sid", f"words @@ ({tsquery}) AND {shown}" if statistics else shown, terms
 
 
-def _hits(conn: Connection, keys: list[int], view: str) -> list[Hit]:
+def _match(conn: Connection, query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
+    key, condition, params = matching(conn, query, view)
+    where, span_params = _spans_sql(key, spans)
+    return f"SELECT {key} AS key FROM message_search WHERE {condition} AND {where}", {**params, **span_params}
+
+
+def hits_of(conn: Connection, keys: list[int], view: str) -> list[Hit]:
     """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
     check here is a second one, so that an index out of step with the rows could not show a hidden body."""
-    located, span = [], None
-    for key in keys:
-        if span is None or not span.start <= key < span.stop:  # the next conversation (or transcript)
-            span = conn.execute(select(ranges.c.transcript_id, ranges.c.start, ranges.c.stop)
-                                .where(ranges.c.start <= key).order_by(ranges.c.start.desc()).limit(1)).first()
-        located.append((span.transcript_id, key - span.start))
-    by_id: dict[str, list[int]] = {}
-    for id, idx in located:
-        by_id.setdefault(id, []).append(idx)
-    rows, numbers = {}, {}
-    for id, indices in by_id.items():
-        for row in conn.execute(_message_query(id, indices)):
-            rows[id, row.idx] = row
-    for row in conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(by_id))):
-        numbers[row.id] = row.conversation
-    return [_hit(id, numbers.get(id), rows[id, idx]) for id, idx in located
+    return [hit for _, hit in keyed_hits(conn, keys, view)]
+
+
+def keyed_hits(conn: Connection, keys: list[int], view: str) -> list[tuple[int, Hit]]:
+    """`hits_of`, each hit with its key (keys in order). Three reads whatever the keys: their ranges, their
+    messages, their conversations' numbers (a search across uploads has keys in twenty transcripts)."""
+    located = [(key, span.transcript_id, key - span.start) for key, span in zip(keys, _spans_of(conn, keys))]
+    if not located:
+        return []
+    rows = {(row.transcript_id, row.idx): row
+            for row in conn.execute(_message_query([(id, idx) for _, id, idx in located]))}
+    ids = {id for _, id, _ in located}
+    numbers = {row.id: row.conversation for row in
+               conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(ids)))}
+    return [(key, _hit(id, numbers.get(id), rows[id, idx])) for key, id, idx in located
             if (id, idx) in rows and (view == "debug" or rows[id, idx].show_as in SHOWN_IN_FULL)]
 
 
-def _message_query(id: str, indices: list[int]):
+def _spans_of(conn: Connection, keys: list[int]) -> list[Any]:
+    """The range holding each key (the one starting at or before it), one index probe each, in one read."""
+    if not keys:
+        return []
+    probes = " UNION ALL ".join(
+        f"SELECT * FROM (SELECT {n} AS n, transcript_id, start, stop FROM message_search_ranges "
+        f"WHERE start <= :key{n} ORDER BY start DESC LIMIT 1) AS probe{n}" for n in range(len(keys)))
+    found = {row.n: row for row in conn.execute(text(probes), {f"key{n}": key for n, key in enumerate(keys)})}
+    return [found[n] for n in range(len(keys))]
+
+
+def _message_query(places: list[tuple[str, int]]):
+    """The message rows at `places` (transcript id, index), with their kinds: one primary-key lookup per
+    transcript, OR-ed (a row value IN list made SQLite read the whole table)."""
+    by_id: dict[str, list[int]] = {}
+    for id, idx in places:
+        by_id.setdefault(id, []).append(idx)
     k, m = message_kinds.c, messages.c
-    return (select(m.idx, m.content, m.source, m.span_start, m.body_start, m.body_end, m.call_id, k.role, k.name,
-                   k.recipient, k.channel, k.content_type, k.show_as)
+    return (select(m.transcript_id, m.idx, m.content, m.source, m.span_start, m.body_start, m.body_end, m.call_id,
+                   k.role, k.name, k.recipient, k.channel, k.content_type, k.show_as)
             .join(message_kinds, and_(k.transcript_id == m.transcript_id, k.number == m.kind))
-            .where(m.transcript_id == id, m.idx.in_(indices)))
+            .where(or_(*(and_(m.transcript_id == id, m.idx.in_(indices)) for id, indices in by_id.items()))))
 
 
 def _hit(id: str, conversation: int | None, row: Any) -> Hit:

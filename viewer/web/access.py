@@ -1,8 +1,8 @@
-"""Who may do what with a transcript: share ids, manage keys, the uploader's cookie, CSRF tokens, and which
-sites may post to us.
+"""Who may do what with a transcript: share ids, manage keys, the owner (viewer/web/ownership.py: the owner
+key's cookie), CSRF tokens, and which sites may post to us.
 
-The uploader's browser is remembered in the signed session cookie (a list of the ids it uploaded or managed);
-that is what lets it open the debug view and the manage page without the key in the URL.
+The uploader's browser holds an owner key; the uploads in its list are what lets it open the debug view and the
+manage page without the manage key in the URL.
 """
 from __future__ import annotations
 
@@ -14,10 +14,7 @@ from flask import Request, session
 from werkzeug.exceptions import Forbidden
 
 from viewer.store import Record, hash_key
-
-OWNED_LIMIT = 100
-"""Ids remembered per browser; the oldest drop off so the cookie stays small."""
-
+from viewer.web import ownership
 
 _ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}|sample-[a-z0-9-]{1,200}")
 """What `new_id` makes (22 URL-safe characters) and what viewer.samples makes (`sample-` and a slug)."""
@@ -46,19 +43,9 @@ def key_matches(record: Record, key: str | None) -> bool:
     return hmac.compare_digest(record.manage_hash, hash_key(key))
 
 
-def remember_owner(id: str) -> None:
-    owned = [known for known in session.get("owned", []) if known != id]
-    session["owned"] = [*owned, id][-OWNED_LIMIT:]
-    session.permanent = True
-
-
-def forget_owner(id: str) -> None:
-    session["owned"] = [known for known in session.get("owned", []) if known != id]
-
-
 def owns(record: Record) -> bool:
     """Whether this browser uploaded (or manages) the record's upload: a dataset's, for one of its conversations."""
-    return record.manage_hash is not None and record.owner_id in session.get("owned", [])
+    return ownership.owns(record)
 
 
 def can_debug(record: Record) -> bool:

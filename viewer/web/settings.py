@@ -33,7 +33,7 @@ SETTINGS = (
                             "empty means `viewer.sqlite3` in the instance folder."),
     Setting("MAX_UPLOAD_BYTES", 64 * MIB, "Largest accepted upload in bytes, pasted text included; "
                                           "larger ones get 413."),
-    Setting("SECRET_KEY", "", "Signs the session cookie that remembers uploads; empty means a random key "
+    Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),
     Setting("PORT", 8000, "Port `viewer serve` listens on."),
@@ -44,7 +44,7 @@ SETTINGS = (
     Setting("LONG_BODY_CHARS", LONG_BODY, "Message bodies (and debug sources) longer than this many characters are "
                                        "collapsed, showing their size, and rendered only when the reader asks."),
     Setting("FORCE_HTTPS", False, "Redirect plain HTTP to HTTPS and send HSTS (behind TLS only)."),
-    Setting("SECURE_COOKIES", False, "Mark the session cookie Secure (set it when served over HTTPS)."),
+    Setting("SECURE_COOKIES", False, "Mark the session and owner-key cookies Secure (set it when served over HTTPS)."),
     Setting("RETENTION_DAYS", 0, "Days a new upload is kept before its link expires and its content is deleted "
                                  "(on first access after that, or by `prune`); 0 keeps uploads until deleted."),
     Setting("CONFIG_FILE", "", "A TOML file of settings by these names (`WINDOW_SIZE = 50`), read before the "

@@ -7,7 +7,7 @@ import datetime as dt
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from viewer.web import access, expiry
+from viewer.web import access, expiry, ownership
 from viewer.web.lookup import get_store, open_transcript, require_owner
 
 bp = Blueprint("manage", __name__)
@@ -20,8 +20,8 @@ def manage(id: str) -> Response:
     if key is not None:
         if not access.key_matches(record, key):
             abort(403, "This manage link is not valid: its key does not match.")
-        access.remember_owner(record.id)
-        # Drop the key from the address bar and history; the cookie now stands for it.
+        ownership.adopt([record.id])
+        # Drop the key from the address bar and history; the owner key's cookie now stands for it.
         return redirect(url_for("manage.manage", id=record.id), 303)
     require_owner(record)
     findings = get_store().secrets.findings(record.id) if record.secret_count else []
@@ -58,7 +58,6 @@ def manage_action(id: str) -> Response:
         if request.form.get("confirm") != "yes":
             abort(400, "Tick the box to confirm the deletion.")
         store.delete(record.id)
-        access.forget_owner(record.id)
         flash("The transcript was deleted; its link no longer opens it.", "notice")
         return redirect(url_for("uploads.home"), 303)
     abort(400, "Unknown action.")

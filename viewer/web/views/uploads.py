@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry
+from viewer.web import access, admission, errors, expiry, ownership
 from viewer.web.lookup import get_store
 
 bp = Blueprint("uploads", __name__)
@@ -40,7 +40,7 @@ def upload_form() -> Response | tuple[Response, int]:
     record, key = _store_upload(admission.admitted(raw, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")))
-    access.remember_owner(record.id)
+    ownership.adopt([record.id])
     flash(url_for("manage.manage", id=record.id, key=key, _external=True), "manage")
     page = url_for("reading.transcript", id=record.id)
     if errors.wants_json():
@@ -60,14 +60,19 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     if is_live not in ("0", "1"):
         abort(400, "live must be 1 (append to it as you go, then finish it) or 0.")
     raw = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
+    owner_hash = ownership.api_owner_hash()
     record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
                                 name=request.args.get("name"), keep_for=keep_for, live=is_live == "1")
+    if owner_hash is not None:  # a tool's uploads, in one list that a browser may take on (viewer/web/ownership.py)
+        get_store().owners.add(owner_hash, [record.id])
     url = url_for("reading.transcript", id=record.id, _external=True)
     body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
                                                                _external=True),
             "expires_at": record.expires_at.isoformat() if record.expires_at else None,
             # What was found and masked for link holders, so that a tool can refuse to share it.
-            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds}}
+            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds},
+            # Whether it is in the list of the owner key the request named (ownership.HEADER).
+            "listed": owner_hash is not None}
     return jsonify(body), 201, {"Location": url}
 
 
