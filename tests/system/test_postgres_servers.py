@@ -38,12 +38,17 @@ class Response:
     def __init__(self, status: int, headers: http.client.HTTPMessage, body: bytes) -> None:
         self.status, self.headers, self.body = status, headers, body
 
-    def cookie(self) -> str | None:
-        """The `name=value` of the session cookie this response sets, if it sets one."""
+    def cookies(self) -> dict[str, str]:
+        """The cookies this response sets (the owner key, the session with its CSRF token), by name."""
+        found = {}
         for header in self.headers.get_all("Set-Cookie") or []:
-            if header.startswith("session="):
-                return header.split(";", 1)[0]
-        return None
+            name, _, value = header.split(";", 1)[0].partition("=")
+            found[name] = value
+        return found
+
+
+def cookie_header(jar: dict[str, str]) -> str:
+    return "; ".join(f"{name}={value}" for name, value in jar.items())
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, cookie: str | None = None,
@@ -159,13 +164,13 @@ def test_an_upload_through_one_server_is_read_and_deleted_through_the_other(serv
     # The manage flow on B: the link sets the owner cookie, the page gives the form's CSRF token.
     manage = urllib.parse.urlsplit(upload["manage_url"])
     opened = request(b.port, "GET", f"{manage.path}?{manage.query}")
-    assert opened.status == 303 and opened.cookie()
-    cookie = opened.cookie()
-    form = request(b.port, "GET", f"/t/{id}/manage", cookie=cookie)
+    assert opened.status == 303 and "owner" in opened.cookies()
+    jar = opened.cookies()
+    form = request(b.port, "GET", f"/t/{id}/manage", cookie=cookie_header(jar))
     assert form.status == 200
-    cookie = form.cookie() or cookie  # the CSRF token lives in the session
+    jar |= form.cookies()  # the CSRF token lives in the session
     csrf = soup_of(form).find("input", attrs={"name": "csrf"})["value"]
-    deleted = request(b.port, "POST", f"/t/{id}/manage", cookie=cookie,
+    deleted = request(b.port, "POST", f"/t/{id}/manage", cookie=cookie_header(jar),
                       form={"csrf": csrf, "action": "delete", "confirm": "yes"})
     assert deleted.status == 303, deleted.body
 
