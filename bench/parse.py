@@ -184,6 +184,9 @@ def api_rows(megabytes: float) -> list[tuple[str, str, str]]:
         rows += [(f"{name}: parse() (CPU)", f"{time_taken * 1000:.0f} ms",
                   f"{rate:.1f} MB/s on {size:.1f} MB, {messages:,} messages, {len(parsed.conversations):,} "
                   f"conversations; {rate / openai_rate:.2f}x OpenAI chat JSON's {openai_rate:.1f} MB/s")]
+    return rows
+
+
 def template_rows(megabytes: float) -> list[tuple[str, str, str]]:
     """Each raw-template importer, and the whole `parse()`, on its family's rendering of the same conversations
     (best of 3 each, alternating)."""
