@@ -148,7 +148,8 @@ def open_reading(id: str, k: int | None = None) -> Reading:
 
 
 def requested_view() -> str:
-    view = request.args.get("view", "default")
+    """The `view` argument (the default view when absent); 400 for an unknown view."""
+    view = request.args.get("view", DEFAULT)
     if view not in VIEWS:
         abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
     return view
