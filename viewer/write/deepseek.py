@@ -19,7 +19,7 @@ from viewer.model import Message, Transcript
 from viewer.parse.templates.deepseek import (ASSISTANT, BOS, CALL_BEGIN, CALL_END, CALLS_BEGIN, CALLS_END, EOS,
                                              OUTPUT_BEGIN, OUTPUT_END, SEPARATOR, USER)
 from viewer.write.losses import Losses, Written
-from viewer.write.raw import Said, call_json, note_losses, thought
+from viewer.write.raw import Said, call_json, grouped, note_losses, thought
 
 SAID = Said("deepseek")
 LATE_SYSTEM = "deepseek writes the system prompt only at the start: this system message was left out"
@@ -68,9 +68,13 @@ def _turns(messages: list[Message], losses: Losses, before: str | None) -> Itera
     """An assistant turn is its reasoning, then answer and calls (the calls last); every other message is a turn
     of its own. Messages DeepSeek cannot place are left out: only an answer ends a user turn or the system prompt
     (`before` says which of them the text starts in)."""
-    turn: list[Message] = []
+    return grouped(_written(messages, losses, before), _joins)
+
+
+def _written(messages: list[Message], losses: Losses, before: str | None) -> Iterator[Message]:
+    """The messages DeepSeek can write, each with what it loses noted."""
+    open_ended = before  # the role of the last message written: the turn that is still open
     for message in messages:
-        open_ended = turn[-1].role if turn else before
         if open_ended in ("user", "system") and message.role in ("user", "tool"):
             losses.add(UNPLACED, message.index)
             continue
@@ -83,14 +87,8 @@ def _turns(messages: list[Message], losses: Losses, before: str | None) -> Itera
         note_losses(message, losses, SAID, unescapable=_UNESCAPABLE, looks_like=_looks_like)
         if _is_thought(message) and "</think>" in message.content:
             losses.add(SAID.UNESCAPABLE, message.index)
-        if turn and _joins(turn, message):
-            turn.append(message)
-            continue
-        if turn:
-            yield turn
-        turn = [message]
-    if turn:
-        yield turn
+        open_ended = message.role
+        yield message
 
 
 def _is_thought(message: Message) -> bool:

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from viewer.model import Message, Transcript
 from viewer.write.losses import Losses, Written
 from viewer.write.names import function_name
-from viewer.write.raw import Said, call_json, note_losses
+from viewer.write.raw import Said, call_json, grouped, note_losses
 
 SAID = Said("gemma")
 REASONING = "gemma has no reasoning: it was left out, since as text it would read as the answer"
@@ -72,7 +72,11 @@ def to_gemma(transcript: Transcript) -> Written:
 
 def _turns(messages: tuple[Message, ...], losses: Losses) -> Iterator[list[Message]]:
     """A model turn: calls and the replies to them first, then at most one answer; other messages a turn each."""
-    turn: list[Message] = []
+    return grouped(_written(messages, losses), _joins)
+
+
+def _written(messages: tuple[Message, ...], losses: Losses) -> Iterator[Message]:
+    """The messages Gemma can write (it has no reasoning), each with what it loses noted."""
     for message in messages:
         if message.role == "assistant" and message.channel == "analysis" and not message.is_call:
             losses.add(REASONING, message.index)
@@ -81,14 +85,7 @@ def _turns(messages: tuple[Message, ...], losses: Losses) -> Iterator[list[Messa
             losses.add(SAID.UNKNOWN_CALL, message.index)
             continue
         note_losses(message, losses, SAID, unescapable=_UNESCAPABLE, looks_like=lambda text: False, developer=True)
-        if turn and _joins(turn, message):
-            turn.append(message)
-            continue
-        if turn:
-            yield turn
-        turn = [message]
-    if turn:
-        yield turn
+        yield message
 
 
 def _joins(turn: list[Message], message: Message) -> bool:

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from viewer.model import Message, Transcript
 from viewer.write.losses import Losses, Written
-from viewer.write.raw import Said, call_json, note_losses, thought
+from viewer.write.raw import Said, call_json, grouped, note_losses, thought
 
 SAID = Said("phi")
 ROLE_WORD = "a phi role is one word: this role is written as 'unknown', hidden as it was"
@@ -37,7 +37,11 @@ def to_phi(transcript: Transcript) -> Written:
 def _turns(messages: tuple[Message, ...], losses: Losses) -> Iterator[list[Message]]:
     """Messages grouped as Phi writes a turn: an assistant's reasoning with the answer or calls after it, and
     calls one after another; every other message a turn of its own."""
-    turn: list[Message] = []
+    return grouped(_written(messages, losses), _joins)
+
+
+def _written(messages: tuple[Message, ...], losses: Losses) -> Iterator[Message]:
+    """The messages Phi can write, each with what it loses noted."""
     for message in messages:
         if message.is_call and message.recipient is None:
             losses.add(SAID.UNKNOWN_CALL, message.index)
@@ -46,14 +50,7 @@ def _turns(messages: tuple[Message, ...], losses: Losses) -> Iterator[list[Messa
             _LOOKS_LIKE.match(text)))
         if _is_thought(message) and "</think>" in message.content:
             losses.add(SAID.UNESCAPABLE, message.index)
-        if turn and _joins(turn, message):
-            turn.append(message)
-            continue
-        if turn:
-            yield turn
-        turn = [message]
-    if turn:
-        yield turn
+        yield message
 
 
 def _joins(turn: list[Message], message: Message) -> bool:

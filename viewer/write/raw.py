@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from viewer.model import Message
 from viewer.write.losses import Losses
@@ -65,6 +65,21 @@ def note_losses(message: Message, losses: Losses, said: Any, *, unescapable: re.
     for applies, what in checks:
         if applies:
             losses.add(what, index)
+
+
+def grouped(messages: Iterable[Message], joins: Callable[[list[Message], Message], bool]) -> Iterator[list[Message]]:
+    """Consecutive messages as the turns a template writes: each message joins the turn before it when `joins`
+    says so, and starts a turn of its own otherwise."""
+    turn: list[Message] = []
+    for message in messages:
+        if turn and joins(turn, message):
+            turn.append(message)
+            continue
+        if turn:
+            yield turn
+        turn = [message]
+    if turn:
+        yield turn
 
 
 def thought(content: str) -> str:
