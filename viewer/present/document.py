@@ -60,6 +60,12 @@ def conversation_label(header: dict[str, Any]) -> str | None:
     return custom_id if isinstance(custom_id, str) and custom_id else None
 
 
+def conversation_title(header: dict[str, Any]) -> dict[str, str]:
+    """A chat app's conversation's `title` and `created` date, as its export names it: metadata the uploader chose
+    to share, shown in the index of either view (never a message's text)."""
+    return {key: header[key] for key in ("title", "created") if isinstance(header.get(key), str) and header[key]}
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """One view of a transcript, or of a dataset's conversations, as the exports read it."""

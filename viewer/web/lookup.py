@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from viewer import ingest
 from viewer.policy import VIEWS
-from viewer.present.document import counts_of
+from viewer.present.document import conversation_title, counts_of
 from viewer.store import Record, Store
 from viewer.web import access
 
@@ -204,7 +204,8 @@ def wants_partial() -> bool:
 def title(record: Record) -> str:
     name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
     if record.conversation is not None:
-        return f"{name} · conversation #{record.conversation:,}"
+        named = conversation_title(record.header).get("title")  # a chat app's export names its conversations
+        return f"{name} · conversation #{record.conversation:,}" + (f" · {named}" if named else "")
     return name
 
 
