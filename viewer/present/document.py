@@ -44,6 +44,9 @@ NOTHING_HIDDEN = "The policy hid nothing: every message is shown."
 WHAT_IS_HIDDEN = "system and developer prompts, reasoning and tool traffic are not part of what the user saw."
 """The default view's note says one of these, after "The policy hid N of M messages —": on the page, in the HTML
 file and in the Markdown file alike."""
+OTHER_VERSIONS = ("This conversation has other versions (an edited question, a regenerated answer or a rewind): "
+                  "this view shows the one the app showed.")
+"""What the default view's note adds for a conversation with forks, without showing any other version."""
 COUNTED = {"messages": "message_count", "hidden": "hidden_count", "shown": "visible_count",
            "diagnostics": "diagnostic_count", "errors": "error_count", "pairs": "pair_count"}
 """A document's counts, each with the name a stored record (and the store's summary of a parse) gives it."""

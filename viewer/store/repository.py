@@ -301,6 +301,21 @@ class Store:
             return conn.execute(select(message_kinds.c.number).where(
                 message_kinds.c.transcript_id == id, message_kinds.c.rule == rule).limit(1)).first() is not None
 
+    def tree(self, id: str) -> tuple[dict[int, int | None], set[int]]:
+        """The parent links of a tree-shaped transcript's messages and those stored aside, read from the rows
+        that record them (a chat export's and an agent's; every other row records none)."""
+        query = (select(messages.c.idx, messages.c.agent)
+                 .where(messages.c.transcript_id == id, messages.c.agent.is_not(None)).order_by(messages.c.idx))
+        parents: dict[int, int | None] = {}
+        aside: set[int] = set()
+        with self.engine.connect() as conn:
+            for index, logged in conn.execute(query):
+                data = rows.agent_links(logged)
+                parents[index] = data.get("parent")
+                if data.get("aside"):
+                    aside.add(index)
+        return parents, aside
+
     def message_row_count(self, id: str) -> int:
         """Message rows stored for a transcript (none once deleted)."""
         with self.engine.connect() as conn:
