@@ -82,6 +82,7 @@ def test_a_switcher_links_to_the_compare_page_of_two_branches(client, owned, str
     assert response.status_code == 200
     text = soup(response).get_text()
     assert "CANARY-REGENERATED-AWAY" in text and "Day one:" in text
+    assert "the branch to #5" in text and "the branch to #6" in text
     assert client.get(f"/compare/{id}.0@5/{id}.0@6").status_code == 400  # the default view shows no other branch
     assert stranger.get(link["href"]).status_code == 403
 

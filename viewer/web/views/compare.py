@@ -53,8 +53,8 @@ def compare(a: str, b: str) -> Response:
     context = {
         "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
         "groups": comparing.groups(rows), "start": start, "end": start + len(rows),
-        "title": f"{_titled(left, names[0][2])} ↔ {_titled(right, names[1][2])}",
-        "left_title": _titled(left, names[0][2]), "right_title": _titled(right, names[1][2]),
+        "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
+        "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),
         "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
         "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
@@ -104,8 +104,11 @@ def _on_branch(reading: Reading, compare_id: str) -> Reading:
     return dataclasses.replace(reading, branches=branches) if branches is not None else reading
 
 
-def _titled(record: Record, side: str | None) -> str:
-    return f"{title(record)} · {side} answer" if side else title(record)
+def _titled(reading: Reading, side: str | None) -> str:
+    named = title(reading.record)
+    if reading.branch is not None:
+        return f"{named} · the branch to #{reading.branch}"
+    return f"{named} · {side} answer" if side else named
 
 
 def _open(id: str, k: int | None) -> Record:
