@@ -94,3 +94,12 @@ def test_a_claude_code_fork_has_the_same_switcher(client, owned):
         "edited, 1 / 2", "edited, 2 / 2"]
     chosen = soup(client.get(f"/t/{id}?view=debug&branch=3"))
     assert 4 not in _indices(chosen) and 3 in _indices(chosen)
+
+
+def test_what_the_model_saw_holds_only_the_branch_that_leads_to_the_message(client, owned):
+    id = owned(CHATGPT.read_bytes())
+    page = soup(client.get(f"/t/{id}/c/0/context/6")).get_text()
+    assert "two days, on foot" in page
+    assert "CANARY-EDITED-AWAY" not in page and "CANARY-REGENERATED-AWAY" not in page
+    earlier = soup(client.get(f"/t/{id}/c/0/context/3")).get_text()
+    assert "CANARY-EDITED-AWAY" in earlier and "two days, on foot" not in earlier
