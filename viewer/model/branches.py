@@ -3,7 +3,7 @@
 A chat app's export (an edited question, a regenerated answer) and an agent's session (a rewind) are trees:
 each message names the one it follows (`Message.parent`). Where a message has several children that start
 branches (a *fork*), a reading follows one of them and the others, with everything below them, are aside. The
-parse records the forks (`forks_of`) and follows the producer's choice (ChatGPT's `current_node`, the latest
+parse records the forks in the transcript's header (`FORKS_KEY`) and follows the producer's choice (ChatGPT's `current_node`, the latest
 leaf, the chain to a session's last line); a reader of the debug view may choose another branch by naming any
 message of it (`aside_for`). Both go through this one function, over the parent links alone.
 
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 ROOT = -1
 """The key of the fork among messages that follow nothing (two first questions: the first was edited)."""
+FORKS_KEY = "forks"
+"""The header key under which an importer records its forks, `[[parent, [branch, …]], …]`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +48,6 @@ def forks_in(header: Mapping[str, object]) -> list[Fork]:
     if not isinstance(stored, list):
         return []
     return [fork for fork in map(Fork.from_json, stored) if fork is not None]
-
-
-FORKS_KEY = "forks"
-"""The header key under which an importer records its forks, `[[parent, [branch, …]], …]`."""
 
 
 def children_of(parents: Mapping[int, int | None], indices: Iterable[int]) -> dict[int, list[int]]:

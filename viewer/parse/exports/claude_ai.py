@@ -48,8 +48,9 @@ def read_conversation(text: str, node: Node) -> Transcript:
     conversation.header.update(_header(value))
     listed = node.members.get("chat_messages")
     items = listed.node.items if listed is not None and isinstance(listed.node.value, list) else ()
-    if listed is not None and not isinstance(listed.node.value, list):
-        conversation.note("W-JSON-SHAPE", listed.span, "`chat_messages` is not a list; it was not read.")
+    if listed is None or not isinstance(listed.node.value, list):
+        conversation.note("W-JSON-SHAPE", listed.span if listed is not None else node.span,
+                          "This conversation has no list of `chat_messages`; nothing of it was read.")
     calls = MessageBuilder(text)  # remembers each tool_use id's tool, to name its result
     last_of: dict[str, int] = {}
     previous: int | None = None

@@ -12,7 +12,7 @@ from typing import Any
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Span, Transcript, make_diagnostic
-from viewer.model.branches import FORKS_KEY, ROOT, Fork, aside_for, children_of
+from viewer.model.branches import FORKS_KEY, Fork, aside_for, children_of
 from viewer.parse.datasets import between
 from viewer.parse.json.container import frame
 from viewer.parse.json.positions import JsonError, Node, read_value, skip_blank
@@ -143,4 +143,4 @@ def iso_time(value: Any) -> str | None:
     return None
 
 
-__all__ = ["ROOT", "Conversation", "ConversationReader", "iso_time", "read_export", "title_of"]
+__all__ = ["Conversation", "ConversationReader", "iso_time", "read_export", "title_of"]
