@@ -33,7 +33,7 @@ from viewer.parse.json.positions import Node
 from viewer.parse.options import ParseOptions
 
 DIALECT = "chatgpt"
-DEPTH = 3
+DEPTH = 2
 """A conversation's members, the mapping's members (its nodes) keep their spans; each node is decoded whole."""
 CONTEXT_TYPES = ("user_editable_context", "model_editable_context")
 REASONING_TYPES = ("thoughts", "reasoning_recap")
