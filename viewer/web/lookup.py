@@ -106,8 +106,11 @@ class Reading:
         return self.branches.chosen if self.branches is not None else None
 
     def url(self, endpoint: str, **args: Any) -> str:
-        """The URL of a page about this transcript, in this view (and on the branch chosen)."""
-        return record_url(endpoint, self.record, view=self.view_arg, **{BRANCH_ARG: self.branch, **args})
+        """The URL of a page about this transcript, in this view (and, for its reading pages, on the branch
+        chosen: the exports and the search read every branch the view has)."""
+        if endpoint.startswith("reading."):
+            args = {BRANCH_ARG: self.branch, **args}
+        return record_url(endpoint, self.record, view=self.view_arg, **args)
 
     def page_url(self, **args: Any) -> str:
         """The URL of this view's page (the view named last, as redirects have always written it)."""
