@@ -57,6 +57,9 @@ def read_conversation(text: str, node: Node) -> Transcript:
         conversation.note("W-JSON-SHAPE", node.span, "This conversation has no `mapping` of messages.")
         return conversation.transcript(DIALECT, None)
     nodes = {key: member.node for key, member in mapping.node.members.items() if isinstance(member.node.value, dict)}
+    for key, member in mapping.node.members.items():
+        if key not in nodes:
+            conversation.note("W-JSON-SHAPE", member.span, "This node of the mapping is not an object; it was skipped.")
     index_of: dict[str, int] = {}
     for key, parent in _tree_order(nodes):
         message = _message(nodes[key], conversation)
