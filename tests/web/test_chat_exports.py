@@ -40,3 +40,9 @@ def test_an_empty_conversation_is_listed_and_opens_with_a_note(client, owned):
 def test_a_conversations_page_is_titled_after_it(client, owned):
     id = owned(CHATGPT.read_bytes())
     assert "Sine fit" in soup(client.get(f"/t/{id}/c/1")).title.get_text()
+
+
+def test_the_exports_of_an_export_head_each_conversation_with_its_title(client, owned):
+    id = owned(CHATGPT.read_bytes())
+    assert "## Conversation #1 · Sine fit" in client.get(f"/t/{id}.md").get_data(as_text=True)
+    assert "<h2>Conversation #1 · Sine fit</h2>" in client.get(f"/t/{id}.html").get_data(as_text=True)

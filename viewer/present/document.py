@@ -69,6 +69,12 @@ def conversation_title(header: dict[str, Any]) -> dict[str, str]:
     return {key: header[key] for key in ("title", "created") if isinstance(header.get(key), str) and header[key]}
 
 
+def conversation_heading(number: int, header: dict[str, Any]) -> str:
+    """A dataset's conversation as an export's heading names it: its number, and a chat export's title."""
+    named = conversation_title(header).get("title")
+    return f"Conversation #{number:,}" + (f" · {named}" if named else "")
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """One view of a transcript, or of a dataset's conversations, as the exports read it."""

@@ -15,7 +15,8 @@ from typing import Iterator
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
 from viewer.present import cards
-from viewer.present.document import NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered, windows
+from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
+                                     conversation_title, windows)
 from viewer.store import Entry, Located
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
@@ -37,7 +38,8 @@ def _pieces(document: Document) -> Iterator[str]:
                f"{_count(document.counts['conversations'], 'conversation')}, "
                f"{_count(document.counts['messages'], 'message')}\n\n")
         for part in document.parts():
-            yield f"## Conversation #{part.conversation:,}\n\n"
+            named = conversation_title(part.header).get("title")  # a chat export's, escaped; the number is not
+            yield f"## Conversation #{part.conversation:,}" + (f" · {inline(named)}" if named else "") + "\n\n"
             yield from _transcript(part, level=3)
     else:
         messages = _count(document.counts["messages"], "message")
