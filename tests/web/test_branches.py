@@ -73,6 +73,8 @@ def test_the_default_view_shows_the_apps_branch_says_others_exist_and_takes_no_c
     assert "other versions" not in soup(client.get(f"/t/{id}/c/1")).select_one("#policy-note").get_text()
     for export in (".md", ".html"):
         assert "other versions" in client.get(f"/t/{id}/c/0{export}").get_data(as_text=True)
+    assert client.get(f"/t/{id}/c/0.json").get_json()["other_versions"] is True
+    assert "other_versions" not in client.get(f"/t/{id}/c/1.json").get_json()
 
 
 def test_a_switcher_links_to_the_compare_page_of_two_branches(client, owned, stranger):
