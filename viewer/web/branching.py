@@ -24,7 +24,8 @@ class Branches:
 
     forks: tuple[Fork, ...]
     aside: frozenset[int]
-    """The messages this reading leaves aside."""
+    """The messages a branch the reader chose leaves aside (none read when the reader chose none: the view then
+    shows every branch)."""
     chosen: int | None
     """The message the reader asked to follow (None: the app's branch)."""
     following: dict[int, int]
@@ -61,9 +62,11 @@ def branches_of(record: Record, store, chosen: int | None) -> Branches | None:
     forks = tuple(forks_in(record.header))
     if not forks:
         return None
-    parents, stored_aside = store.tree(record.id)
-    aside = stored_aside if chosen is None else aside_for(forks, parents, parents.keys() | {chosen}, chosen,
-                                                           followed(forks, stored_aside))
+    if chosen is None:  # the app's branches: the stored rows of the forks' branches say which are followed
+        _, stored_aside = store.tree(record.id, {branch for fork in forks for branch in fork.branches})
+        return Branches(forks, frozenset(), None, followed(forks, stored_aside))
+    parents, stored_aside = store.tree(record.id)  # every link: a big session's debug view pays this on a choice only
+    aside = aside_for(forks, parents, parents.keys() | {chosen}, chosen, followed(forks, stored_aside))
     return Branches(forks, frozenset(aside), chosen, followed(forks, aside))
 
 
