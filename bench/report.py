@@ -81,6 +81,12 @@ JSON Lines files of 1,000, 10,000 and 100,000 generated conversations (tests/har
 messages with tool calls, reasoning and system prompts): parse, upload → link and its peak RSS, then the
 server time of the dataset's index and of a conversation near the end, beside a small transcript's first
 page served by the same app (the ratio in brackets). Pages should stay flat as the dataset grows."""),
+    Bench("exports", "Chat app exports", """\
+A generated ChatGPT export of 10,000 conversations, about 200 MB (tests/harness/exports.py: nodes in no useful
+order, custom instructions, an edited question, reasoning, code interpreter calls), uploaded through the test
+client; then the server time of its index (first window, window near the end) and of a conversation near the
+end (default view, debug view, another branch chosen), beside a small transcript's first page served by the
+same app (the ratio in brackets). Target: the index and the conversation as fast as that first page."""),
     Bench("secret_scan", "The scan for secrets", """\
 The scan every upload passes, against `parse()` of the same text (CPU time, best of 5, alternating; target:
 scan ≤ parse): generated Harmony transcripts, the same with a GitHub token in one message of 50 (scan and

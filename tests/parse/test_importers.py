@@ -8,7 +8,7 @@ from viewer.parse import DIALECTS, IMPORTERS, detect, parse
 
 def test_the_dialects_are_the_importers_in_table_order():
     assert DIALECTS == tuple(IMPORTERS) == ("openchatml", "harmony", "chatml", "json", "events", "llama3", "gemma",
-                                            "mistral", "deepseek", "phi", "claude-code", "codex")
+                                            "mistral", "deepseek", "phi", "claude-code", "codex", "chatgpt", "claude-ai")
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.system.export_canaries import EXPORT_BUILDERS
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
 from viewer.parse import IMPORTERS
 from viewer.web import create_app
@@ -263,6 +264,7 @@ BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _ch
             "events": _events_body, "llama3": _llama3_body, "gemma": _gemma_body, "mistral": _mistral_body,
             "deepseek": _deepseek_body, "phi": _phi_body, "claude-code": _claude_code_body,
             "codex": _codex_body}
+BUILDERS.update(EXPORT_BUILDERS)
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),

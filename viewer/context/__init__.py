@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from viewer.model import Message
+from viewer.model.branches import Fork, aside_for, followed
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,15 +97,16 @@ def rule_for(dialect: str) -> DropRule:
     return DROP_RULES.get(dialect, EVERYTHING_RULE)
 
 
-def sampling_context(messages: Sequence[Message], dialect: str, index: int) -> Context:
+def sampling_context(messages: Sequence[Message], dialect: str, index: int, forks: Sequence[Fork] = ()) -> Context:
     """The context that produced `messages[index]` (an assistant message), by `dialect`'s rule; `NotSampled`
-    when there is no such message or it is not the assistant's."""
+    when there is no such message or it is not the assistant's. In a tree-shaped conversation (`forks`: a chat
+    export's, an agent's), the messages of the branches that do not lead to it were never in its context."""
     if not 0 <= index < len(messages):
         raise NotSampled(f"This transcript has no message #{index}.")
     target = messages[index]
     if target.role != "assistant":
         raise NotSampled(f"Message #{index} is a {target.role} message: only the assistant's messages are sampled.")
-    before = messages[:index]
+    before = _on_its_branch(messages, index, forks)
     rule = rule_for(dialect)
     if rule is OPENCHATML_RULE:
         dropped = _openchatml_dropped(before)
@@ -117,6 +119,16 @@ def sampling_context(messages: Sequence[Message], dialect: str, index: int) -> C
     items = tuple(Item(message, kept=message.index not in dropped,
                        dropped_by=rule if message.index in dropped else None) for message in before)
     return Context(target=target, rule=rule, items=items)
+
+
+def _on_its_branch(messages: Sequence[Message], index: int, forks: Sequence[Fork]) -> Sequence[Message]:
+    """The messages before `index` that are not on another branch than the one leading to it."""
+    if not forks:
+        return messages[:index]
+    parents = {message.index: message.parent for message in messages}
+    stored = {message.index for message in messages if message.aside}
+    aside = aside_for(forks, parents, parents, chosen=index, default=followed(forks, stored))
+    return [message for message in messages[:index] if message.index not in aside]
 
 
 def _is_analysis(message: Message) -> bool:

@@ -77,6 +77,12 @@ CODES: dict[str, Code] = {
     "W-SESSION-INTERRUPTED": Code("info", "The user interrupted the agent here."),
     "W-SESSION-FORK": Code("info", "The conversation forks here (a rewind or an edit): the messages of the other "
                                    "branches are kept; the view follows the branch that ends at the last message."),
+    # Chat apps' exports
+    "W-EXPORT-BRANCH": Code("info", "Another version of the conversation starts here (an edited question or a "
+                                    "regenerated answer): the app showed a different branch, so this one is hidden "
+                                    "from the default view."),
+    "W-EXPORT-PLACEHOLDER": Code("info", "The export wrote a placeholder here for a block it cannot render; it is "
+                                         "not the assistant's answer and is left out."),
     "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),

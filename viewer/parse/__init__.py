@@ -20,7 +20,7 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
 # tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "8"
+PARSER_VERSION = "9"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
@@ -39,14 +39,28 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     options = ParseOptions(primed_role=primed_role)
     spans = conversation_spans(text) if chosen == "json" else None
     if spans is not None:
-        dataset = read_dataset(text, spans, _read_json_conversation, _read_json_within, options)
-        conversations = tuple(_finish(c, []) for c in dataset.conversations)
-        dataset = _finish(dataclasses.replace(dataset, conversations=conversations), decode_diagnostics)
-        for conversation in conversations:  # one line index over the file, not one per conversation
-            conversation.share_lines(dataset)
-        return dataset
-    transcript = replace_lone_surrogates(IMPORTERS[chosen].read(text, options))
-    return _finish(transcript, decode_diagnostics)
+        return _finished_dataset(read_dataset(text, spans, _read_json_conversation, _read_json_within, options),
+                                 decode_diagnostics)
+    transcript = IMPORTERS[chosen].read(text, options)
+    if transcript.is_dataset:  # a chat app's export: its conversations, each cleaned and finished on its own
+        cleaned = tuple(replace_lone_surrogates(c, within=_extent(c)) for c in transcript.conversations)
+        return _finished_dataset(dataclasses.replace(transcript, conversations=cleaned), decode_diagnostics)
+    return _finish(replace_lone_surrogates(transcript), decode_diagnostics)
+
+
+def _finished_dataset(dataset: Transcript, decode_diagnostics: list[Diagnostic]) -> Transcript:
+    conversations = tuple(_finish(c, []) for c in dataset.conversations)
+    dataset = _finish(dataclasses.replace(dataset, conversations=conversations), decode_diagnostics)
+    for conversation in conversations:  # one line index over the file, not one per conversation
+        conversation.share_lines(dataset)
+    return dataset
+
+
+def _extent(conversation: Transcript) -> Span:
+    """Where a conversation of a dataset lies in the file: from its first to its last span."""
+    spans = [*(m.span for m in conversation.messages), *(s.span for s in conversation.frame),
+             *(d.span for d in conversation.diagnostics)]
+    return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else (0, 0)
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:

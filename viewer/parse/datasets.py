@@ -107,12 +107,12 @@ def read_dataset(text: str, spans: list[Span], read: DialectParser, read_within:
         if conversation is None:
             conversation = _shifted(read(text[start:end], options), start, text)
         conversations.append(conversation)
-    frame, diagnostics = _between(text, spans)
+    frame, diagnostics = between(text, spans)
     return dataclasses.replace(dataset, conversations=tuple(conversations), frame=tuple(frame),
                                diagnostics=tuple(diagnostics))
 
 
-def _between(text: str, spans: list[Span]) -> tuple[list[Segment], list[Diagnostic]]:
+def between(text: str, spans: list[Span]) -> tuple[list[Segment], list[Diagnostic]]:
     """What lies between conversations: the array's brackets and commas are frame; anything after the last
     conversation that is not the closing bracket was not read (a syntax error cut the array short)."""
     frame, diagnostics = [], []

@@ -29,6 +29,9 @@ _CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
 _CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
 _CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
+_CHATGPT_EXPORT = (re.compile(r'(?<!\\)"mapping"\s*:\s*\{'), re.compile(r'(?<!\\)"current_node"\s*:'))
+_CLAUDE_AI_EXPORT = (re.compile(r'(?<!\\)"chat_messages"\s*:\s*\['), re.compile(r'(?<!\\)"sender"\s*:'))
+"""Keys of a chat app's export (unescaped quotes: not inside a string), found together in the sniffed head."""
 _SNIFF_LINES = 5
 _SNIFF = 65536
 
@@ -59,6 +62,9 @@ def _json_kind(head: str) -> str:
     """An event log is JSON Lines whose objects carry a `type` (or `event`) like `response.delta` or
     `tool.cancel`. The first of the first few lines that is a whole object decides, so a broken first line does
     not turn a log into plain JSON; a message list (`[`) is never an event log."""
+    for kind, marks in (("chatgpt", _CHATGPT_EXPORT), ("claude-ai", _CLAUDE_AI_EXPORT)):
+        if all(mark.search(head) for mark in marks):
+            return kind
     if head.startswith("["):
         return "json"
     for line in head.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:

@@ -13,6 +13,7 @@ from viewer.model import Transcript
 from viewer.parse.agents import parse_claude_code, parse_codex
 from viewer.parse.chatml import parse_chatml
 from viewer.parse.events import parse_events
+from viewer.parse.exports import parse_chatgpt, parse_claude_ai
 from viewer.parse.harmony import parse_harmony
 from viewer.parse.json import parse_json
 from viewer.parse.options import ParseOptions
@@ -78,6 +79,20 @@ IMPORTERS: dict[str, Importer] = {
         parse_codex, "A Codex CLI rollout (~/.codex/sessions/…/rollout-*.jsonl) or a `codex exec --json` stream",
         '{"timestamp": "2025-09-14T09:00:00Z", "type": "response_item", "payload": {"type": "message", '
         '"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}}'),
+    "chatgpt": Importer(
+        parse_chatgpt, "A ChatGPT data export (conversations.json): conversations with their branches",
+        '{"title": "Sums", "create_time": 1700000000.0, "current_node": "b", "mapping": {'
+        '"a": {"id": "a", "parent": null, "children": ["b"], "message": {"author": {"role": "user"}, '
+        '"content": {"content_type": "text", "parts": ["What is 2+2?"]}}}, '
+        '"b": {"id": "b", "parent": "a", "children": [], "message": {"author": {"role": "assistant"}, '
+        '"recipient": "all", "content": {"content_type": "text", "parts": ["4"]}}}}}'),
+    "claude-ai": Importer(
+        parse_claude_ai, "A Claude.ai data export (conversations.json): conversations with their branches",
+        '{"uuid": "c1", "name": "Sums", "created_at": "2025-01-01T00:00:00Z", "chat_messages": ['
+        '{"uuid": "m1", "sender": "human", "text": "What is 2+2?", "content": [{"type": "text", '
+        '"text": "What is 2+2?"}], "parent_message_uuid": "00000000-0000-4000-8000-000000000000"}, '
+        '{"uuid": "m2", "sender": "assistant", "text": "4", "content": [{"type": "text", "text": "4"}], '
+        '"parent_message_uuid": "m1"}]}'),
 }
 
 DIALECTS = tuple(IMPORTERS)

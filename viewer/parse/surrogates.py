@@ -14,7 +14,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Span, Transcript, make_diagnostic
 
-JSON_DIALECTS = ("json", "events", "claude-code", "codex")
+JSON_DIALECTS = ("json", "events", "claude-code", "codex", "chatgpt", "claude-ai")
 """Dialects read from JSON, whose escapes may hold lone surrogates."""
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TEXT_FIELDS = ("role", "content", "name", "recipient", "channel", "content_type", "intent", "call_id")

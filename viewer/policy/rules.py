@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from viewer.model import Message, Transcript
 
 VIEWS = ("default", "debug")
-POLICY_VERSION = "3"
+POLICY_VERSION = "4"
 """Bump when a rule's predicate, treatment or reason changes: stored decisions are then made again (with the
 parse: see `viewer.ingest.STORED_VERSION`). `tests/policy/test_rules_version.py` fails until it is bumped."""
 SHOW_AS = ("message", "preamble", "marker", "hidden")
@@ -67,8 +67,8 @@ RULES: tuple[Rule, ...] = (
     Rule("sub-agent", lambda m, t: m.thread is not None, "hidden",
          "A sub-agent's conversation belongs to the tool call that started it, which the default view marks."),
     Rule("other-branch", lambda m, t: m.aside, "hidden",
-         "The conversation went another way here (a rewind or an edit); the view follows the branch that ends at "
-         "the last message."),
+         "The conversation went another way here (a rewind, an edited question or a regenerated answer); the view "
+         "follows the branch the app showed, or the one that ends at the last message."),
     Rule("injected-context", lambda m, t: m.intent == "context", "hidden",
          "Text an agent wrote into the user's turn (command output, reminders, environment and instruction "
          "blocks, summaries) is not what the user typed."),

@@ -145,8 +145,8 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
         fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
                    ("tokens", tokens), ("took", took)]
     fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
-               ("sub-agent", message.thread), ("branch", "left (another branch is followed)" if message.aside
-                                                 else None)]
+               ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
+                                                 if message.aside else None)]
     return fields
 
 

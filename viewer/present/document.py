@@ -44,6 +44,9 @@ NOTHING_HIDDEN = "The policy hid nothing: every message is shown."
 WHAT_IS_HIDDEN = "system and developer prompts, reasoning and tool traffic are not part of what the user saw."
 """The default view's note says one of these, after "The policy hid N of M messages —": on the page, in the HTML
 file and in the Markdown file alike."""
+OTHER_VERSIONS = ("This conversation has other versions (an edited question, a regenerated answer or a rewind): "
+                  "this view shows the one the app showed.")
+"""What the default view's note adds for a conversation with forks, without showing any other version."""
 COUNTED = {"messages": "message_count", "hidden": "hidden_count", "shown": "visible_count",
            "diagnostics": "diagnostic_count", "errors": "error_count", "pairs": "pair_count"}
 """A document's counts, each with the name a stored record (and the store's summary of a parse) gives it."""
@@ -58,6 +61,18 @@ def conversation_label(header: dict[str, Any]) -> str | None:
     """What names a conversation in its dataset's index besides its number: a batch line's `custom_id`."""
     custom_id = header.get("custom_id")
     return custom_id if isinstance(custom_id, str) and custom_id else None
+
+
+def conversation_title(header: dict[str, Any]) -> dict[str, str]:
+    """A chat app's conversation's `title` and `created` date, as its export names it: metadata the uploader chose
+    to share, shown in the index of either view (never a message's text)."""
+    return {key: header[key] for key in ("title", "created") if isinstance(header.get(key), str) and header[key]}
+
+
+def conversation_heading(number: int, header: dict[str, Any]) -> str:
+    """A dataset's conversation as an export's heading names it: its number, and a chat export's title."""
+    named = conversation_title(header).get("title")
+    return f"Conversation #{number:,}" + (f" · {named}" if named else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from viewer import render
 from viewer.present import cards
 from viewer.present.assets import STATIC
-from viewer.present.document import Document, buffered, windows
+from viewer.present.document import Document, buffered, conversation_heading, windows
 from viewer.present.links import FileLinks
 from viewer.present.templates import file_environment
 from viewer.store import Located
@@ -62,7 +62,7 @@ def _sections(document: Document) -> Iterator[Section]:
         return
     for part in document.parts():
         number = part.conversation
-        yield _section(part, f"c-{number}", f"Conversation #{number:,}", f"c{number}-")
+        yield _section(part, f"c-{number}", conversation_heading(number, part.header), f"c{number}-")
 
 
 def _section(document: Document, anchor: str, heading: str | None, prefix: str) -> Section:

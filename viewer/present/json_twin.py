@@ -9,7 +9,8 @@ from typing import Any, Iterable, Iterator
 
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
-from viewer.present.document import Document, buffered, conversation_label
+from viewer.model.branches import FORKS_KEY
+from viewer.present.document import Document, buffered, conversation_label, conversation_title
 
 ARRAY_BATCH = 200
 
@@ -28,6 +29,8 @@ def stream(document: Document) -> Iterator[str]:
         head["live"] = document.live
     if document.view == "debug":
         head["header"] = document.header
+    elif document.header.get(FORKS_KEY):  # the default view says other versions exist, without showing them
+        head["other_versions"] = True
     return buffered(_pieces(document, head), ascii_only=True)
 
 
@@ -43,7 +46,7 @@ def conversation_summary(conversation: Document) -> dict[str, Any]:
     summary = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet}
     if (custom_id := conversation_label(conversation.header)) is not None:  # a batch line's
         summary["custom_id"] = custom_id
-    return summary
+    return summary | conversation_title(conversation.header)  # a chat export's
 
 
 def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:

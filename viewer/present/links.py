@@ -49,3 +49,7 @@ class FileLinks:
 
     def context_url(self, index: int) -> str:
         raise ValueError("an exported file has no server to show what the model saw")
+
+    def switch(self, index: int, role: str) -> None:
+        """An exported file draws no branch switcher: it has no server to choose a branch."""
+        return None

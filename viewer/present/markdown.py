@@ -13,8 +13,10 @@ from functools import lru_cache
 from typing import Iterator
 
 from viewer import policy, render
+from viewer.model.branches import FORKS_KEY
 from viewer.present import cards
-from viewer.present.document import NOTHING_HIDDEN, WHAT_IS_HIDDEN, Document, buffered, windows
+from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
+                                     conversation_title, windows)
 from viewer.store import Entry, Located
 
 _SPECIAL = re.compile(r"([\\`*\[\]<>#~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
@@ -36,7 +38,8 @@ def _pieces(document: Document) -> Iterator[str]:
                f"{_count(document.counts['conversations'], 'conversation')}, "
                f"{_count(document.counts['messages'], 'message')}\n\n")
         for part in document.parts():
-            yield f"## Conversation #{part.conversation:,}\n\n"
+            named = conversation_title(part.header).get("title")  # a chat export's, escaped; the number is not
+            yield f"## Conversation #{part.conversation:,}" + (f" · {inline(named)}" if named else "") + "\n\n"
             yield from _transcript(part, level=3)
     else:
         messages = _count(document.counts["messages"], "message")
@@ -74,9 +77,10 @@ def _note(document: Document) -> str:
     if document.view == "debug":
         return "*Debug view: every message, with the rule that decides it in the default view.*\n\n"
     hidden, total = document.counts["hidden"], document.counts["messages"]
+    versions = f" {OTHER_VERSIONS}" if document.header.get(FORKS_KEY) else ""
     if not hidden:
-        return f"*{NOTHING_HIDDEN}*\n\n"
-    return f"*The policy hid {hidden:,} of {total:,} messages — {WHAT_IS_HIDDEN}*\n\n"
+        return f"*{NOTHING_HIDDEN}{versions}*\n\n"
+    return f"*The policy hid {hidden:,} of {total:,} messages — {WHAT_IS_HIDDEN}{versions}*\n\n"
 
 
 def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:

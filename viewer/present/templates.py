@@ -7,7 +7,7 @@ from functools import cache
 from jinja2 import Environment, FileSystemLoader
 
 from viewer.present.assets import TEMPLATES
-from viewer.present.document import NOTHING_HIDDEN, WHAT_IS_HIDDEN
+from viewer.present.document import NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN
 
 
 def configure(environment: Environment) -> Environment:
@@ -15,7 +15,8 @@ def configure(environment: Environment) -> Environment:
     the sentences the pages share with the Markdown export."""
     environment.trim_blocks = True
     environment.lstrip_blocks = True
-    environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN)
+    environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN,
+                               OTHER_VERSIONS=OTHER_VERSIONS)
     return environment
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from typing import Any, Iterator
+from typing import Any, Collection, Iterator
 
 from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -300,6 +300,23 @@ class Store:
         with self.engine.connect() as conn:
             return conn.execute(select(message_kinds.c.number).where(
                 message_kinds.c.transcript_id == id, message_kinds.c.rule == rule).limit(1)).first() is not None
+
+    def tree(self, id: str, only: Collection[int] | None = None) -> tuple[dict[int, int | None], set[int]]:
+        """The parent links of a tree-shaped transcript's messages (of messages `only`, when given) and those
+        stored aside, read from the rows that record them (a chat export's and an agent's; no other row does)."""
+        query = (select(messages.c.idx, messages.c.agent)
+                 .where(messages.c.transcript_id == id, messages.c.agent.is_not(None)).order_by(messages.c.idx))
+        if only is not None:
+            query = query.where(messages.c.idx.in_([_position(index) for index in only]))
+        parents: dict[int, int | None] = {}
+        aside: set[int] = set()
+        with self.engine.connect() as conn:
+            for index, logged in conn.execute(query):
+                data = rows.agent_links(logged)
+                parents[index] = data.get("parent")
+                if data.get("aside"):
+                    aside.add(index)
+        return parents, aside
 
     def message_row_count(self, id: str) -> int:
         """Message rows stored for a transcript (none once deleted)."""

@@ -131,6 +131,12 @@ def agent_json(message: Message, thread_calls: dict[str, int | None]) -> str | N
     return json.dumps(data, ensure_ascii=False)
 
 
+def agent_links(stored: str) -> dict[str, Any]:
+    """The `agent` column of a row as stored (its parent and whether it is aside, among the rest)."""
+    data = json.loads(stored)
+    return data if isinstance(data, dict) else {}
+
+
 def _agent(stored: str | None) -> dict[str, Any]:
     if stored is None:
         return _NO_AGENT

@@ -23,7 +23,6 @@ def in_integer_range(number: int) -> int:
 transcripts = Table(
     "transcripts", metadata,
     Column("id", String(64), primary_key=True),
-    Column("raw", LargeBinary, nullable=True),  # None once deleted
     Column("sha256", String(64), nullable=False),
     Column("size", Integer, nullable=False),
     Column("name", String(255), nullable=True),
@@ -57,10 +56,13 @@ transcripts = Table(
     # `masked_raw` instead of `raw`; `secrets_unmasked`: the uploader lets debug-view link holders read them.
     Column("secret_kinds", Text, nullable=True),
     Column("secrets_unmasked", Boolean, nullable=False, server_default=false()),
-    Column("masked_raw", LargeBinary, nullable=True),
     # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
     # "truncated" (finished without a stop) after; None for every upload that was never live.
     Column("live", String(16), nullable=True),
+    # The raw bytes last (revision 0012_raw_last): SQLite reads a column after a long value by walking its
+    # overflow pages, so every read of a record would walk the whole upload. `raw` is None once deleted.
+    Column("raw", LargeBinary, nullable=True),
+    Column("masked_raw", LargeBinary, nullable=True),
     Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 

@@ -75,19 +75,28 @@ def aligned(a: Reading, b: Reading, sides: tuple[str | None, str | None] = (None
     # What identifies a parse: a sample replaced under its stable id gets a new creation time.
     # Whether each side's secrets are read: the uploader's alignment is never served to a link holder.
     key = (view, sides, *((r.record.id, r.record.parser_version, r.record.created_at, r.record.size,
-                           r.record.message_count, r.unmasked) for r in (a, b)))
+                           r.record.message_count, r.unmasked, r.branch) for r in (a, b)))
     with _lock:
         found = _cache.get(key)
     if found is not None:
         return found
     store = get_store()
-    left = compare.items(_side(store.iter_entries(a.record.id, view, unmasked=a.unmasked), sides[0]), view)
-    right = compare.items(_side(store.iter_entries(b.record.id, view, unmasked=b.unmasked), sides[1]), view)
+    left = compare.items(_side(_branch(store.iter_entries(a.record.id, view, unmasked=a.unmasked), a), sides[0]), view)
+    right = compare.items(_side(_branch(store.iter_entries(b.record.id, view, unmasked=b.unmasked), b), sides[1]),
+                          view)
     steps = compare.align_items(left, right)
     result = Aligned(left, right, steps, compare.summarise(steps, left, right))
     with _lock:
         _cache[key] = result
     return result
+
+
+def _branch(entries: Iterable[Entry], reading: Reading) -> Iterable[Entry]:
+    """The entries of the branch the reading chose (all of them when it chose none)."""
+    if reading.branch is None:
+        return entries
+    aside = reading.branches.aside
+    return (entry for entry in entries if entry.message.index not in aside)
 
 
 def _side(entries: Iterable[Entry], side: str | None) -> Iterable[Entry]:

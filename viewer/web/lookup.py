@@ -15,9 +15,10 @@ from markupsafe import Markup
 
 from viewer import ingest
 from viewer.policy import VIEWS
-from viewer.present.document import counts_of
+from viewer.present.document import conversation_title, counts_of
 from viewer.store import Record, Store
 from viewer.web import access
+from viewer.web.branching import BRANCH_ARG, Branches, Switch, branches_of, requested_branch, switch_for
 
 POSITION_LIMIT = 2**31
 
@@ -86,6 +87,9 @@ class Reading:
     """Whether this browser uploaded (or manages) the transcript."""
     unmasked: bool
     """Whether this reader reads the secrets found rather than their placeholders."""
+    branches: Branches | None = None
+    """In the debug view of a conversation with forks: the branches this reading follows (`?branch=N` chooses
+    those leading to message N; the default view always follows the app's)."""
 
     @property
     def debug(self) -> bool:
@@ -96,17 +100,26 @@ class Reading:
         """The `view` argument of this view's URLs (none for the default view)."""
         return DEBUG if self.debug else None
 
+    @property
+    def branch(self) -> int | None:
+        """The message whose branches this reading follows, when the reader chose one."""
+        return self.branches.chosen if self.branches is not None else None
+
     def url(self, endpoint: str, **args: Any) -> str:
-        """The URL of a page about this transcript, in this view."""
+        """The URL of a page about this transcript, in this view (and, for its reading pages, on the branch
+        chosen: the exports and the search read every branch the view has)."""
+        if endpoint.startswith("reading."):
+            args = {BRANCH_ARG: self.branch, **args}
         return record_url(endpoint, self.record, view=self.view_arg, **args)
 
     def page_url(self, **args: Any) -> str:
         """The URL of this view's page (the view named last, as redirects have always written it)."""
-        return record_url("reading.transcript", self.record, **args, view=self.view_arg)
+        return record_url("reading.transcript", self.record, **{BRANCH_ARG: self.branch, **args},
+                          view=self.view_arg)
 
     @property
     def links(self) -> PageLinks:
-        return PageLinks(self.record)
+        return PageLinks(self.record, self.branches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +127,13 @@ class PageLinks:
     """What the card macros link to on a page (viewer/present/links.py): the server's URLs of each view."""
 
     record: Record
+    branches: Branches | None = None
     interactive = True
     hx_disable = Markup(" hx-disable")
+
+    def switch(self, index: int, role: str) -> Switch | None:
+        """The branch switcher of message `index`, in the debug view of a conversation with forks."""
+        return switch_for(self.branches, self.record, index, role) if self.branches is not None else None
 
     def anchor_id(self, index: int) -> str:
         return f"m-{index}"
@@ -174,7 +192,8 @@ def reread(record: Record, view: str) -> Reading | None:
     may_debug = access.can_debug(record)
     if view == DEBUG and not may_debug:
         return None
-    return Reading(record, view, may_debug, access.owns(record), access.reads_secrets(record, view))
+    branches = branches_of(record, get_store(), requested_branch(record, True)) if view == DEBUG else None
+    return Reading(record, view, may_debug, access.owns(record), access.reads_secrets(record, view), branches)
 
 
 def require_owner(record: Record) -> None:
@@ -204,7 +223,8 @@ def wants_partial() -> bool:
 def title(record: Record) -> str:
     name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
     if record.conversation is not None:
-        return f"{name} · conversation #{record.conversation:,}"
+        named = conversation_title(record.header).get("title")  # a chat app's export names its conversations
+        return f"{name} · conversation #{record.conversation:,}" + (f" · {named}" if named else "")
     return name
 
 

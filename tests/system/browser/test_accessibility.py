@@ -31,6 +31,7 @@ FAILING = sample_id(SAMPLES / "openchatml-22-fixture-4-tool-timeout.txt")  # an 
 THOUGHTS = sample_id(SAMPLES / "chatml-ext-thought-structure.txt")  # thought blocks as labelled panels
 FILL_IN = sample_id(SAMPLES / "chatml-0.1-fim.txt")  # fill-in-the-middle parts as labelled panels
 DATASET = sample_id(SAMPLES / "json-dataset-finetune.jsonl")
+EXPORT = sample_id(SAMPLES / "chatgpt-export-branches-tools-memory.json")  # titles, an edit, a regeneration
 
 
 @dataclass
@@ -153,6 +154,9 @@ PAGES: dict[str, Callable[[Page, Site], None]] = {
     "dataset-index": _open(f"/t/{DATASET}"),
     "dataset-conversation": _open(f"/t/{DATASET}/c/1"),
     "dataset-conversation-debug": _open(f"/t/{DATASET}/c/1?view=debug"),
+    "export-index": _open(f"/t/{EXPORT}"),
+    "export-conversation-with-other-versions": _open(f"/t/{EXPORT}/c/0"),
+    "export-branch-switchers": _open(f"/t/{EXPORT}/c/0?view=debug&branch=2"),
     "compare": _open(f"/compare/{RICH}/{FAILING}"),
     "compare-debug": _open(f"/compare/{RICH}/{FAILING}?view=debug"),
     "what-the-model-saw": _open(f"/t/{RICH}/context/10"),

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
+from viewer.model.branches import FORKS_KEY
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import claude_meta
@@ -98,6 +99,9 @@ def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
     parent = {index: at for tree in trees for index, at in tree.parent.items()}
     aside = set().union(*(tree.aside for tree in trees))
     metas, totals = claude_meta(messages, lines)
+    forks = [fork.to_json() for tree in trees for fork in tree.forks]
+    if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
+        totals = {**totals, FORKS_KEY: forks}
     updated = tuple(replace_fields(message, thread=threads.of.get(index), parent=parent.get(index), meta=metas[index],
                                    aside=index in aside) for index, message in enumerate(messages))
     diagnostics = [*threads.diagnostics, *(diagnostic for tree in trees for diagnostic in tree.diagnostics)]

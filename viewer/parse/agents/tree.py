@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from viewer.model import Diagnostic, Message, make_diagnostic
+from viewer.model.branches import Fork
 from viewer.parse.agents.lines import Line
 
 
@@ -26,6 +27,8 @@ class Tree:
         """Message index -> the index of the message it follows."""
         self.aside: set[int] = set()
         self.diagnostics: list[Diagnostic] = []
+        self.forks: list[Fork] = []
+        """The forks on the chain followed: a reader of the debug view may follow another of their branches."""
         self._lines = lines
         self._first: dict[str, int] = {}
         self._last: dict[str, int] = {}
@@ -67,6 +70,7 @@ class Tree:
             branches = [uuid for uuid in below if self._is_branch(uuid, parent)]
             if len(branches) < 2 or parent not in chain:
                 continue
+            self.forks.append(Fork(self._last[parent], tuple(self._first[branch] for branch in branches)))
             for branch in branches:
                 if branch not in chain:
                     self._set_aside(branch, children)

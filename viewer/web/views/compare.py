@@ -6,6 +6,7 @@ reader may open the debug view of both transcripts; the default view compares on
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from urllib.parse import urlsplit
 
@@ -14,13 +15,15 @@ from werkzeug.wrappers import Response
 
 from viewer.store import Record
 from viewer.web import access, comparing
-from viewer.web.lookup import Reading, int_arg, open_record, reading_of, requested_view, title, view_arg
+from viewer.web.branching import branches_of
+from viewer.web.lookup import Reading, get_store, int_arg, open_record, reading_of, requested_view, title, view_arg
 
 bp = Blueprint("compare", __name__)
 
-_COMPARE_ID = re.compile(r"(?P<id>[^./~]+)(?:\.(?P<k>[0-9]{1,9}))?(?:~(?P<side>chosen|rejected))?")
+_COMPARE_ID = re.compile(r"(?P<id>[^./~@]+)(?:\.(?P<k>[0-9]{1,9}))?(?:~(?P<side>chosen|rejected)|@(?P<branch>[0-9]{1,9}))?")
 """`<id>`, `<id>.<k>` (conversation k of a dataset), either with `~chosen` or `~rejected` (one answer of a
-preference pair, with its prompt)."""
+preference pair, with its prompt) or `@<n>` (the branch of a tree-shaped conversation that leads to message n,
+in the debug view)."""
 _LINK_PATH = re.compile(r"/t/(?P<id>[^./]+)(?:/c/(?P<k>[0-9]{1,9}))?/?")
 NOT_OURS = ("That is not a link to a transcript on this viewer: paste a share link (…/t/<id>, or …/t/<id>/c/<n> "
             "for a conversation of a dataset) or a transcript's id.")
@@ -32,7 +35,8 @@ def compare(a: str, b: str) -> Response:
     left, right = (_open(id, k) for id, k, _ in names)
     view = requested_view()
     # Each refuses the debug view (403) unless this reader may open it.
-    left_reading, right_reading = reading_of(left, view), reading_of(right, view)
+    left_reading, right_reading = (_on_branch(reading_of(record, view), compare_id)
+                                   for record, compare_id in ((left, a), (right, b)))
     done = comparing.aligned(left_reading, right_reading, (names[0][2], names[1][2]))
     total = len(done.steps)
     start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparing.PAGE_ROWS * comparing.PAGE_ROWS
@@ -49,8 +53,8 @@ def compare(a: str, b: str) -> Response:
     context = {
         "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
         "groups": comparing.groups(rows), "start": start, "end": start + len(rows),
-        "title": f"{_titled(left, names[0][2])} ↔ {_titled(right, names[1][2])}",
-        "left_title": _titled(left, names[0][2]), "right_title": _titled(right, names[1][2]),
+        "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
+        "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),
         "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
         "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
@@ -86,8 +90,25 @@ def _parsed(compare_id: str) -> tuple[str, int | None, str | None]:
     return match["id"], int(match["k"]) if match["k"] is not None else None, match["side"]
 
 
-def _titled(record: Record, side: str | None) -> str:
-    return f"{title(record)} · {side} answer" if side else title(record)
+def _on_branch(reading: Reading, compare_id: str) -> Reading:
+    """The reading following the branch a compare id names (`@<n>`): the debug view's only (the default view
+    shows the branch the app showed, and no other)."""
+    branch = _COMPARE_ID.fullmatch(compare_id)["branch"]
+    if branch is None:
+        return reading
+    if not reading.debug:
+        abort(400, "Branches of a conversation are compared in the debug view: add view=debug.")
+    if int(branch) >= reading.record.message_count:
+        abort(404, "This conversation has no message with that number to follow.")
+    branches = branches_of(reading.record, get_store(), int(branch))
+    return dataclasses.replace(reading, branches=branches) if branches is not None else reading
+
+
+def _titled(reading: Reading, side: str | None) -> str:
+    named = title(reading.record)
+    if reading.branch is not None:
+        return f"{named} · the branch to #{reading.branch}"
+    return f"{named} · {side} answer" if side else named
 
 
 def _open(id: str, k: int | None) -> Record:

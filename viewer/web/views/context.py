@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
+from viewer.model.branches import FORKS_KEY, forks_in
 from viewer.web import tokens
 from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading, title
 
@@ -31,10 +32,11 @@ def context(id: str, index: int, k: int | None = None) -> Response:
     entries = get_store().iter_entries(record.id, DEBUG, unmasked=reading.unmasked)
     messages = [entry.message for entry in islice(entries, index + 1)]
     try:
-        found = sampling_context(messages, record.dialect, index)
+        found = sampling_context(messages, record.dialect, index, forks_in(record.header))
     except NotSampled as error:
         abort(404, str(error))
-    text = exact_text(found, record.dialect, record.header)
+    # The forks are the viewer's record of the tree, not part of any header the model read.
+    text = exact_text(found, record.dialect, {k: v for k, v in record.header.items() if k != FORKS_KEY})
     counts = tokens.count(found, text, record.dialect)
     response = make_response(render_reading("context.html", reading, context=found, text=text, counts=counts,
                                             title=title(record), preview_chars=PREVIEW_CHARS))
