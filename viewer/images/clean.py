@@ -34,9 +34,15 @@ def clean(data: bytes, source_type: str) -> Cleaned:
         upright = ImageOps.exif_transpose(opened)  # turned as the camera meant, before its EXIF is dropped
         pixels = _pixels_only(upright)
     media_type = _PHOTO if source_type == _PHOTO else "image/png"
-    small = pixels.copy()
-    small.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))
+    small = pixels.resize(thumbnail_size(*pixels.size), Image.Resampling.LANCZOS)
     return Cleaned(media_type, _encoded(pixels, media_type), *pixels.size, _encoded(small, media_type), *small.size)
+
+
+def thumbnail_size(width: int, height: int) -> tuple[int, int]:
+    """The size of an image's thumbnail: within `THUMBNAIL_SIDE` on its longer side, proportions kept, never
+    enlarged (the cards' `<img>` sizes are computed here too, from the reference alone)."""
+    scale = min(1.0, THUMBNAIL_SIDE / max(width, height, 1))
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
 def _pixels_only(image: Image.Image) -> Image.Image:
