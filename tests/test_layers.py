@@ -32,7 +32,7 @@ ALLOWED = {
     "ingest": {"model", "images", "parse", "policy", "secrets", "store", "ingest"},
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
-    "present": {"model", "policy", "render", "lexers", "store", "present"},
+    "present": {"model", "images", "policy", "render", "lexers", "store", "present"},
     "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare", "context",
             "present", "web"},
     "sessions": {"model", "parse", "policy", "sessions"},

@@ -13,7 +13,8 @@ from typing import Any, Callable
 from cachetools import LRUCache
 
 from viewer import policy, render
-from viewer.model import Message
+from viewer.images import thumbnail_size
+from viewer.model import Media, Message
 from viewer.render import prompts
 from viewer.store import Entry, Located
 
@@ -123,6 +124,14 @@ class Card:
         ) if value is not None]
 
     @property
+    def pictures(self) -> list[Picture]:
+        """The images of the message that may be shown (refused ones are named by their placeholder alone)."""
+        message = self.entry.message if self.entry is not None else None
+        if message is None or not message.media:
+            return []
+        return [picture(media) for media in message.media if media.refused is None and media.width]
+
+    @property
     def thread(self) -> str | None:
         """For a `thread` card: the sub-agent's id."""
         return self.inner[0].entry.message.thread if self.inner else None
@@ -131,6 +140,24 @@ class Card:
     def thread_call(self) -> int | None:
         """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
         return self.inner[0].entry.thread_call if self.inner else None
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A thumbnail a card draws, opening the image full size."""
+
+    sha256: str
+    width: int
+    """The thumbnail's size, for the `<img>`'s attributes (the page keeps its layout while images load)."""
+    height: int
+    alt: str
+
+
+def picture(media: Media) -> Picture:
+    width, height = thumbnail_size(media.width, media.height)
+    kind = (media.type or "image").removeprefix("image/").upper()
+    alt = f"Image sha256 {media.sha256[:12]} ({kind}, {media.width:,} × {media.height:,} pixels)"
+    return Picture(media.sha256, width, height, alt)
 
 
 def meta_fields(message: Message) -> list[tuple[str, Any]]:

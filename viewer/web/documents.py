@@ -3,7 +3,7 @@ time (the default view's by rank, so its hidden rows are never read), and the co
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.present.document import Document
@@ -47,7 +47,18 @@ def stored_document(store: Store, reading: Reading) -> Document:
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live)
+                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live,
+                    media_url=_media_urls(reading))
+
+
+_ANY_IMAGE = "0" * 64
+
+
+def _media_urls(reading: Reading) -> Callable[[str], str]:
+    """The URL of each image in this view, made from one URL built now: the export is written after the
+    request's context is gone."""
+    pattern = reading.links.media_url(_ANY_IMAGE, reading.view)
+    return lambda sha256: pattern.replace(_ANY_IMAGE, sha256)
 
 
 def _conversations(store: Store, dataset: Reading) -> Iterator[Document]:

@@ -116,6 +116,7 @@ class PageLinks:
     record: Record
     interactive = True
     hx_disable = Markup(" hx-disable")
+    shows_images = True
 
     def anchor_id(self, index: int) -> str:
         return f"m-{index}"
@@ -128,6 +129,9 @@ class PageLinks:
 
     def context_url(self, index: int) -> str:
         return record_url("context.context", self.record, index=index)
+
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+        return record_url("media.image", self.record, sha256=sha256, view=view_arg(view), size=size)
 
 
 def view_arg(view: str) -> str | None:
