@@ -114,3 +114,25 @@ def test_exports_name_images_by_placeholders_and_never_the_hidden_one(upload, st
         text = stranger.get(f"/t/{id}{suffix}").get_data(as_text=True)
         assert f"sha256 {SHOWN_SHA[:12]}" in text
         assert HIDDEN_SHA[:12] not in text and "/media/" not in text
+
+
+def test_no_default_view_answer_names_the_hidden_message_s_image(upload, stranger):
+    id = upload(session())["id"]
+    answers = [stranger.get(f"/t/{id}"), stranger.get(f"/t/{id}", headers={"HX-Request": "true"}),
+               stranger.get(f"/t/{id}/window?start=0", headers={"HX-Request": "true"}),
+               stranger.get(f"/t/{id}.json"), stranger.get(f"/t/{id}.md"), stranger.get(f"/t/{id}.html"),
+               stranger.get(f"/t/{id}/search?q=captured"), stranger.get(f"/t/{id}/media/{HIDDEN_SHA}")]
+    for answer in answers:
+        assert HIDDEN_SHA[:12] not in answer.get_data(as_text=True)
+        assert answer.status_code in (200, 404)
+    assert answers[-1].status_code == 404
+    found = soup(stranger.get(f"/t/{id}/search?q={HIDDEN_SHA[:12]}")).select_one(".search-body")
+    assert found["data-total"] == "0"  # the query is echoed in its form, but nothing hidden is found
+
+
+def test_a_refused_image_answer_carries_the_sandbox_too(upload, stranger):
+    id = upload(session())["id"]
+    response = stranger.get(f"/t/{id}/media/{HIDDEN_SHA}")
+    assert response.status_code == 404
+    assert response.headers["Content-Security-Policy"].strip() == "default-src 'none'; sandbox"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
