@@ -3,7 +3,7 @@ import hashlib
 import json
 
 from tests.images.pictures import plain
-from viewer.parse import parse
+from viewer.parse import detect, parse
 from viewer.parse.inline_media import payload_bytes
 
 PNG = plain("PNG")
@@ -62,3 +62,12 @@ def test_an_image_url_is_never_decoded_or_referenced():
     message = parse(chat({"role": "user", "content": [
         {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}]})).messages[0]
     assert message.content == "[image: https://example.com/a.png]" and message.media == ()
+
+
+def test_a_session_whose_first_line_holds_a_big_screenshot_is_still_read_as_claude_code():
+    big = base64.b64encode(bytes(range(256)) * 400).decode()  # 100 KB of base64: past the 64 KiB sniffed
+    line = {"parentUuid": None, "isSidechain": False, "sessionId": "s", "type": "user", "uuid": "u1",
+            "message": {"role": "user", "content": [
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": big}}]}}
+    assert detect(json.dumps(line) + "\n") == "claude-code"
+    assert detect(json.dumps(line)) == "claude-code"  # a file of that one line, without its newline

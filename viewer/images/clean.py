@@ -34,7 +34,7 @@ def clean(data: bytes, source_type: str) -> Cleaned:
         upright = ImageOps.exif_transpose(opened)  # turned as the camera meant, before its EXIF is dropped
         pixels = _pixels_only(upright)
     media_type = _PHOTO if source_type == _PHOTO else "image/png"
-    small = pixels.resize(thumbnail_size(*pixels.size), Image.Resampling.LANCZOS)
+    small = pixels.resize(thumbnail_size(*pixels.size), Image.Resampling.BICUBIC, reducing_gap=2.0)
     return Cleaned(media_type, _encoded(pixels, media_type), *pixels.size, _encoded(small, media_type), *small.size)
 
 
@@ -46,10 +46,12 @@ def thumbnail_size(width: int, height: int) -> tuple[int, int]:
 
 
 def _pixels_only(image: Image.Image) -> Image.Image:
-    """A new image holding `image`'s pixels and nothing else (its `info` dictionary stays behind)."""
+    """A new image holding `image`'s pixels and nothing else: `convert` makes a copy, and its `info` (EXIF,
+    ICC profile, comments, text chunks: what the writers would save again) is emptied."""
     mode = "RGBA" if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info else "RGB"
     converted = image.convert(mode)
-    return Image.frombytes(mode, converted.size, converted.tobytes())
+    converted.info.clear()
+    return converted
 
 
 def _encoded(image: Image.Image, media_type: str) -> bytes:
@@ -57,5 +59,5 @@ def _encoded(image: Image.Image, media_type: str) -> bytes:
     if media_type == _PHOTO:
         image.convert("RGB").save(out, "JPEG", quality=88)
     else:
-        image.save(out, "PNG", optimize=False)
+        image.save(out, "PNG", compress_level=1)  # a screenshot's size barely changes, and it is 1.5× faster
     return out.getvalue()
