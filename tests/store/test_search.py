@@ -281,7 +281,7 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         written = rows.message_rows  # nor the columns of what agents' logs record and of images (0010, 0012)
         patch.setattr(rows, "MESSAGE_COLUMNS", rows.MESSAGE_COLUMNS[:-2])
         patch.setattr(rows, "message_rows", lambda *given: (row[:-2] for row in written(*given)))
-        patch.setattr(ingest, "_store_images", lambda store, analysis: None)  # nor images (revision 0012)
+        patch.setattr(ingest, "store_analysis_images", lambda store, analysis: 0)  # nor images (revision 0012)
         patch.setattr(old, "get", lambda id: None)
         ingest.store_upload(old, WEATHER.read_bytes(), id=ID)
     engine.dispose()

@@ -8,6 +8,7 @@ import logging
 from typing import Callable, Iterator
 
 from viewer import images
+from viewer.ingest.masking import Analysis
 from viewer.model import Media, Span, Transcript
 from viewer.parse.inline_media import payload_bytes
 from viewer.store import Store
@@ -16,6 +17,13 @@ log = logging.getLogger(__name__)
 
 Reader = Callable[[Span], str]
 """The text of a span of the upload (decoded, as the parse's spans count it)."""
+
+
+def store_analysis_images(store: Store, analysis: Analysis) -> int:
+    """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
+    (the masked parse's move where a secret was masked)."""
+    written = (analysis.original or analysis.shared).transcript
+    return store_images(store, written, source_reader(written))
 
 
 def store_images(store: Store, transcript: Transcript, read: Reader) -> int:
