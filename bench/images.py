@@ -61,7 +61,8 @@ def session(megabytes: float) -> tuple[bytes, int]:
                 "timestamp": "2025-09-14T10:00:00.000Z", "message": {"role": "user", "content": [
                     {"type": "text", "text": f"What is wrong on screen {number}?"},
                     {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}}
-        answer = {"parentUuid": uuid, **common, "type": "assistant", "uuid": uuid[:-1] + "a", "timestamp": "2025-09-14T10:00:01.000Z",
+        answer = {"parentUuid": uuid, **common, "type": "assistant", "uuid": uuid[:-1] + "a",
+                  "timestamp": "2025-09-14T10:00:01.000Z",
                   "message": {"id": f"msg_{number}", "type": "message", "role": "assistant",
                               "model": "claude-sonnet-4-20250514", "stop_reason": "end_turn",
                               "content": [{"type": "text", "text": f"Screen {number} shows a failing build."}]}}

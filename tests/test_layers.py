@@ -33,8 +33,8 @@ ALLOWED = {
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
     "present": {"model", "images", "policy", "render", "lexers", "store", "present"},
-    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare", "context",
-            "present", "web"},
+    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
+            "context", "present", "web"},
     "sessions": {"model", "parse", "policy", "sessions"},
     "opener": {"opener"},
 }

@@ -7,10 +7,11 @@ RASTER_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 """The formats the viewer shows."""
 _OTHER_SIGNATURES = ((b"%PDF-", "application/pdf"), (b"PK\x03\x04", "application/zip"), (b"BM", "image/bmp"),
                      (b"II*\x00", "image/tiff"), (b"MM\x00*", "image/tiff"), (b"\x00\x00\x01\x00", "image/x-icon"))
-_SVG = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]{0,200}>\s*)?(?:<!--.{0,2000}?-->\s*)*(?:<!DOCTYPE svg[^>]{0,500}>\s*)?<svg\b",
-                  re.IGNORECASE | re.DOTALL)
-_FOREIGN = re.compile(rb"<(?:html|head|body|script|iframe|svg|object|embed|!doctype|\?php)\b|PK\x03\x04|PK\x05\x06|%PDF-",
-                      re.IGNORECASE)
+_SVG = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]{0,200}>\s*)?(?:<!--.{0,2000}?-->\s*)*"
+                  rb"(?:<!DOCTYPE svg[^>]{0,500}>\s*)?<svg\b", re.IGNORECASE | re.DOTALL)
+"""An SVG drawing: after a BOM, an XML declaration, comments and a doctype, its `<svg` element."""
+_FOREIGN = re.compile(rb"<(?:html|head|body|script|iframe|svg|object|embed|!doctype|\?php)\b"
+                      rb"|PK\x03\x04|PK\x05\x06|%PDF-", re.IGNORECASE)
 """Markers of a document or an archive that a browser or an unzipper would find inside an image's bytes."""
 
 

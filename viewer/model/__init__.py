@@ -8,6 +8,7 @@ from viewer.model.transcript import (CHANNELS, DATASET_SCHEMA, ENDS, NON_TOOL_RE
                                      is_tool_address)
 
 __all__ = ["CHANNELS", "CODES", "DATASET_SCHEMA", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES",
-           "Diagnostic", "LineIndex", "Media", "Message", "Meta", "Pair", "Segment", "Span", "Thread", "Transcript", "Usage",
+           "Diagnostic", "LineIndex", "Media", "Message", "Meta", "Pair", "Segment", "Span", "Thread", "Transcript",
+           "Usage",
            "is_tool_address",
            "make_diagnostic"]

@@ -119,7 +119,8 @@ def test_attachment_references_are_read_as_the_values_they_stand_for():
     text = json.dumps({**sample(1, {"role": "user", "content": [
         {"type": "text", "text": "attachment://t1"}, {"type": "image", "image": "attachment://i1"}]}),
         "attachments": {"t1": "A long question.", "i1": png}})
-    assert [m.content for m in parse(text).messages] == ["A long question.", f"[image: image/png, 300 bytes, sha256 d13d4a8b3b8a, {NOT_RASTER}]"]
+    assert [m.content for m in parse(text).messages] == [
+        "A long question.", f"[image: image/png, 300 bytes, sha256 d13d4a8b3b8a, {NOT_RASTER}]"]
 
 
 def test_a_log_without_samples_shows_nothing_and_says_why():

@@ -1,8 +1,9 @@
 """The web app's pages, one blueprint per family: `uploads` (home, form, API), `reading` (a transcript's views,
 windows, jumps and long bodies), `search` (search inside a transcript), `exports` (the JSON twin and the raw
-bytes), `manage` (the uploader's page), `yours` (this browser's uploads listed, acted on and searched across),
-`media` (a transcript's pasted images), `compare` (two transcripts side by side), `context` (what the model saw when it sampled a message), `live`
-(appending to a live upload, and its page's event stream) and `operations` (`/healthz`).
+bytes), `media` (a transcript's pasted images), `manage` (the uploader's page), `yours` (this browser's uploads
+listed, acted on and searched across), `compare` (two transcripts side by side), `context` (what the model saw
+when it sampled a message), `live` (appending to a live upload, and its page's event stream) and `operations`
+(`/healthz`).
 """
 from viewer.web.views import (compare, context, exports, live, manage, media, operations, reading, search, uploads,
                               yours)
