@@ -9,6 +9,4 @@ from viewer.model.transcript import (CHANNELS, DATASET_SCHEMA, ENDS, NON_TOOL_RE
 
 __all__ = ["CHANNELS", "CODES", "DATASET_SCHEMA", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES",
            "Diagnostic", "LineIndex", "Media", "Message", "Meta", "Pair", "Segment", "Span", "Thread", "Transcript",
-           "Usage",
-           "is_tool_address",
-           "make_diagnostic"]
+           "Usage", "is_tool_address", "make_diagnostic"]
