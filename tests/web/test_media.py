@@ -136,3 +136,15 @@ def test_a_refused_image_answer_carries_the_sandbox_too(upload, stranger):
     assert response.status_code == 404
     assert response.headers["Content-Security-Policy"].strip() == "default-src 'none'; sandbox"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_an_image_named_by_its_web_address_is_a_link_never_loaded(upload, stranger):
+    address = "https://example.com/ci/412.png"
+    id = upload(json.dumps({"messages": [{"role": "user", "content": [
+        {"type": "image", "source": {"type": "url", "url": address}},
+        {"type": "image", "source": {"type": "url", "url": "javascript:alert(1)"}}]}]}).encode())["id"]
+    page = soup(stranger.get(f"/t/{id}"))
+    (link,) = page.select(".remote-image a")
+    assert link["href"] == address and "noopener" in link["rel"]
+    assert not [image for image in page.find_all("img") if "example.com" in image.get("src", "")]
+    assert "javascript:" not in " ".join(a.get("href", "") for a in page.find_all("a"))

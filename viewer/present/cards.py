@@ -6,6 +6,7 @@ diagnostics and pairing. Templates draw cards with one macro per `kind` and neve
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -27,6 +28,8 @@ LONG_BODY = 20_000
 """Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
 passes its `LONG_BODY_CHARS` setting."""
 
+_REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
+"""An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""
 PROMPT_ROLES = ("system", "developer")
 """Roles whose bodies are shown as the model saw them, verbatim, rather than as markdown."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
@@ -130,6 +133,14 @@ class Card:
         if message is None or not message.media:
             return []
         return [picture(media) for media in message.media if media.refused is None and media.width]
+
+    @property
+    def remote_images(self) -> list[str]:
+        """The addresses of images the message names by URL (their placeholders say them): links, never loaded."""
+        message = self.entry.message if self.entry is not None else None
+        if message is None or "://" not in message.content:
+            return []
+        return [url for url in _REMOTE_IMAGE.findall(message.content) if render.is_allowed_url(url)]
 
     @property
     def thread(self) -> str | None:
