@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import zlib
 
 from PIL import Image, PngImagePlugin
 
@@ -40,3 +41,13 @@ def bomb(side: int = 10_000) -> bytes:
     out = io.BytesIO()
     Image.new("1", (side, side)).save(out, "PNG")
     return out.getvalue()
+
+
+def png_with_bad_pixels(size=(64, 64)) -> bytes:
+    """A PNG whole by its structure (every chunk's checksum right) whose compressed pixels do not decode."""
+    data = bytearray(plain("PNG", size))
+    at = data.index(b"IDAT")
+    length = int.from_bytes(data[at - 4:at], "big")
+    data[at + 4:at + 4 + length] = b"\x78\x9c" + b"\xff" * (length - 2)  # a zlib header, then no valid stream
+    data[at + 4 + length:at + 8 + length] = zlib.crc32(bytes(data[at:at + 4 + length])).to_bytes(4, "big")
+    return bytes(data)

@@ -58,6 +58,13 @@ def test_an_image_over_the_byte_limit_is_refused():
     assert verdict(oversized).refused == "over the 32 MiB limit"
 
 
-def test_a_truncated_image_is_refused_as_undecodable():
-    data = png_with_text((400, 300))
-    assert verdict(data[:len(data) // 2]).refused.startswith("undecodable (")
+@pytest.mark.parametrize("format", ["PNG", "JPEG", "GIF", "WEBP"])
+def test_a_truncated_image_is_refused_as_cut_short(format):
+    data = plain(format, (400, 300))
+    assert verdict(data[:len(data) // 2]).refused == "cut short (no end mark)"
+
+
+def test_a_png_with_a_damaged_chunk_is_refused_as_undecodable():
+    data = bytearray(png_with_text((400, 300)))
+    data[60] ^= 0xFF  # inside the first chunks: its checksum no longer matches
+    assert verdict(bytes(data)).refused.startswith("undecodable (")

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.images.pictures import photo_with_gps, plain
+from tests.images.pictures import photo_with_gps, plain, png_with_bad_pixels
 from viewer import ingest
 from viewer.store import Store
 
@@ -89,3 +89,12 @@ def test_parsing_again_keeps_the_images_the_new_parse_holds(store):
     ingest.reparse(store, record)
     assert store.media.count() == 2
     assert store.media.served(record.id, sha(PNG), debug=False, thumbnail=True) is not None
+
+
+def test_an_image_whose_pixels_do_not_decode_is_not_stored_or_served(store):
+    bad = png_with_bad_pixels()
+    record = ingest.store_upload(store, session(shown=bad), id="bad-pixels-upload-00001")
+    (media,) = next(entry for entry in store.iter_entries(record.id, "debug") if entry.message.media).message.media
+    assert media.refused is None  # whole by its structure, as far as reading it tells
+    assert store.media.missing([sha(bad)]) == {sha(bad)}
+    assert store.media.served(record.id, sha(bad), debug=True, thumbnail=True) is None

@@ -31,6 +31,17 @@ def sniff(data: bytes) -> str | None:
     return "image/svg+xml" if _SVG.match(data[:4096]) else None
 
 
+def cut_short(data: bytes, media_type: str) -> bool:
+    """Whether a raster image lacks its format's end mark: cut short (its pixels would not all decode)."""
+    if media_type == "image/png":
+        return data.rfind(b"IEND") < 0
+    if media_type == "image/jpeg":
+        return data.rfind(b"\xff\xd9") < 0
+    if media_type == "image/gif":
+        return data.rfind(b";") < 0
+    return len(data) < int.from_bytes(data[4:8], "little") + 8  # WebP: shorter than RIFF says
+
+
 def foreign_content(data: bytes, media_type: str) -> str | None:
     """Why a raster image is also something else, or None: bytes after the format's own end, or the marker of
     a document or archive anywhere in it."""
@@ -43,7 +54,7 @@ def foreign_content(data: bytes, media_type: str) -> str | None:
 
 
 def _trailing(data: bytes, media_type: str) -> bool:
-    """Whether bytes follow the format's own end mark (an image cut short has none: the decoder refuses it)."""
+    """Whether bytes follow the format's own end mark (an image cut short has none: `cut_short` says so)."""
     if media_type == "image/png":
         end = data.rfind(b"IEND")
         return end >= 0 and len(data) > end + 8  # the chunk's type, then its 4-byte CRC
@@ -53,6 +64,5 @@ def _trailing(data: bytes, media_type: str) -> bool:
     if media_type == "image/gif":
         return not data.endswith(b";")
     if media_type == "image/webp":
-        declared = int.from_bytes(data[4:8], "little") + 8  # RIFF's own length; a chunk may be padded by a byte
-        return len(data) not in (declared, declared + 1)
+        return len(data) > int.from_bytes(data[4:8], "little") + 9  # RIFF's own length (and a padding byte)
     return False
