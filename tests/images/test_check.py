@@ -39,7 +39,13 @@ def test_an_image_with_html_after_its_end_is_refused_as_a_polyglot():
 def test_an_image_holding_a_zip_archive_is_refused_as_a_polyglot():
     data = plain("JPEG")
     polyglot = data[:-2] + b"PK\x03\x04" + b"\x00" * 26 + data[-2:]  # inside the image, before its end mark
-    assert verdict(polyglot).refused.startswith("also readable as another format (it holds 'PK")
+    assert verdict(polyglot).refused == "also readable as another format (it holds a zip entry)"
+
+
+def test_an_image_holding_a_script_tag_is_refused_as_a_polyglot():
+    data = plain("JPEG")
+    polyglot = data[:-2] + b"<SCRIPT>alert(1)</script>" + data[-2:]
+    assert verdict(polyglot).refused == "also readable as another format (it holds a <script tag)"
 
 
 def test_a_decompression_bomb_is_refused_before_it_is_decoded():
