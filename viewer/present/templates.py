@@ -7,13 +7,13 @@ from functools import cache
 from jinja2 import Environment, FileSystemLoader
 
 from viewer.present.assets import TEMPLATES
-from viewer.render import LINK_REL
 from viewer.present.document import NOTHING_HIDDEN, WHAT_IS_HIDDEN
+from viewer.render import LINK_REL
 
 
 def configure(environment: Environment) -> Environment:
-    """What every environment drawing our templates needs: blocks without the blank lines they would leave, and
-    the sentences the pages share with the Markdown export, and the `rel` of a link out of a transcript."""
+    """What every environment drawing our templates needs: blocks without the blank lines they would leave, the
+    sentences the pages share with the Markdown export, and the `rel` of a link out of a transcript."""
     environment.trim_blocks = True
     environment.lstrip_blocks = True
     environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN, LINK_REL=LINK_REL)
