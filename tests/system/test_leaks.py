@@ -6,8 +6,8 @@ one. The default view is then fetched in every way a browser or a tool can (full
 restore, deep links to every message, every window in both directions, the JSON twin, the Markdown and HTML
 exports, error pages); no byte of any canary may appear in any of them, headers included. A dataset's exports,
 and each of its conversations', are checked the same way; every sample's pasted images are served to a
-default-view reader only where a message the default view shows holds them. (The browser's side, htmx's history cache, is
-checked in Chromium by tests/system/hostile/test_browser.py.)
+default-view reader only where a message the default view shows holds them. (The browser's side, htmx's history
+cache, is checked in Chromium by tests/system/hostile/test_browser.py.)
 """
 from __future__ import annotations
 
