@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.images.pictures import photo_with_gps, plain, png_with_bad_pixels
-from viewer import ingest
+from viewer import images, ingest
 from viewer.store import Store
 
 PNG, JPEG = plain("PNG", (30, 20)), photo_with_gps()
@@ -98,3 +98,12 @@ def test_an_image_whose_pixels_do_not_decode_is_not_stored_or_served(store):
     assert media.refused is None  # whole by its structure, as far as reading it tells
     assert store.media.missing([sha(bad)]) == {sha(bad)}
     assert store.media.served(record.id, sha(bad), debug=True, thumbnail=True) is None
+
+
+def test_an_image_already_stored_is_not_decoded_again(store, monkeypatch):
+    cleaned = []
+    real = images.clean
+    monkeypatch.setattr(images, "clean", lambda data, media_type: cleaned.append(media_type) or real(data, media_type))
+    ingest.store_upload(store, session(), id="first-upload-0000000001")
+    ingest.store_upload(store, session(), id="second-upload-000000002")
+    assert sorted(cleaned) == ["image/jpeg", "image/png"]  # once each, at the first upload
