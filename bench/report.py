@@ -94,6 +94,13 @@ mask), code-dense text, and an agent reading real code as OpenAI chat JSON (Pyth
 werkzeug, whose HTTP and authentication code names keys and passwords twice as often). Then findings per
 megabyte on text without secrets (false positives), detect-secrets' entropy detectors at their defaults on
 the same text (why they are off), and the entropy limit of the token-named detector."""),
+    Bench("images", "Pasted images", """\
+A generated Claude Code session of 30 MB whose bytes are nearly all base64 screenshots (1280 × 800 PNGs of a
+few hundred kilobytes, each distinct): `parse()`, which decodes, hashes and checks every image with Pillow,
+beside the least work any reading of them needs (base64-decode and SHA-256 of every payload); upload → link
+(parse, scan, each image re-encoded without metadata and stored once) with its peak RSS; the same upload again,
+every image already stored; and the media route's thumbnail and full-size answers (server time). The issue's
+300 MB session: `bench/images.py --mb 300`."""),
     Bench("tool_runs", "Long runs of tool calls", """\
 An agent's run of 25,000 and 50,000 tool calls and replies with nothing shown between them, which the default
 view collapses into one marker: upload, first page and the `.json`, `.md` and `.html` downloads, each beside

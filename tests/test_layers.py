@@ -1,7 +1,8 @@
 """The code is a pipeline of stages, each importing only itself and the stages before it:
 
 model → analysis → parse → write; model → policy → store → ingest → web; render and lexers are leaves any later
-stage may use, and so is secrets (the scanner for secrets, which reads only the model); compare (aligning two
+stage may use, images (checking and cleaning pasted images with Pillow) is a leaf the parser, ingest and the web
+app use, and so is secrets (the scanner for secrets, which reads only the model); compare (aligning two
 views' entries) reads the model and the policy, and only the web app uses it; so does context (what the model
 saw when sampling a message), which reads the model, the policy and the writers. present (cards, documents and
 the exports' writers) draws what the policy lets through, from the store's read types, without Flask: the web
@@ -20,25 +21,26 @@ VIEWER = Path(__file__).resolve().parent.parent / "viewer"
 ALLOWED = {
     "model": {"model"},
     "analysis": {"model", "analysis"},
-    "parse": {"model", "analysis", "parse"},
+    "parse": {"model", "analysis", "images", "parse"},
     "write": {"model", "parse", "write"},
     "policy": {"model", "policy"},
     "secrets": {"model", "secrets"},
     "lexers": {"lexers"},
+    "images": {"images"},
     "render": {"render", "lexers"},
     "store": {"model", "policy", "store"},
-    "ingest": {"model", "parse", "policy", "secrets", "store", "ingest"},
+    "ingest": {"model", "images", "parse", "policy", "secrets", "store", "ingest"},
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
-    "present": {"model", "policy", "render", "lexers", "store", "present"},
-    "web": {"model", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare", "context",
-            "present", "web"},
+    "present": {"model", "images", "policy", "render", "lexers", "store", "present"},
+    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
+            "context", "present", "web"},
     "sessions": {"model", "parse", "policy", "sessions"},
     "opener": {"opener"},
 }
 FORBIDDEN_LIBRARIES = {
     **{stage: ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments")
-       for stage in ("model", "analysis", "parse", "write", "policy", "secrets", "compare", "context")},
+       for stage in ("model", "analysis", "parse", "write", "policy", "secrets", "compare", "context", "images")},
     "lexers": ("flask", "werkzeug", "sqlalchemy", "markdown_it"),
     "render": ("flask", "werkzeug", "sqlalchemy"),
     "store": ("flask", "werkzeug", "markdown_it", "pygments"),

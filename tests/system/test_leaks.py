@@ -5,8 +5,9 @@ reasoning, commentary that is not a preamble, tool-call arguments, tool replies)
 one. The default view is then fetched in every way a browser or a tool can (full page, htmx fragment, history
 restore, deep links to every message, every window in both directions, the JSON twin, the Markdown and HTML
 exports, error pages); no byte of any canary may appear in any of them, headers included. A dataset's exports,
-and each of its conversations', are checked the same way. (The browser's side, htmx's history cache, is
-checked in Chromium by tests/system/hostile/test_browser.py.)
+and each of its conversations', are checked the same way; every sample's pasted images are served to a
+default-view reader only where a message the default view shows holds them. (The browser's side, htmx's history
+cache, is checked in Chromium by tests/system/hostile/test_browser.py.)
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.system.export_canaries import EXPORT_BUILDERS
+from tests.conftest import ROOT, SAMPLES
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
 from viewer.parse import IMPORTERS
 from viewer.web import create_app
@@ -525,3 +527,26 @@ def test_no_default_view_of_a_live_transcript_holds_hidden_content(uploader, str
             assert_no_canary(dialect, f"live after {at + step} bytes: {where}", response)
     assert uploader.get(f"/t/{id}.json?view=debug").get_json()["counts"] == \
         uploader.get(f"/t/{upload(uploader, raw)['id']}.json?view=debug").get_json()["counts"]
+
+
+IMAGE_SAMPLES = sorted(path for path in SAMPLES.iterdir()
+                       if '"media"' in (ROOT / "tests" / "golden" / f"{path.name}.json").read_text(encoding="utf-8"))
+"""Every sample whose parse holds pasted images."""
+
+
+@pytest.mark.parametrize("sample", IMAGE_SAMPLES, ids=[path.name for path in IMAGE_SAMPLES])
+def test_no_hidden_message_s_image_is_served_to_the_default_view(uploader, stranger, sample):
+    id = upload(uploader, sample.read_bytes())["id"]
+    messages = uploader.get(f"/t/{id}.json?view=debug").get_json()["messages"]
+    held = [(media, message["default_view"]["show_as"] in ("message", "preamble"))
+            for message in messages for media in message.get("media", []) if "refused" not in media]
+    refused = [media for message in messages for media in message.get("media", []) if "refused" in media]
+    shown = {media["sha256"] for media, visible in held if visible}
+    assert held or refused
+    for media, _ in held:
+        url = f"/t/{id}/media/{media['sha256']}"
+        assert uploader.get(f"{url}?view=debug").status_code == 200
+        for size in ("", "?size=thumb"):  # an image a shown message also holds is served; no other is
+            assert stranger.get(url + size).status_code == (200 if media["sha256"] in shown else 404)
+    for media in refused:
+        assert uploader.get(f"/t/{id}/media/{media['sha256']}?view=debug").status_code == 404

@@ -283,7 +283,7 @@ def untouchable(app):
 @pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
                                    "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0", "/t/{}/compare?with=x",
                                    "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}", "/t/{}/context/1",
-                                   "/t/{}/c/0/context/1", "/t/{}/events"])
+                                   "/t/{}/c/0/context/1", "/t/{}/events", "/t/{}/media/" + "0" * 64])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from viewer.ingest.images import store_analysis_images
 from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
@@ -54,6 +55,7 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
     analysis = examine(raw, requested_dialect)
+    store_analysis_images(store, analysis)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
         return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                          original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
@@ -64,6 +66,7 @@ def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     if store.has_same_bytes(id, raw):
         return False
     analysis = examine(raw)
+    store_analysis_images(store, analysis)
     with collector_paused:
         return store.replace_sample(raw, analysis.shared, STORED_VERSION, id=id, name=name,
                                     original=analysis.original, secret_kinds=analysis.secret_kinds)
@@ -83,6 +86,7 @@ def reparse(store: Store, record: Record) -> Record:
     """Parse a stored transcript's raw bytes again and replace its stored parse."""
     raw = store.raw(record.id) or b""
     analysis = examine(raw, record.requested_dialect)
+    store_analysis_images(store, analysis)
     with collector_paused:
         store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
                             secret_kinds=analysis.secret_kinds)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import islice
 
 from viewer.ingest import STORED_VERSION, Analysis, examine
+from viewer.ingest.images import store_analysis_images
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import BOM
 from viewer.parse.tail import TAIL_DIALECTS, first_unsettled, parse_tail
@@ -29,6 +30,7 @@ def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: s
     analysis = examine(raw, requested_dialect)
     if analysis.shared.conversations:
         raise CannotBeLive("A dataset cannot be live: upload one conversation to append to.")
+    store_analysis_images(store, analysis)
     with collector_paused:
         record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                            original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
@@ -53,6 +55,7 @@ def append(store: Store, record: Record, data: bytes) -> Record:
             analysis = examine(raw, record.requested_dialect)
             if analysis.shared.conversations:
                 raise NotLive("This append would make the upload a dataset, which cannot be live.")
+            store_analysis_images(store, analysis)
             store.live.replace_all(record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
                              next_tail(raw, analysis, chunks=tail.chunks + 1), original=analysis.original,
                              secret_kinds=analysis.secret_kinds)

@@ -4,10 +4,9 @@ its objects are made (`collector`). It imports nothing else of the viewer."""
 from viewer.model.diagnostics import CODES, make_diagnostic
 from viewer.model.lines import LineIndex
 from viewer.model.transcript import (CHANNELS, DATASET_SCHEMA, ENDS, NON_TOOL_RECIPIENTS, ROLES, SCHEMA, SEVERITIES,
-                                     Diagnostic, Message, Meta, Pair, Segment, Span, Thread, Transcript, Usage,
+                                     Diagnostic, Media, Message, Meta, Pair, Segment, Span, Thread, Transcript, Usage,
                                      is_tool_address)
 
 __all__ = ["CHANNELS", "CODES", "DATASET_SCHEMA", "ENDS", "NON_TOOL_RECIPIENTS", "ROLES", "SCHEMA", "SEVERITIES",
-           "Diagnostic", "LineIndex", "Message", "Meta", "Pair", "Segment", "Span", "Thread", "Transcript", "Usage",
-           "is_tool_address",
-           "make_diagnostic"]
+           "Diagnostic", "LineIndex", "Media", "Message", "Meta", "Pair", "Segment", "Span", "Thread", "Transcript",
+           "Usage", "is_tool_address", "make_diagnostic"]

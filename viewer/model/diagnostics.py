@@ -63,6 +63,9 @@ CODES: dict[str, Code] = {
                                            "its own, hidden from the default view."),
     "W-JSON-OPAQUE-DATA": Code("info", "Opaque data (a signature, redacted or encrypted reasoning) is kept in the "
                                        "source, never shown as text."),
+    "W-MEDIA-REFUSED": Code("warning", "An image is not shown: it is not a PNG, JPEG, GIF or WebP image by its own "
+                                       "bytes, also holds another format, is over a size or pixel limit, or cannot "
+                                       "be decoded. Its placeholder says which."),
     "W-EVENT-SHAPE": Code("warning", "An event line lacks what its type needs; it was skipped."),
     "W-UNKNOWN-EVENT": Code("info", "An event of unknown type was kept but not read."),
     "W-EVENT-TEXT-MISMATCH": Code("info", "A done event's text differs from the streamed deltas."),

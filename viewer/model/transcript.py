@@ -49,6 +49,35 @@ class Segment(msgspec.Struct, frozen=True, gc=False):
         return {"kind": self.kind, "text": self.text, "span": list(self.span)}
 
 
+class Media(msgspec.Struct, frozen=True, gc=False):
+    """An image pasted into a message as inline (base64) data: a reference to its bytes, never the bytes. The
+    store keeps them once per SHA-256 (viewer/store/media.py); the message's text keeps a placeholder naming it."""
+
+    sha256: str
+    """The SHA-256 of the decoded bytes, in hex: the blob's key."""
+    size: int
+    """Decoded bytes."""
+    type: str | None
+    """The media type the bytes' own magic says (not the type the producer claimed), or None."""
+    span: Span
+    """`[start, end)` of the payload as written in the source: a JSON string's characters, without its quotes
+    (a data URL's prefix included), from which the bytes are decoded again when they are stored."""
+    width: int | None = None
+    height: int | None = None
+    refused: str | None = None
+    """Why it is not shown (not a raster image, a polyglot, over a limit, undecodable), or None when it is."""
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"sha256": self.sha256, "size": self.size, "type": self.type, "span": list(self.span),
+                "width": self.width, "height": self.height, "refused": self.refused}
+        return {key: value for key, value in data.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Media:
+        return cls(data["sha256"], data["size"], data.get("type"), tuple(data["span"]), data.get("width"),
+                   data.get("height"), data.get("refused"))
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
     """Tokens one API response used, as the producer counted them (counted once per response)."""
@@ -159,6 +188,8 @@ class Message(msgspec.Struct, frozen=True, gc=False):
     aside: bool = False
     """On a branch of a tree-shaped log that the view does not follow (a rewind or an edit went another way):
     kept, hidden by default."""
+    media: tuple[Media, ...] = ()
+    """The inline images its parts carried, in source order (their placeholders stand in `content`)."""
 
     @property
     def is_call(self) -> bool:
@@ -206,6 +237,8 @@ class Message(msgspec.Struct, frozen=True, gc=False):
             data["meta"] = self.meta.to_json()
         if self.aside:
             data["aside"] = True
+        if self.media:
+            data["media"] = [media.to_json() for media in self.media]
         return data
 
 

@@ -11,6 +11,7 @@ from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode
 from viewer.parse.detect import detect
 from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
+from viewer.parse.inline_media import attach_media
 from viewer.parse.json import parse_json_within
 from viewer.parse.options import ParseOptions
 from viewer.parse.surrogates import replace_lone_surrogates
@@ -20,7 +21,7 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
 # tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "9"
+PARSER_VERSION = "10"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
@@ -78,6 +79,7 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
                           if d.code == "E-TOOL-CANCELLED" and d.message_index is not None)
     replies_without_id = IMPORTERS[transcript.dialect].replies_without_id
     pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled)
+    transcript = attach_media(transcript)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
     diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))

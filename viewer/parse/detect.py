@@ -34,6 +34,9 @@ _CLAUDE_AI_EXPORT = (re.compile(r'(?<!\\)"chat_messages"\s*:\s*\['), re.compile(
 """Keys of a chat app's export (unescaped quotes: not inside a string), found together in the sniffed head."""
 _SNIFF_LINES = 5
 _SNIFF = 65536
+_LONGEST_FIRST_LINE = 64 * 1024 * 1024
+"""How far a first line longer than the sniffed head is read to decide (a session line holding a pasted
+screenshot is several hundred kilobytes)."""
 
 
 def detect(text: str) -> str:
@@ -41,7 +44,7 @@ def detect(text: str) -> str:
     stray text there)."""
     head = text[:_SNIFF].lstrip()
     if head.startswith(("{", "[")) and not _BRACKET_TEXT.match(head):
-        return _json_kind(head)
+        return _json_kind(head, text)
     if _YAML_VERSION.match(text[:_SNIFF]):
         return "openchatml"
     first, family = min((_first_index(head, marks), family) for family, marks in _FAMILY_MARKS)
@@ -58,16 +61,22 @@ def detect(text: str) -> str:
     return "harmony"
 
 
-def _json_kind(head: str) -> str:
+def _json_kind(head: str, text: str) -> str:
     """An event log is JSON Lines whose objects carry a `type` (or `event`) like `response.delta` or
     `tool.cancel`. The first of the first few lines that is a whole object decides, so a broken first line does
-    not turn a log into plain JSON; a message list (`[`) is never an event log."""
+    not turn a log into plain JSON; a message list (`[`) is never an event log. A first line longer than the
+    head (an image pasted into it) is read whole, up to `_LONGEST_FIRST_LINE`."""
     for kind, marks in (("chatgpt", _CHATGPT_EXPORT), ("claude-ai", _CLAUDE_AI_EXPORT)):
         if all(mark.search(head) for mark in marks):
             return kind
     if head.startswith("["):
         return "json"
-    for line in head.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]:
+    lines = head.split("\n", _SNIFF_LINES)[:_SNIFF_LINES]
+    if len(lines) == 1 and head.startswith("{"):
+        start = len(text) - len(text.lstrip())
+        end = text.find("\n", start, start + _LONGEST_FIRST_LINE)
+        lines = [text[start:end if end >= 0 else start + _LONGEST_FIRST_LINE]]
+    for line in lines:
         # JSON Lines start at the margin; an indented object is part of a pretty-printed document.
         event = _json_object(line) if line.startswith("{") else None
         if event is not None:

@@ -176,7 +176,8 @@ def marker_json(marker: Marker) -> dict[str, Any]:
 
 
 def default_json(message: Message, show_as: str) -> dict[str, Any]:
-    """A message the default view shows in full, as its JSON: without its span or its segments' spans, and of
+    """A message the default view shows in full, as its JSON: without its span or its segments' and images'
+    spans, and of
     what the log recorded about it only its time (its parent, thread and branch would point at hidden messages;
     model and usage are the debug view's)."""
     if show_as not in SHOWN_IN_FULL:
@@ -189,6 +190,8 @@ def default_json(message: Message, show_as: str) -> dict[str, Any]:
         data["meta"] = {"timestamp": message.meta.timestamp} if message.meta.timestamp else {}
     if "segments" in data:
         data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
+    if "media" in data:
+        data["media"] = [{key: value for key, value in media.items() if key != "span"} for media in data["media"]]
     data["show_as"] = show_as
     return data
 

@@ -6,6 +6,7 @@ diagnostics and pairing. Templates draw cards with one macro per `kind` and neve
 """
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -13,7 +14,8 @@ from typing import Any, Callable
 from cachetools import LRUCache
 
 from viewer import policy, render
-from viewer.model import Message
+from viewer.images import thumbnail_size
+from viewer.model import Media, Message
 from viewer.render import prompts
 from viewer.store import Entry, Located
 
@@ -26,6 +28,8 @@ LONG_BODY = 20_000
 """Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
 passes its `LONG_BODY_CHARS` setting."""
 
+_REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
+"""An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""
 PROMPT_ROLES = ("system", "developer")
 """Roles whose bodies are shown as the model saw them, verbatim, rather than as markdown."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
@@ -123,6 +127,22 @@ class Card:
         ) if value is not None]
 
     @property
+    def pictures(self) -> list[Picture]:
+        """The images of the message that may be shown (refused ones are named by their placeholder alone)."""
+        message = self.entry.message if self.entry is not None else None
+        if message is None or not message.media:
+            return []
+        return [picture(media) for media in message.media if media.refused is None and media.width]
+
+    @property
+    def remote_images(self) -> list[str]:
+        """The addresses of images the message names by URL (their placeholders say them): links, never loaded."""
+        message = self.entry.message if self.entry is not None else None
+        if message is None or "://" not in message.content:
+            return []
+        return [url for url in _REMOTE_IMAGE.findall(message.content) if render.is_allowed_url(url)]
+
+    @property
     def thread(self) -> str | None:
         """For a `thread` card: the sub-agent's id."""
         return self.inner[0].entry.message.thread if self.inner else None
@@ -131,6 +151,24 @@ class Card:
     def thread_call(self) -> int | None:
         """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
         return self.inner[0].entry.thread_call if self.inner else None
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A thumbnail a card draws, opening the image full size."""
+
+    sha256: str
+    width: int
+    """The thumbnail's size, for the `<img>`'s attributes (the page keeps its layout while images load)."""
+    height: int
+    alt: str
+
+
+def picture(media: Media) -> Picture:
+    width, height = thumbnail_size(media.width, media.height)
+    kind = (media.type or "image").removeprefix("image/").upper()
+    alt = f"Image sha256 {media.sha256[:12]} ({kind}, {media.width:,} × {media.height:,} pixels)"
+    return Picture(media.sha256, width, height, alt)
 
 
 def meta_fields(message: Message) -> list[tuple[str, Any]]:

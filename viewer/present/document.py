@@ -100,6 +100,9 @@ class Document:
     """For a dataset: its conversations' documents, in order, made as they are read."""
     live: str | None = None
     """For an upload an agent appends to: "open", "finished" or "truncated" (viewer/store/live.py)."""
+    media_url: Callable[[str], str] | None = None
+    """Where this view serves a shown image, by its SHA-256 (the JSON twin names it); None from the command
+    line, which has no server."""
 
     @property
     def is_dataset(self) -> bool:

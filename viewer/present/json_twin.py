@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from itertools import islice
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
@@ -53,14 +53,15 @@ def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
     """The head's keys, then `messages` (and, for debug, `pairs` and `diagnostics`) one item at a time."""
     rows = document.rows
     yield json.dumps(head)[:-1]
+    named = _with_media_urls(document.media_url)
     if document.view == "debug":
-        yield from _array("messages", (policy.debug_json(entry.message, show_as=entry.show_as, rule=entry.rule,
-                                                         reason=entry.reason, pair=entry.pair)
+        yield from _array("messages", (named(policy.debug_json(entry.message, show_as=entry.show_as, rule=entry.rule,
+                                                               reason=entry.reason, pair=entry.pair))
                                        for entry in rows.entries("debug")))
         yield from _array("pairs", rows.pairs())
         yield from _array("diagnostics", (located.diagnostic.to_json() for located in rows.diagnostics()))
     else:
-        yield from _array("messages", (_default_item(item) for item in
+        yield from _array("messages", (named(_default_item(item)) for item in
                                        policy.iter_visible_entries(rows.entries("default"))))
     yield "}"
 
@@ -69,6 +70,17 @@ def _default_item(item: Any) -> dict[str, Any]:
     if isinstance(item, policy.Marker):
         return policy.marker_json(item)
     return policy.default_json(item.message, item.show_as)
+
+
+def _with_media_urls(media_url: Callable[[str], str] | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What names the URL of each shown image of a message's JSON (`url`, beside its hash), where there is a
+    server to serve it."""
+    def named(data: dict[str, Any]) -> dict[str, Any]:
+        for media in data.get("media", ()) if media_url is not None else ():
+            if "refused" not in media:
+                media["url"] = media_url(media["sha256"])
+        return data
+    return named
 
 
 def _array(key: str, items: Iterable[Any]) -> Iterator[str]:

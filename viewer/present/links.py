@@ -15,6 +15,8 @@ class Links(Protocol):
     "what the model saw", a long body fetched on demand)."""
     hx_disable: Markup
     """The attribute that keeps htmx from reading markup inside a transcript's text (nothing in a file)."""
+    shows_images: bool
+    """Whether pasted images are drawn as thumbnails (`media_url`), or named by their placeholders alone."""
 
     def anchor_id(self, index: int) -> str:
         """The element id of message `index`."""
@@ -28,6 +30,9 @@ class Links(Protocol):
     def context_url(self, index: int) -> str:
         """The page of what the model saw when it sampled message `index`."""
 
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+        """Where image `sha256` of this transcript is served in `view` (`size="thumb"`: its thumbnail)."""
+
 
 @dataclass(frozen=True, slots=True)
 class FileLinks:
@@ -37,6 +42,9 @@ class FileLinks:
     prefix: str = ""
     interactive = False
     hx_disable = Markup("")
+    # An exported file keeps the images' placeholders only: it is drawn from the parse's rows, without the
+    # store's images, and stays a small text file however many screenshots the session holds.
+    shows_images = False
 
     def anchor_id(self, index: int) -> str:
         return f"{self.prefix}m-{index}"
@@ -53,3 +61,6 @@ class FileLinks:
     def switch(self, index: int, role: str) -> None:
         """An exported file draws no branch switcher: it has no server to choose a branch."""
         return None
+
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+        raise ValueError("an exported file shows images by their placeholders")

@@ -8,15 +8,16 @@ from jinja2 import Environment, FileSystemLoader
 
 from viewer.present.assets import TEMPLATES
 from viewer.present.document import NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN
+from viewer.render import LINK_REL
 
 
 def configure(environment: Environment) -> Environment:
-    """What every environment drawing our templates needs: blocks without the blank lines they would leave, and
-    the sentences the pages share with the Markdown export."""
+    """What every environment drawing our templates needs: blocks without the blank lines they would leave, the
+    sentences the pages share with the Markdown export, and the `rel` of a link out of a transcript."""
     environment.trim_blocks = True
     environment.lstrip_blocks = True
     environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN,
-                               OTHER_VERSIONS=OTHER_VERSIONS)
+                               OTHER_VERSIONS=OTHER_VERSIONS, LINK_REL=LINK_REL)
     return environment
 
 

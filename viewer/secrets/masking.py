@@ -202,14 +202,16 @@ def _messages(messages: tuple[Message, ...], moves: Moves, masker: Masker,
 
 
 def _moved(message: Message, shift: int) -> Message:
-    """`message` with its offsets (span, header, segments) `shift` further on: every message after a masked
+    """`message` with its offsets (span, header, segments, media) `shift` further on: every message after a masked
     secret."""
     start, end = message.span
     header = message.header
     return replace_fields(message, span=(start + shift, end + shift),
                           header=(header[0] + shift, header[1] + shift) if header else header,
                           segments=tuple(Segment(segment.kind, segment.text, (first + shift, last + shift))
-                                         for segment in message.segments for first, last in (segment.span,)))
+                                         for segment in message.segments for first, last in (segment.span,)),
+                          media=tuple(replace_fields(media, span=(media.span[0] + shift, media.span[1] + shift))
+                                      for media in message.media))
 
 
 def _message(message: Message, moves: Moves, masker: Masker) -> Message:
@@ -220,7 +222,8 @@ def _message(message: Message, moves: Moves, masker: Masker) -> Message:
                           content_type=optional(message.content_type), intent=optional(message.intent),
                           call_id=optional(message.call_id),
                           segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
-                          header=moves.span(message.header) if message.header else None)
+                          header=moves.span(message.header) if message.header else None,
+                          media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media))
 
 
 def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:

@@ -8,10 +8,11 @@ from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
 from viewer.store import rows, search, summaries
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts, unmasked_messages
+from viewer.store.schema import (diagnostics, message_kinds, messages, pairs, transcript_media, transcripts,
+                                 unmasked_messages)
 
 BULK_CACHE_KIB = 65536
-PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs)
+PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
 """What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 
 
@@ -44,6 +45,7 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     in_order = sorted(parses, key=lambda parse: parse[0])
     kinds = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
     originals = originals or {}
+    media = [row for id, projection in in_order for row in rows.media_rows(id, projection)]
     try:
         for table, columns, new_rows in (
                 (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
@@ -56,8 +58,10 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 (diagnostics, rows.DIAGNOSTIC_COLUMNS, (row for id, projection in in_order
                                                         for row in rows.diagnostic_rows(id, projection.transcript))),
                 (pairs, rows.PAIR_COLUMNS, (row for id, projection in in_order
-                                            for row in rows.pair_rows(id, projection.transcript)))):
-            if table is not unmasked_messages or originals:  # most uploads have no secrets
+                                            for row in rows.pair_rows(id, projection.transcript))),
+                (transcript_media, rows.MEDIA_COLUMNS, media)):
+            if (table is not unmasked_messages or originals) and (table is not transcript_media or media):
+                # most uploads have no secrets and no images
                 cursor.executemany(_insert_sql(conn, table, columns), new_rows)
         # After the rows, which the index reads; inside the large page cache.
         search.index(conn, parses)

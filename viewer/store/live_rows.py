@@ -88,12 +88,14 @@ def _stored_kinds(conn: Connection, id: str) -> dict[tuple, int]:
 def _message_rows(id: str, part, kinds: dict[tuple, int], shift: _Shift) -> Iterator[tuple]:
     at = part.at
     for (_, idx, rank, turn, kind, call_id, start, end, header_start, header_end, line, column, body_start,
-         body_end, content, source, segments, pair, partner, agent) in rows.message_rows(id, part.projection, kinds):
+         body_end, content, source, segments, pair, partner, agent, media) in rows.message_rows(id, part.projection,
+                                                                                            kinds):
         yield (id, idx + at.index, None if rank is None else rank + at.rank, turn + shift.turns, kind, call_id,
                shift.offset(start), shift.offset(end), shift.offset(header_start), shift.offset(header_end),
                *shift.position(line, column), shift.offset(body_start), shift.offset(body_end), content, source,
                shift.segments(segments), None if pair is None else pair + at.pair, shift.index(partner),
-               agent)  # None: only the text dialects are read a tail at a time (parse/tail.py), and they log no agent
+               agent, media)  # None both: only the text dialects are read a tail at a time (parse/tail.py), and
+        # they log no agent and carry no inline images
 
 
 def _diagnostic_rows(id: str, part, shift: _Shift) -> Iterator[dict]:

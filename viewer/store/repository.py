@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, migrate, owners, rows, search, summaries
+from viewer.store import live, masked, media, migrate, owners, rows, search, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -50,6 +50,8 @@ class Store:
         """The full-text index of message bodies."""
         self.owners = owners.Owners(self.engine)
         """Whose list each upload is in: the hashes of owner keys."""
+        self.media = media.MediaBlobs(self.engine)
+        """Pasted images, once each, and which messages hold them."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 
@@ -100,8 +102,10 @@ class Store:
     def forget(self, id: str) -> None:
         """Remove a transcript and its parse entirely, tombstone included."""
         with self.engine.begin() as conn:
+            images = media.held_by(conn, id)
             delete_parse(conn, id)
             conn.execute(transcripts.delete().where(transcripts.c.id == id))
+            media.drop_unheld(conn, images)
 
     def claim_reparse(self, id: str, seen_version: str) -> bool:
         """Claim a transcript stored by `seen_version` for parsing again. True for exactly one caller among
@@ -122,10 +126,12 @@ class Store:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**summaries.summary(projection, parser_version), claimed_at=None,
                                  **summaries.secrets(projection, original, secret_kinds)))
+            images = media.held_by(conn, id)
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
+            media.drop_unheld(conn, images)  # those the new parse no longer holds
 
     def set_debug(self, id: str, allowed: bool) -> None:
         with self.engine.begin() as conn:
@@ -140,7 +146,9 @@ class Store:
     def delete(self, id: str) -> None:
         """Forget the content; keep a tombstone so the link can say it was deleted."""
         with self.engine.begin() as conn:
+            images = media.held_by(conn, id)
             delete_parse(conn, id)
+            media.drop_unheld(conn, images)
             live.forget(conn, id)
             owners.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)

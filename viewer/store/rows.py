@@ -11,7 +11,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlalchemy import Column, Table
 
-from viewer.model import Diagnostic, Message, Meta, Segment, Transcript
+from viewer.model import Diagnostic, Media, Message, Meta, Segment, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.types import Entry, Located, Record
@@ -19,8 +19,10 @@ from viewer.store.types import Entry, Located, Record
 
 MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",
                    "header_start", "header_end", "line", "col", "body_start", "body_end", "content", "source",
-                   "segments", "pair", "partner", "agent")
+                   "segments", "pair", "partner", "agent", "media")
 """The order of the values in `message_rows`' tuples."""
+MEDIA_COLUMNS = ("transcript_id", "idx", "number", "sha256", "visible")
+"""The order of the values in `media_rows`' tuples."""
 KIND_COLUMNS = ("transcript_id", "number", "role", "name", "recipient", "channel", "channel_explicit",
                 "content_type", "constrained", "intent", "end", "show_as", "rule", "reason")
 DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "span_start", "span_end", "line", "col",
@@ -74,7 +76,7 @@ def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> It
         yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
                header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
                content, source[start:end], segments_json(message), *partner.get(message.index, no_partner),
-               agent_json(message, thread_calls))
+               agent_json(message, thread_calls), media_json(message))
 
 
 def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
@@ -149,6 +151,27 @@ def _agent(stored: str | None) -> dict[str, Any]:
 _NO_AGENT: dict[str, Any] = {}
 
 
+def media_json(message: Message) -> str | None:
+    """A message's image references as the `media` column keeps them; None when it has none (most)."""
+    if not message.media:
+        return None
+    return json.dumps([media.to_json() for media in message.media], ensure_ascii=False)
+
+
+def _media(stored: str | None) -> tuple[Media, ...]:
+    return () if stored is None else tuple(Media.from_json(item) for item in json.loads(stored))
+
+
+def media_rows(id: str, projection: Projection) -> Iterator[tuple]:
+    """Which message holds which image that may be shown (refused ones have no blob), and whether the default
+    view shows that message in full: the media route's access check."""
+    for message, rule in zip(projection.transcript.messages, projection.rules):
+        if message.media:
+            visible = rule.show_as in SHOWN_IN_FULL
+            yield from ((id, message.index, number, media.sha256, visible)
+                        for number, media in enumerate(message.media) if media.refused is None)
+
+
 def segments_json(message: Message) -> str:
     if not message.segments:  # most messages; json.dumps is a third of the row-building time
         return "[]"
@@ -194,7 +217,7 @@ def entry(row: Sequence[Any]) -> Entry:
     """The entry of a row of `entry_columns()`, read by position: a row's attributes by name cost a third of
     reading a big transcript's JSON twin."""
     (index, rank, turn, call_id, span_start, span_end, header_start, header_end, line, column, body_start, body_end,
-     content, source, segments, pair, partner, agent, role, name, recipient, channel, channel_explicit,
+     content, source, segments, pair, partner, agent, media, role, name, recipient, channel, channel_explicit,
      content_type, constrained, intent, end, show_as, rule, reason) = row
     if content is None:
         content = source[body_start - span_start:body_end - span_start]
@@ -202,7 +225,8 @@ def entry(row: Sequence[Any]) -> Entry:
     message = Message(index, turn, role, content, (span_start, span_end), name, recipient, channel,
                       channel_explicit, content_type, constrained, intent, call_id, end, _segments(segments),
                       (header_start, header_end) if header_start is not None else None,
-                      logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False))
+                      logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False),
+                      _media(media))
     return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"))
 
 

@@ -59,7 +59,7 @@ transcripts = Table(
     # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
     # "truncated" (finished without a stop) after; None for every upload that was never live.
     Column("live", String(16), nullable=True),
-    # The raw bytes last (revision 0012_raw_last): SQLite reads a column after a long value by walking its
+    # The raw bytes last (revision 0012): SQLite reads a column after a long value by walking its
     # overflow pages, so every read of a record would walk the whole upload. `raw` is None once deleted.
     Column("raw", LargeBinary, nullable=True),
     Column("masked_raw", LargeBinary, nullable=True),
@@ -109,6 +109,8 @@ def _message_columns() -> list[Column]:
         # What an agent's log records of a message, as JSON (rows.agent_json): its thread and the call that
         # started it, its parent, its metadata, whether it is aside; None for every other message.
         Column("agent", Text, nullable=True),
+        # The inline images its parts carried (JSON: rows.media_json, each a model.Media); None when none.
+        Column("media", Text, nullable=True),
     ]
 
 
@@ -173,4 +175,33 @@ live_chunks = Table(
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("data", LargeBinary, nullable=False),
+)
+
+media_blobs = Table(
+    # Pasted images, once each however many uploads hold them, keyed by the SHA-256 of the bytes as uploaded
+    # (viewer/store/media.py). Only what link holders are served is kept: the image re-encoded from its pixels
+    # without metadata, and its thumbnail; the original bytes stay in the upload's raw text, for its uploader.
+    "media_blobs", metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("source_type", String(32), nullable=False),  # what the uploaded bytes were, by their magic
+    Column("size", Integer, nullable=False),  # bytes as uploaded
+    Column("type", String(32), nullable=False),  # what is served: image/png or image/jpeg
+    Column("width", Integer, nullable=False), Column("height", Integer, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("thumbnail", LargeBinary, nullable=False),
+    Column("stored_at", DateTime(timezone=True), nullable=False),
+)
+
+transcript_media = Table(
+    # Which messages hold which image: the media route's access check (a default-view reader is served only an
+    # image of a message the default view shows in full) and the blobs' owners (a blob no row names is deleted
+    # with the last transcript that held it).
+    "transcript_media", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),  # its place among the message's images
+    Column("sha256", String(64), nullable=False),
+    Column("visible", Boolean, nullable=False),  # the default view shows the message in full
+    Index("transcript_media_by_image", "sha256"),
+    Index("transcript_media_lookup", "transcript_id", "sha256"),
 )

@@ -3,7 +3,7 @@ time (the default view's by rank, so its hidden rows are never read), and the co
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.present.document import Document
@@ -37,8 +37,9 @@ class StoredRows:
         return self.store.pairs(self.id)
 
 
-def stored_document(store: Store, reading: Reading) -> Document:
-    """The reader's view of a stored transcript, conversation or dataset."""
+def stored_document(store: Store, reading: Reading, *, in_request: bool = True) -> Document:
+    """The reader's view of a stored transcript, conversation or dataset (`in_request`: made while the request
+    is answered, so its images' URLs can be built)."""
     record, view = reading.record, reading.view
     if record.is_dataset:
         return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
@@ -47,11 +48,24 @@ def stored_document(store: Store, reading: Reading) -> Document:
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live)
+                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live,
+                    media_url=_media_urls(reading) if in_request else None)
+
+
+_ANY_IMAGE = "0" * 64
+
+
+def _media_urls(reading: Reading) -> Callable[[str], str]:
+    """The URL of each image in this view, made from one URL built now: the export is written after the
+    request's context is gone."""
+    pattern = reading.links.media_url(_ANY_IMAGE, reading.view)
+    return lambda sha256: pattern.replace(_ANY_IMAGE, sha256)
 
 
 def _conversations(store: Store, dataset: Reading) -> Iterator[Document]:
     for conversation in store.iter_conversations(dataset.record.id):
         # A conversation's row has no name of its own: its title is its dataset's, with its number.
         named = dataclasses.replace(conversation, name=dataset.record.name)
-        yield stored_document(store, dataclasses.replace(dataset, record=named))
+        # Made as the export is written, after the request: a dataset's exports name no image URLs (its twin is
+        # an index of conversations; its Markdown and HTML keep placeholders).
+        yield stored_document(store, dataclasses.replace(dataset, record=named), in_request=False)

@@ -130,6 +130,7 @@ class PageLinks:
     branches: Branches | None = None
     interactive = True
     hx_disable = Markup(" hx-disable")
+    shows_images = True
 
     def switch(self, index: int, role: str) -> Switch | None:
         """The branch switcher of message `index`, in the debug view of a conversation with forks."""
@@ -146,6 +147,9 @@ class PageLinks:
 
     def context_url(self, index: int) -> str:
         return record_url("context.context", self.record, index=index)
+
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+        return record_url("media.image", self.record, sha256=sha256, view=view_arg(view), size=size)
 
 
 def view_arg(view: str) -> str | None:

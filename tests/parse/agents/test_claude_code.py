@@ -54,7 +54,7 @@ def test_the_default_view_reads_like_the_chat_the_user_had():
     assert shown(sample("claude-code-1.0-bugfix-mcp.jsonl")) == [
         ("message", "/cost"),
         ("message", "test_leap_day fails since yesterday. Here is the CI page:"),
-        ("message", "[image: image/png, 70 bytes]"),
+        ("message", "[image: image/png, 70 bytes, sha256 497790947d46]"),
         ("preamble", "I'll run the failing test first to see the traceback."),
         ("marker", "used Bash, Read"),
         ("preamble", "The day is clamped to 28, so February 29 never parses. I'll also check the issue tracker for a "

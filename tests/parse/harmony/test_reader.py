@@ -181,7 +181,7 @@ def test_a_message_is_frozen_and_equal_to_one_made_with_the_same_fields():
     values = dict(index=3, turn=3, role="tool", content="{}", span=(1, 9), name="functions.f", recipient="assistant",
                   channel="commentary", channel_explicit=True, content_type="json", constrained=True, intent="status",
                   call_id="c", end="call", segments=(), header=(1, 4), thread="a1", parent=2,
-                  meta=Meta(timestamp="2025-09-14T09:00:01Z"), aside=True)
+                  meta=Meta(timestamp="2025-09-14T09:00:01Z"), aside=True, media=())
     assert Message.__struct_fields__ == tuple(values)
     made = Message(*values.values())
     assert made == Message(**values) and hash(made) == hash(Message(**values))

@@ -88,10 +88,10 @@ def test_image_and_document_blocks_are_placeholders_without_their_data():
         {"type": "document", "title": "Q3", "source": {"type": "base64", "media_type": "application/pdf",
                                                        "data": data}},
         {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.jpg"}}]})
-    assert transcript.messages[0].content == ("What is this?\n[image: image/jpeg, 300 bytes]\n"
-                                              "[document: Q3, application/pdf, 300 bytes]\n"
-                                              "[image: https://example.com/cat.jpg]")
-    assert codes(transcript) == []
+    assert transcript.messages[0].content == (
+        "What is this?\n[image: image/jpeg, 300 bytes, sha256 4c8625c137be, not shown: not a PNG, JPEG, GIF or WebP "
+        "image]\n[document: Q3, application/pdf, 300 bytes]\n[image: https://example.com/cat.jpg]")
+    assert codes(transcript) == ["W-MEDIA-REFUSED"]  # "ABC" repeated is no JPEG, whatever the block claims
 
 
 def test_server_tool_use_calls_the_built_in_tool_and_its_result_replies():

@@ -12,6 +12,9 @@ from viewer.parse import parse
 from viewer.parse.json.media import placeholder
 from viewer.policy import Projection
 
+NOT_RASTER = "not shown: not a PNG, JPEG, GIF or WebP image"
+"""How a placeholder says its inline data is no image the viewer shows."""
+
 
 def decided(messages):
     transcript = parse(json.dumps(messages), "json")
@@ -48,7 +51,8 @@ def test_reasoning_in_a_tool_reply_is_hidden_and_not_a_second_reply():
 
 
 @pytest.mark.parametrize("kind, part, text", [
-    ("image_url", {"image_url": {"url": "data:image/png;base64,QUJDRA=="}}, "[image: image/png, 4 bytes]"),
+    ("image_url", {"image_url": {"url": "data:image/png;base64,QUJDRA=="}},
+     f"[image: image/png, 4 bytes, sha256 e12e115acf45, {NOT_RASTER}]"),
     ("image_url", {"image_url": {"url": "https://e.com/a.png", "detail": "low"}}, "[image: https://e.com/a.png]"),
     ("input_image", {"file_id": "file-123"}, "[image: file file-123]"),
     ("input_image", {}, "[image]"),
@@ -57,7 +61,8 @@ def test_reasoning_in_a_tool_reply_is_hidden_and_not_a_second_reply():
     ("document", {"source": {"type": "text", "media_type": "text/plain", "data": "hello"}},
      "[document: text/plain, 5 characters]"),
     ("input_audio", {"input_audio": {"data": "QUJD", "format": "wav"}}, "[audio: wav, 3 bytes]"),
-    ("image", {"source": {"type": "base64", "media_type": "image/png]evil", "data": "QUJD"}}, "[image: 3 bytes]"),
+    ("image", {"source": {"type": "base64", "media_type": "image/png]evil", "data": "QUJD"}},
+     f"[image: 3 bytes, sha256 b5d4045c3f46, {NOT_RASTER}]"),
 ])
 def test_media_placeholders_name_the_media_and_never_hold_the_data(kind, part, text):
     assert placeholder(kind, {"type": kind, **part}) == text

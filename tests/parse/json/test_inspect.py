@@ -11,6 +11,9 @@ from viewer.parse import parse
 from viewer.parse.json import eval_archive
 from viewer.policy import Projection
 
+NOT_RASTER = "not shown: not a PNG, JPEG, GIF or WebP image"
+"""How a placeholder says its inline data is no image the viewer shows."""
+
 
 def sample(id=1, *messages, target="42"):
     return {"id": id, "epoch": 1, "input": "q", "target": target,
@@ -116,7 +119,8 @@ def test_attachment_references_are_read_as_the_values_they_stand_for():
     text = json.dumps({**sample(1, {"role": "user", "content": [
         {"type": "text", "text": "attachment://t1"}, {"type": "image", "image": "attachment://i1"}]}),
         "attachments": {"t1": "A long question.", "i1": png}})
-    assert [m.content for m in parse(text).messages] == ["A long question.", "[image: image/png, 300 bytes]"]
+    assert [m.content for m in parse(text).messages] == [
+        "A long question.", f"[image: image/png, 300 bytes, sha256 d13d4a8b3b8a, {NOT_RASTER}]"]
 
 
 def test_a_log_without_samples_shows_nothing_and_says_why():

@@ -8,6 +8,9 @@ from tests.parse.helpers import assert_accounted_for, codes, only
 from viewer import parse
 from viewer.policy.projection import SHOWN_IN_FULL, Projection
 
+NOT_RASTER = "not shown: not a PNG, JPEG, GIF or WebP image"
+"""How a placeholder says its inline data is no image the viewer shows."""
+
 
 def shown(transcript) -> list[str]:
     return [m.content for m, d in zip(transcript.messages, Projection.of(transcript).decisions()) if d.show_as in SHOWN_IN_FULL]
@@ -88,7 +91,7 @@ def test_gemini_media_are_placeholders_and_unknown_parts_are_hidden():
         {"text": "Look:"}, {"inlineData": {"mimeType": "image/png", "data": "QUJDREVGR0g="}},
         {"futurePart": {"secret": "X"}}]}]})
     transcript = parse(text)
-    assert shown(transcript) == ["Look:\n[image: image/png, 8 bytes]"]
+    assert shown(transcript) == [f"Look:\n[image: image/png, 8 bytes, sha256 9ac2197d9258, {NOT_RASTER}]"]
     assert "QUJDREVGR0g=" not in transcript.messages[0].content
     assert "W-JSON-UNKNOWN-PART" in codes(transcript)
     assert_accounted_for(transcript, text)
@@ -166,7 +169,7 @@ def test_an_ollama_tool_reply_is_named_by_tool_name_and_paired_by_name():
         {"role": "user", "content": "pic", "images": ["QUJD"]}]}))
     assert transcript.messages[1].name == "functions.f"
     assert [(p.call, p.reply, p.by) for p in transcript.pairs] == [(0, 1, "name")]
-    assert transcript.messages[2].content == "pic\n[image: 3 bytes]"
+    assert transcript.messages[2].content == f"pic\n[image: 3 bytes, sha256 b5d4045c3f46, {NOT_RASTER}]"
 
 
 # -- Preference pairs -----------------------------------------------------------------------------------------

@@ -7,6 +7,9 @@ from tests.parse.helpers import codes, only
 from viewer.parse import parse
 from viewer.policy import Projection
 
+NOT_RASTER = "not shown: not a PNG, JPEG, GIF or WebP image"
+"""How a placeholder says its inline data is no image the viewer shows."""
+
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
         "arguments": '{"city":"Oslo"}'}
 OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": '{"temp": 3}'}
@@ -81,15 +84,15 @@ def test_server_tool_items_are_a_call_and_its_reply():
 
 def test_generated_image_is_a_placeholder():
     transcript = response({"type": "image_generation_call", "id": "ig_1", "result": "QUJD" * 10})
-    assert transcript.messages[1].content == "[image: 30 bytes]"
+    assert transcript.messages[1].content == f"[image: 30 bytes, sha256 3f7cb23172e8, {NOT_RASTER}]"
 
 
 def test_computer_screenshot_is_a_placeholder_and_pairs_with_its_call():
     transcript = request({"type": "computer_call", "call_id": "cu", "action": {"type": "click", "x": 1, "y": 2}},
                          {"type": "computer_call_output", "call_id": "cu", "output": {
                              "type": "computer_screenshot", "image_url": "data:image/png;base64,QUJD"}})
-    assert (transcript.messages[0].recipient, transcript.messages[1].content) == ("computer",
-                                                                                  "[screenshot: image/png, 3 bytes]")
+    assert (transcript.messages[0].recipient, transcript.messages[1].content) == (
+        "computer", f"[screenshot: image/png, 3 bytes, sha256 b5d4045c3f46, {NOT_RASTER}]")
     assert len(transcript.pairs) == 1
 
 
@@ -131,8 +134,8 @@ def test_input_image_is_a_placeholder_in_the_user_s_message():
         {"type": "input_text", "text": "Look:"},
         {"type": "input_image", "image_url": "data:image/jpeg;base64,QUJDRA=="},
         {"type": "input_file", "filename": "a.pdf", "file_data": "data:application/pdf;base64,QUJD"}]})
-    assert transcript.messages[0].content == ("Look:\n[image: image/jpeg, 4 bytes]\n"
-                                              "[file: a.pdf, application/pdf, 3 bytes]")
+    assert transcript.messages[0].content == (f"Look:\n[image: image/jpeg, 4 bytes, sha256 e12e115acf45, "
+                                              f"{NOT_RASTER}]\n[file: a.pdf, application/pdf, 3 bytes]")
 
 
 def test_phase_commentary_is_hidden_and_final_answer_shown():

@@ -1,10 +1,14 @@
 """Images, files, documents and audio in content parts, as labelled placeholders: "[image: image/png, 1,024
-bytes]". Nothing is fetched and no data is embedded: a placeholder names a web address, a file id or name and a
-media type, and counts the bytes of inline (base64) data, which itself never becomes message text."""
+bytes, sha256 0f3a…]". Nothing is fetched and no data is embedded: a placeholder names a web address, a file id
+or name and a media type, and counts the bytes of inline (base64) data, which itself never becomes message text.
+An inline image is also decoded and named by the start of its SHA-256, with the reason when it is not shown;
+the message it ends up in is given a reference to it by that name (viewer/parse/inline_media.py)."""
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from viewer.parse.inline_media import decode_inline, name_facts
 
 MEDIA_PARTS = {
     "image_url": "image",  # OpenAI chat: {"image_url": {"url": …}}
@@ -17,6 +21,8 @@ MEDIA_PARTS = {
     "computer_screenshot": "screenshot",  # Responses API computer_call_output
 }
 """Content part types that stand for media, and the word their placeholder starts with."""
+IMAGE_WORDS = ("image", "screenshot")
+"""The placeholder words whose inline data is decoded as an image."""
 _MEDIA_TYPE = re.compile(r"[A-Za-z0-9.+-]{1,64}/[A-Za-z0-9.+-]{1,64}")
 _DATA_URL = re.compile(r"data:([^;,]{0,200})((?:;[^;,]{0,100}){0,10}),", re.IGNORECASE)
 _LONGEST_ADDRESS = 300
@@ -29,8 +35,21 @@ def placeholder(kind: str, part: dict[str, Any]) -> str:
     for holder in (part, *_nested(part)):
         facts.extend(_facts(holder))
     word = MEDIA_PARTS[kind]
+    inline = _inline_image(part) if word in IMAGE_WORDS else None
+    if inline is not None:
+        facts.extend(name_facts(inline))
     unique = list(dict.fromkeys(fact for fact in facts if fact))
     return f"[{word}: {', '.join(unique)}]" if unique else f"[{word}]"
+
+
+def _inline_image(part: dict[str, Any]):
+    """The part's inline data decoded (the first base64 payload it holds), or None."""
+    for holder in (part, *_nested(part)):
+        for key in ("data", "url", "image_url"):
+            value = holder.get(key)
+            if isinstance(value, str) and (key == "data" or value.startswith("data:")):
+                return decode_inline(value)
+    return None
 
 
 def _nested(part: dict[str, Any]) -> list[dict[str, Any]]:

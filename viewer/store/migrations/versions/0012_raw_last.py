@@ -7,14 +7,14 @@ counts, name, permissions: every page of it, and of each conversation of a datas
 row's first page. PostgreSQL keeps long values out of line (TOAST) and is left as it is. The order of columns
 means nothing else, so the downgrade leaves it.
 
-Revision ID: 0012_raw_last
+Revision ID: 0012
 Revises: 0011
 """
 from typing import Sequence, Union
 
 from alembic import op
 
-revision: str = "0012_raw_last"
+revision: str = "0012"
 down_revision: Union[str, Sequence[str], None] = "0011"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None

@@ -1,0 +1,112 @@
+"""Inline images (base64 payloads in content parts) as references: a media placeholder names its image by the
+start of its SHA-256 (`media.placeholder`), and after the importer has run, each message whose text names one is
+given a `Media` reference to the payload it came from, found in the message's own source span and checked by
+its hash. The decoded bytes are not kept: the store decodes them again from that span (`payload_bytes`).
+
+Only a payload inside the message's own span can be attached to it, so a message's text that merely names an
+image cannot claim one carried by another message (a hidden tool reply's screenshot, say)."""
+from __future__ import annotations
+
+import binascii
+import dataclasses
+import hashlib
+import json
+import re
+from collections import Counter
+from typing import Iterator
+
+from msgspec.structs import replace as replace_fields
+
+from viewer import images
+from viewer.model import Diagnostic, Media, Message, Transcript, make_diagnostic
+
+NAME_CHARS = 12
+"""Hex digits of the SHA-256 a placeholder names its image by."""
+_NAMED = re.compile(r"sha256 ([0-9a-f]{%d})\b" % NAME_CHARS)
+_PAYLOAD = re.compile(r'"(data:(?:[^"\\,]|\\/){0,300}?;base64,[^"]*|[A-Za-z0-9+/=\\]{20,})"')
+"""A JSON string that may be inline data: a base64 data URL, or base64 alone (escapes such as `\\/` allowed)."""
+_DATA_URL = re.compile(r"data:[^,]{0,300}?;base64,", re.IGNORECASE)
+
+
+class Decoded:
+    """Inline data decoded: its bytes' SHA-256 and the verdict on showing them."""
+
+    __slots__ = ("sha256", "size", "verdict")
+
+    def __init__(self, data: bytes) -> None:
+        self.sha256 = hashlib.sha256(data).hexdigest()
+        self.size = len(data)
+        self.verdict = images.inspect(data, self.sha256)
+
+
+def decode_inline(value: str) -> Decoded | None:
+    """A part's inline data (a base64 data URL, or base64 alone) decoded and checked; None if it is not base64."""
+    data = base64_bytes(value)
+    return Decoded(data) if data else None
+
+
+def name_facts(decoded: Decoded) -> list[str]:
+    """What a placeholder says of an inline image beyond the part's own facts: its name and, if refused, why."""
+    facts = [f"sha256 {decoded.sha256[:NAME_CHARS]}"]
+    if decoded.verdict.refused:
+        facts.append(f"not shown: {decoded.verdict.refused}")
+    return facts
+
+
+def base64_bytes(value: str) -> bytes | None:
+    """The bytes of a data URL or of bare base64 (line breaks allowed); None when it is neither."""
+    prefix = _DATA_URL.match(value)
+    if value.startswith(("data:", "DATA:")) and prefix is None:
+        return None  # a data URL that is not base64: text, not an image
+    try:
+        return binascii.a2b_base64(value[prefix.end():] if prefix else value, strict_mode=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def payload_bytes(written: str) -> bytes | None:
+    """The bytes of a payload as written in the source (a JSON string's characters, escapes included)."""
+    if "\\" in written:
+        try:
+            written = json.loads(f'"{written}"')
+        except ValueError:
+            return None
+    return base64_bytes(written)
+
+
+def attach_media(transcript: Transcript) -> Transcript:
+    """The transcript with a `Media` reference on each message for each image its placeholders name, and a
+    `W-MEDIA-REFUSED` warning for each image that is not shown."""
+    if not any("sha256 " in message.content for message in transcript.messages):
+        return transcript
+    messages, found = list(transcript.messages), []
+    for at, message in enumerate(messages):
+        if "sha256 " in message.content:
+            media = tuple(_references(transcript.source, message))
+            if media:
+                messages[at] = replace_fields(message, media=media)
+                found.extend(_refusals(media, message.index))
+    return dataclasses.replace(transcript, messages=tuple(messages), diagnostics=(*transcript.diagnostics, *found))
+
+
+def _references(source: str, message: Message) -> Iterator[Media]:
+    wanted = Counter(_NAMED.findall(message.content))  # a payload written twice is named twice
+    if not wanted:
+        return
+    for match in _PAYLOAD.finditer(source, *message.span):
+        data = payload_bytes(match.group(1))
+        if not data:
+            continue
+        decoded = Decoded(data)
+        name = decoded.sha256[:NAME_CHARS]
+        if wanted[name] > 0:
+            wanted[name] -= 1
+            verdict = decoded.verdict
+            yield Media(decoded.sha256, decoded.size, verdict.type, match.span(1), verdict.width, verdict.height,
+                        verdict.refused)
+
+
+def _refusals(media: tuple[Media, ...], index: int) -> Iterator[Diagnostic]:
+    for item in media:
+        if item.refused:
+            yield make_diagnostic("W-MEDIA-REFUSED", item.span, f"This image is not shown: {item.refused}.", index)
