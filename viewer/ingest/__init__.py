@@ -7,6 +7,7 @@ open, after claiming it so that concurrent opens parse it once.
 from __future__ import annotations
 
 import logging
+from typing import BinaryIO
 
 from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
@@ -59,6 +60,12 @@ def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = 
                          original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
 
 
+def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False, **fields) -> Record:
+    """Store an upload read from its spool file (a live one stays open for appends)."""
+    raw = spool.read()
+    return (store_live_upload if live else store_upload)(store, raw, id=id, **fields)
+
+
 def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     """Store a sample under its stable id unless the same bytes are already there. True if stored."""
     if store.has_same_bytes(id, raw):
@@ -106,4 +113,5 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
 
 __all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
-           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]
+           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_spooled",
+           "store_upload"]
