@@ -54,16 +54,29 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
-    analysis = examine(raw, requested_dialect)
+    return _stored(store, raw, examine(raw, requested_dialect), id=id, requested_dialect=requested_dialect,
+                   **fields)
+
+
+def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False, requested_dialect: str = "auto",
+                  **fields) -> Record:
+    """Store an upload read from its spool file (a live one stays open for appends). The raw bytes are stored
+    from the spool a chunk at a time, after the parse, which no longer needs them."""
+    if live:
+        return store_live_upload(store, spool.read(), id=id, requested_dialect=requested_dialect, **fields)
+    stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
+    if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
+        return stored
+    analysis = examine(spool.read(), requested_dialect)
+    spool.seek(0)
+    return _stored(store, spool, analysis, id=id, requested_dialect=requested_dialect, **fields)
+
+
+def _stored(store: Store, raw: bytes | BinaryIO, analysis: Analysis, *, id: str, requested_dialect: str,
+            **fields) -> Record:
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
         return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                          original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
-
-
-def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False, **fields) -> Record:
-    """Store an upload read from its spool file (a live one stays open for appends)."""
-    raw = spool.read()
-    return (store_live_upload if live else store_upload)(store, raw, id=id, **fields)
 
 
 def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
@@ -109,9 +122,11 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
     return count
 
 
-# Live uploads (viewer/ingest/appending.py) build on the names above: imported last, so it can import them.
+# Live uploads (viewer/ingest/appending.py) and big datasets (streaming.py) build on the names above: imported
+# last, so that they can import them.
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
+from viewer.ingest.streaming import store_streamed  # noqa: E402
 
 __all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
            "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_spooled",
-           "store_upload"]
+           "store_streamed", "store_upload"]

@@ -64,9 +64,11 @@ def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, A
             "tools": "{}", "snippet": None, "conversation_count": len(parts)}
 
 
-def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str) -> Iterator[dict]:
-    """The row of each conversation of a dataset: the dataset's upload fields, and its own summary."""
-    for number, conversation in enumerate(projection.conversations):
+def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str, *,
+                      first: int = 0) -> Iterator[dict]:
+    """The row of each conversation of a dataset: the dataset's upload fields, and its own summary; numbered from
+    `first` (a dataset stored a batch at a time, viewer/store/streamed.py)."""
+    for number, conversation in enumerate(projection.conversations, start=first):
         start, end = _extent(conversation.transcript)
         yield {**parent, "id": conversation_id(parent["id"], number), "raw": None, "masked_raw": None, "sha256": "",
                "size": end - start, "name": None, "manage_hash": None, "parent_id": parent["id"],
