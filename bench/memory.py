@@ -4,7 +4,9 @@ peak resident memory measured is the serving process's alone), one fresh server 
 time (request sent → link answered), the server's peak RSS (Linux `VmHWM`) and its RSS when idle before the
 upload, beside the file's size. Asserts nothing.
 
-Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset]` (sizes in MB; the issue's
+A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
+
+Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony]` (sizes in MB; the issue's
 figures are at 1074 MB, 1 GiB: `--sizes 1074`, which takes minutes and the disk space of the file twice over).
 """
 from __future__ import annotations
@@ -27,12 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.harness.datasets import conversation  # noqa: E402
+from tests.harness.gen import generate  # noqa: E402
 
 SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
 SCREENSHOT_BYTES = 150_000
 """Bytes of one pasted screenshot before base64 (a 200 KB line): 95% of a session's bytes are these."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-BEFORE = {"dataset": "986 MB RSS for a 49 MB dataset (20×), measured before bounded-memory ingest"}
+BEFORE = {"dataset": "986 MB RSS for a 49 MB dataset (20×)", "harmony": "95 MB RSS for 10 MB (9.5×)",
+          "session": "288 MB RSS for 32 MB (9.0×; this bench on the tree before spooling)"}
 """Today's baseline where one was measured (the issue's figures)."""
 
 
@@ -72,10 +76,16 @@ def dataset_lines(rng: random.Random) -> Iterator[str]:
 
 
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "dataset": dataset_lines}
+WHOLE = {"harmony": generate}
+"""Whole-text formats, generated at once (tests/harness/gen.py): read whole, they must peak at ≤ 6× their size."""
 
 
 def write_file(kind: str, megabytes: float, path: Path) -> int:
     """Write a generated file of at least `megabytes` to `path`, a line at a time; returns its size."""
+    if kind in WHOLE:
+        data = WHOLE[kind](megabytes=megabytes).encode()
+        path.write_bytes(data)
+        return len(data)
     size = 0
     with path.open("w", encoding="utf-8") as out:
         for line in KINDS[kind](random.Random(7)):
@@ -155,19 +165,20 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[8, 32], help="file sizes in MB")
-    parser.add_argument("--kinds", nargs="+", choices=sorted(KINDS), default=["session", "dataset"])
+    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]), default=["session", "dataset",
+                                                                                         "harmony"])
     args = parser.parse_args()
     print(f"{'file':<8} {'size':>9} {'status':>6} {'upload':>9} {'MB/s':>6} {'idle RSS':>9} {'peak RSS':>9} "
-          f"{'× size':>7}")
+          f"{'× size':>7} {'above idle':>11}")
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
         for megabytes in args.sizes:
             for kind in args.kinds:
                 r = measure(kind, megabytes, Path(folder))
                 print(f"{r['kind']:<8} {r['size'] / 1e6:>6.0f} MB {r['status']:>6} {r['seconds']:>7.1f} s "
                       f"{r['size'] / 1e6 / r['seconds']:>6.1f} {r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB "
-                      f"{r['peak'] / r['size']:>6.1f}×", flush=True)
+                      f"{r['peak'] / r['size']:>6.1f}× {(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
     for kind, figure in BEFORE.items():
-        print(f"before ({kind}): {figure}")
+        print(f"before bounded-memory ingest ({kind}): {figure}")
 
 
 if __name__ == "__main__":
