@@ -14,7 +14,7 @@ from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.model.collector import collector_paused
-from viewer.parse.decode import decode
+from viewer.parse.decode import decode, decode_file
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store, live
 
@@ -29,7 +29,7 @@ again."""
 log = logging.getLogger(__name__)
 
 
-def analyse(raw: bytes, dialect: str = "auto") -> Projection:
+def analyse(raw: str | bytes, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
         with collector_paused:  # the policy's decisions too: see viewer/model/collector.py
@@ -39,12 +39,12 @@ def analyse(raw: bytes, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-def examine(raw: bytes, dialect: str = "auto") -> Analysis:
+def examine(raw: str | bytes, dialect: str = "auto") -> Analysis:
     """Parse, apply the policy, scan for secrets and mask them for link holders."""
     return mask_secrets(analyse(raw, dialect))
 
 
-def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
+def _unparsed(raw: str | bytes, dialect: str, error: Exception) -> Transcript:
     text, _ = decode(raw)
     failure = make_diagnostic("W-PARSER-FAILED", (0, len(text)),
                               f"The parser failed on this input ({type(error).__name__}); "
@@ -67,9 +67,19 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
-    analysis = examine(spool.read(), requested_dialect)
+    analysis = examine(_contents(spool), requested_dialect)
     spool.seek(0)
     return _stored(store, spool, analysis, id=id, requested_dialect=requested_dialect, **fields)
+
+
+def _contents(spool: BinaryIO) -> str | bytes:
+    """What is parsed of a spooled upload: its text when it decodes cleanly (the bytes are not held meanwhile),
+    else its bytes, whose defects the parse reports."""
+    text = decode_file(spool)
+    if text is not None:
+        return text
+    spool.seek(0)
+    return spool.read()
 
 
 def _stored(store: Store, raw: bytes | BinaryIO, analysis: Analysis, *, id: str, requested_dialect: str,
