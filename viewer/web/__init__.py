@@ -15,8 +15,7 @@ from flask import Flask
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, samples, security
-from viewer.web import spool
+from viewer.web import assets, config, errors, ownership, samples, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS

@@ -37,8 +37,8 @@ def spooled_body() -> BinaryIO:
     limit = int(current_app.config["MAX_UPLOAD_BYTES"])
     spool = new_spool()
     size = 0
-        # `request.stream` refuses a declared Content-Length over the limit before anything is read, and stops a
-        # chunked body at it; the count here says the same for any server that hands the body over unchecked.
+    # `request.stream` refuses a declared Content-Length over the limit before anything is read, and stops a
+    # chunked body at it; the count here says the same for any server that hands the body over unchecked.
     while block := request.stream.read(BLOCK):
         size += len(block)
         if size > limit:
