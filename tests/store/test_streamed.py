@@ -8,12 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from tests.harness.datasets import dataset
 from tests.store.test_live import SUMMARY, snapshot
 from viewer import ingest
-from viewer.ingest import streaming
+from viewer.ingest import STORED_VERSION, streaming
 from viewer.store import Store
+from viewer.store.schema import transcripts
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
 DATASETS = ("json-dataset-finetune.jsonl", "json-dataset-broken-line.jsonl", "json-preference-openai.jsonl",
@@ -94,3 +96,18 @@ def test_what_the_path_cannot_take_is_left_to_the_whole_parse(store, small_piece
 def test_an_upload_under_the_threshold_is_parsed_whole(store, monkeypatch):
     monkeypatch.setattr(streaming, "STREAM_FROM", 1 << 30)
     assert streaming.store_streamed(store, io.BytesIO(mixed_dataset()), id="small") is None
+
+
+def test_a_big_dataset_is_parsed_again_a_piece_at_a_time(store, small_pieces, monkeypatch):
+    raw = mixed_dataset()
+    ingest.store_upload(store, raw, id="whole")
+    streaming.store_streamed(store, io.BytesIO(raw), id="pieces")
+    with store.engine.begin() as conn:  # as a parser of another version left it
+        conn.execute(update(transcripts).where(transcripts.c.id == "pieces").values(parser_version="older"))
+
+    def whole_parse(*args, **kwargs):
+        raise AssertionError("parsed whole")
+
+    monkeypatch.setattr(ingest, "examine", whole_parse)
+    assert ingest.current(store, store.get("pieces")).parser_version == STORED_VERSION
+    assert full_snapshot(store, "pieces") == full_snapshot(store, "whole")

@@ -110,7 +110,10 @@ def current(store: Store, record: Record) -> Record:
 
 
 def reparse(store: Store, record: Record) -> Record:
-    """Parse a stored transcript's raw bytes again and replace its stored parse."""
+    """Parse a stored transcript's raw bytes again and replace its stored parse (a big dataset a piece at a
+    time, viewer/ingest/streaming.py)."""
+    if record.live != live.OPEN and reparse_streamed(store, record):
+        return store.get(record.id)
     raw = store.raw(record.id) or b""
     analysis = examine(raw, record.requested_dialect)
     with collector_paused:
@@ -135,7 +138,7 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
 # Live uploads (viewer/ingest/appending.py) and big datasets (streaming.py) build on the names above: imported
 # last, so that they can import them.
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
-from viewer.ingest.streaming import store_streamed  # noqa: E402
+from viewer.ingest.streaming import reparse_streamed, store_streamed  # noqa: E402
 
 __all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
            "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_spooled",

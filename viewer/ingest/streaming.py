@@ -9,6 +9,7 @@ link holders read, which is made whole), is parsed whole: `store_streamed` answe
 from __future__ import annotations
 
 import logging
+import tempfile
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
@@ -62,6 +63,24 @@ def store_streamed(store: Store, spool: BinaryIO, *, id: str, requested_dialect:
         spool.seek(0)
 
 
+def reparse_streamed(store: Store, record: Record) -> bool:
+    """Parse a big stored JSON Lines dataset again a piece at a time, its raw bytes copied to a spool file a chunk
+    at a time; False (nothing changed) when it is not one this path can take."""
+    if record.conversation_count is None or record.size < STREAM_FROM:
+        return False
+    with tempfile.TemporaryFile() as spool:
+        for chunk in store.raw_stream(record.id) or ():
+            spool.write(chunk)
+        try:
+            if record.requested_dialect not in ("auto", "json") or not is_json_lines_dataset(_head(spool)):
+                return False
+            store.replace_streamed(record.id, _batches(_pieces(spool)), STORED_VERSION)
+        except NotStreamable as reason:
+            log.info("transcript %s parsed again whole: %s", record.id, reason)
+            return False
+    return True
+
+
 def _size(spool: BinaryIO) -> int:
     size = spool.seek(0, 2)
     spool.seek(0)
@@ -113,4 +132,4 @@ def _batches(pieces: Iterator[Piece]) -> Iterator[Batch]:
         yield Batch(projection, piece.chars, piece.lines)
 
 
-__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "store_streamed"]
+__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "reparse_streamed", "store_streamed"]

@@ -156,6 +156,17 @@ class Store:
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
 
+    def replace_streamed(self, id: str, batches: Iterable[streamed.Batch], parser_version: str) -> None:
+        """Replace a dataset's stored parse with one made a batch at a time (as `add_streamed` stores it), in one
+        transaction, and release any claim. An exception from `batches` rolls everything back."""
+        with bulk_transaction(self.engine) as conn:
+            delete_parse(conn, id)
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
+                                             parser_version)
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                claimed_at=None, secret_kinds=None, masked_raw=None, **streamed.dataset_summary(parser_version, totals)))
+
     def set_debug(self, id: str, allowed: bool) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(debug_allowed=allowed))
