@@ -37,7 +37,7 @@ def write(conn: Connection, id: str, source: BinaryIO) -> Written:
     while chunk := source.read(CHUNK):
         digest.update(chunk)
         size += len(chunk)
-        conn.execute(insert(raw_chunks).values(transcript_id=id, number=number, data=chunk))
+        conn.execute(insert(raw_chunks), {"transcript_id": id, "number": number, "data": chunk})
         number += 1
     return Written(size, digest.hexdigest())
 
