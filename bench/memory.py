@@ -35,9 +35,10 @@ SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
 SCREENSHOT_BYTES = 150_000
 """Bytes of one pasted screenshot before base64 (a 200 KB line): 95% of a session's bytes are these."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-BEFORE = {"dataset": "986 MB RSS for a 49 MB dataset (20×)", "harmony": "95 MB RSS for 10 MB (9.5×)",
-          "session": "288 MB RSS for 32 MB (9.0×; this bench on the tree before spooling)"}
-"""Today's baseline where one was measured (the issue's figures)."""
+BEFORE = {"session": "253 MB peak RSS at 32 MB (5.2× above idle)", "dataset": "626 MB at 32 MB (16.9×)",
+          "harmony": "461 MB at 32 MB (11.7×)"}
+"""This bench at 32 MB on the tree before bounded-memory ingest (commit 1883e7d, the same machine): the body
+read whole, the raw bytes in one column, every upload parsed whole."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -180,7 +181,7 @@ def main() -> None:
                       f"{r['size'] / 1e6 / r['seconds']:>6.1f} {r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB "
                       f"{r['peak'] / r['size']:>6.1f}× {(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
     for kind, figure in BEFORE.items():
-        print(f"before bounded-memory ingest ({kind}): {figure}")
+        print(f"before bounded-memory ingest, {kind}: {figure}")
 
 
 if __name__ == "__main__":

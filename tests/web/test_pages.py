@@ -165,7 +165,7 @@ def test_raw_is_the_exact_upload_as_a_text_download(client, owned):
 
 
 def test_raw_is_streamed_a_chunk_at_a_time_byte_exact(client, owned, monkeypatch):
-    monkeypatch.setattr(raw_bytes, "CHUNK", 64)  # a 1 GiB upload is 64 chunks of 16 MiB; this one is several of 64
+    monkeypatch.setattr(raw_bytes, "CHUNK", 64)  # a 1 GiB upload is 256 chunks of 4 MiB; this one is several of 64
     raw = WEATHER.read_bytes() + "\n« é »\r\n".encode()
     id = owned(raw)
     monkeypatch.setattr(Store, "raw", lambda *args: pytest.fail("the raw bytes were read whole"))

@@ -16,8 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from viewer.store.schema import live_chunks, raw_chunks, transcripts
 
-CHUNK = 16 << 20
-"""Bytes per chunk row: big enough that a 1 GiB upload is 64 rows, small enough to hold one at a time."""
+CHUNK = 4 << 20
+"""Bytes per chunk row: a 1 GiB upload is 256 rows; one is read while a whole parse is held, so it stays small."""
 IN_CHUNKS = b""
 """`transcripts.raw` of an upload whose bytes are its chunks."""
 

@@ -1,4 +1,4 @@
-"""Raw chunks: an upload's bytes stored as rows of at most 16 MiB (`raw_chunks`), written from the upload's spool
+"""Raw chunks: an upload's bytes stored as rows of at most 4 MiB (`raw_chunks`), written from the upload's spool
 file a chunk at a time and read back the same way, so that neither storing nor downloading a big upload holds
 it whole (and no value comes near SQLite's limit of 1e9 bytes).
 
