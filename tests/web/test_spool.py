@@ -2,6 +2,7 @@
 they stream (viewer/web/spool.py)."""
 from __future__ import annotations
 
+import errno
 import io
 import tempfile
 
@@ -90,3 +91,19 @@ def test_a_view_that_names_its_own_413_keeps_its_words(make_app):
 
 def test_white_space_alone_is_an_empty_upload_however_long(client):
     assert client.post("/api/transcripts", data=b" \n" * (spool.BLOCK)).status_code == 400
+
+
+def test_a_full_disk_while_spooling_is_a_507_not_a_500(client, monkeypatch):
+    class FullDisk(io.BytesIO):
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(spool, "new_spool", FullDisk)
+    response = client.post("/api/transcripts", data=WEATHER.read_bytes())
+    assert response.status_code == 507 and "no room" in response.get_json()["error"]["message"]
+
+
+def test_the_spool_folder_is_made_at_startup(make_app, tmp_path):
+    folder = tmp_path / "spool" / "uploads"
+    client = make_app(SPOOL_DIR=str(folder)).test_client()
+    assert folder.is_dir() and client.post("/api/transcripts", data=WEATHER.read_bytes()).status_code == 201

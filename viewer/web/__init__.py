@@ -32,6 +32,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     ownership.init_app(app)
+    _init_spool(app)
     _init_store(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
@@ -70,6 +71,11 @@ def _instance_secret(instance: Path) -> str:
         finally:
             draft.unlink()
     return path.read_text().strip()
+
+
+def _init_spool(app: Flask) -> None:
+    if app.config["SPOOL_DIR"]:  # made at startup, as the database's folder: an upload must not find it missing
+        Path(str(app.config["SPOOL_DIR"])).mkdir(parents=True, exist_ok=True)
 
 
 def _init_store(app: Flask) -> None:

@@ -7,16 +7,25 @@ the process dies, so a crash leaves nothing behind.
 """
 from __future__ import annotations
 
+import errno
 import tempfile
 from functools import cached_property
 from typing import BinaryIO
 
 from flask import Request, abort, current_app, request
+from werkzeug.exceptions import HTTPException
 
 BLOCK = 1 << 20
 """Bytes read from the request and written to the spool at a time."""
 PASTE_LIMIT = 64 << 20
 """The most pasted text the form takes: a form field is held in memory (a bigger text is chosen as a file)."""
+
+
+class NoRoom(HTTPException):
+    """The disk under the spool folder is full (Werkzeug names no error for 507)."""
+
+    code = 507
+    description = "The server has no room to take this upload now: try again later, or send a smaller one."
 
 
 def spool_folder() -> str | None:
@@ -43,15 +52,24 @@ def spooled_body() -> BinaryIO:
         size += len(block)
         if size > limit:
             abort(413)
-        spool.write(block)
+        _write(spool, block)
     spool.seek(0)
     return spool
+
+
+def _write(spool: BinaryIO, block: bytes) -> None:
+    try:
+        spool.write(block)
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise NoRoom() from error
 
 
 def spooled_text(text: str) -> BinaryIO:
     """Pasted text (a form field, bounded by MAX_FORM_MEMORY_SIZE) as a spool file, so that every upload is one."""
     spool = new_spool()
-    spool.write(text.encode("utf-8"))
+    _write(spool, text.encode("utf-8"))
     spool.seek(0)
     return spool
 
@@ -104,4 +122,4 @@ def is_blank(spool: BinaryIO, *, whitespace_counts: bool) -> bool:
         spool.seek(0)
 
 
-__all__ = ["PASTE_LIMIT", "SpoolingRequest", "head", "is_blank", "new_spool", "size_of", "spooled_body", "spooled_text"]
+__all__ = ["PASTE_LIMIT", "NoRoom", "SpoolingRequest", "head", "is_blank", "new_spool", "size_of", "spooled_body", "spooled_text"]
