@@ -107,3 +107,14 @@ def test_the_spool_folder_is_made_at_startup(make_app, tmp_path):
     folder = tmp_path / "spool" / "uploads"
     client = make_app(SPOOL_DIR=str(folder)).test_client()
     assert folder.is_dir() and client.post("/api/transcripts", data=WEATHER.read_bytes()).status_code == 201
+
+
+def test_a_full_disk_while_a_form_file_is_spooled_is_a_507(client, monkeypatch):
+    class FullDisk(io.BytesIO):
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(spool, "new_spool", FullDisk)
+    response = client.post("/transcripts", data={"file": (io.BytesIO(WEATHER.read_bytes()), "weather.txt")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 507 and "no room" in soup(response).find(class_="error").get_text()

@@ -90,7 +90,21 @@ class SpoolingRequest(Request):
 
     def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
                          filename: str | None = None, content_length: int | None = None) -> BinaryIO:
-        return new_spool()
+        return _FormSpool(new_spool())
+
+
+class _FormSpool:
+    """A spool file as Werkzeug's form parser writes it: a full disk is `NoRoom`, as for a request body."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+
+    def write(self, data: bytes) -> int:
+        _write(self._file, data)
+        return len(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
 
 
 def size_of(spool: BinaryIO) -> int:
