@@ -69,3 +69,19 @@ def test_a_finished_live_upload_keeps_its_appends_as_raw_chunks(store):
     store.live.finish("live")
     assert chunk_count(store, "live") == 2 and store.raw("live") == first + second
     assert store.get("live").size == len(first + second) and store.has_same_bytes("live", first + second)
+
+
+def test_the_text_link_holders_download_of_an_upload_with_a_secret_is_kept_in_chunks(store, monkeypatch):
+    monkeypatch.setattr(raw, "CHUNK", 64)  # 16 characters a chunk: a 1 GiB text passed SQLite's limit as one value
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    data = WEATHER.read_bytes().replace(b"Tokyo", f"Tokyo {token} é".encode(), 1)
+    assert ingest.store_upload(store, data, id="masked").secret_count == 1
+    shared = store.secrets.shared_raw("masked")
+    assert token.encode() not in shared and "é".encode() in shared
+    assert b"".join(store.secrets.shared_raw_stream("masked")) == shared
+    with store.engine.connect() as conn:
+        masked = conn.execute(select(func.count()).where(raw_chunks.c.transcript_id == "masked",
+                                                         raw_chunks.c.masked.is_(True))).scalar()
+    assert masked > 1 and store.raw("masked") == data
+    store.delete("masked")
+    assert chunk_count(store, "masked") == 0 and store.secrets.shared_raw_stream("masked") is None

@@ -147,7 +147,9 @@ class LiveUploads:
             _add_chunk(conn, id, number, data)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**summaries.summary(projection, parser_version), size=transcripts.c.size + len(data),
-                                 **summaries.secrets(projection, original, secret_kinds)))
+                                 **summaries.secrets(secret_kinds)))
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(masked_raw=raw.keep_masked(conn, id, projection, original)))
             delete_parse(conn, id)
             insert_parse(conn, id, projection, original)
             _set_tail(conn, id, next_tail)

@@ -67,12 +67,13 @@ class Store:
                "requested_dialect": requested_dialect, "created_at": now,
                "expires_at": now + keep_for if keep_for is not None else None,
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample,
-               **summaries.secrets(projection, original, secret_kinds)}
+               **summaries.secrets(secret_kinds)}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
             written = raw_bytes.write(conn, id, io.BytesIO(raw) if isinstance(raw, bytes) else raw)
-            conn.execute(update(transcripts).where(transcripts.c.id == id)
-                         .values(sha256=written.sha256, size=written.size))
+            masked = raw_bytes.keep_masked(conn, id, projection, original)
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                sha256=written.sha256, size=written.size, **({"masked_raw": masked} if masked is not None else {})))
             self._insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
                                        parser_version)
             insert_parse(conn, id, projection, original)
@@ -150,7 +151,9 @@ class Store:
         with bulk_transaction(self.engine) as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**summaries.summary(projection, parser_version), claimed_at=None,
-                                 **summaries.secrets(projection, original, secret_kinds)))
+                                 **summaries.secrets(secret_kinds)))
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(masked_raw=raw_bytes.keep_masked(conn, id, projection, original)))
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
@@ -165,7 +168,8 @@ class Store:
             totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
                                              parser_version)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
-                claimed_at=None, secret_kinds=None, masked_raw=None, **streamed.dataset_summary(parser_version, totals)))
+                claimed_at=None, secret_kinds=None, masked_raw=raw_bytes.keep_masked(conn, id, None, None),
+                **streamed.dataset_summary(parser_version, totals)))
 
     def set_debug(self, id: str, allowed: bool) -> None:
         with self.engine.begin() as conn:

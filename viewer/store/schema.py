@@ -176,9 +176,11 @@ live_chunks = Table(
 raw_chunks = Table(
     # An upload's bytes as sent, in rows of at most viewer/store/raw.py's CHUNK bytes, written from its spool file
     # and read back a chunk at a time (`transcripts.raw` is then b""; uploads stored before revision 0012 keep
-    # their bytes there).
+    # their bytes there); `masked`: the chunks of the text link holders download when secrets were masked
+    # (`transcripts.masked_raw` is then b"").
     "raw_chunks", metadata,
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("masked", Boolean, primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("data", LargeBinary, nullable=False),
 )

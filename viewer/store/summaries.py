@@ -33,11 +33,10 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     }
 
 
-def secrets(projection: Projection, original: Projection | None, kinds: dict[str, int] | None) -> dict[str, Any]:
-    """What an upload's row keeps of its secrets: how many of each kind, and (when `projection` is `original`
-    with them masked) the raw text a link holder downloads."""
-    return {"secret_kinds": json.dumps(kinds, ensure_ascii=False) if kinds else None,
-            "masked_raw": projection.transcript.source.encode("utf-8") if original is not None else None}
+def secrets(kinds: dict[str, int] | None) -> dict[str, Any]:
+    """What an upload's row keeps of its secrets: how many of each kind (the text a link holder downloads is kept
+    in chunks: viewer/store/raw.py `keep_masked`)."""
+    return {"secret_kinds": json.dumps(kinds, ensure_ascii=False) if kinds else None, "masked_raw": None}
 
 
 def _json(value: dict[str, Any]) -> str:
