@@ -64,7 +64,7 @@ def keep_masked(conn: Connection, id: str, shared: Projection | None, original: 
     text = shared.transcript.source
     step = CHUNK // 4  # characters: at most four bytes each
     for number, start in enumerate(range(0, len(text), step)):
-        _insert(conn, id, number, text[start:start + step].encode("utf-8", "surrogatepass"), masked=True)
+        _insert(conn, id, number, text[start:start + step].encode("utf-8"), masked=True)
     return IN_CHUNKS
 
 
