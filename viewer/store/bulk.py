@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 BULK_CACHE_KIB = 65536
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs)
+"""What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 _SHIFTED = {messages: "message", diagnostics: "diagnostic"}
 """The tables whose rows hold offsets and lines, and the `Shift` method that moves each."""
-"""What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 
 
 def insert_parse(conn: Connection, id: str, projection: Projection, original: Projection | None = None) -> None:
