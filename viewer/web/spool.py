@@ -136,4 +136,5 @@ def is_blank(spool: BinaryIO, *, whitespace_counts: bool) -> bool:
         spool.seek(0)
 
 
-__all__ = ["PASTE_LIMIT", "NoRoom", "SpoolingRequest", "head", "is_blank", "new_spool", "size_of", "spooled_body", "spooled_text"]
+__all__ = ["PASTE_LIMIT", "NoRoom", "SpoolingRequest", "head", "is_blank", "new_spool", "size_of", "spooled_body",
+           "spooled_text"]
