@@ -11,6 +11,7 @@ from detect_secrets.plugins.keyword import DENYLIST
 from hypothesis import given, settings, strategies as st
 
 from tests.conftest import missing
+from viewer.secrets import anchors
 from viewer.secrets.anchors import (DEFAULT_ENGINE, GIVEN, GIVEN_24, GIVEN_40, GIVEN_AFTER, NAME_WORDS, RUN, SHAPES,
                                     ascii_view, find_anchors, using)
 from viewer.secrets.assignments import TOKEN_DETECTOR
@@ -120,3 +121,22 @@ def test_threads_scanning_at_once_each_get_their_own_answer() -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         answers = list(pool.map(lambda text: find_anchors(text)[0]["GitHub"], texts * 3))
     assert answers == [[len(text) - len(str(number)) - 1] for number, text in enumerate(texts)] * 3
+
+
+@pytest.mark.parametrize("engine", NAMES)
+@settings(max_examples=150, deadline=None)
+@given(TEXTS, st.integers(1, 40))
+def test_a_text_read_a_slice_at_a_time_has_the_anchors_of_one_view(engine: str, text: str, size: int) -> None:
+    if engine == "hyperscan" and DEFAULT_ENGINE != "hyperscan":
+        missing("hyperscan is not installed: `pip install -e '.[fast]'` (make setup does)")
+    with using(engine):
+        whole = find_anchors(text)
+        with pytest.MonkeyPatch.context() as patch:  # anchors cut at every place, as a big upload's slices cut them
+            patch.setattr(anchors, "SLICE", size)
+            sliced = find_anchors(text)
+    assert [{key: sorted(at) for key, at in kind.items()} for kind in sliced] == \
+        [{key: sorted(at) for key, at in kind.items()} for kind in whole]
+
+
+def test_every_anchor_fits_in_the_reach_of_a_slice_into_the_next() -> None:
+    assert anchors._widest(anchors.EXPRESSIONS) <= anchors.WIDEST

@@ -3,6 +3,7 @@ literal), what each view may find and count, datasets, paging, and the index row
 through reparse and delete. Tests that use the `store` fixture run on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -11,7 +12,7 @@ from sqlalchemy import bindparam, text
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER, harmony
 from viewer import ingest
 from viewer.ingest import STORED_VERSION
-from viewer.store import Store, migrate, rows, search, summaries
+from viewer.store import Store, migrate, raw, rows, search, summaries
 from viewer.store.engine import open_engine
 from viewer.store.search import BadQuery, Query, parse_query
 
@@ -283,7 +284,11 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         patch.setattr(rows, "message_rows", lambda *given: (row[:-2] for row in written(*given)))
         patch.setattr(ingest, "store_analysis_images", lambda store, analysis: 0)  # nor images (revision 0013)
         patch.setattr(old, "get", lambda id: None)
-        ingest.store_upload(old, WEATHER.read_bytes(), id=ID)
+        data = WEATHER.read_bytes()  # nor raw chunks (revision 0014): the bytes whole in `transcripts.raw`
+        patch.setattr(raw, "IN_CHUNKS", data)
+        patch.setattr(raw, "write", lambda conn, id, source: raw.Written(len(data), hashlib.sha256(data).hexdigest()))
+        patch.setattr(raw, "keep_masked", lambda *given: None)
+        ingest.store_upload(old, data, id=ID)
     engine.dispose()
     store = Store(url)  # upgrades to head: the transcript is marked for parsing again
     try:

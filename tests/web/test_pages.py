@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.conftest import HIDDEN_CANARIES, soup, text_of
+from tests.web.conftest import HIDDEN_CANARIES, WEATHER, soup, text_of
+from viewer.store import Store, raw as raw_bytes
 
 
 def entries(response):
@@ -161,6 +162,16 @@ def test_raw_is_the_exact_upload_as_a_text_download(client, owned):
     assert response.status_code == 200 and response.data == raw
     assert response.mimetype == "text/plain"
     assert response.headers["Content-Disposition"].startswith("attachment")
+
+
+def test_raw_is_streamed_a_chunk_at_a_time_byte_exact(client, owned, monkeypatch):
+    monkeypatch.setattr(raw_bytes, "CHUNK", 64)  # a 1 GiB upload is 256 chunks of 4 MiB; this one is several of 64
+    raw = WEATHER.read_bytes() + "\n« é »\r\n".encode()
+    id = owned(raw)
+    monkeypatch.setattr(Store, "raw", lambda *args: pytest.fail("the raw bytes were read whole"))
+    response = client.get(f"/t/{id}/raw")
+    assert response.is_streamed and response.status_code == 200
+    assert b"".join(response.iter_encoded()) == raw
 
 
 def test_raw_is_403_for_link_holders_when_debug_is_not_allowed(stranger, upload):

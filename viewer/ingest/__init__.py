@@ -7,6 +7,7 @@ open, after claiming it so that concurrent opens parse it once.
 from __future__ import annotations
 
 import logging
+from typing import BinaryIO
 
 from viewer.ingest.images import store_analysis_images
 from viewer.ingest.masking import Analysis, mask_secrets
@@ -14,7 +15,7 @@ from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.model.collector import collector_paused
-from viewer.parse.decode import decode
+from viewer.parse.decode import decode, decode_file
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store, live
 
@@ -29,7 +30,7 @@ again."""
 log = logging.getLogger(__name__)
 
 
-def analyse(raw: bytes, dialect: str = "auto") -> Projection:
+def analyse(raw: str | bytes, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
     try:
         with collector_paused:  # the policy's decisions too: see viewer/model/collector.py
@@ -39,12 +40,12 @@ def analyse(raw: bytes, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-def examine(raw: bytes, dialect: str = "auto") -> Analysis:
+def examine(raw: str | bytes, dialect: str = "auto") -> Analysis:
     """Parse, apply the policy, scan for secrets and mask them for link holders."""
     return mask_secrets(analyse(raw, dialect))
 
 
-def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
+def _unparsed(raw: str | bytes, dialect: str, error: Exception) -> Transcript:
     text, _ = decode(raw)
     failure = make_diagnostic("W-PARSER-FAILED", (0, len(text)),
                               f"The parser failed on this input ({type(error).__name__}); "
@@ -54,7 +55,36 @@ def _unparsed(raw: bytes, dialect: str, error: Exception) -> Transcript:
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
-    analysis = examine(raw, requested_dialect)
+    return _stored(store, raw, examine(raw, requested_dialect), id=id, requested_dialect=requested_dialect,
+                   **fields)
+
+
+def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False, requested_dialect: str = "auto",
+                  **fields) -> Record:
+    """Store an upload read from its spool file (a live one stays open for appends). The raw bytes are stored
+    from the spool a chunk at a time, after the parse, which no longer needs them."""
+    if live:
+        return store_live_upload(store, spool.read(), id=id, requested_dialect=requested_dialect, **fields)
+    stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
+    if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
+        return stored
+    analysis = examine(_contents(spool), requested_dialect)
+    spool.seek(0)
+    return _stored(store, spool, analysis, id=id, requested_dialect=requested_dialect, **fields)
+
+
+def _contents(spool: BinaryIO) -> str | bytes:
+    """What is parsed of a spooled upload: its text when it decodes cleanly (the bytes are not held meanwhile),
+    else its bytes, whose defects the parse reports."""
+    text = decode_file(spool)
+    if text is not None:
+        return text
+    spool.seek(0)
+    return spool.read()
+
+
+def _stored(store: Store, raw: bytes | BinaryIO, analysis: Analysis, *, id: str, requested_dialect: str,
+            **fields) -> Record:
     store_analysis_images(store, analysis)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
         return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
@@ -83,7 +113,10 @@ def current(store: Store, record: Record) -> Record:
 
 
 def reparse(store: Store, record: Record) -> Record:
-    """Parse a stored transcript's raw bytes again and replace its stored parse."""
+    """Parse a stored transcript's raw bytes again and replace its stored parse (a big dataset a piece at a
+    time, viewer/ingest/streaming.py)."""
+    if record.live != live.OPEN and reparse_streamed(store, record):
+        return store.get(record.id)
     raw = store.raw(record.id) or b""
     analysis = examine(raw, record.requested_dialect)
     store_analysis_images(store, analysis)
@@ -106,8 +139,11 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
     return count
 
 
-# Live uploads (viewer/ingest/appending.py) build on the names above: imported last, so it can import them.
+# Live uploads (viewer/ingest/appending.py) and big datasets (streaming.py) build on the names above: imported
+# last, so that they can import them.
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
+from viewer.ingest.streaming import reparse_streamed, store_streamed  # noqa: E402
 
 __all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
-           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]
+           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_spooled",
+           "store_streamed", "store_upload"]

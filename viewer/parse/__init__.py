@@ -7,6 +7,7 @@ import dataclasses
 from viewer.analysis import check, pair_calls
 from viewer.model import Diagnostic, Span, Transcript
 from viewer.model.collector import collector_paused
+from viewer.model.lines import line_spans
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode
 from viewer.parse.detect import detect
@@ -40,8 +41,7 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     options = ParseOptions(primed_role=primed_role)
     spans = conversation_spans(text) if chosen == "json" else None
     if spans is not None:
-        return _finished_dataset(read_dataset(text, spans, _read_json_conversation, _read_json_within, options),
-                                 decode_diagnostics)
+        return _dataset(text, spans, options, decode_diagnostics)
     transcript = IMPORTERS[chosen].read(text, options)
     if transcript.is_dataset:  # a chat app's export: its conversations, each cleaned and finished on its own
         cleaned = tuple(replace_lone_surrogates(c, within=_extent(c)) for c in transcript.conversations)
@@ -62,6 +62,29 @@ def _extent(conversation: Transcript) -> Span:
     spans = [*(m.span for m in conversation.messages), *(s.span for s in conversation.frame),
              *(d.span for d in conversation.diagnostics)]
     return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else (0, 0)
+
+
+def _dataset(text: str, spans: list[Span], options: ParseOptions, extra: list[Diagnostic]) -> Transcript:
+    return _finished_dataset(read_dataset(text, spans, _read_json_conversation, _read_json_within, options), extra)
+
+
+def is_json_lines_dataset(head: str) -> bool:
+    """Whether a text that begins with `head` (whole lines, the first 64 KiB at least) parses as a JSON Lines
+    dataset: `parse` decides it from the same lines (detect.py reads 64 KiB; a dataset's first line decides)."""
+    if detect(head) != "json" or head.lstrip().startswith("["):
+        return False
+    return conversation_spans(head) is not None
+
+
+def parse_dataset_lines(text: str) -> Transcript:
+    """Whole lines of a JSON Lines dataset (`is_json_lines_dataset`), read as `parse` reads them in the whole
+    file, each non-blank line a conversation, their spans into `text`: a big dataset is read a piece at a time
+    (viewer/ingest/streaming.py) and its rows moved to the file's offsets as they are stored."""
+    spans = [(start, end) for _, start, end in line_spans(text)]
+    if not spans:
+        return Transcript(dialect="json", source=text)
+    with collector_paused:
+        return _dataset(text, spans, ParseOptions(), [])
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:
@@ -85,4 +108,5 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
 
 
-__all__ = ["DIALECTS", "IMPORTERS", "PARSER_VERSION", "Importer", "ParseOptions", "detect", "parse"]
+__all__ = ["DIALECTS", "IMPORTERS", "PARSER_VERSION", "Importer", "ParseOptions", "detect", "is_json_lines_dataset",
+           "parse", "parse_dataset_lines"]

@@ -2,6 +2,9 @@
 (Inspect AI's .eval log) becomes the text of the JSON it holds (viewer/parse/json/eval_archive.py)."""
 from __future__ import annotations
 
+import codecs
+from typing import BinaryIO
+
 from viewer.model import Diagnostic, make_diagnostic
 from viewer.parse.json import eval_archive
 from viewer.parse.surrogates import clean, has_lone_surrogate
@@ -21,6 +24,25 @@ def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
         # The BOM is an encoding mark, not content; the raw upload still keeps it.
         text = text[1:]
     return text, diagnostics
+
+
+def decode_file(file: BinaryIO, block: int = 1 << 20) -> str | None:
+    """A file's text decoded a block at a time, so that its bytes and its text are never both held whole; None
+    when it is not clean UTF-8 or is an archive (then `decode` its bytes, which reports or unpacks them). The
+    same text `decode` gives, once `parse` has stripped a BOM from either."""
+    file.seek(0)
+    if eval_archive.is_archive(file.read(len(eval_archive.MAGIC))):
+        return None
+    file.seek(0)
+    decoder = codecs.getincrementaldecoder("utf-8")()  # strict: a bad byte is `decode`'s to report
+    parts = []
+    try:
+        while data := file.read(block):
+            parts.append(decoder.decode(data))
+        parts.append(decoder.decode(b"", final=True))
+    except UnicodeDecodeError:
+        return None
+    return "".join(parts)
 
 
 def _decode_bytes(data: bytes) -> tuple[str, list[Diagnostic]]:

@@ -115,6 +115,19 @@ _PATTERNS = [(expression, False, ("shape", name), at)
 _PATTERNS += [(word, True, ("name", letter), at) for letter, words in NAME_WORDS.items() for word, at in words]
 EXPRESSIONS = [(expression, caseless) for expression, caseless, *_ in _PATTERNS]
 """Every anchor pattern as the engines read it (`engines.AnchorPattern`), in the order of their answers."""
+SLICE = 1 << 20
+"""Characters of the text viewed at a time by `find_anchors`."""
+WIDEST = 64
+"""What the widest anchor may match, in characters (the Telegram shape, 44, is the widest now); checked below."""
+
+
+def _widest(expressions: list[tuple[str, bool]]) -> int:
+    """The most characters any anchor pattern can match (an unbounded one would be an error here)."""
+    return max(re._parser.parse(expression).getwidth()[1] for expression, _ in expressions)
+
+
+if _widest(EXPRESSIONS) > WIDEST:  # a slice's view must hold every match that starts in it
+    raise ValueError(f"an anchor pattern matches up to {_widest(EXPRESSIONS)} characters; WIDEST is {WIDEST}")
 _FASTEST = engines.fastest(EXPRESSIONS)
 DEFAULT_ENGINE = _FASTEST.name
 """The engine a scan uses unless told otherwise: `hyperscan`, or `re` where Hyperscan cannot be imported."""
@@ -146,15 +159,20 @@ def names(*letters: str) -> tuple[str, ...]:
 
 def find_anchors(text: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Where each shape's anchor is (by anchor name), and where each name's letter is with `GIVEN` after it (by
-    letter): positions in the text, in no order."""
+    letter): positions in the text, in no order.
+
+    The text is read a slice at a time, each slice's view reaching `WIDEST` characters into the next, and a slice
+    keeps the matches that start in it: every anchor is at most that wide and looks at nothing before it, so the
+    positions are those of one view of the whole text, without a copy of a big upload's text as bytes."""
     shapes: dict[str, list[int]] = {name: [] for name in SHAPES}
     letters: dict[str, list[int]] = {letter: [] for letter in NAME_WORDS}
-    if not text:
-        return shapes, letters
     found = {"shape": shapes, "name": letters}
-    for (_, _, (kind, key), at), starts in zip(_PATTERNS, _ENGINES[_IN_USE.get()].starts(ascii_view(text))):
-        if starts:
-            found[kind][key] += [start + at for start in starts] if at else starts
+    engine = _ENGINES[_IN_USE.get()]
+    for begin in range(0, len(text), SLICE):
+        view = ascii_view(text[begin:begin + SLICE + WIDEST])
+        for (_, _, (kind, key), at), starts in zip(_PATTERNS, engine.starts(view)):
+            if starts:
+                found[kind][key] += [begin + start + at for start in starts if start < SLICE]
     for letter, positions in letters.items():
         given = GIVEN_AFTER.get(letter, GIVEN).match
         letters[letter] = [at for at in positions if given(text, at + 1)]

@@ -1,7 +1,7 @@
 """Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
@@ -11,9 +11,14 @@ from viewer.store import rows, search, summaries
 from viewer.store.schema import (diagnostics, message_kinds, messages, pairs, transcript_media, transcripts,
                                  unmasked_messages)
 
+if TYPE_CHECKING:
+    from viewer.store.streamed import Shift
+
 BULK_CACHE_KIB = 65536
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
 """What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
+_SHIFTED = {messages: "message", diagnostics: "diagnostic"}
+"""The tables whose rows hold offsets and lines, and the `Shift` method that moves each."""
 
 
 def insert_parse(conn: Connection, id: str, projection: Projection, original: Projection | None = None) -> None:
@@ -29,7 +34,7 @@ def insert_parse(conn: Connection, id: str, projection: Projection, original: Pr
 
 
 def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
-                  originals: dict[str, Projection] | None = None) -> None:
+                  originals: dict[str, Projection] | None = None, shift: Shift | None = None) -> None:
     """Insert the parse rows of several transcripts, one `executemany` per table for all of them, and index
     their messages for search (viewer.store.search). `originals`: by id, the parse as written of those whose
     rows are masked (viewer.store.rows.unmasked_rows).
@@ -37,7 +42,9 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
     cost three quarters of the storing time, and a generator never holds every row at once. Rows go in the
     order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
-    number order put every row at another place of the index (a third of the time of storing a big dataset)."""
+    number order put every row at another place of the index (a third of the time of storing a big dataset).
+    `shift`: the parses are of a piece of the upload, their message and diagnostic rows moved to its offsets
+    (viewer/store/streamed.py; never with `originals`)."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
@@ -62,6 +69,8 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 (transcript_media, rows.MEDIA_COLUMNS, media)):
             if (table is not unmasked_messages or originals) and (table is not transcript_media or media):
                 # most uploads have no secrets and no images
+                if shift is not None and table in _SHIFTED:
+                    new_rows = map(getattr(shift, _SHIFTED[table]), new_rows)
                 cursor.executemany(_insert_sql(conn, table, columns), new_rows)
         # After the rows, which the index reads; inside the large page cache.
         search.index(conn, parses)

@@ -1,7 +1,8 @@
 """Live uploads: a transcript an agent appends to while it runs, and the rows of its unfinished tail.
 
 An open upload keeps its bytes as chunks (`live_chunks`, one per append; `transcripts.raw` stays empty, since
-SQLite rewrites a whole row, raw bytes included, on any update) and its unfinished tail (`live_tails`): the
+SQLite rewrites a whole row, raw bytes included, on any update; they become its raw chunks, viewer/store/raw.py,
+when it is finished) and its unfinished tail (`live_tails`): the
 bytes from the first message that may still change, the text before the first message (a YAML header) and a
 `Checkpoint` saying what the stored rows before the tail add up to. An append parses the head and the tail
 alone (viewer.ingest), and `replace_tail` swaps the tail's rows, diagnostics, pairs and search index rows for
@@ -9,7 +10,6 @@ the new ones, shifted to the whole transcript's indexes and offsets: its cost fo
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 
@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from viewer.policy import Projection
-from viewer.store import live_rows, summaries
+from viewer.store import live_rows, raw, summaries
 from viewer.store.bulk import delete_parse, insert_parse
 from viewer.store.engine import bulk_transaction
 from viewer.store.schema import diagnostics, live_chunks, live_tails, messages, pairs, transcripts
@@ -77,15 +77,6 @@ class TailParse:
     next: Tail
 
 
-def with_chunks(conn: Connection, id: str, raw: bytes | None) -> bytes | None:
-    """The upload's bytes: an open one's are its chunks."""
-    if raw != b"":
-        return raw
-    data = conn.execute(select(live_chunks.c.data).where(live_chunks.c.transcript_id == id)
-                        .order_by(live_chunks.c.number)).scalars().all()
-    return b"".join(data) if data else raw
-
-
 def _summary(part: TailParse, counts: live_rows.Counts) -> dict:
     at, projection = part.at, part.projection
     message_count = at.index + len(projection.transcript.messages)
@@ -131,9 +122,11 @@ class LiveUploads:
     def open_upload(self, id: str, tail: Tail) -> None:
         """Make a just stored upload live: its bytes become chunk 0, its tail is kept."""
         with self.engine.begin() as conn:
-            raw = conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar() or b""
-            conn.execute(insert(live_chunks).values(transcript_id=id, number=0, data=raw))
-            conn.execute(update(transcripts).where(transcripts.c.id == id).values(raw=b"", live=OPEN))
+            value = conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+            data = raw.whole(conn, id, value) or b""
+            raw.forget(conn, id)
+            conn.execute(insert(live_chunks).values(transcript_id=id, number=0, data=data))
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(raw=raw.IN_CHUNKS, live=OPEN))
             conn.execute(insert(live_tails).values(transcript_id=id, **_tail_values(tail)))
 
     def tail(self, id: str) -> Tail | None:
@@ -154,7 +147,9 @@ class LiveUploads:
             _add_chunk(conn, id, number, data)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**summaries.summary(projection, parser_version), size=transcripts.c.size + len(data),
-                                 **summaries.secrets(projection, original, secret_kinds)))
+                                 **summaries.secrets(secret_kinds)))
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(masked_raw=raw.keep_masked(conn, id, projection, original)))
             delete_parse(conn, id)
             insert_parse(conn, id, projection, original)
             _set_tail(conn, id, next_tail)
@@ -181,15 +176,15 @@ class LiveUploads:
             _set_tail(conn, id, tail)
 
     def finish(self, id: str) -> str:
-        """Close an open upload: its chunks joined into its raw bytes, its tail forgotten. Returns its state:
-        TRUNCATED when it ends without a stop (E-STREAM-TRUNCATED), else FINISHED."""
+        """Close an open upload: its appended chunks become its raw chunks, its tail is forgotten. Returns its
+        state: TRUNCATED when it ends without a stop (E-STREAM-TRUNCATED), else FINISHED."""
         with self.engine.begin() as conn:
-            raw = with_chunks(conn, id, b"") or b""
+            written = raw.copy_live_chunks(conn, id)
             cut = conn.execute(select(diagnostics.c.seq).where(diagnostics.c.transcript_id == id,
                                                                diagnostics.c.code == TRUNCATED_CODE).limit(1)).first()
             state = TRUNCATED if cut is not None else FINISHED
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
-                raw=raw, sha256=hashlib.sha256(raw).hexdigest(), size=len(raw), live=state))
+                raw=raw.IN_CHUNKS, sha256=written.sha256, size=written.size, live=state))
             forget(conn, id)
         return state
 

@@ -13,7 +13,7 @@ from sqlalchemy import Table, and_, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.sql import Select
 
-from viewer.store import live, rows
+from viewer.store import raw, rows
 from viewer.store.schema import (
     diagnostics,
     message_kinds,
@@ -58,8 +58,17 @@ class Secrets:
             row = conn.execute(select(transcripts.c.masked_raw, transcripts.c.raw).where(transcripts.c.id == id)).first()
             if row is None or row.raw is None:
                 return None
-            # A live upload's bytes are in its chunks.
-            return row.masked_raw if row.masked_raw is not None else live.with_chunks(conn, id, row.raw)
+            if row.masked_raw is not None:
+                return raw.whole(conn, id, row.masked_raw, masked=True)
+            return raw.whole(conn, id, row.raw)
+
+    def shared_raw_stream(self, id: str) -> Iterator[bytes] | None:
+        """`shared_raw` a chunk at a time."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(transcripts.c.masked_raw, transcripts.c.raw).where(transcripts.c.id == id)).first()
+        if row is None or row.raw is None:
+            return None
+        return raw.stream(self.engine, id, masked=row.masked_raw is not None)
 
     def set_unmasked(self, id: str, unmasked: bool) -> None:
         """Whether link holders of the debug view of upload `id` (and its conversations) read its secrets."""

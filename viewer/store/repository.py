@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from typing import Any, Collection, Iterator
+import io
+from typing import Any, BinaryIO, Collection, Iterable, Iterator
 
 from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, media, migrate, owners, rows, search, summaries
+from viewer.store import live, masked, media, migrate, owners, raw as raw_bytes, rows, search, streamed, summaries
 from viewer.store.bulk import delete_parse, insert_parse, insert_rows
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -55,23 +56,50 @@ class Store:
 
     # ---- writing ---------------------------------------------------------------------------------------
 
-    def add(self, raw: bytes, projection: Projection, parser_version: str, *, id: str,
+    def add(self, raw: bytes | BinaryIO, projection: Projection, parser_version: str, *, id: str,
             requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
             name: str | None = None, is_sample: bool = False, keep_for: dt.timedelta | None = None,
             original: Projection | None = None, secret_kinds: dict[str, int] | None = None) -> Record:
-        """Store an upload and its parse in one transaction; returns after the commit. With `keep_for`, the
-        upload expires that long after now. With `original`, `projection` is it with secrets masked (of
-        `secret_kinds`): link holders read that, and the rows it changed are kept as written beside."""
+        """Store an upload and its parse in one transaction; returns after the commit. `raw`: its bytes, or a file
+        of them (a spool file, read from where it stands, a chunk at a time: viewer/store/raw.py). With
+        `keep_for`, the upload expires that long after now. With `original`, `projection` is it with secrets
+        masked (of `secret_kinds`): link holders read that, and the rows it changed are kept as written beside."""
         now = _now()
-        row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
+        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
                "requested_dialect": requested_dialect, "created_at": now,
                "expires_at": now + keep_for if keep_for is not None else None,
                "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample,
-               **summaries.secrets(projection, original, secret_kinds)}
+               **summaries.secrets(secret_kinds)}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
-            self._insert_conversations(conn, row, projection, parser_version)
+            written = raw_bytes.write(conn, id, io.BytesIO(raw) if isinstance(raw, bytes) else raw)
+            masked = raw_bytes.keep_masked(conn, id, projection, original)
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                sha256=written.sha256, size=written.size, **({"masked_raw": masked} if masked is not None else {})))
+            self._insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
+                                       parser_version)
             insert_parse(conn, id, projection, original)
+        return self.get(id)
+
+    def add_streamed(self, raw: BinaryIO, batches: Iterable[streamed.Batch], parser_version: str, *, id: str,
+                     requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
+                     name: str | None = None, keep_for: dt.timedelta | None = None) -> Record:
+        """Store a dataset a batch of conversations at a time (viewer/store/streamed.py), then its raw bytes from
+        `raw` (a spool file, read once the batches are stored), all in one transaction. An exception from
+        `batches` rolls everything back."""
+        now = _now()
+        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
+               "requested_dialect": requested_dialect, "created_at": now,
+               "expires_at": now + keep_for if keep_for is not None else None, "debug_allowed": debug_allowed,
+               "manage_hash": manage_hash, "is_sample": False, "secret_kinds": None, "masked_raw": None}
+        summary = streamed.dataset_summary(parser_version, dict.fromkeys(streamed.COUNTS, 0))
+        with bulk_transaction(self.engine) as conn:
+            conn.execute(insert(transcripts).values(**row, **summary))
+            totals = streamed.insert_batches(conn, {**row, **summary}, batches, parser_version)
+            raw.seek(0)
+            written = raw_bytes.write(conn, id, raw)
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                sha256=written.sha256, size=written.size, **streamed.dataset_summary(parser_version, totals)))
         return self.get(id)
 
     @staticmethod
@@ -104,6 +132,8 @@ class Store:
         with self.engine.begin() as conn:
             images = media.held_by(conn, id)
             delete_parse(conn, id)
+            raw_bytes.forget(conn, id)
+            live.forget(conn, id)
             conn.execute(transcripts.delete().where(transcripts.c.id == id))
             media.drop_unheld(conn, images)
 
@@ -125,13 +155,27 @@ class Store:
         with bulk_transaction(self.engine) as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(**summaries.summary(projection, parser_version), claimed_at=None,
-                                 **summaries.secrets(projection, original, secret_kinds)))
+                                 **summaries.secrets(secret_kinds)))
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(masked_raw=raw_bytes.keep_masked(conn, id, projection, original)))
             images = media.held_by(conn, id)
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
             self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
             media.drop_unheld(conn, images)  # those the new parse no longer holds
+
+    def replace_streamed(self, id: str, batches: Iterable[streamed.Batch], parser_version: str) -> None:
+        """Replace a dataset's stored parse with one made a batch at a time (as `add_streamed` stores it), in one
+        transaction, and release any claim. An exception from `batches` rolls everything back."""
+        with bulk_transaction(self.engine) as conn:
+            delete_parse(conn, id)
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
+                                             parser_version)
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(
+                claimed_at=None, secret_kinds=None, masked_raw=raw_bytes.keep_masked(conn, id, None, None),
+                **streamed.dataset_summary(parser_version, totals)))
 
     def set_debug(self, id: str, allowed: bool) -> None:
         with self.engine.begin() as conn:
@@ -149,6 +193,7 @@ class Store:
             images = media.held_by(conn, id)
             delete_parse(conn, id)
             media.drop_unheld(conn, images)
+            raw_bytes.forget(conn, id)
             live.forget(conn, id)
             owners.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
@@ -224,9 +269,14 @@ class Store:
             start = batch[-1].conversation + 1
 
     def raw(self, id: str) -> bytes | None:
+        """The upload's bytes whole (small callers; a download reads `raw_stream`)."""
         with self.engine.connect() as conn:
-            return live.with_chunks(conn, id, conn.execute(select(transcripts.c.raw)
-                                                           .where(transcripts.c.id == id)).scalar())
+            return raw_bytes.whole(conn, id, conn.execute(select(transcripts.c.raw)
+                                                          .where(transcripts.c.id == id)).scalar())
+
+    def raw_stream(self, id: str) -> Iterator[bytes] | None:
+        """The upload's bytes a chunk at a time (None when it is unknown or deleted)."""
+        return raw_bytes.stream(self.engine, id)
 
     def window(self, id: str, view: str, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank

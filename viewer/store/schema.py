@@ -204,4 +204,14 @@ transcript_media = Table(
     Column("visible", Boolean, nullable=False),  # the default view shows the message in full
     Index("transcript_media_by_image", "sha256"),
     Index("transcript_media_lookup", "transcript_id", "sha256"),
+raw_chunks = Table(
+    # An upload's bytes as sent, in rows of at most viewer/store/raw.py's CHUNK bytes, written from its spool file
+    # and read back a chunk at a time (`transcripts.raw` is then b""; uploads stored before revision 0014 keep
+    # their bytes there); `masked`: the chunks of the text link holders download when secrets were masked
+    # (`transcripts.masked_raw` is then b"").
+    "raw_chunks", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("masked", Boolean, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
 )

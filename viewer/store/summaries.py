@@ -33,11 +33,10 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     }
 
 
-def secrets(projection: Projection, original: Projection | None, kinds: dict[str, int] | None) -> dict[str, Any]:
-    """What an upload's row keeps of its secrets: how many of each kind, and (when `projection` is `original`
-    with them masked) the raw text a link holder downloads."""
-    return {"secret_kinds": json.dumps(kinds, ensure_ascii=False) if kinds else None,
-            "masked_raw": projection.transcript.source.encode("utf-8") if original is not None else None}
+def secrets(kinds: dict[str, int] | None) -> dict[str, Any]:
+    """What an upload's row keeps of its secrets: how many of each kind (the text a link holder downloads is kept
+    in chunks: viewer/store/raw.py `keep_masked`)."""
+    return {"secret_kinds": json.dumps(kinds, ensure_ascii=False) if kinds else None, "masked_raw": None}
 
 
 def _json(value: dict[str, Any]) -> str:
@@ -64,9 +63,11 @@ def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, A
             "tools": "{}", "snippet": None, "conversation_count": len(parts)}
 
 
-def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str) -> Iterator[dict]:
-    """The row of each conversation of a dataset: the dataset's upload fields, and its own summary."""
-    for number, conversation in enumerate(projection.conversations):
+def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str, *,
+                      first: int = 0) -> Iterator[dict]:
+    """The row of each conversation of a dataset: the dataset's upload fields, and its own summary; numbered from
+    `first` (a dataset stored a batch at a time, viewer/store/streamed.py)."""
+    for number, conversation in enumerate(projection.conversations, start=first):
         start, end = _extent(conversation.transcript)
         yield {**parent, "id": conversation_id(parent["id"], number), "raw": None, "masked_raw": None, "sha256": "",
                "size": end - start, "name": None, "manage_hash": None, "parent_id": parent["id"],

@@ -15,7 +15,7 @@ from flask import Flask
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, samples, security
+from viewer.web import assets, config, errors, ownership, samples, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
@@ -23,6 +23,7 @@ from viewer.web.views import BLUEPRINTS
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 instance_relative_config=True)
+    app.request_class = spool.SpoolingRequest  # an upload form's file goes to a spool file (viewer/web/spool.py)
     layered = config.load(app.instance_path, overrides)
     app.config.from_mapping(layered.values)
     app.extensions["viewer.config_sources"] = layered.sources
@@ -31,6 +32,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
     ownership.init_app(app)
+    _init_spool(app)
     _init_store(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
@@ -44,8 +46,9 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
 
 def _derive_config(app: Flask) -> None:
     limit = int(app.config["MAX_UPLOAD_BYTES"])
-    # Werkzeug caps form fields separately (500 kB by default); pasted text gets the same limit as files.
-    app.config.update(MAX_CONTENT_LENGTH=limit, MAX_FORM_MEMORY_SIZE=limit,
+    # Werkzeug caps form fields separately (500 kB by default) and holds them in memory: pasted text gets the
+    # upload limit up to PASTE_LIMIT; a bigger file is chosen, and spooled, instead of pasted.
+    app.config.update(MAX_CONTENT_LENGTH=limit, MAX_FORM_MEMORY_SIZE=min(limit, spool.PASTE_LIMIT),
                       SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_HTTPONLY=True,
                       TEMPLATES_AUTO_RELOAD=False)
     templates.configure(app.jinja_env)
@@ -68,6 +71,11 @@ def _instance_secret(instance: Path) -> str:
         finally:
             draft.unlink()
     return path.read_text().strip()
+
+
+def _init_spool(app: Flask) -> None:
+    if app.config["SPOOL_DIR"]:  # made at startup, as the database's folder: an upload must not find it missing
+        Path(str(app.config["SPOOL_DIR"])).mkdir(parents=True, exist_ok=True)
 
 
 def _init_store(app: Flask) -> None:

@@ -1,13 +1,15 @@
 """What a body must be to be taken in, checked in one place for every way in: an upload through the API, a live
-upload (which may start empty) and an append to it. The upload form reads its file or pasted text itself (a
-form is multipart by nature), then has the same check of its bytes."""
+upload (which may start empty) and an append to it. Every body arrives as a spool file (viewer/web/spool.py),
+never whole in memory; the upload form takes its file or pasted text as one itself (a form is multipart by
+nature), then has the same check of its spool."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from flask import abort, request
 
-from viewer.web import sniff
+from viewer.web import sniff, spool
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +33,21 @@ APPEND = Admission("Send the text itself as the request body (curl --data-binary
                    "Nothing to append: send the text as the request body.", blank_is_empty=False)
 
 
-def admitted_body(admission: Admission) -> bytes:
-    """The request's body, once admitted (415 for a multipart form or binary data, 400 when empty)."""
+def admitted_body(admission: Admission) -> BinaryIO:
+    """The request's body in a spool file, once admitted (415 for a multipart form or binary data, 400 when empty,
+    413 over the size limit)."""
     # `curl --data-binary` labels a raw body application/x-www-form-urlencoded, so only multipart is refused.
     if request.mimetype == "multipart/form-data":
         abort(415, admission.multipart)
-    return admitted(request.get_data(cache=False), admission)
+    return admitted(spool.spooled_body(), admission)
 
 
-def admitted(data: bytes, admission: Admission) -> bytes:
-    """`data`, unless it is empty where that is refused (400) or looks binary (415)."""
-    empty = not (data.strip() if admission.blank_is_empty else data)
-    if empty and admission.empty is not None:
+def admitted(body: BinaryIO, admission: Admission) -> BinaryIO:
+    """`body` (a spool file, left at its start), unless it is empty where that is refused (400) or looks binary
+    (415): both read from its head."""
+    if admission.empty is not None and spool.is_blank(body, whitespace_counts=admission.blank_is_empty):
         abort(400, admission.empty)
-    reason = sniff.binary_reason(data)
+    reason = sniff.binary_reason(spool.head(body, sniff.SNIFF_BYTES))
     if reason is not None:
         abort(415, reason)
-    return data
+    return body

@@ -64,8 +64,8 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     if error.code is None or error.code < 400:  # redirects raised as exceptions pass through
         return error
     message = error.description or error.name
-    if error.code == 413:
-        message = f"The upload is larger than this server's limit of {_size(current_app.config['MAX_CONTENT_LENGTH'])}."
+    if error.code == 413 and error.description == type(error).description:  # Werkzeug's words, not a view's
+        message = _too_large()
     # An exception may carry a hint of its own when the status's usual one would mislead.
     response, status = error_response(error.code, error.name, message, getattr(error, "hint", None))
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
@@ -77,6 +77,16 @@ def _with_allow(response: Response | str, status: int, methods: list[str]) -> Re
     response = make_response(response, status)
     response.headers["Allow"] = ", ".join(methods)
     return response
+
+
+def _too_large() -> str:
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    paste_limit = current_app.config["MAX_FORM_MEMORY_SIZE"]
+    if paste_limit < limit and request.content_length is not None and request.content_length <= limit:
+        # Within the upload limit, so it was a form field over the (lower) limit of pasted text.
+        return (f"Pasted text is limited to {_size(paste_limit)} on this server: choose the file instead "
+                f"(files up to {_size(limit)}).")
+    return f"The upload is larger than this server's limit of {_size(limit)}."
 
 
 def _size(limit: int) -> str:

@@ -31,8 +31,10 @@ class Setting:
 SETTINGS = (
     Setting("DATABASE", "", "SQLite file path or SQLAlchemy database URL (e.g. `postgresql+psycopg://…`); "
                             "empty means `viewer.sqlite3` in the instance folder."),
-    Setting("MAX_UPLOAD_BYTES", 64 * MIB, "Largest accepted upload in bytes, pasted text included; "
-                                          "larger ones get 413."),
+    Setting("MAX_UPLOAD_BYTES", 1024 * MIB, "Largest accepted upload in bytes (pasted text: at most 64 MiB); "
+                                            "larger ones get 413."),
+    Setting("SPOOL_DIR", "", "Folder where upload bodies are written as they arrive (never held whole in "
+                             "memory); empty means the system's temporary folder."),
     Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),

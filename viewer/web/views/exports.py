@@ -3,9 +3,8 @@ download, and the exact uploaded bytes. Every view export is of the reader's `lo
 from __future__ import annotations
 
 import re
-from io import BytesIO
 
-from flask import Blueprint, current_app, send_file
+from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
 from viewer.present.formats import FORMATS, file_name
@@ -64,5 +63,8 @@ def raw(id: str) -> Response:
     # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
     as_sent = reading.owner or reading.unmasked
-    raw = store.raw(record.id) if as_sent else store.secrets.shared_raw(record.id)
-    return send_file(BytesIO(raw or b""), mimetype="text/plain", as_attachment=True, download_name=name)
+    chunks = store.raw_stream(record.id) if as_sent else store.secrets.shared_raw_stream(record.id)
+    # Streamed a chunk at a time (viewer/store/raw.py): a 1 GiB upload is never read whole for its download.
+    response = current_app.response_class(chunks or iter(()), mimetype="text/plain")
+    response.headers.set("Content-Disposition", "attachment", filename=name)
+    return response

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -9,7 +10,7 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry, ownership
+from viewer.web import access, admission, errors, expiry, ownership, spool
 from viewer.web.lookup import get_store
 
 bp = Blueprint("uploads", __name__)
@@ -29,15 +30,16 @@ def upload_form() -> Response | tuple[Response, int]:
     if request.mimetype not in FORM_TYPES:
         abort(415, "This address takes the upload form; send a raw transcript as the body of "
                    "POST /api/transcripts instead.")
+    if request.mimetype != "multipart/form-data" and (request.content_length or 0) > request.max_form_memory_size:
+        abort(413)  # Werkzeug bounds a multipart form's text fields, not a URL-encoded body, which it reads whole
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
-    raw = upload.read() if upload is not None else b""
-    if raw and pasted.strip():
+    chosen = upload is not None and spool.size_of(upload.stream) > 0  # a form without a file sends an empty part
+    if chosen and pasted.strip():
         abort(400, "Choose a file or paste text, not both.")
-    if not raw:
-        raw = pasted.encode("utf-8")
-    name = upload.filename if raw and upload is not None and upload.filename else None
-    record, key = _store_upload(admission.admitted(raw, admission.UPLOAD), _dialect(request.form.get("dialect")),
+    body = upload.stream if chosen else spool.spooled_text(pasted)  # the file is a spool file already
+    name = upload.filename if chosen and upload.filename else None
+    record, key = _store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")))
     ownership.adopt([record.id])
@@ -59,9 +61,9 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     is_live = request.args.get("live", "0")
     if is_live not in ("0", "1"):
         abort(400, "live must be 1 (append to it as you go, then finish it) or 0.")
-    raw = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
+    body = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
     owner_hash = ownership.api_owner_hash()
-    record, key = _store_upload(raw, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
+    record, key = _store_upload(body, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
                                 name=request.args.get("name"), keep_for=keep_for, live=is_live == "1")
     if owner_hash is not None:  # a tool's uploads, in one list that a browser may take on (viewer/web/ownership.py)
         get_store().owners.add(owner_hash, [record.id])
@@ -83,11 +85,10 @@ def _dialect(value: str | None) -> str:
     return dialect
 
 
-def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | None,
+def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
                   keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
-    """Store an admitted upload (a live one stays open for appends)."""
+    """Store an admitted upload from its spool file (a live one stays open for appends)."""
     key = access.new_key()
     fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
-    store = ingest.store_live_upload if live else ingest.store_upload
-    return store(get_store(), raw, **fields), key
+    return ingest.store_spooled(get_store(), body, live=live, **fields), key

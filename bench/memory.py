@@ -1,0 +1,188 @@
+"""Memory of one big upload: a generated Claude Code session (about 95% of its bytes base64 screenshots) and a
+generated JSON Lines dataset, each uploaded over loopback to a server started in a subprocess of its own (so the
+peak resident memory measured is the serving process's alone), one fresh server per file. Prints the upload's
+time (request sent → link answered), the server's peak RSS (Linux `VmHWM`) and its RSS when idle before the
+upload, beside the file's size. Asserts nothing.
+
+A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
+
+Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony]` (sizes in MB; the issue's
+figures are at 1074 MB, 1 GiB: `--sizes 1074`, which takes minutes and the disk space of the file twice over).
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.harness.datasets import conversation  # noqa: E402
+from tests.harness.gen import generate  # noqa: E402
+
+SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
+SCREENSHOT_BYTES = 150_000
+"""Bytes of one pasted screenshot before base64 (a 200 KB line): 95% of a session's bytes are these."""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BEFORE = {"session": "253 MB peak RSS at 32 MB (5.2× above idle)", "dataset": "626 MB at 32 MB (16.9×)",
+          "harmony": "461 MB at 32 MB (11.7×)"}
+"""This bench at 32 MB on the tree before bounded-memory ingest (commit 1883e7d, the same machine): the body
+read whole, the raw bytes in one column, every upload parsed whole."""
+
+
+# ---- generated files ------------------------------------------------------------------------------------
+
+def session_lines(rng: random.Random) -> Iterator[str]:
+    """Claude Code lines without end: a user pasting a screenshot with a question, the assistant's answer, each
+    line chained to the one before by `parentUuid` as Claude Code writes them."""
+    parent = None
+    count = 0
+    while True:
+        count += 1
+        question = [{"type": "text", "text": f"Step {count}: the page looks like this now. What is wrong?"}]
+        if count > 1:  # the first line is short, as a session's first prompt is (detect.py reads 64 KiB)
+            picture = base64.b64encode(PNG_SIGNATURE + rng.randbytes(SCREENSHOT_BYTES)).decode()
+            question.append({"type": "image",
+                             "source": {"type": "base64", "media_type": "image/png", "data": picture}})
+        answer = [{"type": "text", "text": f"In step {count} the header overlaps the menu: " + "set a margin. " * 40}]
+        for kind, role, content in (("user", "user", question), ("assistant", "assistant", answer)):
+            uuid = f"{count:08x}-0000-4000-8000-{len(role):012x}"
+            message = {"role": role, "content": content}
+            if role == "assistant":
+                message |= {"id": f"msg_{count:020d}", "type": "message", "model": "claude-sonnet-4-5",
+                            "stop_reason": "end_turn", "usage": {"input_tokens": 1500, "output_tokens": 90}}
+            yield json.dumps({"parentUuid": parent, "isSidechain": False, "userType": "external",
+                              "cwd": "/home/ada/site", "sessionId": SESSION, "version": "1.0.98",
+                              "gitBranch": "main", "type": kind, "message": message, "uuid": uuid,
+                              "timestamp": f"2025-09-14T10:{count // 60 % 60:02d}:{count % 60:02d}.000Z"},
+                             separators=(",", ":")) + "\n"
+            parent = uuid
+
+
+def dataset_lines(rng: random.Random) -> Iterator[str]:
+    """JSON Lines dataset records without end (tests/harness/datasets.py's conversations)."""
+    number = 0
+    while True:
+        yield json.dumps(conversation(rng, number)) + "\n"
+        number += 1
+
+
+KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "dataset": dataset_lines}
+WHOLE = {"harmony": generate}
+"""Whole-text formats, generated at once (tests/harness/gen.py): read whole, they must peak at ≤ 6× their size."""
+
+
+def write_file(kind: str, megabytes: float, path: Path) -> int:
+    """Write a generated file of at least `megabytes` to `path`, a line at a time; returns its size."""
+    if kind in WHOLE:
+        data = WHOLE[kind](megabytes=megabytes).encode()
+        path.write_bytes(data)
+        return len(data)
+    size = 0
+    with path.open("w", encoding="utf-8") as out:
+        for line in KINDS[kind](random.Random(7)):
+            if size >= megabytes * 1_000_000:
+                break
+            out.write(line)
+            size += len(line.encode())
+    return size
+
+
+# ---- the server ---------------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(folder: Path, limit: int) -> tuple[subprocess.Popen, int]:
+    """A `viewer serve` of its own on loopback, ready to answer (waits at most 60 s)."""
+    port = _free_port()
+    env = {**os.environ, "VIEWER_PRELOAD_SAMPLES": "false", "VIEWER_MAX_UPLOAD_BYTES": str(limit),
+           "VIEWER_SECRET_KEY": "bench", "VIEWER_SPOOL_DIR": str(folder)}
+    server = subprocess.Popen([sys.executable, "-m", "viewer", "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--db", str(folder / "memory.sqlite3")], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return server, port
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise RuntimeError("the server did not start")
+
+
+def status_bytes(pid: int, field: str) -> int:
+    """A VmRSS or VmHWM figure of process `pid`, in bytes."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def upload(port: int, path: Path) -> tuple[int, float]:
+    """POST the file as the API's raw body, streamed from disk; returns the status and the seconds it took."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
+    started = time.perf_counter()
+    with path.open("rb") as body:
+        connection.request("POST", "/api/transcripts", body=body,
+                           headers={"Content-Length": str(path.stat().st_size), "Content-Type": "text/plain"})
+        response = connection.getresponse()
+        response.read()
+    connection.close()
+    return response.status, time.perf_counter() - started
+
+
+def measure(kind: str, megabytes: float, folder: Path) -> dict:
+    path = folder / f"{kind}.jsonl"
+    size = write_file(kind, megabytes, path)
+    server, port = start_server(folder, max(size + 1, 1 << 30))
+    try:
+        idle = status_bytes(server.pid, "VmRSS")
+        status, seconds = upload(port, path)
+        peak = status_bytes(server.pid, "VmHWM")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        path.unlink()
+        for leftover in folder.glob("memory.sqlite3*"):
+            leftover.unlink()
+    return {"kind": kind, "size": size, "status": status, "seconds": seconds, "idle": idle, "peak": peak}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=float, nargs="+", default=[8, 32], help="file sizes in MB")
+    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]), default=["session", "dataset",
+                                                                                         "harmony"])
+    args = parser.parse_args()
+    print(f"{'file':<8} {'size':>9} {'status':>6} {'upload':>9} {'MB/s':>6} {'idle RSS':>9} {'peak RSS':>9} "
+          f"{'× size':>7} {'above idle':>11}")
+    with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
+        for megabytes in args.sizes:
+            for kind in args.kinds:
+                r = measure(kind, megabytes, Path(folder))
+                print(f"{r['kind']:<8} {r['size'] / 1e6:>6.0f} MB {r['status']:>6} {r['seconds']:>7.1f} s "
+                      f"{r['size'] / 1e6 / r['seconds']:>6.1f} {r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB "
+                      f"{r['peak'] / r['size']:>6.1f}× {(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
+    for kind, figure in BEFORE.items():
+        print(f"before bounded-memory ingest, {kind}: {figure}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""A big JSON Lines dataset is stored in bounded memory: the peak resident memory (Linux `VmHWM`) of a fresh
+process storing one a piece at a time does not grow with the file, while the same file parsed whole needs many
+times its size. Each store runs in a process of its own, so that its peak is its own; pieces, raw chunks and
+SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte would. The full-size
+figures are bench/memory.py's."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD = """
+import sys, tempfile
+sys.path.insert(0, {root!r})
+from tests.harness.datasets import dataset
+from viewer import ingest
+from viewer.ingest import streaming
+from viewer.store import Store, bulk, raw
+
+streaming.STREAM_FROM, streaming.PIECE_BYTES = {stream_from}, 256 * 1024
+raw.CHUNK, bulk.BULK_CACHE_KIB = 256 * 1024, 1024  # at their sizes, a small file would fit in one of each
+with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:
+    store = Store(f"sqlite:///{{folder}}/memory.sqlite3")
+    ingest.store_upload(store, b'{{"messages": [{{"role": "user", "content": "warm up"}}]}}', id="warm")
+
+    def status(field):
+        with open("/proc/self/status") as lines:
+            return next(int(line.split()[1]) * 1024 for line in lines if line.startswith(field + ":"))
+
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # the peak so far is forgotten: what follows is measured alone
+    before = status("VmRSS")
+    record = ingest.store_spooled(store, spool, id="big")
+    print(record.conversation_count, status("VmHWM") - before)
+"""
+
+
+def peak_growth(path: Path, *, streamed: bool) -> tuple[int, int]:
+    """Conversations stored and the growth of the peak RSS while storing the file, in a fresh process."""
+    code = CHILD.format(root=str(ROOT), path=str(path), stream_from=0 if streamed else 1 << 62)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    conversations, growth = done.stdout.split()
+    return int(conversations), int(growth)
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
+def test_a_dataset_stored_a_piece_at_a_time_peaks_the_same_at_four_times_the_size(tmp_path):
+    from tests.harness.datasets import dataset
+
+    small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
+    small.write_text(dataset(4000))  # about 2 MB
+    big.write_text(dataset(16000))
+    size = small.stat().st_size
+    whole_conversations, whole = peak_growth(small, streamed=False)
+    conversations, streamed_small = peak_growth(small, streamed=True)
+    big_conversations, streamed_big = peak_growth(big, streamed=True)
+    assert (whole_conversations, conversations, big_conversations) == (4000, 4000, 16000)
+    figures = {"size": size, "whole": whole, "streamed": streamed_small, "streamed at 4×": streamed_big}
+    assert whole > 5 * size, figures  # the measure sees a whole parse's memory
+    assert streamed_big < streamed_small + size / 2, figures  # four times the file, about the same peak
+    assert streamed_big < whole, figures
