@@ -13,8 +13,8 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, migrate, owners, rows, search, summaries
-from viewer.store.bulk import delete_parse, insert_parse, insert_rows
+from viewer.store import live, masked, migrate, owners, processing, rows, search, summaries
+from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
@@ -50,6 +50,8 @@ class Store:
         """The full-text index of message bodies."""
         self.owners = owners.Owners(self.engine)
         """Whose list each upload is in: the hashes of owner keys."""
+        self.processing = processing.Processing(self.engine)
+        """Uploads answered before they were processed: how far each got, and which process holds it."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 
@@ -68,16 +70,9 @@ class Store:
                **summaries.secrets(projection, original, secret_kinds)}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
-            self._insert_conversations(conn, row, projection, parser_version)
+            insert_conversations(conn, row, projection, parser_version)
             insert_parse(conn, id, projection, original)
         return self.get(id)
-
-    @staticmethod
-    def _insert_conversations(conn, parent: dict[str, Any], projection: Projection, parser_version: str) -> None:
-        """A dataset's conversation rows (none for a single conversation)."""
-        if projection.conversations:  # in the order of their ids, as bulk.insert_parses explains
-            insert_rows(conn, transcripts, sorted(summaries.conversation_rows(parent, projection, parser_version),
-                                                  key=lambda row: row["id"]))
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -101,6 +96,7 @@ class Store:
         """Remove a transcript and its parse entirely, tombstone included."""
         with self.engine.begin() as conn:
             delete_parse(conn, id)
+            processing.forget(conn, id)
             conn.execute(transcripts.delete().where(transcripts.c.id == id))
 
     def claim_reparse(self, id: str, seen_version: str) -> bool:
@@ -124,7 +120,7 @@ class Store:
                                  **summaries.secrets(projection, original, secret_kinds)))
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
-            self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
+            insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
 
     def set_debug(self, id: str, allowed: bool) -> None:
@@ -143,6 +139,7 @@ class Store:
             delete_parse(conn, id)
             live.forget(conn, id)
             owners.forget(conn, id)
+            processing.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
@@ -185,11 +182,12 @@ class Store:
             return [rows.record(row) for row in conn.execute(query)]
 
     def ids(self, *, stale_for: str | None = None) -> list[str]:
-        """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version."""
+        """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version (an
+        upload not yet processed has none, and is left to its worker)."""
         query = (select(transcripts.c.id).where(transcripts.c.deleted_at.is_(None), transcripts.c.parent_id.is_(None))
                  .order_by(transcripts.c.id))
         if stale_for is not None:
-            query = query.where(transcripts.c.parser_version != stale_for)
+            query = query.where(transcripts.c.parser_version != stale_for, transcripts.c.state.is_(None))
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
 

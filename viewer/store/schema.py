@@ -61,6 +61,9 @@ transcripts = Table(
     # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
     # "truncated" (finished without a stop) after; None for every upload that was never live.
     Column("live", String(16), nullable=True),
+    # An upload answered before it was processed (viewer/store/processing.py): "processing" until its parse rows
+    # are stored, "failed" when they could not be; None for every readable upload.
+    Column("state", String(16), nullable=True),
     Index("transcripts_by_parent", "parent_id", "conversation"),
 )
 
@@ -171,4 +174,17 @@ live_chunks = Table(
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("data", LargeBinary, nullable=False),
+)
+
+processing = Table(
+    # Each upload not yet done: the stage it has reached (`parsing`, `storing`, then `indexing` while its search
+    # index is built after its rows, or `failed` with the error), the process holding it and when that process
+    # last said it was alive. A row whose process died is processed again from the stored raw bytes.
+    "processing", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("stage", String(16), nullable=False),
+    Column("worker", String(128), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+    Column("error", Text, nullable=True),
 )

@@ -15,7 +15,7 @@ from flask import Flask
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, samples, security
+from viewer.web import assets, config, errors, ownership, processing, samples, security
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
@@ -32,6 +32,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     ownership.init_app(app)
     _init_store(app)
+    processing.init_app(app)  # after the store: uploads left unfinished by a stopped process are taken up again
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)

@@ -33,6 +33,11 @@ SETTINGS = (
                             "empty means `viewer.sqlite3` in the instance folder."),
     Setting("MAX_UPLOAD_BYTES", 64 * MIB, "Largest accepted upload in bytes, pasted text included; "
                                           "larger ones get 413."),
+    Setting("DEFER_UPLOAD_BYTES", 2 * MIB, "Uploads larger than this are answered with their link at once (202) and "
+                                           "processed after, their page showing progress; 0 processes every upload "
+                                           "in its request."),
+    Setting("PROCESSING_SLOTS", 2, "Uploads each server process parses and stores at once; more get 503 with "
+                                   "Retry-After."),
     Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),

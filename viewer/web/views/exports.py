@@ -10,7 +10,9 @@ from werkzeug.wrappers import Response
 
 from viewer.present.formats import FORMATS, file_name
 from viewer.web.documents import stored_document
-from viewer.web.lookup import DEBUG, get_store, open_reading, open_transcript, reading_of
+from viewer.store.processing import PROCESSING
+from viewer.web.lookup import (DEBUG, ProcessingFailed, StillProcessing, get_store, open_reading, open_transcript,
+                               reading_of)
 
 bp = Blueprint("exports", __name__)
 
@@ -52,7 +54,7 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
 
 @bp.get("/t/<id>/raw")
 def raw(id: str) -> Response:
-    record = open_transcript(id)
+    record = open_transcript(id, unfinished=True)
     # The bytes hold everything the default view hides: they are read as the debug view is.
     reading = reading_of(record, DEBUG, refusal="The raw transcript includes everything the default view hides, "
                                                 "and the uploader has not allowed the debug view for this link.")
@@ -63,6 +65,8 @@ def raw(id: str) -> Response:
     # Werkzeug adds `charset=utf-8`, which is right: viewer.parse.decode always reads uploads as UTF-8.
     # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
+    if not record.ready and not reading.owner:  # not scanned for secrets yet: nothing to give link holders
+        raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     as_sent = reading.owner or reading.unmasked
     raw = store.raw(record.id) if as_sent else store.secrets.shared_raw(record.id)
     return send_file(BytesIO(raw or b""), mimetype="text/plain", as_attachment=True, download_name=name)

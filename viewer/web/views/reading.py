@@ -18,7 +18,7 @@ from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
 from viewer.web.lookup import (DEBUG, Reading, get_store, int_arg, open_reading, open_record, reading_of,
                                record_url, render_reading, requested_view, title, wants_partial)
-from viewer.web.views import live
+from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
 bp = Blueprint("reading", __name__)
@@ -32,7 +32,9 @@ PART_CHARS = 200_000
 @bp.get("/t/<id>")
 @bp.get("/t/<id>/c/<int:k>")  # registered first, so url_for with `k` builds this rule
 def transcript(id: str, k: int | None = None) -> Response:
-    record = open_record(id, k)
+    record = open_record(id, k, unfinished=True)
+    if not record.ready:  # answered before it was processed: its progress, or why it failed
+        return processing.page(record)
     if record.is_dataset:
         return dataset_index(record)
     reading = reading_of(record, requested_view())

@@ -1,0 +1,164 @@
+"""Uploads answered before they are processed: their raw bytes and record are stored first (`accept`), their
+parse rows later (`finish`), their search index after those (`index`).
+
+The record's `state` is "processing" until `finish`, which makes it readable in the same transaction that stores
+its rows; "failed" when processing could not store them. A `processing` row per upload not yet done says how
+far it got (`stage`), which process holds it (`worker`) and when that process last said it was alive
+(`heartbeat_at`), so that an upload whose process died is found (`abandoned`), taken over (`claim`) and
+processed again from its stored raw bytes. Deleting an upload deletes its row, and `finish` then stores nothing.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Engine
+
+from viewer.policy import Projection
+from viewer.store import search, summaries
+from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
+from viewer.store.engine import bulk_transaction
+from viewer.store.schema import processing, transcripts
+
+PROCESSING, FAILED = "processing", "failed"
+"""The states of a record not yet readable (`Record.state`); None once it is."""
+QUEUED, PARSING, STORING, INDEXING = "queued", "parsing", "storing", "indexing"
+"""The stages of a `processing` row, in order; `FAILED` ends it."""
+STAGES = (QUEUED, PARSING, STORING, INDEXING)
+ERROR_CHARS = 500
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far an upload's processing got."""
+
+    stage: str
+    started_at: dt.datetime
+    error: str | None
+
+    @property
+    def step(self) -> int:
+        """The stage's number from 1 (of `len(STAGES)`); failed counts as the last."""
+        return STAGES.index(self.stage) + 1 if self.stage in STAGES else len(STAGES)
+
+    def seconds(self, now: dt.datetime | None = None) -> float:
+        return max(((now or _now()) - self.started_at).total_seconds(), 0.0)
+
+
+class Processing:
+    """The store's uploads being processed (`Store.processing`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def accept(self, raw: bytes, *, id: str, worker: str, requested_dialect: str = "auto",
+               debug_allowed: bool = False, manage_hash: str | None = None, name: str | None = None,
+               keep_for: dt.timedelta | None = None) -> None:
+        """Store an upload's raw bytes and record, not yet parsed, held by `worker`; durable on return."""
+        now = _now()
+        row = {"id": id, "raw": raw, "sha256": hashlib.sha256(raw).hexdigest(), "size": len(raw), "name": name,
+               "requested_dialect": requested_dialect, "created_at": now,
+               "expires_at": now + keep_for if keep_for is not None else None,
+               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": False,
+               # Counts of nothing, and no parser version (so that no reader claims it to parse again).
+               "dialect": "unknown", "parser_version": "", "header": "{}", "message_count": 0, "visible_count": 0,
+               "hidden_count": 0, "diagnostic_count": 0, "error_count": 0, "pair_count": 0, "state": PROCESSING}
+        with self.engine.begin() as conn:
+            conn.execute(insert(transcripts).values(**row))
+            conn.execute(insert(processing).values(transcript_id=id, stage=QUEUED, worker=worker, started_at=now,
+                                                   heartbeat_at=now))
+
+    def stage(self, id: str, stage: str) -> None:
+        """Record that upload `id` reached `stage`."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.transcript_id == id)
+                         .values(stage=stage, heartbeat_at=_now()))
+
+    def finish(self, id: str, projection: Projection, parser_version: str, *, original: Projection | None = None,
+               secret_kinds: dict[str, int] | None = None, index_search: bool = True) -> bool:
+        """Store upload `id`'s parse rows and make it readable, in one transaction; without `index_search` its
+        search index is left to `index` (the row stays, at stage `indexing`). False, storing nothing, when it
+        is no longer being processed (deleted meanwhile, or finished by another process that took it over)."""
+        with bulk_transaction(self.engine) as conn:
+            held = (update(processing).where(processing.c.transcript_id == id, processing.c.stage != FAILED)
+                    .values(stage=INDEXING, heartbeat_at=_now()))
+            if not conn.execute(held).rowcount:
+                return False
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summaries.summary(projection, parser_version), state=None,
+                                 **summaries.secrets(projection, original, secret_kinds)))
+            delete_parse(conn, id)  # rows of a run that died while indexing
+            parent = conn.execute(select(transcripts).where(transcripts.c.id == id)).first()._asdict()
+            insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
+            insert_parse(conn, id, projection, original, index_search=index_search)
+            if index_search:
+                conn.execute(delete(processing).where(processing.c.transcript_id == id))
+        return True
+
+    def index(self, id: str, projection: Projection) -> bool:
+        """Build the search index of upload `id`, stored by `finish` without one; False when it is gone."""
+        with bulk_transaction(self.engine) as conn:
+            if not conn.execute(delete(processing).where(processing.c.transcript_id == id,
+                                                         processing.c.stage == INDEXING)).rowcount:
+                return False
+            search.index(conn, parses_of(id, projection))
+        return True
+
+    def fail(self, id: str, error: str) -> None:
+        """Mark upload `id` as failed: its raw bytes stay, for its uploader to download."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.transcript_id == id)
+                         .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now()))
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.state == PROCESSING)
+                         .values(state=FAILED))
+
+    def progress(self, id: str) -> Progress | None:
+        """How far upload `id` got; None when it is done (or was never processed later)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(processing.c.stage, processing.c.started_at, processing.c.error)
+                               .where(processing.c.transcript_id == id)).first()
+        if row is None:
+            return None
+        started = row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=dt.timezone.utc)
+        return Progress(row.stage, started, row.error)
+
+    def searchable(self, id: str) -> bool:
+        """Whether upload `id`'s search index is built (a readable upload's may still be in the making)."""
+        progress = self.progress(id)
+        return progress is None or progress.stage == FAILED
+
+    def heartbeat(self, worker: str) -> None:
+        """Say that `worker` is alive: the uploads it holds are not taken over."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.worker == worker, processing.c.stage != FAILED)
+                         .values(heartbeat_at=_now()))
+
+    def held(self) -> list[tuple[str, str, dt.datetime]]:
+        """`(id, worker, heartbeat_at)` of every upload being processed (not failed), oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(processing.c.transcript_id, processing.c.worker, processing.c.heartbeat_at)
+                                .where(processing.c.stage != FAILED).order_by(processing.c.started_at)).all()
+        return [(row[0], row[1], row[2] if row[2].tzinfo else row[2].replace(tzinfo=dt.timezone.utc))
+                for row in rows]
+
+    def claim(self, id: str, seen_worker: str, worker: str) -> bool:
+        """Take upload `id` over from `seen_worker`; True for exactly one of concurrent claimers. Its stage
+        goes back to queued: it is processed again whole, rows and index."""
+        with self.engine.begin() as conn:
+            return bool(conn.execute(
+                update(processing).where(processing.c.transcript_id == id, processing.c.worker == seen_worker,
+                                         processing.c.stage != FAILED)
+                .values(worker=worker, stage=QUEUED, heartbeat_at=_now())).rowcount)
+
+
+def forget(conn: Any, id: str) -> None:
+    """Drop upload `id`'s processing row (when it is deleted): a worker still at it then stores nothing."""
+    conn.execute(delete(processing).where(processing.c.transcript_id == id))
+
