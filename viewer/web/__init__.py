@@ -20,7 +20,9 @@ from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
 
-def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = True) -> Flask:
+    """The app; with `recover` (a server, not a one-off command) it takes up the uploads a stopped server left
+    unprocessed."""
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 instance_relative_config=True)
     layered = config.load(app.instance_path, overrides)
@@ -32,7 +34,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     ownership.init_app(app)
     _init_store(app)
-    processing.init_app(app)  # after the store: uploads left unfinished by a stopped process are taken up again
+    processing.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)

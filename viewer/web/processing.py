@@ -37,7 +37,9 @@ BUSY_RETRY_SECONDS = 10
 class Busy(ServiceUnavailable):
     """Every processing slot of this process is taken: the upload is refused before anything is stored."""
 
-    retry_after = BUSY_RETRY_SECONDS
+    def __init__(self) -> None:
+        super().__init__(retry_after=BUSY_RETRY_SECONDS)
+
     description = ("The server is processing as many uploads as it can at once; nothing of this upload was "
                    "stored. Send it again in a few seconds.")
     hint = f"Try again in {BUSY_RETRY_SECONDS} seconds."
@@ -79,12 +81,16 @@ class Processor:
 
     def start(self, id: str) -> None:
         """Process accepted upload `id` in a thread of its own, in a slot already taken for it."""
+        self._hold(id)
+        threading.Thread(target=self._run, args=(id,), name=f"processing-{id[:8]}", daemon=True).start()
+
+    def _hold(self, id: str) -> None:
+        """Count upload `id` as this process's until it is processed, and say meanwhile that it is alive."""
         with self._lock:
             self._held.add(id)
             if self._heartbeat is None:
                 self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
                 self._heartbeat.start()
-        threading.Thread(target=self._run, args=(id,), name=f"processing-{id[:8]}", daemon=True).start()
 
     def _run(self, id: str) -> None:
         try:
@@ -118,6 +124,8 @@ class Processor:
         (in a background thread: startup does not wait). Returns the ids taken over."""
         taken = [id for id, worker, beat in self.store.processing.held()
                  if abandoned(worker, beat, self.worker) and self.store.processing.claim(id, worker, self.worker)]
+        for id in taken:
+            self._hold(id)
         if taken:
             log.info("processing again %d upload(s) left unfinished by a process that stopped", len(taken))
             threading.Thread(target=self._resume, args=(taken,), name="processing-recovery", daemon=True).start()
@@ -150,10 +158,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, *, recover: bool = True) -> None:
     processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]))
     app.extensions["viewer.processor"] = processor
-    processor.recover()
+    if recover:
+        processor.recover()
 
 
 def get_processor() -> Processor:

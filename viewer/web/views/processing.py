@@ -14,7 +14,7 @@ from typing import Iterator
 from flask import Blueprint, Response, make_response, render_template, stream_with_context, url_for
 
 from viewer.store import Record
-from viewer.store.processing import FAILED, STAGES, Progress
+from viewer.store.processing import FAILED, PROCESSING, STAGES, Progress
 from viewer.web import access
 from viewer.web.lookup import get_store, open_transcript, title
 from viewer.web.views.live import RETRY_MS, STREAM_SECONDS, sse_event
@@ -68,7 +68,7 @@ def _stream(record: Record) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     while True:
         current = store.get(record.id)
-        if current is None or current.deleted or current.state != record.state:
+        if current is None or current.deleted or current.state != PROCESSING:
             # Readable, failed or deleted: the page, loaded again, shows which.
             yield sse_event("ready", render_template("_progress.html", progress=None,
                                                   page_url=url_for("reading.transcript", id=record.id)))

@@ -56,6 +56,8 @@ def _page_context(reading: Reading, window: Window) -> dict:
     return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
             "answers_url": _answers_url(reading),
             "jumps": jump_points(record.message_count),
+            # A big upload is readable before its search index is built (viewer/ingest/deferred.py).
+            "search_ready": get_store().processing.searchable(record.owner_id),
             # The upload's size, with the spans, would give the length of what the default view hides.
             "size": record.size if reading.may_debug else None,
             "dataset": neighbours(record) if record.parent_id else None}
