@@ -27,9 +27,9 @@ def gate(monkeypatch) -> Iterator[threading.Event]:
     opened = threading.Event()
     real = ingest.process
 
-    def held(store, id):
+    def held(store, id, **options):
         assert opened.wait(WAIT)
-        return real(store, id)
+        return real(store, id, **options)
     monkeypatch.setattr(ingest, "process", held)
     yield opened
     opened.set()
@@ -196,6 +196,41 @@ def test_search_says_it_is_not_ready_until_its_index_is_built(app, client, monke
     _settle(app)
     assert soup(client.get(f"/t/{id}")).select_one(".search-pending") is None
     assert client.get(f"/t/{id}/search?q=weather").status_code == 200
+
+
+def test_the_first_page_is_served_once_its_rows_are_stored_and_the_rest_waits(make_app, monkeypatch):
+    app = make_app(DEFER_UPLOAD_BYTES=THRESHOLD, WINDOW_SIZE=5)
+    client, store = app.test_client(), app.extensions["viewer.store"]
+    rest, real = threading.Event(), store.processing.finish
+
+    def later(*args, **kwargs):
+        assert rest.wait(WAIT)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(store.processing, "finish", later)
+    created = _upload(client).get_json()
+    client.get(created["manage_url"])
+    id = created["id"]
+    try:
+        for _ in range(int(WAIT * 10)):  # bounded: the first rows are stored well within it
+            progress = store.processing.progress(id)
+            if progress is not None and progress.readable:
+                break
+            threading.Event().wait(0.1)
+        record = store.get(id)
+        assert record.state == PROCESSING and 0 < store.message_row_count(id) < record.message_count
+        for view in ("", "?view=debug"):
+            page = client.get(f"/t/{id}{view}")
+            assert soup(page).select("li.entry") and soup(page).select_one(".storing-note[sse-connect]") is not None
+        assert client.get(f"/t/{id}/window?start=5", headers={"HX-Request": "true"}).status_code == 200
+        assert client.get(f"/t/{id}/window?start=300", headers={"HX-Request": "true"}).status_code == 409
+        assert soup(client.get(f"/t/{id}?at=300")).select_one("[data-processing]") is not None
+        assert client.get(f"/t/{id}.json").status_code == 409
+        assert not any(canary in text_of(client.get(f"/t/{id}")) for canary in HIDDEN_CANARIES)
+    finally:
+        rest.set()
+    _settle(app)
+    assert store.message_row_count(id) == store.get(id).message_count and store.get(id).ready
+    assert client.get(f"/t/{id}/window?start=300", headers={"HX-Request": "true"}).status_code == 200
 
 
 def test_an_upload_left_by_a_dead_process_is_processed_when_the_app_starts(make_app):

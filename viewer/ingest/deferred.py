@@ -10,6 +10,7 @@ from viewer.ingest import STORED_VERSION, examine
 from viewer.model.collector import collector_paused
 from viewer.store import Store
 from viewer.store.processing import PARSING, STORING
+from viewer.store.staged import Staged, first_rows
 
 log = logging.getLogger(__name__)
 
@@ -19,20 +20,27 @@ def accept(store: Store, raw: bytes, *, id: str, worker: str, **fields) -> None:
     store.processing.accept(raw, id=id, worker=worker, **fields)
 
 
-def process(store: Store, id: str) -> bool:
-    """Parse upload `id` from its stored raw bytes and store its rows, then its search index. True when it is
-    stored; False when it was deleted meanwhile, or could not be stored (then it is marked failed)."""
+def process(store: Store, id: str, *, window: int = 100) -> bool:
+    """Parse upload `id` from its stored raw bytes and store its rows: first those of its first two windows of
+    `window` entries (its page can be served from then on), then the rest; then its search index. True when it
+    is stored; False when it was deleted meanwhile, or could not be stored (then it is marked failed)."""
     record = store.get(id)
     if record is None or record.deleted:
         return False
     try:
         store.processing.stage(id, PARSING)
         analysis = examine(store.raw(id) or b"", record.requested_dialect)
-        store.processing.stage(id, STORING)
+        shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
         with collector_paused:  # see viewer/model/collector.py
-            stored = store.processing.finish(id, analysis.shared, STORED_VERSION, original=analysis.original,
-                                             secret_kinds=analysis.secret_kinds, index_search=False)
-            return stored and store.processing.index(id, analysis.shared)
+            staged = None
+            if shared.conversations:  # a dataset's first page is its index: stored whole
+                store.processing.stage(id, STORING)
+            else:
+                staged = Staged(id, shared, analysis.original, first_rows(shared, window))
+                if not store.processing.show_first(id, staged, STORED_VERSION, **secrets):
+                    return False
+            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged, **secrets)
+            return stored and store.processing.index(id, shared)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
         log.exception("processing upload %s failed", id)
         store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")

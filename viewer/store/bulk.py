@@ -11,6 +11,8 @@ from viewer.store import rows, search, summaries
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts, unmasked_messages
 
 BULK_CACHE_KIB = 65536
+USE_COPY = True
+"""Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs)
 """What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 
@@ -75,7 +77,7 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 (pairs, rows.PAIR_COLUMNS, (row for id, projection in in_order
                                             for row in rows.pair_rows(id, projection.transcript)))):
             if table is not unmasked_messages or originals:  # most uploads have no secrets
-                _insert_many(conn, cursor, table, columns, new_rows)
+                insert_many(conn, cursor, table, columns, new_rows)
         if index_search:  # after the rows, which the index reads; inside the large page cache
             search.index(conn, parses)
     finally:
@@ -102,11 +104,11 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
         cursor.close()
 
 
-def _insert_many(conn: Connection, cursor: Any, table: Table, columns: tuple[str, ...],
+def insert_many(conn: Connection, cursor: Any, table: Table, columns: tuple[str, ...],
                  new_rows: Iterable[tuple]) -> None:
     """Insert rows of `columns` given as tuples: PostgreSQL's COPY (psycopg 3's `cursor.copy`, rows sent as one
     stream instead of one statement each: bench/sooner.py measures both), executemany elsewhere."""
-    if conn.dialect.name != "postgresql":
+    if conn.dialect.name != "postgresql" or not USE_COPY:
         cursor.executemany(_insert_sql(conn, table, columns), new_rows)
         return
     quote = conn.dialect.identifier_preparer.quote

@@ -22,6 +22,7 @@ from viewer.store import search, summaries
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
 from viewer.store.engine import bulk_transaction
 from viewer.store.schema import processing, transcripts
+from viewer.store.staged import Staged
 
 PROCESSING, FAILED = "processing", "failed"
 """The states of a record not yet readable (`Record.state`); None once it is."""
@@ -42,6 +43,8 @@ class Progress:
     stage: str
     started_at: dt.datetime
     error: str | None
+    readable: bool = False
+    """Whether its first rows are stored (`show_first`): its windows whose rows are all stored may be read."""
 
     @property
     def step(self) -> int:
@@ -81,26 +84,53 @@ class Processing:
             conn.execute(update(processing).where(processing.c.transcript_id == id)
                          .values(stage=stage, heartbeat_at=_now()))
 
-    def finish(self, id: str, projection: Projection, parser_version: str, *, original: Projection | None = None,
-               secret_kinds: dict[str, int] | None = None, index_search: bool = True) -> bool:
-        """Store upload `id`'s parse rows and make it readable, in one transaction; without `index_search` its
-        search index is left to `index` (the row stays, at stage `indexing`). False, storing nothing, when it
-        is no longer being processed (deleted meanwhile, or finished by another process that took it over)."""
+    def show_first(self, id: str, staged: Staged, parser_version: str, *, original: Projection | None = None,
+                   secret_kinds: dict[str, int] | None = None) -> bool:
+        """Store upload `id`'s counts and the rows of its first page (`staged.insert_first`), in one
+        transaction; it stays processing, and its windows whose rows are all stored may be read. False, storing
+        nothing, when it is no longer being processed."""
+        projection = staged.projection
         with bulk_transaction(self.engine) as conn:
-            held = (update(processing).where(processing.c.transcript_id == id, processing.c.stage != FAILED)
-                    .values(stage=INDEXING, heartbeat_at=_now()))
-            if not conn.execute(held).rowcount:
+            if not self._hold(conn, id, STORING, stored_upto=staged.upto):
                 return False
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summaries.summary(projection, parser_version),
+                                 **summaries.secrets(projection, original, secret_kinds)))
+            delete_parse(conn, id)  # rows of a run that died before it was done
+            staged.insert_first(conn)
+        return True
+
+    def finish(self, id: str, projection: Projection, parser_version: str, *, original: Projection | None = None,
+               secret_kinds: dict[str, int] | None = None, index_search: bool = True,
+               staged: Staged | None = None) -> bool:
+        """Store upload `id`'s parse rows (after `show_first`: the rest of `staged`) and make it readable, in one
+        transaction; without `index_search` its search index is left to `index` (the row stays, at stage
+        `indexing`). False, storing nothing, when it is no longer being processed (deleted meanwhile, or taken
+        over by another process)."""
+        with bulk_transaction(self.engine) as conn:
+            if not self._hold(conn, id, INDEXING):
+                return False
+            if staged is not None:
+                conn.execute(update(transcripts).where(transcripts.c.id == id).values(state=None))
+                staged.insert_rest(conn)
+                return True
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
                          .values(**summaries.summary(projection, parser_version), state=None,
                                  **summaries.secrets(projection, original, secret_kinds)))
-            delete_parse(conn, id)  # rows of a run that died while indexing
+            delete_parse(conn, id)  # rows of a run that died before it was done
             parent = conn.execute(select(transcripts).where(transcripts.c.id == id)).first()._asdict()
             insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original, index_search=index_search)
             if index_search:
                 conn.execute(delete(processing).where(processing.c.transcript_id == id))
         return True
+
+    @staticmethod
+    def _hold(conn, id: str, stage: str, **values) -> bool:
+        """Move upload `id` to `stage` if it is still being processed (not failed, not deleted)."""
+        return bool(conn.execute(update(processing).where(processing.c.transcript_id == id,
+                                                          processing.c.stage != FAILED)
+                                 .values(stage=stage, heartbeat_at=_now(), **values)).rowcount)
 
     def index(self, id: str, projection: Projection) -> bool:
         """Build the search index of upload `id`, stored by `finish` without one; False when it is gone."""
@@ -122,12 +152,12 @@ class Processing:
     def progress(self, id: str) -> Progress | None:
         """How far upload `id` got; None when it is done (or was never processed later)."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(processing.c.stage, processing.c.started_at, processing.c.error)
-                               .where(processing.c.transcript_id == id)).first()
+            row = conn.execute(select(processing.c.stage, processing.c.started_at, processing.c.error,
+                                      processing.c.stored_upto).where(processing.c.transcript_id == id)).first()
         if row is None:
             return None
         started = row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=dt.timezone.utc)
-        return Progress(row.stage, started, row.error)
+        return Progress(row.stage, started, row.error, row.stored_upto is not None)
 
     def searchable(self, id: str) -> bool:
         """Whether upload `id`'s search index is built (a readable upload's may still be in the making)."""
@@ -155,7 +185,7 @@ class Processing:
             return bool(conn.execute(
                 update(processing).where(processing.c.transcript_id == id, processing.c.worker == seen_worker,
                                          processing.c.stage != FAILED)
-                .values(worker=worker, stage=QUEUED, heartbeat_at=_now())).rowcount)
+                .values(worker=worker, stage=QUEUED, heartbeat_at=_now(), stored_upto=None)).rowcount)
 
 
 def forget(conn: Any, id: str) -> None:

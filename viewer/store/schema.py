@@ -187,4 +187,7 @@ processing = Table(
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("heartbeat_at", DateTime(timezone=True), nullable=False),
     Column("error", Text, nullable=True),
+    # Messages before this index are stored, with the counts (processing.show_first): a window of them may be
+    # read before the rest is stored. None until then.
+    Column("stored_upto", Integer, nullable=True),
 )

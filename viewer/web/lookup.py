@@ -167,10 +167,10 @@ def render_reading(template: str, reading: Reading, **context: Any) -> str:
                            links=reading.links, **context)
 
 
-def open_reading(id: str, k: int | None = None) -> Reading:
+def open_reading(id: str, k: int | None = None, *, unfinished: bool = False) -> Reading:
     """The transcript `id` (or conversation `k` of dataset `id`) in the view the request asks for: 400 for an
-    unknown view, 403 for the debug view unless this reader may have it."""
-    return reading_of(open_record(id, k), requested_view())
+    unknown view, 403 for the debug view unless this reader may have it. `unfinished`: as `open_transcript`."""
+    return reading_of(open_record(id, k, unfinished=unfinished), requested_view())
 
 
 def requested_view() -> str:

@@ -48,8 +48,8 @@ class Busy(ServiceUnavailable):
 class Processor:
     """One serving process's processing slots and the threads that process uploads after they were answered."""
 
-    def __init__(self, store: Store, slots: int) -> None:
-        self.store = store
+    def __init__(self, store: Store, slots: int, window: int = 100) -> None:
+        self.store, self.window = store, window
         self.slots = threading.BoundedSemaphore(max(slots, 1))
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._held: set[str] = set()
@@ -94,7 +94,7 @@ class Processor:
 
     def _run(self, id: str) -> None:
         try:
-            ingest.process(self.store, id)
+            ingest.process(self.store, id, window=self.window)
         finally:
             self.slots.release()
             with self._lock:
@@ -159,7 +159,8 @@ def _alive(pid: int) -> bool:
 
 
 def init_app(app: Flask, *, recover: bool = True) -> None:
-    processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]))
+    processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]),
+                          max(int(app.config["WINDOW_SIZE"]), 1))
     app.extensions["viewer.processor"] = processor
     if recover:
         processor.recover()

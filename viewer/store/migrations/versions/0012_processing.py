@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("error", sa.Text(), nullable=True),
+        sa.Column("stored_upto", sa.Integer(), nullable=True),
     )
 
 
