@@ -20,16 +20,17 @@ def accept(store: Store, raw: bytes, *, id: str, worker: str, **fields) -> None:
     store.processing.accept(raw, id=id, worker=worker, **fields)
 
 
-def process(store: Store, id: str, *, window: int = 100) -> bool:
+def process(store: Store, id: str, *, window: int = 100, raw: bytes | None = None) -> bool:
     """Parse upload `id` from its stored raw bytes and store its rows: first those of its first two windows of
     `window` entries (its page can be served from then on), then the rest; then its search index. True when it
-    is stored; False when it was deleted meanwhile, or could not be stored (then it is marked failed)."""
+    is stored; False when it was deleted meanwhile, or could not be stored (then it is marked failed). `raw`: its
+    bytes as accepted, when the caller still has them (otherwise read back from the store)."""
     record = store.get(id)
     if record is None or record.deleted:
         return False
     try:
         store.processing.stage(id, PARSING)
-        analysis = examine(store.raw(id) or b"", record.requested_dialect)
+        analysis = examine(raw if raw is not None else store.raw(id) or b"", record.requested_dialect)
         shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
         with collector_paused:  # see viewer/model/collector.py
             staged = None

@@ -169,7 +169,8 @@ live_tails = Table(
 
 live_chunks = Table(
     # The bytes of an open live upload, one row per append (`transcripts.raw` is empty meanwhile, since SQLite
-    # rewrites a whole row on any update); joined into `raw` when the upload is finished.
+    # rewrites a whole row on any update); joined into `raw` when the upload is finished. Likewise the bytes of an
+    # upload being processed after its answer, as one chunk (viewer/store/processing.py).
     "live_chunks", metadata,
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
     Column("number", Integer, primary_key=True),

@@ -33,23 +33,24 @@ class Staged:
 
     def insert_first(self, conn: Connection) -> None:
         """The rows a first page reads: messages before `upto` (and as written, those masking changed), every
-        kind numbered so far, every diagnostic and pair."""
+        kind numbered so far, every diagnostic (the debug view's panel lists the first ones)."""
         transcript = self.projection.transcript
         with _cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, islice(self._messages, self.upto))
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
-                         (row for row in self._unmasked if row[1] < self.upto))
+                        (row for row in self._unmasked if row[1] < self.upto))
             self._insert_kinds(conn, cursor)
             insert_many(conn, cursor, diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(self.id, transcript))
-            insert_many(conn, cursor, pairs, rows.PAIR_COLUMNS, rows.pair_rows(self.id, transcript))
 
     def insert_rest(self, conn: Connection) -> None:
-        """Every other row: the messages from `upto` on, and the kinds they brought."""
+        """Every other row: the messages from `upto` on, the kinds they brought, and the pairs (which only the
+        JSON twin reads: a card carries its pair in its message row)."""
         with _cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, self._messages)
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
-                         (row for row in self._unmasked if row[1] >= self.upto))
+                        (row for row in self._unmasked if row[1] >= self.upto))
             self._insert_kinds(conn, cursor)
+            insert_many(conn, cursor, pairs, rows.PAIR_COLUMNS, rows.pair_rows(self.id, self.projection.transcript))
 
     def _insert_kinds(self, conn: Connection, cursor) -> None:
         fresh = [row for row in rows.kind_rows(self.id, self._kinds, self.projection.rules)

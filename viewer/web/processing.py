@@ -67,9 +67,9 @@ class Processor:
         finally:
             self.slots.release()
 
-    def later(self, id: str, accept: Callable[[], None]) -> None:
-        """Take a slot (`Busy` when none is free), store upload `id` with `accept` (its raw bytes and record),
-        and process it in a thread of its own, which gives the slot back when done."""
+    def later(self, id: str, raw: bytes, accept: Callable[[], None]) -> None:
+        """Take a slot (`Busy` when none is free), store upload `id` with `accept` (its raw bytes `raw` and its
+        record), and process it in a thread of its own, which gives the slot back when done."""
         if not self.slots.acquire(blocking=False):
             raise Busy()
         try:
@@ -77,12 +77,13 @@ class Processor:
         except BaseException:
             self.slots.release()
             raise
-        self.start(id)
+        self.start(id, raw)
 
-    def start(self, id: str) -> None:
-        """Process accepted upload `id` in a thread of its own, in a slot already taken for it."""
+    def start(self, id: str, raw: bytes | None = None) -> None:
+        """Process accepted upload `id` (its bytes `raw`, or read back from the store) in a thread of its own,
+        in a slot already taken for it."""
         self._hold(id)
-        threading.Thread(target=self._run, args=(id,), name=f"processing-{id[:8]}", daemon=True).start()
+        threading.Thread(target=self._run, args=(id, raw), name=f"processing-{id[:8]}", daemon=True).start()
 
     def _hold(self, id: str) -> None:
         """Count upload `id` as this process's until it is processed, and say meanwhile that it is alive."""
@@ -92,9 +93,9 @@ class Processor:
                 self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
                 self._heartbeat.start()
 
-    def _run(self, id: str) -> None:
+    def _run(self, id: str, raw: bytes | None) -> None:
         try:
-            ingest.process(self.store, id, window=self.window)
+            ingest.process(self.store, id, window=self.window, raw=raw)
         finally:
             self.slots.release()
             with self._lock:
