@@ -88,6 +88,14 @@ mask), code-dense text, and an agent reading real code as OpenAI chat JSON (Pyth
 werkzeug, whose HTTP and authentication code names keys and passwords twice as often). Then findings per
 megabyte on text without secrets (false positives), detect-secrets' entropy detectors at their defaults on
 the same text (why they are off), and the entropy limit of the token-named detector."""),
+    Bench("sooner", "Readable sooner: first page of a big upload", """\
+One generated 10 MB Harmony transcript uploaded through the Flask test client, each upload right after a
+`parse()` of the same bytes (the ratio of the two is taken per round: the machine's load moves between them
+otherwise), the round of the median ratio of 3 shown: processed in the request (201, today's path below the
+threshold) and answered first (202, `VIEWER_DEFER_UPLOAD_BYTES` under its size), its page asked for every 20 ms
+until it is the transcript (its first two windows' rows stored: viewer/store/staged.py). On SQLite and on a
+throwaway PostgreSQL cluster with durable settings, there with rows sent by COPY and, for comparison, by
+executemany. Targets: first page served ≤ 2× parse on SQLite, ≤ 4× on PostgreSQL."""),
     Bench("tool_runs", "Long runs of tool calls", """\
 An agent's run of 25,000 and 50,000 tool calls and replies with nothing shown between them, which the default
 view collapses into one marker: upload, first page and the `.json`, `.md` and `.html` downloads, each beside

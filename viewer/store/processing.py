@@ -1,8 +1,10 @@
-"""Uploads answered before they are processed: their raw bytes and record are stored first (`accept`), their
-parse rows later (`finish`), their search index after those (`index`).
+"""Uploads answered before they are processed: their raw bytes and record are stored first (`accept`), then
+their counts and the rows of their first page (`show_first`, viewer/store/staged.py), the rest of their parse
+rows (`finish`), and their search index after those (`index`).
 
 The record's `state` is "processing" until `finish`, which makes it readable in the same transaction that stores
-its rows; "failed" when processing could not store them. A `processing` row per upload not yet done says how
+its last rows (before, a reader may have the windows whose rows are all stored: viewer/web/windows.py);
+"failed" when processing could not store them. A `processing` row per upload not yet done says how
 far it got (`stage`), which process holds it (`worker`) and when that process last said it was alive
 (`heartbeat_at`), so that an upload whose process died is found (`abandoned`), taken over (`claim`) and
 processed again from its stored raw bytes. Deleting an upload deletes its row, and `finish` then stores nothing.
@@ -94,7 +96,7 @@ class Processing:
         transaction; it stays processing, and its windows whose rows are all stored may be read. False, storing
         nothing, when it is no longer being processed."""
         projection = staged.projection
-        with bulk_transaction(self.engine) as conn:
+        with bulk_transaction(self.engine, durable=False) as conn:  # made again from the raw bytes after a crash
             if not self._hold(conn, id, STORING, stored_upto=staged.upto):
                 return False
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
@@ -111,7 +113,7 @@ class Processing:
         transaction; without `index_search` its search index is left to `index` (the row stays, at stage
         `indexing`). False, storing nothing, when it is no longer being processed (deleted meanwhile, or taken
         over by another process)."""
-        with bulk_transaction(self.engine) as conn:
+        with bulk_transaction(self.engine, durable=False) as conn:  # `index`'s commit makes it durable
             if not self._hold(conn, id, INDEXING):
                 return False
             if staged is not None:
