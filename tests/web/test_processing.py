@@ -112,7 +112,7 @@ def test_the_progress_stream_sends_the_stage_then_ready(app, client, gate):
     chunks = stream.response
     assert next(chunks).startswith(b"retry:")
     first = next(chunks).decode()
-    assert first.startswith("event: progress") and 'data-stage="queued"' in first
+    assert first.startswith("event: progress") and 'data-stage="parsing"' in first
     stream.close()
     gate.set()
     _settle(app)

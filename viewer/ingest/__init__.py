@@ -105,8 +105,8 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
 # Live uploads (viewer/ingest/appending.py) build on the names above: imported last, so it can import them.
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
 # Uploads answered first, processed after (viewer/ingest/deferred.py): the same examine, then the store.
-from viewer.ingest.deferred import accept, process  # noqa: E402
+from viewer.ingest.deferred import Upload, accept, process  # noqa: E402
 
-__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "accept", "analyse", "append",
+__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "Upload", "accept", "analyse", "append",
            "current", "examine", "process",
            "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]

@@ -5,6 +5,8 @@ again: it starts from the stored raw bytes, whatever stage was reached."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Callable
 
 from viewer.ingest import STORED_VERSION, examine
 from viewer.model.collector import collector_paused
@@ -15,22 +17,37 @@ from viewer.store.staged import Staged, first_rows
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """An upload whose bytes the caller holds, parsed while they are being stored (the parse needs no database,
+    so it overlaps the write and its commit)."""
+
+    raw: bytes
+    dialect: str
+    stored: Callable[[], bool]
+    """Waits until the bytes and record are stored and says whether they were (if not, nothing is stored)."""
+
+
 def accept(store: Store, raw: bytes, *, id: str, worker: str, **fields) -> None:
-    """Store an upload's raw bytes and its record, in state processing, held by `worker`."""
+    """Store an upload's raw bytes and its record, in state processing (stage parsing), held by `worker`."""
     store.processing.accept(raw, id=id, worker=worker, **fields)
 
 
-def process(store: Store, id: str, *, window: int = 100, raw: bytes | None = None) -> bool:
-    """Parse upload `id` from its stored raw bytes and store its rows: first those of its first two windows of
-    `window` entries (its page can be served from then on), then the rest; then its search index. True when it
-    is stored; False when it was deleted meanwhile, or could not be stored (then it is marked failed). `raw`: its
-    bytes as accepted, when the caller still has them (otherwise read back from the store)."""
-    record = store.get(id)
-    if record is None or record.deleted:
-        return False
-    try:
+def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None) -> bool:
+    """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
+    can be served from then on), then the rest; then its search index. True when it is stored; False when it
+    was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
+    `upload`, its bytes are read from the store (an upload taken over from a process that died)."""
+    if upload is None:
+        record = store.get(id)
+        if record is None or record.deleted:
+            return False
         store.processing.stage(id, PARSING)
-        analysis = examine(raw if raw is not None else store.raw(id) or b"", record.requested_dialect)
+        upload = Upload(store.raw(id) or b"", record.requested_dialect, lambda: True)
+    try:
+        analysis = examine(upload.raw, upload.dialect)
+        if not upload.stored():
+            return False
         shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
         with collector_paused:  # see viewer/model/collector.py
             staged = None
@@ -44,6 +61,7 @@ def process(store: Store, id: str, *, window: int = 100, raw: bytes | None = Non
             return stored and store.processing.index(id, shared)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
         log.exception("processing upload %s failed", id)
-        store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")
+        if upload.stored():
+            store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")
         return False
 

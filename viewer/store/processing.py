@@ -81,7 +81,7 @@ class Processing:
         with self.engine.begin() as conn:
             conn.execute(insert(transcripts).values(**row))
             conn.execute(insert(live_chunks).values(transcript_id=id, number=0, data=raw))
-            conn.execute(insert(processing).values(transcript_id=id, stage=QUEUED, worker=worker, started_at=now,
+            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
                                                    heartbeat_at=now))
 
     def stage(self, id: str, stage: str) -> None:

@@ -67,23 +67,29 @@ class Processor:
         finally:
             self.slots.release()
 
-    def later(self, id: str, raw: bytes, accept: Callable[[], None]) -> None:
-        """Take a slot (`Busy` when none is free), store upload `id` with `accept` (its raw bytes `raw` and its
-        record), and process it in a thread of its own, which gives the slot back when done."""
+    def later(self, id: str, raw: bytes, dialect: str, accept: Callable[[], None]) -> None:
+        """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
+        of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
+        bytes and record here (nothing of it is stored if `accept` fails)."""
         if not self.slots.acquire(blocking=False):
             raise Busy()
+        done, outcome = threading.Event(), []
+
+        def stored() -> bool:
+            done.wait()
+            return bool(outcome)
+        self.start(id, ingest.Upload(raw, dialect, stored))
         try:
             accept()
-        except BaseException:
-            self.slots.release()
-            raise
-        self.start(id, raw)
+            outcome.append(True)
+        finally:
+            done.set()
 
-    def start(self, id: str, raw: bytes | None = None) -> None:
-        """Process accepted upload `id` (its bytes `raw`, or read back from the store) in a thread of its own,
-        in a slot already taken for it."""
+    def start(self, id: str, upload: ingest.Upload | None = None) -> None:
+        """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in a
+        slot already taken for it."""
         self._hold(id)
-        threading.Thread(target=self._run, args=(id, raw), name=f"processing-{id[:8]}", daemon=True).start()
+        threading.Thread(target=self._run, args=(id, upload), name=f"processing-{id[:8]}", daemon=True).start()
 
     def _hold(self, id: str) -> None:
         """Count upload `id` as this process's until it is processed, and say meanwhile that it is alive."""
@@ -93,9 +99,9 @@ class Processor:
                 self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
                 self._heartbeat.start()
 
-    def _run(self, id: str, raw: bytes | None) -> None:
+    def _run(self, id: str, upload: ingest.Upload | None) -> None:
         try:
-            ingest.process(self.store, id, window=self.window, raw=raw)
+            ingest.process(self.store, id, window=self.window, upload=upload)
         finally:
             self.slots.release()
             with self._lock:
