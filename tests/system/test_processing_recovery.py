@@ -2,7 +2,6 @@
 restart the upload is processed again from its stored raw bytes and reads whole; nothing answered is lost."""
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
@@ -12,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.harness.crash import request
 from tests.harness.gen import generate
 from viewer.parse import parse
 from viewer.policy import Projection
@@ -39,22 +39,12 @@ def _serve(port: int, database: Path, log: Path) -> subprocess.Popen:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         try:
-            if _request(port, "GET", "/healthz")[0] == 200:
+            if request("GET", port, "/healthz")[0] == 200:
                 return server
         except OSError:
             time.sleep(0.1)
     server.kill()
     raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
-
-
-def _request(port: int, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        connection.request(method, path, body=body)
-        response = connection.getresponse()
-        return response.status, response.read()
-    finally:
-        connection.close()
 
 
 def _kill(server: subprocess.Popen) -> None:
@@ -68,7 +58,7 @@ def test_an_upload_answered_202_survives_a_kill_during_its_processing(tmp_path):
     port = _free_port()
     server = _serve(port, database, log)
     try:
-        status, body = _request(port, "POST", "/api/transcripts", raw)
+        status, body = request("POST", port, "/api/transcripts", raw)
         assert status == 202, body[:500]
         _kill(server)
     finally:
@@ -83,7 +73,7 @@ def test_an_upload_answered_202_survives_a_kill_during_its_processing(tmp_path):
     try:
         deadline = time.monotonic() + READY_SECONDS
         while time.monotonic() < deadline:
-            status, twin = _request(port, "GET", f"/t/{id}.json")
+            status, twin = request("GET", port, f"/t/{id}.json")
             if status != 409:
                 break
             time.sleep(0.25)
