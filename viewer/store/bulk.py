@@ -53,8 +53,8 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     rows are masked (viewer.store.rows.unmasked_rows).
 
     The DB-API cursor's executemany (PostgreSQL: COPY), fed plain tuples from generators: SQLAlchemy's per-row
-    parameter handling cost three quarters of the storing time, and a generator never holds every row at once. Rows go in the
-    order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
+    parameter handling cost three quarters of the storing time, and a generator never holds every row at once.
+    Rows go in the order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
     number order put every row at another place of the index (a third of the time of storing a big dataset)."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
@@ -105,7 +105,7 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
 
 
 def insert_many(conn: Connection, cursor: Any, table: Table, columns: tuple[str, ...],
-                 new_rows: Iterable[tuple]) -> None:
+                new_rows: Iterable[tuple]) -> None:
     """Insert rows of `columns` given as tuples: PostgreSQL's COPY (psycopg 3's `cursor.copy`, rows sent as one
     stream instead of one statement each: bench/sooner.py measures both), executemany elsewhere."""
     if conn.dialect.name != "postgresql" or not USE_COPY:

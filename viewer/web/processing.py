@@ -37,12 +37,12 @@ BUSY_RETRY_SECONDS = 10
 class Busy(ServiceUnavailable):
     """Every processing slot of this process is taken: the upload is refused before anything is stored."""
 
-    def __init__(self) -> None:
-        super().__init__(retry_after=BUSY_RETRY_SECONDS)
-
     description = ("The server is processing as many uploads as it can at once; nothing of this upload was "
                    "stored. Send it again in a few seconds.")
     hint = f"Try again in {BUSY_RETRY_SECONDS} seconds."
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=BUSY_RETRY_SECONDS)
 
 
 class Processor:

@@ -14,11 +14,11 @@ from werkzeug.wrappers import Response
 from viewer import policy, render
 from viewer.present import cards
 from viewer.store import Entry
+from viewer.store.processing import FAILED
 from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
-from viewer.store.processing import FAILED
-from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record, reading_of,
-                               record_url, render_reading, requested_view, title, wants_partial)
+from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record,
+                               reading_of, record_url, render_reading, requested_view, title, wants_partial)
 from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 

@@ -11,8 +11,8 @@ from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
 from viewer.web import access, admission, errors, expiry, ownership, processing
-from viewer.web.processing import get_processor
 from viewer.web.lookup import get_store
+from viewer.web.processing import get_processor
 
 bp = Blueprint("uploads", __name__)
 
