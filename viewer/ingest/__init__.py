@@ -107,6 +107,6 @@ from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, st
 # Uploads answered first, processed after (viewer/ingest/deferred.py): the same examine, then the store.
 from viewer.ingest.deferred import Upload, accept, process  # noqa: E402
 
-__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "Upload", "accept", "analyse", "append",
-           "current", "examine", "process",
-           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_upload"]
+__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "Upload", "accept", "analyse",
+           "append", "current", "examine", "process", "mask_secrets", "reparse", "reparse_stale", "store_live_upload",
+           "store_sample", "store_upload"]

@@ -54,8 +54,9 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
 
     The DB-API cursor's executemany (PostgreSQL: COPY), fed plain tuples from generators: SQLAlchemy's per-row
     parameter handling cost three quarters of the storing time, and a generator never holds every row at once.
-    Rows go in the order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
-    number order put every row at another place of the index (a third of the time of storing a big dataset)."""
+    Rows go in the order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and
+    inserting them in number order put every row at another place of the index (a third of the time of storing
+    a big dataset)."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes

@@ -96,7 +96,8 @@ def _store_upload(raw: bytes, dialect: str, *, debug_allowed: bool, name: str | 
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     store, processor = get_store(), get_processor()
     if not live and processing.defers(len(raw)):
-        processor.later(fields["id"], raw, dialect, partial(ingest.accept, store, raw, worker=processor.worker, **fields))
+        accept = partial(ingest.accept, store, raw, worker=processor.worker, **fields)
+        processor.later(fields["id"], raw, dialect, accept)
         return store.get(fields["id"]), key
     with processor.slot():
         return (ingest.store_live_upload if live else ingest.store_upload)(store, raw, **fields), key

@@ -2,8 +2,8 @@
 raw bytes are stored until its parse rows are, "failed" when processing could not store them, and None for
 every upload that is readable (every existing one). `processing` keeps, per upload not yet done, the stage it
 has reached, which process holds it and when that process last said it was alive, so that an upload whose
-process died is processed again from its stored raw bytes (viewer/store/processing.py), and `stored_upto` how many of its
-messages are stored once its first page can be served (viewer/store/staged.py).
+process died is processed again from its stored raw bytes (viewer/store/processing.py), and `stored_upto` how
+many of its messages are stored once its first page can be served (viewer/store/staged.py).
 
 An upload processed after its answer keeps its bytes in `live_chunks` until it is done, where PostgreSQL now
 stores them uncompressed (`STORAGE EXTERNAL`): pglz took most of the 0.2 s of storing 10 MB before the answer,
