@@ -25,7 +25,7 @@ POLL_SECONDS = 0.5
 """How often the stream reads the upload's stage (one small indexed read)."""
 REFRESH_SECONDS = 3
 """How often the page reloads itself without JavaScript."""
-STAGE_NAMES = {"queued": "waiting to be read", "parsing": "reading the transcript",
+STAGE_NAMES = {"queued": "stored, waiting to be read", "parsing": "reading the transcript",
                "storing": "storing its messages", "indexing": "building its search index", FAILED: "failed"}
 
 
