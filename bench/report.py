@@ -92,8 +92,9 @@ the same text (why they are off), and the entropy limit of the token-named detec
 One generated 10 MB Harmony transcript uploaded through the Flask test client, each upload right after a
 `parse()` of the same bytes (the ratio of the two is taken per round: the machine's load moves between them
 otherwise), the round of the median ratio of 3 shown: processed in the request (201, today's path below the
-threshold) and answered first (202, `VIEWER_DEFER_UPLOAD_BYTES` under its size), its page asked for every 20 ms
-until it is the transcript (its first two windows' rows stored: viewer/store/staged.py). On SQLite and on a
+threshold) and answered first (202, `VIEWER_DEFER_UPLOAD_BYTES` under its size), its page asked for as soon as
+the store says its first page can be served (its first two windows' rows stored: viewer/store/staged.py), which
+its progress page's event stream asks every 0.5 s. On SQLite and on a
 throwaway PostgreSQL cluster with durable settings, there with rows sent by COPY and, for comparison, by
 executemany. Targets: first page served ≤ 2× parse on SQLite, ≤ 4× on PostgreSQL."""),
     Bench("tool_runs", "Long runs of tool calls", """\

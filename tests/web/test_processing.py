@@ -226,6 +226,12 @@ def test_the_first_page_is_served_once_its_rows_are_stored_and_the_rest_waits(ma
         assert soup(client.get(f"/t/{id}?at=300")).select_one("[data-processing]") is not None
         assert client.get(f"/t/{id}.json").status_code == 409
         assert not any(canary in text_of(client.get(f"/t/{id}")) for canary in HIDDEN_CANARIES)
+        # The progress page's stream says to load it again now; the note's waits for the rest.
+        assert client.get(f"/t/{id}/progress").get_data(as_text=True).split("\n\n")[1].startswith("event: ready")
+        whole = client.get(f"/t/{id}/progress?until=whole", buffered=False)
+        assert next(whole.response).startswith(b"retry:") and next(whole.response).startswith(b"event: progress")
+        whole.close()
+        assert client.get(f"/t/{id}/progress?until=later").status_code == 400
     finally:
         rest.set()
     _settle(app)

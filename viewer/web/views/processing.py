@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, make_response, render_template, stream_with_context, url_for
+from flask import Blueprint, Response, abort, make_response, render_template, request, stream_with_context, url_for
 
 from viewer.store import Record
 from viewer.store.processing import FAILED, PROCESSING, STAGES, Progress
@@ -21,6 +21,8 @@ from viewer.web.views.live import RETRY_MS, STREAM_SECONDS, sse_event
 
 bp = Blueprint("processing", __name__)
 
+FIRST, WHOLE = "first", "whole"
+"""What a progress stream waits for: the first page can be served, or the upload is stored whole."""
 POLL_SECONDS = 0.5
 """How often the stream reads the upload's stage (one small indexed read)."""
 REFRESH_SECONDS = 3
@@ -54,27 +56,33 @@ def _progress(record: Record, progress: Progress | None) -> dict:
 
 @bp.get("/t/<id>/progress")
 def events(id: str) -> Response:
-    """The upload's progress as server-sent events: `progress` (the stage, drawn) at each change and each
-    second, then `ready` once it is readable (or failed) and the page should be loaded again."""
+    """The upload's progress as server-sent events: `progress` (the stage, drawn) every `POLL_SECONDS`, then
+    `ready` when the page should be loaded again: once its first page can be served (`until=first`, the
+    progress page's), or once it is stored whole (`until=whole`, the note on a page served before); at once
+    when it failed or was deleted."""
     record = open_transcript(id, unfinished=True)
-    response = Response(stream_with_context(_stream(record)), mimetype="text/event-stream")
+    until = request.args.get("until", FIRST)
+    if until not in (FIRST, WHOLE):
+        abort(400, f"until must be {FIRST} or {WHOLE}.")
+    response = Response(stream_with_context(_stream(record, until)), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return response
 
 
-def _stream(record: Record) -> Iterator[str]:
+def _stream(record: Record, until: str) -> Iterator[str]:
     store = get_store()
     deadline = time.monotonic() + STREAM_SECONDS
     yield f"retry: {RETRY_MS}\n\n"
     while True:
         current = store.get(record.id)
-        if current is None or current.deleted or current.state != PROCESSING:
-            # Readable, failed or deleted: the page, loaded again, shows which.
-            yield sse_event("ready", render_template("_progress.html", progress=None,
-                                                  page_url=url_for("reading.transcript", id=record.id)))
+        found = store.processing.progress(record.id) if current is not None else None
+        if (current is None or current.deleted or current.state != PROCESSING
+                or (until == FIRST and found is not None and found.readable)):
+            # Readable (its first page, or whole), failed or deleted: the page, loaded again, shows which.
+            yield sse_event("ready", render_template("_progress.html", progress=None, whole=until == WHOLE,
+                                                     page_url=url_for("reading.transcript", id=record.id)))
             return
-        progress = _progress(current, store.processing.progress(record.id))
-        yield sse_event("progress", render_template("_progress.html", progress=progress))
+        yield sse_event("progress", render_template("_progress.html", progress=_progress(current, found)))
         if time.monotonic() >= deadline:
             return
         time.sleep(POLL_SECONDS)

@@ -66,7 +66,7 @@ def _page_context(reading: Reading, window: Window) -> dict:
             "size": record.size if reading.may_debug else None,
             "dataset": neighbours(record) if record.parent_id else None,
             # Still storing the rows after this window: the page says so, and its stream says when it is done.
-            "storing_url": url_for("processing.events", id=record.id) if not record.ready else None,
+            "storing_url": url_for("processing.events", id=record.id, until="whole") if not record.ready else None,
             "sse": not record.ready}
 
 
