@@ -45,11 +45,13 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
         store.processing.stage(id, PARSING)
         upload = Upload(store.raw(id) or b"", record.requested_dialect, lambda: True)
     try:
-        analysis = examine(upload.raw, upload.dialect)
-        if not upload.stored():
-            return False
-        shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
-        with collector_paused:  # see viewer/model/collector.py
+        # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
+        # the parse made runs between the parse and the first page's rows, delaying them.
+        with collector_paused:
+            analysis = examine(upload.raw, upload.dialect)
+            if not upload.stored():
+                return False
+            shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
             staged = None
             if shared.conversations:  # a dataset's first page is its index: stored whole
                 store.processing.stage(id, STORING)
