@@ -1,5 +1,5 @@
 """A transcript's parse rows stored in two transactions: first the rows its first page reads (the first messages,
-all its kinds so far, diagnostics and pairs), then the rest. A big upload's first page is served after the first,
+all its kinds so far, its diagnostics), then the rest. A big upload's first page is served after the first,
 about as soon as its parse is done, instead of after every row (viewer/store/processing.py says which rows a
 reader may have meanwhile: a window only when every row of it is stored).
 
