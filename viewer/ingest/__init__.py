@@ -96,7 +96,7 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
     count = 0
     for id in store.ids(stale_for=None if everything else STORED_VERSION):
         record = store.get(id)
-        if record is not None and not record.deleted:
+        if record is not None and not record.deleted and record.ready:  # a worker processes the others
             reparse(store, record)
             count += 1
     return count
