@@ -110,6 +110,15 @@ beside the least work any reading of them needs (base64-decode and SHA-256 of ev
 (parse, scan, each image re-encoded without metadata and stored once) with its peak RSS; the same upload again,
 every image already stored; and the media route's thumbnail and full-size answers (server time). The issue's
 300 MB session: `bench/images.py --mb 300`."""),
+    Bench("sooner", "Readable sooner: first page of a big upload", """\
+One generated 10 MB Harmony transcript uploaded through the Flask test client, each upload right after a
+`parse()` of the same bytes (the ratio of the two is taken per round: the machine's load moves between them
+otherwise), the round of the median ratio of 3 shown: processed in the request (201, today's path below the
+threshold) and answered first (202, `VIEWER_DEFER_UPLOAD_BYTES` under its size), its page asked for as soon as
+the store says its first page can be served (its first two windows' rows stored: viewer/store/staged.py), which
+its progress page's event stream asks every 0.5 s. On SQLite and on a
+throwaway PostgreSQL cluster with durable settings, there with rows sent by COPY and, for comparison, by
+executemany. Targets: first page served ≤ 2× parse on SQLite, ≤ 4× on PostgreSQL."""),
     Bench("tool_runs", "Long runs of tool calls", """\
 An agent's run of 25,000 and 50,000 tool calls and replies with nothing shown between them, which the default
 view collapses into one marker: upload, first page and the `.json`, `.md` and `.html` downloads, each beside

@@ -621,7 +621,7 @@
       request.addEventListener("load", function () {
         var body = null;
         try { body = JSON.parse(request.responseText); } catch (error) { body = null; }
-        if (request.status === 201 && body && body.url) {
+        if ((request.status === 201 || request.status === 202) && body && body.url) {  // 202: its page shows progress
           window.location.assign(body.url);
         } else if (body && body.error) {
           fail(body.error.message);
@@ -675,6 +675,12 @@
   function showExactCopy() {
     document.querySelectorAll("button.copy-exact").forEach(function (button) { button.hidden = false; });
   }
+  // ---- an upload being processed: its page's stream says when it is ready, and the page loads again -------
+  document.addEventListener("htmx:sseMessage", function (event) {
+    var region = event.target.closest ? event.target.closest("[data-processing]") : null;
+    if (region && event.detail && event.detail.type === "ready") window.location.reload();
+  });
+
   function init() { initDrop(); initProgress(); enhance(); showExactCopy(); focusLinkedEntry(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -226,18 +226,19 @@ def _run_serve(args: argparse.Namespace) -> int:
 
 
 def _server_app(args: argparse.Namespace, **overrides: object):
-    """The app as the server would make it (environment, settings file, instance folder), without samples."""
-    return _app(args, PRELOAD_SAMPLES=False, **overrides)
+    """The app as the server would make it (environment, settings file, instance folder), without samples, and
+    leaving uploads a stopped server did not finish to the next server (a command exits before it could)."""
+    return _app(args, recover=False, PRELOAD_SAMPLES=False, **overrides)
 
 
-def _app(args: argparse.Namespace, **overrides: object):
+def _app(args: argparse.Namespace, recover: bool = True, **overrides: object):
     from viewer.web import create_app
     from viewer.web.config import ConfigError
 
     if getattr(args, "db", None):
         overrides["DATABASE"] = args.db
     try:
-        return create_app(overrides)
+        return create_app(overrides, recover=recover)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 

@@ -550,3 +550,39 @@ def test_no_hidden_message_s_image_is_served_to_the_default_view(uploader, stran
             assert stranger.get(url + size).status_code == (200 if media["sha256"] in shown else 404)
     for media in refused:
         assert uploader.get(f"/t/{id}/media/{media['sha256']}?view=debug").status_code == 404
+
+
+@pytest.mark.parametrize("dialect", (*DIALECTS, *TEXT_SHAPES))
+def test_no_default_view_of_an_upload_being_processed_holds_hidden_content(tmp_path, dialect, monkeypatch):
+    """An upload answered before it is processed (viewer/web/processing.py), held between its first rows and the
+    rest: its page, fragment, deep links, windows, progress stream, twin, exports and search hold no canary."""
+    import threading
+
+    from viewer.web.views import processing as progress_view
+    monkeypatch.setattr(progress_view, "STREAM_SECONDS", 0.05)
+    app = create_app({"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "leaks", "TESTING": True,
+                      "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 1, "DEFER_UPLOAD_BYTES": 1})
+    store, stranger = app.extensions["viewer.store"], app.test_client()
+    first_rows_stored, rest, finish = threading.Event(), threading.Event(), store.processing.finish
+
+    def held(*args, **kwargs):
+        first_rows_stored.set()
+        assert rest.wait(60)
+        return finish(*args, **kwargs)
+    monkeypatch.setattr(store.processing, "finish", held)
+    response = stranger.post("/api/transcripts", data=transcript(dialect))
+    assert response.status_code == 202
+    id, htmx = response.get_json()["id"], {"HX-Request": "true"}
+    try:
+        assert first_rows_stored.wait(60)
+        count = store.get(id).message_count
+        urls = [*(f"/t/{id}?at={at}" for at in range(-1, count + 2)),
+                *(f"/t/{id}/window?start={start}" for start in range(0, count + 2)),
+                *(f"/t/{id}{route}" for route in ("", "/progress", ".json", ".md", ".html", "/raw", "/search?q=canary"))]
+        for url in urls:
+            for headers in ({}, htmx):  # each answer read whole before the next (the progress stream is one)
+                assert_no_canary(dialect, f"processing: {url} {headers}", stranger.get(url, headers=headers))
+    finally:
+        rest.set()
+    assert app.extensions["viewer.processor"].idle(60)
+    store.engine.dispose()

@@ -162,4 +162,5 @@ def test_the_live_page_and_its_events_hold_only_allowlisted_markup(client, view)
 
 def test_every_line_of_an_event_is_data_whatever_ends_it():
     """A carriage return in a body would otherwise end the event's data early and start a field of its own."""
-    assert live_view._event("tail", "a\rb\r\nc\nevent: x") == "event: tail\ndata: a\ndata: b\ndata: c\ndata: event: x\n\n"
+    assert (live_view.sse_event("tail", "a\rb\r\nc\nevent: x")
+            == "event: tail\ndata: a\ndata: b\ndata: c\ndata: event: x\n\n")

@@ -90,6 +90,8 @@ ROUTES = [
     ("debug event stream", "GET", "/t/{id}/events?view=debug", {}, 200, NOT_STORED,
      "text/event-stream; charset=utf-8"),
     ("missing event stream", "GET", "/t/missing/events", {}, 404, NOT_STORED, HTML),
+    ("progress stream", "GET", "/t/{id}/progress", {}, 200, NOT_STORED, "text/event-stream; charset=utf-8"),
+    ("missing progress stream", "GET", "/t/missing/progress", {}, 404, NOT_STORED, HTML),
     ("live upload", "POST", "/api/transcripts?live=1", {}, 201, NOT_STORED, JSON),
     ("append without the key", "POST", "/api/transcripts/{id}/append", {}, 403, NOT_STORED, JSON),
     ("finish without the key", "POST", "/api/transcripts/{id}/finish", {}, 403, NOT_STORED, JSON),
@@ -283,7 +285,8 @@ def untouchable(app):
 @pytest.mark.parametrize("route", ["/t/{}", "/t/{}.json", "/t/{}.md", "/t/{}.html", "/t/{}/raw", "/t/{}/manage",
                                    "/t/{}/window", "/t/{}/jump", "/t/{}/messages/0", "/t/{}/compare?with=x",
                                    "/compare/{}/" + "a" * 22, "/compare/" + "a" * 22 + "/{}", "/t/{}/context/1",
-                                   "/t/{}/c/0/context/1", "/t/{}/events", "/t/{}/media/" + "0" * 64])
+                                   "/t/{}/c/0/context/1", "/t/{}/events", "/t/{}/media/" + "0" * 64,
+                                   "/t/{}/progress"])
 def test_a_malformed_id_is_a_404_without_asking_the_store(untouchable, route, bad):
     response = untouchable.get(route.format(bad))
     assert response.status_code == 404

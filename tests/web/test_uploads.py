@@ -71,8 +71,8 @@ def test_api_upload_answers_201_with_id_url_manage_url_expiry_and_secrets_found(
     response = client.post("/api/transcripts", data=WEATHER.read_bytes(), content_type="application/octet-stream")
     assert response.status_code == 201
     body = response.get_json()
-    assert set(body) == {"id", "url", "manage_url", "expires_at", "secrets", "listed"}
-    assert body["listed"] is False  # no owner key named
+    assert set(body) == {"id", "url", "manage_url", "expires_at", "secrets", "listed", "state"}
+    assert body["listed"] is False and body["state"] == "ready"  # no owner key named; processed in the request
     assert body["secrets"] == {"count": 0, "kinds": {}}
     assert len(body["id"]) >= 22  # 128 bits in URL-safe base64
     assert body["url"].endswith(f"/t/{body['id']}") and response.headers["Location"] == body["url"]

@@ -68,12 +68,12 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
-    analysis = examine(_contents(spool), requested_dialect)
+    analysis = examine(contents(spool), requested_dialect)
     spool.seek(0)
     return _stored(store, spool, analysis, id=id, requested_dialect=requested_dialect, **fields)
 
 
-def _contents(spool: BinaryIO) -> str | bytes:
+def contents(spool: BinaryIO) -> str | bytes:
     """What is parsed of a spooled upload: its text when it decodes cleanly (the bytes are not held meanwhile),
     else its bytes, whose defects the parse reports."""
     text = decode_file(spool)
@@ -133,7 +133,7 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
     count = 0
     for id in store.ids(stale_for=None if everything else STORED_VERSION):
         record = store.get(id)
-        if record is not None and not record.deleted:
+        if record is not None and not record.deleted and record.ready:  # a worker processes the others
             reparse(store, record)
             count += 1
     return count
@@ -142,8 +142,10 @@ def reparse_stale(store: Store, *, everything: bool = False) -> int:
 # Live uploads (viewer/ingest/appending.py) and big datasets (streaming.py) build on the names above: imported
 # last, so that they can import them.
 from viewer.ingest.appending import CannotBeLive, NotLive, append, next_tail, store_live_upload  # noqa: E402
-from viewer.ingest.streaming import reparse_streamed, store_streamed  # noqa: E402
+from viewer.ingest.streaming import reparse_streamed, store_streamed, streams  # noqa: E402
+# Uploads answered first, processed after (viewer/ingest/deferred.py): the same examine, then the store.
+from viewer.ingest.deferred import Upload, accept, process  # noqa: E402
 
-__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "analyse", "append", "current", "examine",
-           "mask_secrets", "reparse", "reparse_stale", "store_live_upload", "store_sample", "store_spooled",
-           "store_streamed", "store_upload"]
+__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "Analysis", "CannotBeLive", "NotLive", "Upload", "accept", "analyse",
+           "append", "contents", "current", "examine", "process", "mask_secrets", "reparse", "reparse_stale",
+           "store_live_upload", "store_sample", "store_spooled", "store_streamed", "store_upload", "streams"]

@@ -64,6 +64,19 @@ def store_streamed(store: Store, spool: BinaryIO, *, id: str, requested_dialect:
         spool.seek(0)
 
 
+def streams(spool: BinaryIO, requested_dialect: str = "auto") -> bool:
+    """Whether `store_streamed` would take this upload (a big JSON Lines dataset); the spool is left at its
+    start. Such an upload is stored in its request, never held whole for a processing thread."""
+    if requested_dialect not in ("auto", "json") or _size(spool) < STREAM_FROM:
+        return False
+    try:
+        return is_json_lines_dataset(_head(spool))
+    except NotStreamable:
+        return False
+    finally:
+        spool.seek(0)
+
+
 def reparse_streamed(store: Store, record: Record) -> bool:
     """Parse a big stored JSON Lines dataset again a piece at a time, its raw bytes copied to a spool file a chunk
     at a time; False (nothing changed) when it is not one this path can take."""
@@ -135,4 +148,4 @@ def _batches(store: Store, pieces: Iterator[Piece]) -> Iterator[Batch]:
         yield Batch(projection, piece.chars, piece.lines)
 
 
-__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "reparse_streamed", "store_streamed"]
+__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "reparse_streamed", "store_streamed", "streams"]

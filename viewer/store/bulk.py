@@ -1,7 +1,7 @@
 """Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from sqlalchemy import Table, delete, select
 from sqlalchemy.engine import Connection
@@ -15,36 +15,56 @@ if TYPE_CHECKING:
     from viewer.store.streamed import Shift
 
 BULK_CACHE_KIB = 65536
+USE_COPY = True
+"""Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
 """What a parse stores: derived from `transcripts.raw`, so it can always be deleted and made again."""
 _SHIFTED = {messages: "message", diagnostics: "diagnostic"}
 """The tables whose rows hold offsets and lines, and the `Shift` method that moves each."""
 
 
-def insert_parse(conn: Connection, id: str, projection: Projection, original: Projection | None = None) -> None:
+def insert_parse(conn: Connection, id: str, projection: Projection, original: Projection | None = None, *,
+                 index_search: bool = True) -> None:
     """Insert a transcript's parse rows; for a dataset, each conversation's, under the conversation's row id.
     With `original` (the parse as written, when `projection` is it with secrets masked), also the rows masking
-    changed, as written."""
+    changed, as written. Without `index_search`, the search index is left for `search.index(conn,
+    parses_of(id, projection))` later (an upload readable before it is searchable)."""
+    parses = parses_of(id, projection)
+    originals = None
+    if original is not None:
+        originals = dict(zip((id for id, _ in parses), original.conversations or (original,)))
+    insert_parses(conn, parses, originals, index_search=index_search)
+
+
+def parses_of(id: str, projection: Projection) -> list[tuple[str, Projection]]:
+    """The transcript rows of a parse: `(id, projection)`, or for a dataset each conversation's under its id."""
     if projection.conversations:
-        ids = [summaries.conversation_id(id, number) for number in range(len(projection.conversations))]
-        insert_parses(conn, list(zip(ids, projection.conversations)),
-                      dict(zip(ids, original.conversations)) if original is not None else None)
-    else:
-        insert_parses(conn, [(id, projection)], {id: original} if original is not None else None)
+        return [(summaries.conversation_id(id, number), conversation)
+                for number, conversation in enumerate(projection.conversations)]
+    return [(id, projection)]
+
+
+def insert_conversations(conn: Connection, parent: dict[str, Any], projection: Projection,
+                         parser_version: str) -> None:
+    """A dataset's conversation rows (none for a single conversation)."""
+    if projection.conversations:  # in the order of their ids, as insert_parses explains
+        insert_rows(conn, transcripts, sorted(summaries.conversation_rows(parent, projection, parser_version),
+                                              key=lambda row: row["id"]))
 
 
 def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
-                  originals: dict[str, Projection] | None = None, shift: Shift | None = None) -> None:
+                  originals: dict[str, Projection] | None = None, shift: Shift | None = None, *,
+                  index_search: bool = True) -> None:
     """Insert the parse rows of several transcripts, one `executemany` per table for all of them, and index
     their messages for search (viewer.store.search). `originals`: by id, the parse as written of those whose
     rows are masked (viewer.store.rows.unmasked_rows).
 
-    The DB-API cursor's executemany, fed plain tuples from generators: SQLAlchemy's per-row parameter handling
-    cost three quarters of the storing time, and a generator never holds every row at once. Rows go in the
-    order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and inserting them in
-    number order put every row at another place of the index (a third of the time of storing a big dataset).
-    `shift`: the parses are of a piece of the upload, their message and diagnostic rows moved to its offsets
-    (viewer/store/streamed.py; never with `originals`)."""
+    The DB-API cursor's executemany (PostgreSQL: COPY), fed plain tuples from generators: SQLAlchemy's per-row
+    parameter handling cost three quarters of the storing time, and a generator never holds every row at once.
+    Rows go in the order of their keys: a dataset's conversation ids sort as text (`x.10` before `x.2`), and
+    inserting them in number order put every row at another place of the index (a third of the time of storing
+    a big dataset). `shift`: the parses are of a piece of the upload, their message and diagnostic rows
+    moved to its offsets (viewer/store/streamed.py; never with `originals`)."""
     cursor = conn.connection.cursor()
     sqlite = conn.dialect.name == "sqlite"
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
@@ -71,9 +91,9 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 # most uploads have no secrets and no images
                 if shift is not None and table in _SHIFTED:
                     new_rows = map(getattr(shift, _SHIFTED[table]), new_rows)
-                cursor.executemany(_insert_sql(conn, table, columns), new_rows)
-        # After the rows, which the index reads; inside the large page cache.
-        search.index(conn, parses)
+                insert_many(conn, cursor, table, columns, new_rows)
+        if index_search:  # after the rows, which the index reads; inside the large page cache
+            search.index(conn, parses)
     finally:
         if sqlite:
             cursor.execute("PRAGMA cache_size=-2000")  # SQLite's default: serving needs no more
@@ -96,6 +116,19 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
                   for process, value in zip(processors, row.values())) for row in rows))
     finally:
         cursor.close()
+
+
+def insert_many(conn: Connection, cursor: Any, table: Table, columns: tuple[str, ...],
+                new_rows: Iterable[tuple]) -> None:
+    """Insert rows of `columns` given as tuples: PostgreSQL's COPY (psycopg 3's `cursor.copy`, rows sent as one
+    stream instead of one statement each: bench/sooner.py measures both), executemany elsewhere."""
+    if conn.dialect.name != "postgresql" or not USE_COPY:
+        cursor.executemany(_insert_sql(conn, table, columns), new_rows)
+        return
+    quote = conn.dialect.identifier_preparer.quote
+    with cursor.copy(f"COPY {quote(table.name)} ({', '.join(quote(name) for name in columns)}) FROM STDIN") as copy:
+        for row in new_rows:
+            copy.write_row(row)
 
 
 def _insert_sql(conn: Connection, table: Table, columns: tuple[str, ...]) -> str:

@@ -104,21 +104,31 @@ def _psycopg_adapters() -> tuple[type, ...]:
 
 
 @contextmanager
-def bulk_transaction(engine: Engine) -> Iterator[Connection]:
+def bulk_transaction(engine: Engine, *, durable: bool = True) -> Iterator[Connection]:
     """A transaction for storing a parse. On SQLite its commit makes it durable (the WAL is synced) but leaves
     the checkpoint, copying the new pages into the database file, to a background thread: for a 50 MB upload
-    that copy takes half a second and more, and nothing the uploader waits for needs it."""
+    that copy takes half a second and more, and nothing the uploader waits for needs it.
+
+    Not `durable`: the commit does not wait for the disk (SQLite `synchronous=NORMAL`, PostgreSQL
+    `synchronous_commit=off`), for rows that can be made again from what is durable already (an upload being
+    processed: a crash before its processing row is gone processes it again). The next durable commit makes
+    them durable too; a crash before it can lose them, never make them inconsistent."""
     with engine.connect() as conn:
         sqlite = conn.dialect.name == "sqlite"
         if sqlite:
             conn.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+            if not durable:
+                conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
             conn.commit()
         try:
             with conn.begin():
+                if not durable and not sqlite:
+                    conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 yield conn
         finally:
             if sqlite:
                 conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint={AUTOCHECKPOINT_PAGES}")
+                conn.exec_driver_sql("PRAGMA synchronous=FULL")  # the connection's setting (_sqlite_pragmas)
                 conn.commit()
     if sqlite:
         threading.Thread(target=_checkpoint, args=(engine,), name="wal-checkpoint", daemon=True).start()

@@ -14,8 +14,9 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import live, masked, media, migrate, owners, raw as raw_bytes, rows, search, streamed, summaries
-from viewer.store.bulk import delete_parse, insert_parse, insert_rows
+from viewer.store import (live, masked, media, migrate, owners, processing, raw as raw_bytes, rows, search, streamed,
+                          summaries)
+from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcripts
@@ -53,6 +54,8 @@ class Store:
         """Whose list each upload is in: the hashes of owner keys."""
         self.media = media.MediaBlobs(self.engine)
         """Pasted images, once each, and which messages hold them."""
+        self.processing = processing.Processing(self.engine)
+        """Uploads answered before they were processed: how far each got, and which process holds it."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 
@@ -76,7 +79,7 @@ class Store:
             masked = raw_bytes.keep_masked(conn, id, projection, original)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
                 sha256=written.sha256, size=written.size, **({"masked_raw": masked} if masked is not None else {})))
-            self._insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
+            insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
                                        parser_version)
             insert_parse(conn, id, projection, original)
         return self.get(id)
@@ -101,13 +104,6 @@ class Store:
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
                 sha256=written.sha256, size=written.size, **streamed.dataset_summary(parser_version, totals)))
         return self.get(id)
-
-    @staticmethod
-    def _insert_conversations(conn, parent: dict[str, Any], projection: Projection, parser_version: str) -> None:
-        """A dataset's conversation rows (none for a single conversation)."""
-        if projection.conversations:  # in the order of their ids, as bulk.insert_parses explains
-            insert_rows(conn, transcripts, sorted(summaries.conversation_rows(parent, projection, parser_version),
-                                                  key=lambda row: row["id"]))
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -134,6 +130,7 @@ class Store:
             delete_parse(conn, id)
             raw_bytes.forget(conn, id)
             live.forget(conn, id)
+            processing.forget(conn, id)
             conn.execute(transcripts.delete().where(transcripts.c.id == id))
             media.drop_unheld(conn, images)
 
@@ -161,7 +158,7 @@ class Store:
             images = media.held_by(conn, id)
             delete_parse(conn, id)
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
-            self._insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
+            insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
             media.drop_unheld(conn, images)  # those the new parse no longer holds
 
@@ -196,6 +193,7 @@ class Store:
             raw_bytes.forget(conn, id)
             live.forget(conn, id)
             owners.forget(conn, id)
+            processing.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 
@@ -238,11 +236,12 @@ class Store:
             return [rows.record(row) for row in conn.execute(query)]
 
     def ids(self, *, stale_for: str | None = None) -> list[str]:
-        """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version."""
+        """Ids of stored (not deleted) transcripts; with `stale_for`, those stored by another parser version (an
+        upload not yet processed has none, and is left to its worker)."""
         query = (select(transcripts.c.id).where(transcripts.c.deleted_at.is_(None), transcripts.c.parent_id.is_(None))
                  .order_by(transcripts.c.id))
         if stale_for is not None:
-            query = query.where(transcripts.c.parser_version != stale_for)
+            query = query.where(transcripts.c.parser_version != stale_for, transcripts.c.state.is_(None))
         with self.engine.connect() as conn:
             return list(conn.execute(query).scalars())
 

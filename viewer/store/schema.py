@@ -59,6 +59,9 @@ transcripts = Table(
     # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
     # "truncated" (finished without a stop) after; None for every upload that was never live.
     Column("live", String(16), nullable=True),
+    # An upload answered before it was processed (viewer/store/processing.py): "processing" until its parse rows
+    # are stored, "failed" when they could not be; None for every readable upload.
+    Column("state", String(16), nullable=True),
     # The raw bytes last (revision 0012): SQLite reads a column after a long value by walking its
     # overflow pages, so every read of a record would walk the whole upload. `raw` is None once deleted.
     Column("raw", LargeBinary, nullable=True),
@@ -170,7 +173,8 @@ live_tails = Table(
 
 live_chunks = Table(
     # The bytes of an open live upload, one row per append (`transcripts.raw` is empty meanwhile, since SQLite
-    # rewrites a whole row on any update); joined into `raw` when the upload is finished.
+    # rewrites a whole row on any update); joined into `raw` when the upload is finished. Likewise the bytes of an
+    # upload being processed after its answer, as one chunk (viewer/store/processing.py).
     "live_chunks", metadata,
     Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
     Column("number", Integer, primary_key=True),
@@ -204,6 +208,8 @@ transcript_media = Table(
     Column("visible", Boolean, nullable=False),  # the default view shows the message in full
     Index("transcript_media_by_image", "sha256"),
     Index("transcript_media_lookup", "transcript_id", "sha256"),
+)
+
 raw_chunks = Table(
     # An upload's bytes as sent, in rows of at most viewer/store/raw.py's CHUNK bytes, written from its spool file
     # and read back a chunk at a time (`transcripts.raw` is then b""; uploads stored before revision 0014 keep
@@ -214,4 +220,20 @@ raw_chunks = Table(
     Column("masked", Boolean, primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("data", LargeBinary, nullable=False),
+)
+
+processing = Table(
+    # Each upload not yet done: the stage it has reached (`parsing`, `storing`, then `indexing` while its search
+    # index is built after its rows, or `failed` with the error), the process holding it and when that process
+    # last said it was alive. A row whose process died is processed again from the stored raw bytes.
+    "processing", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("stage", String(16), nullable=False),
+    Column("worker", String(128), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+    Column("error", Text, nullable=True),
+    # Messages before this index are stored, with the counts (processing.show_first): a window of them may be
+    # read before the rest is stored. None until then.
+    Column("stored_upto", Integer, nullable=True),
 )

@@ -56,6 +56,14 @@ class Record:
         return sum(self.secret_kinds.values())
     live: str | None = None
     """"open" while an agent appends to it, then "finished" or "truncated"; None if it was never live."""
+    state: str | None = None
+    """"processing" from the moment its raw bytes are stored until its parse rows are, "failed" when they could
+    not be; None when it is readable (viewer/store/processing.py)."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether its parse is stored, so that its views can be read."""
+        return self.state is None
 
     @property
     def is_dataset(self) -> bool:

@@ -15,12 +15,14 @@ from flask import Flask
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, samples, security, spool
+from viewer.web import assets, config, errors, ownership, processing, samples, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
 
-def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
+def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = True) -> Flask:
+    """The app; with `recover` (a server, not a one-off command) it takes up the uploads a stopped server left
+    unprocessed."""
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 instance_relative_config=True)
     app.request_class = spool.SpoolingRequest  # an upload form's file goes to a spool file (viewer/web/spool.py)
@@ -34,6 +36,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     ownership.init_app(app)
     _init_spool(app)
     _init_store(app)
+    processing.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)

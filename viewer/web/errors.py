@@ -69,13 +69,16 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     # An exception may carry a hint of its own when the status's usual one would mislead.
     response, status = error_response(error.code, error.name, message, getattr(error, "hint", None))
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
-        response = _with_allow(response, status, error.valid_methods)
+        response = _with_header(response, status, "Allow", ", ".join(error.valid_methods))
+    # A refusal that passes (still processing, every slot taken) says when to ask again.
+    if getattr(error, "retry_after", None) is not None:
+        response = _with_header(response, status, "Retry-After", str(error.retry_after))
     return response, status
 
 
-def _with_allow(response: Response | str, status: int, methods: list[str]) -> Response:
+def _with_header(response: Response | str, status: int, name: str, value: str) -> Response:
     response = make_response(response, status)
-    response.headers["Allow"] = ", ".join(methods)
+    response.headers[name] = value
     return response
 
 

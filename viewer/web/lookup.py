@@ -12,15 +12,19 @@ from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
 from markupsafe import Markup
+from werkzeug.exceptions import Conflict
 
 from viewer import ingest
 from viewer.policy import VIEWS
 from viewer.present.document import conversation_title, counts_of
 from viewer.store import Record, Store
+from viewer.store.processing import PROCESSING
 from viewer.web import access
 from viewer.web.branching import BRANCH_ARG, Branches, Switch, branches_of, requested_branch, switch_for
 
 POSITION_LIMIT = 2**31
+PROCESSING_RETRY_SECONDS = 2
+"""The Retry-After of a route of an upload still being processed."""
 
 
 def get_store() -> Store:
@@ -28,9 +32,26 @@ def get_store() -> Store:
     return current_app.extensions["viewer.store"]
 
 
-def open_transcript(id: str) -> Record:
+class StillProcessing(Conflict):
+    """The upload is stored but not processed yet: its page shows progress, every other route says this."""
+
+    retry_after = PROCESSING_RETRY_SECONDS
+    description = "This upload is still being processed: nothing of it can be read yet. Ask again in a moment."
+    hint = "Its page shows how far it got, and becomes the transcript as soon as it is stored."
+
+
+class ProcessingFailed(Conflict):
+    """The upload is stored but could not be processed: its page says so."""
+
+    description = "This upload could not be processed, so nothing of it can be read."
+    hint = "Its page says what went wrong; its uploader can still download the file as sent."
+
+
+def open_transcript(id: str, *, unfinished: bool = False) -> Record:
     """The stored transcript `id`, parsed by this parser version (claimed and parsed again at most once when
-    it was stored by an older one); 404 for no such link, 410 once deleted."""
+    it was stored by an older one); 404 for no such link, 410 once deleted. An upload not processed yet (or
+    whose processing failed) is 409 (`StillProcessing`, `ProcessingFailed`), or with `unfinished` its record,
+    for the routes that show it as it is: its page, its manage page, its raw bytes."""
     if not access.id_is_valid(id):
         abort(404, "No transcript has this link.")
     store = get_store()
@@ -42,14 +63,19 @@ def open_transcript(id: str) -> Record:
     if record.expired(dt.datetime.now(dt.timezone.utc)):
         store.delete(record.id)  # on first access after expiry, whether or not `prune` has run yet
         abort(410, "This transcript's link has expired, and its content has been deleted.")
+    if not record.ready:
+        if unfinished:
+            return record
+        raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     return ingest.current(store, record)
 
 
-def open_record(id: str, k: int | None = None) -> Record:
+def open_record(id: str, k: int | None = None, *, unfinished: bool = False) -> Record:
     """The transcript `id`, or with `k` conversation k of dataset `id`, carrying the dataset's name and
-    permissions (the uploader's key and choice of debug access cover every conversation)."""
-    record = open_transcript(id)
-    if k is None:
+    permissions (the uploader's key and choice of debug access cover every conversation). With `unfinished`,
+    an upload not processed yet is its own record, whatever `k` (`open_transcript`)."""
+    record = open_transcript(id, unfinished=unfinished)
+    if k is None or not record.ready:
         return record
     conversation = get_store().conversation(record.id, k) if record.is_dataset and k >= 0 else None
     if conversation is None:
@@ -163,10 +189,10 @@ def render_reading(template: str, reading: Reading, **context: Any) -> str:
                            links=reading.links, **context)
 
 
-def open_reading(id: str, k: int | None = None) -> Reading:
+def open_reading(id: str, k: int | None = None, *, unfinished: bool = False) -> Reading:
     """The transcript `id` (or conversation `k` of dataset `id`) in the view the request asks for: 400 for an
-    unknown view, 403 for the debug view unless this reader may have it."""
-    return reading_of(open_record(id, k), requested_view())
+    unknown view, 403 for the debug view unless this reader may have it. `unfinished`: as `open_transcript`."""
+    return reading_of(open_record(id, k, unfinished=unfinished), requested_view())
 
 
 def requested_view() -> str:

@@ -35,6 +35,11 @@ SETTINGS = (
                                             "larger ones get 413."),
     Setting("SPOOL_DIR", "", "Folder where upload bodies are written as they arrive (never held whole in "
                              "memory); empty means the system's temporary folder."),
+    Setting("DEFER_UPLOAD_BYTES", 2 * MIB, "Uploads larger than this are answered with their link at once (202) and "
+                                           "processed after, their page showing progress; 0 processes every upload "
+                                           "in its request."),
+    Setting("PROCESSING_SLOTS", 2, "Uploads each server process parses and stores at once; more get 503 with "
+                                   "Retry-After."),
     Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),

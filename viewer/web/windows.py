@@ -9,7 +9,8 @@ from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.present import cards
-from viewer.web.lookup import Reading, get_store
+from viewer.store.processing import PROCESSING
+from viewer.web.lookup import ProcessingFailed, Reading, StillProcessing, get_store
 
 JUMP_POINTS = 10
 
@@ -53,6 +54,10 @@ def read_window(reading: Reading, start: int) -> Window:
     store = get_store()
     size = window_size()
     rows = store.window(record.id, view, start, size + 1, unmasked=reading.unmasked)
+    if not record.ready and (record.state != PROCESSING or len(rows) <= size):
+        # Still being stored (viewer/store/staged.py: a prefix of the rows at a time): only a window followed by a
+        # stored row is known whole.
+        raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     following, rows = (rows[size] if len(rows) > size else None), rows[:size]
     if reading.branch is not None:  # a branch the reader chose: the rows of the others are left out
         rows = [row for row in rows if row.message.index not in reading.branches.aside]

@@ -9,7 +9,9 @@ from werkzeug.wrappers import Response
 
 from viewer.present.formats import FORMATS, file_name
 from viewer.web.documents import stored_document
-from viewer.web.lookup import DEBUG, get_store, open_reading, open_transcript, reading_of
+from viewer.store.processing import PROCESSING
+from viewer.web.lookup import (DEBUG, ProcessingFailed, StillProcessing, get_store, open_reading, open_transcript,
+                               reading_of)
 
 bp = Blueprint("exports", __name__)
 
@@ -51,7 +53,7 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
 
 @bp.get("/t/<id>/raw")
 def raw(id: str) -> Response:
-    record = open_transcript(id)
+    record = open_transcript(id, unfinished=True)
     # The bytes hold everything the default view hides: they are read as the debug view is.
     reading = reading_of(record, DEBUG, refusal="The raw transcript includes everything the default view hides, "
                                                 "and the uploader has not allowed the debug view for this link.")
@@ -62,6 +64,8 @@ def raw(id: str) -> Response:
     # Werkzeug adds `charset=utf-8`, which is right: viewer.parse.decode always reads uploads as UTF-8.
     # Link holders get the text with its secrets masked; the uploader (and all, once unmasked) the bytes as sent.
     store = get_store()
+    if not record.ready and not reading.owner:  # not scanned for secrets yet: nothing to give link holders
+        raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     as_sent = reading.owner or reading.unmasked
     chunks = store.raw_stream(record.id) if as_sent else store.secrets.shared_raw_stream(record.id)
     # Streamed a chunk at a time (viewer/store/raw.py): a 1 GiB upload is never read whole for its download.

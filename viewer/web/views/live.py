@@ -138,7 +138,7 @@ def _stream(reading: Reading, start: int) -> Iterator[str]:
                 return
             # With the page's counts, replaced in place (the size only for whom the page shows it: reading.py).
             region = {**_region(now, start), "oob": True, "size": current.size if now.may_debug else None}
-            yield _event("tail", render_reading("_live.html", now, live=region))
+            yield sse_event("tail", render_reading("_live.html", now, live=region))
             if current.live != live.OPEN:
                 yield "event: end\ndata: \n\n"
                 return
@@ -147,7 +147,7 @@ def _stream(reading: Reading, start: int) -> Iterator[str]:
         time.sleep(POLL_SECONDS)
 
 
-def _event(name: str, html: str) -> str:
+def sse_event(name: str, html: str) -> str:
     """One server-sent event: every line of the data prefixed, so a line of the HTML cannot end it early (the
     browser joins them with newlines: a carriage return in a body arrives as one)."""
     lines = LINE_BREAK.split(html)

@@ -15,7 +15,7 @@ bp = Blueprint("manage", __name__)
 
 @bp.get("/t/<id>/manage")
 def manage(id: str) -> Response:
-    record = open_transcript(id)
+    record = open_transcript(id, unfinished=True)  # an upload being processed can be managed, deleted
     key = request.args.get("key")
     if key is not None:
         if not access.key_matches(record, key):
@@ -32,7 +32,7 @@ def manage(id: str) -> Response:
 
 @bp.post("/t/<id>/manage")
 def manage_action(id: str) -> Response:
-    record = open_transcript(id)
+    record = open_transcript(id, unfinished=True)
     require_owner(record)
     if not access.csrf_valid(request.form.get("csrf")):
         abort(400, "This form has expired; open the manage page again.")

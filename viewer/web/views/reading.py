@@ -14,11 +14,12 @@ from werkzeug.wrappers import Response
 from viewer import policy, render
 from viewer.present import cards
 from viewer.store import Entry
+from viewer.store.processing import FAILED
 from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
-from viewer.web.lookup import (DEBUG, Reading, get_store, int_arg, open_reading, open_record, reading_of,
-                               record_url, render_reading, requested_view, title, wants_partial)
-from viewer.web.views import live
+from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record,
+                               reading_of, record_url, render_reading, requested_view, title, wants_partial)
+from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
 bp = Blueprint("reading", __name__)
@@ -32,11 +33,16 @@ PART_CHARS = 200_000
 @bp.get("/t/<id>")
 @bp.get("/t/<id>/c/<int:k>")  # registered first, so url_for with `k` builds this rule
 def transcript(id: str, k: int | None = None) -> Response:
-    record = open_record(id, k)
+    record = open_record(id, k, unfinished=True)
+    if record.state == FAILED or (not record.ready and (k is not None or record.is_dataset)):
+        return processing.page(record)
     if record.is_dataset:
         return dataset_index(record)
     reading = reading_of(record, requested_view())
-    window = read_window(reading, start_of(reading, int_arg("at")))
+    try:
+        window = read_window(reading, start_of(reading, int_arg("at")))
+    except StillProcessing:  # answered before it was processed, and this window's rows are not all stored yet
+        return processing.page(record)
     window, live_region = live.page_parts(reading, window)
     template = "_transcript.html" if wants_partial() else "transcript.html"
     response = make_response(render_reading(template, reading, **_page_context(reading, window), **live_region))
@@ -54,9 +60,14 @@ def _page_context(reading: Reading, window: Window) -> dict:
     return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
             "answers_url": _answers_url(reading),
             "jumps": jump_points(record.message_count),
+            # A big upload is readable before its search index is built (viewer/ingest/deferred.py).
+            "search_ready": get_store().processing.searchable(record.owner_id),
             # The upload's size, with the spans, would give the length of what the default view hides.
             "size": record.size if reading.may_debug else None,
-            "dataset": neighbours(record) if record.parent_id else None}
+            "dataset": neighbours(record) if record.parent_id else None,
+            # Still storing the rows after this window: the page says so, and its stream says when it is done.
+            "storing_url": url_for("processing.events", id=record.id, until="whole") if not record.ready else None,
+            "sse": not record.ready}
 
 
 def _answers_url(reading: Reading) -> str | None:
@@ -72,8 +83,9 @@ def _answers_url(reading: Reading) -> str | None:
 @bp.get("/t/<id>/window")
 @bp.get("/t/<id>/c/<int:k>/window")
 def window(id: str, k: int | None = None) -> Response:
-    """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there."""
-    reading = open_reading(id, k)
+    """The next (or earlier) window as a partial, for htmx; a plain request goes to the full page there. An
+    upload still being stored has the windows whose rows are all stored (read_window says 409 for others)."""
+    reading = open_reading(id, k, unfinished=True)
     start = max(int_arg("start") or 0, 0)
     direction = request.args.get("direction", "next")
     if direction not in ("next", "earlier"):

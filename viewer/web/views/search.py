@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, make_response, request, url_for
+from werkzeug.exceptions import Conflict
 from werkzeug.wrappers import Response
 
 from viewer.store import search as store_search
@@ -19,6 +20,15 @@ from viewer.web.lookup import (Reading, get_store, int_arg, open_reading, record
                                wants_partial)
 
 bp = Blueprint("search", __name__)
+
+
+class SearchNotReady(Conflict):
+    """A big upload is readable before its search index is built: until then its search says so."""
+
+    retry_after = 5
+    description = "Search is not ready yet for this transcript: its index is still being built."
+    hint = "The transcript itself can be read already; search again in a moment."
+
 
 PAGE_SIZE = 50
 EXCERPT_CHARS = 240
@@ -52,6 +62,8 @@ class Found:
 def search(id: str, k: int | None = None) -> Response:
     reading = open_reading(id, k)
     record = reading.record
+    if not get_store().processing.searchable(record.owner_id):
+        raise SearchNotReady()
     raw, query, results, found = request.args.get("q"), None, None, []
     offset = max(int_arg("offset") or 0, 0)
     if raw is not None:  # no `q` at all: the empty form; an empty `q`: a 400 that says why

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from typing import BinaryIO
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
@@ -10,8 +11,9 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry, ownership, spool
+from viewer.web import access, admission, errors, expiry, ownership, processing, spool
 from viewer.web.lookup import get_store
+from viewer.web.processing import get_processor
 
 bp = Blueprint("uploads", __name__)
 
@@ -48,8 +50,8 @@ def upload_form() -> Response | tuple[Response, int]:
     if errors.wants_json():
         # app.js sends the form with XMLHttpRequest (for its progress bar) and goes to the page itself: a
         # redirect would be followed inside the request and use up the one showing of the manage link.
-        return jsonify({"id": record.id, "url": page}), 201
-    return redirect(page, 303)
+        return jsonify({"id": record.id, "url": page}), _created(record)
+    return redirect(page, 303)  # the page of an upload being processed shows its progress
 
 
 @bp.post("/api/transcripts")
@@ -71,11 +73,13 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
                                                                _external=True),
             "expires_at": record.expires_at.isoformat() if record.expires_at else None,
-            # What was found and masked for link holders, so that a tool can refuse to share it.
-            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds},
+            # What was found and masked for link holders, so that a tool can refuse to share it (null while it is
+            # processed: `state` is "processing", and the link answers 409 until it is readable).
+            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds} if record.ready else None,
+            "state": record.state or "ready",
             # Whether it is in the list of the owner key the request named (ownership.HEADER).
             "listed": owner_hash is not None}
-    return jsonify(body), 201, {"Location": url}
+    return jsonify(body), _created(record), {"Location": url}
 
 
 def _dialect(value: str | None) -> str:
@@ -87,8 +91,24 @@ def _dialect(value: str | None) -> str:
 
 def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
                   keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
-    """Store an admitted upload from its spool file (a live one stays open for appends)."""
+    """Store an admitted upload from its spool file in a processing slot (503 when none is free): a big one is
+    stored raw and processed after the answer (but a big JSON Lines dataset, which is stored a piece at a time in
+    its request rather than held whole for a thread), any other in the request (a live one stays open for
+    appends)."""
     key = access.new_key()
     fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
-    return ingest.store_spooled(get_store(), body, live=live, **fields), key
+    store, processor = get_store(), get_processor()
+    if not live and processing.defers(spool.size_of(body)) and not ingest.streams(body, dialect):
+        text = ingest.contents(body)  # parsed by the thread while `accept` stores the bytes from the spool
+        body.seek(0)
+        accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
+        processor.later(fields["id"], text, dialect, accept)
+        return store.get(fields["id"]), key
+    with processor.slot():
+        return ingest.store_spooled(store, body, live=live, **fields), key
+
+
+def _created(record: Record) -> int:
+    """201 for an upload stored whole, 202 for one answered before it is processed."""
+    return 201 if record.ready else 202

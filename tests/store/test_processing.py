@@ -1,0 +1,126 @@
+"""Uploads processed after their answer (viewer/store/processing.py, staged.py): accepted raw first, then the
+first page's rows, then the rest and the index; the rows stored in two steps are exactly the rows of one
+`Store.add`; a deleted or failed upload stores nothing more; a dead worker's upload is claimed once. Run on
+SQLite and on PostgreSQL (PostgreSQL's rows go in by COPY)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from tests.web.conftest import WEATHER
+from viewer import ingest
+from viewer.ingest import STORED_VERSION, examine
+from viewer.store import Store
+from viewer.store.processing import FAILED, INDEXING, PARSING, PROCESSING, QUEUED
+from viewer.store.schema import message_kinds, messages, pairs, unmasked_messages
+from viewer.store.staged import Staged, first_rows
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
+SECRET = b"<|start|>user<|message|>my key is ghp_abcdefghijklmnopqrstuvwxyz0123456789AB ok<|end|>"
+
+
+@pytest.fixture
+def store(database_url):
+    store = Store(database_url)
+    yield store
+    store.engine.dispose()
+
+
+def _rows(store: Store, id: str) -> dict[str, list]:
+    """Every parse row of `id`, table by table, without the id."""
+    found = {}
+    with store.engine.connect() as conn:
+        for table in (messages, unmasked_messages, message_kinds, pairs):
+            key = [column for column in table.primary_key.columns if column.name != "transcript_id"]
+            found[table.name] = [tuple(row)[1:] for row in conn.execute(
+                select(table).where(table.c.transcript_id == id).order_by(*key))]
+    return found
+
+
+def _process_in_two_steps(store: Store, id: str, raw: bytes, upto: int) -> None:
+    ingest.accept(store, raw, id=id, worker="test")
+    analysis = examine(raw)
+    staged = Staged(id, analysis.shared, analysis.original, upto)
+    assert store.processing.show_first(id, staged, STORED_VERSION, original=analysis.original,
+                                       secret_kinds=analysis.secret_kinds)
+    assert store.get(id).state == PROCESSING and store.processing.progress(id).readable
+    assert store.processing.finish(id, analysis.shared, STORED_VERSION, index_search=False, staged=staged,
+                                   original=analysis.original, secret_kinds=analysis.secret_kinds)
+    assert store.get(id).ready and store.processing.progress(id).stage == INDEXING
+    assert not store.processing.searchable(id)
+    assert store.processing.index(id, analysis.shared)
+
+
+@pytest.mark.parametrize("raw", [WEATHER.read_bytes() * 3, WEATHER.read_bytes() + SECRET,
+                                 (SAMPLES / "claude-code-1.0-bugfix-mcp.jsonl").read_bytes()],
+                         ids=["harmony", "with a secret", "claude code"])
+@pytest.mark.parametrize("upto", [0, 3, 10_000])
+def test_rows_stored_in_two_steps_are_the_rows_of_one_upload(store, raw, upto):
+    ingest.store_upload(store, raw, id="whole")
+    _process_in_two_steps(store, "staged", raw, upto)
+    assert _rows(store, "staged") == _rows(store, "whole")
+    whole, staged = store.get("whole"), store.get("staged")
+    assert (staged.message_count, staged.hidden_count, staged.secret_kinds) == (
+        whole.message_count, whole.hidden_count, whole.secret_kinds)
+    assert store.raw("staged") == raw and store.secrets.shared_raw("staged") == store.secrets.shared_raw("whole")
+    assert store.processing.searchable("staged") and store.processing.progress("staged") is None
+
+
+def test_accepted_bytes_are_readable_before_they_are_parsed(store):
+    ingest.accept(store, WEATHER.read_bytes(), id="early", worker="test", name="w.txt")
+    record = store.get("early")
+    assert record.state == PROCESSING and not record.ready and record.message_count == 0
+    assert store.raw("early") == WEATHER.read_bytes() and store.processing.progress("early").stage == PARSING
+    assert "early" not in store.ids(stale_for=STORED_VERSION)  # left to its worker, not to `viewer reparse`
+
+
+def test_an_upload_deleted_while_processed_stores_nothing_more(store):
+    raw = WEATHER.read_bytes()
+    ingest.accept(store, raw, id="gone", worker="test")
+    store.delete("gone")
+    analysis = examine(raw)
+    assert not store.processing.show_first("gone", Staged("gone", analysis.shared, None, 3), STORED_VERSION)
+    assert not store.processing.finish("gone", analysis.shared, STORED_VERSION)
+    assert store.message_row_count("gone") == 0 and store.get("gone").deleted
+
+
+def test_a_failed_upload_keeps_its_raw_bytes_and_stores_nothing_more(store):
+    raw = WEATHER.read_bytes()
+    ingest.accept(store, raw, id="broken", worker="test")
+    store.processing.fail("broken", "RuntimeError: the parse could not be stored.")
+    assert store.get("broken").state == FAILED and store.raw("broken") == raw
+    assert store.processing.progress("broken").error.startswith("RuntimeError")
+    assert not store.processing.finish("broken", examine(raw).shared, STORED_VERSION)
+    assert store.processing.held() == []  # not taken over at the next start: its page says it failed
+
+
+def test_an_abandoned_upload_is_claimed_by_one_process_and_processed_again(store):
+    raw = WEATHER.read_bytes()
+    ingest.accept(store, raw, id="left", worker="dead")
+    assert [held[:2] for held in store.processing.held()] == [("left", "dead")]
+    assert store.processing.claim("left", "dead", "first")
+    assert not store.processing.claim("left", "dead", "second")
+    assert store.processing.progress("left").stage == QUEUED
+    assert ingest.process(store, "left")
+    assert store.get("left").ready and store.message_row_count("left") == store.get("left").message_count
+
+
+def test_processing_again_after_a_crash_between_the_steps_replaces_the_first_rows(store):
+    raw = WEATHER.read_bytes() * 2
+    ingest.store_upload(store, raw, id="whole")
+    ingest.accept(store, raw, id="again", worker="dead")
+    analysis = examine(raw)
+    assert store.processing.show_first("again", Staged("again", analysis.shared, None, 5), STORED_VERSION)
+    assert store.processing.claim("again", "dead", "alive")  # the first process died here
+    assert ingest.process(store, "again")
+    assert _rows(store, "again") == _rows(store, "whole")
+
+
+def test_the_first_rows_hold_two_windows_of_both_views():
+    projection = examine(WEATHER.read_bytes() * 40).shared
+    upto = first_rows(projection, 5)
+    ranks = list(projection.ranks())[:upto]
+    assert upto >= 11 and sum(rank is not None for rank in ranks) >= 11
+    assert first_rows(projection, 10_000) == len(projection.transcript.messages)

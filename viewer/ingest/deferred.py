@@ -1,0 +1,74 @@
+"""Uploads answered before they are processed: `accept` stores the raw bytes and the record (durable when it
+returns, so the upload's link can be given at once), `process` parses, stores the rows (the upload is readable
+from then on) and then builds the search index. `process` is also how an upload whose process died is taken up
+again: it starts from the stored raw bytes, whatever stage was reached."""
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import BinaryIO, Callable
+
+from viewer.ingest import STORED_VERSION, examine
+from viewer.ingest.images import store_analysis_images
+from viewer.model.collector import collector_paused
+from viewer.store import Store
+from viewer.store.processing import PARSING, STORING
+from viewer.store.staged import Staged, first_rows
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """An upload whose bytes the caller holds, parsed while they are being stored (the parse needs no database,
+    so it overlaps the write and its commit)."""
+
+    raw: str | bytes
+    """Its text (or its bytes, when they do not decode cleanly: the parse reports them)."""
+    dialect: str
+    stored: Callable[[], bool]
+    """Waits until the bytes and record are stored and says whether they were (if not, nothing is stored)."""
+
+
+def accept(store: Store, raw: bytes | BinaryIO, *, id: str, worker: str, **fields) -> None:
+    """Store an upload's raw bytes (or its spool file's) and its record, in state processing (stage parsing),
+    held by `worker`."""
+    store.processing.accept(io.BytesIO(raw) if isinstance(raw, bytes) else raw, id=id, worker=worker, **fields)
+
+
+def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None) -> bool:
+    """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
+    can be served from then on), then the rest; then its search index. True when it is stored; False when it
+    was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
+    `upload`, its bytes are read from the store (an upload taken over from a process that died)."""
+    if upload is None:
+        record = store.get(id)
+        if record is None or record.deleted:
+            return False
+        store.processing.stage(id, PARSING)
+        upload = Upload(store.raw(id) or b"", record.requested_dialect, lambda: True)
+    try:
+        # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
+        # the parse made runs between the parse and the first page's rows, delaying them.
+        with collector_paused:
+            analysis = examine(upload.raw, upload.dialect)
+            if not upload.stored():
+                return False
+            store_analysis_images(store, analysis)  # before the rows that name them
+            shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
+            staged = None
+            if shared.conversations:  # a dataset's first page is its index: stored whole
+                store.processing.stage(id, STORING)
+            else:
+                staged = Staged(id, shared, analysis.original, first_rows(shared, window))
+                if not store.processing.show_first(id, staged, STORED_VERSION, **secrets):
+                    return False
+            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged, **secrets)
+            return stored and store.processing.index(id, shared)
+    except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
+        log.exception("processing upload %s failed", id)
+        if upload.stored():
+            store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")
+        return False
+

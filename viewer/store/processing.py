@@ -1,0 +1,202 @@
+"""Uploads answered before they are processed: their raw bytes and record are stored first (`accept`), then
+their counts and the rows of their first page (`show_first`, viewer/store/staged.py), the rest of their parse
+rows (`finish`), and their search index after those (`index`).
+
+The record's `state` is "processing" until `finish`, which makes it readable in the same transaction that stores
+its last rows (before, a reader may have the windows whose rows are all stored: viewer/web/windows.py);
+"failed" when processing could not store them. A `processing` row per upload not yet done says how
+far it got (`stage`), which process holds it (`worker`) and when that process last said it was alive
+(`heartbeat_at`), so that an upload whose process died is found (`abandoned`), taken over (`claim`) and
+processed again from its stored raw bytes. Deleting an upload deletes its row, and `finish` then stores nothing.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Engine
+
+from viewer.policy import Projection
+from viewer.store import raw as raw_bytes, search, summaries
+from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
+from viewer.store.engine import bulk_transaction
+from viewer.store.schema import processing, transcripts
+from viewer.store.staged import Staged
+
+PROCESSING, FAILED = "processing", "failed"
+"""The states of a record not yet readable (`Record.state`); None once it is."""
+QUEUED, PARSING, STORING, INDEXING = "queued", "parsing", "storing", "indexing"
+"""The stages of a `processing` row, in order; `FAILED` ends it."""
+STAGES = (QUEUED, PARSING, STORING, INDEXING)
+ERROR_CHARS = 500
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far an upload's processing got."""
+
+    stage: str
+    started_at: dt.datetime
+    error: str | None
+    readable: bool = False
+    """Whether its first rows are stored (`show_first`): its windows whose rows are all stored may be read."""
+
+    @property
+    def step(self) -> int:
+        """The stage's number from 1 (of `len(STAGES)`); failed counts as the last."""
+        return STAGES.index(self.stage) + 1 if self.stage in STAGES else len(STAGES)
+
+    def seconds(self, now: dt.datetime | None = None) -> float:
+        return max(((now or _now()) - self.started_at).total_seconds(), 0.0)
+
+
+class Processing:
+    """The store's uploads being processed (`Store.processing`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def accept(self, source: BinaryIO, *, id: str, worker: str, requested_dialect: str = "auto",
+               debug_allowed: bool = False, manage_hash: str | None = None, name: str | None = None,
+               keep_for: dt.timedelta | None = None) -> None:
+        """Store an upload's raw bytes (read from `source`, a spool file, a chunk at a time: viewer/store/raw.py)
+        and its record, not yet parsed, held by `worker`; durable on return. The record's `raw` stays empty, so
+        that its updates while it is processed stay small: SQLite rewrites a whole row on any update."""
+        now = _now()
+        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
+               "requested_dialect": requested_dialect, "created_at": now,
+               "expires_at": now + keep_for if keep_for is not None else None,
+               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": False,
+               # Counts of nothing, and no parser version (so that no reader claims it to parse again).
+               "dialect": "unknown", "parser_version": "", "header": "{}", "message_count": 0, "visible_count": 0,
+               "hidden_count": 0, "diagnostic_count": 0, "error_count": 0, "pair_count": 0, "state": PROCESSING}
+        with self.engine.begin() as conn:
+            conn.execute(insert(transcripts).values(**row))
+            written = raw_bytes.write(conn, id, source)
+            conn.execute(update(transcripts).where(transcripts.c.id == id)
+                         .values(sha256=written.sha256, size=written.size))
+            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
+                                                   heartbeat_at=now))
+
+    def stage(self, id: str, stage: str) -> None:
+        """Record that upload `id` reached `stage`."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.transcript_id == id)
+                         .values(stage=stage, heartbeat_at=_now()))
+
+    def show_first(self, id: str, staged: Staged, parser_version: str, *, original: Projection | None = None,
+                   secret_kinds: dict[str, int] | None = None) -> bool:
+        """Store upload `id`'s counts and the rows of its first page (`staged.insert_first`), in one
+        transaction; it stays processing, and its windows whose rows are all stored may be read. False, storing
+        nothing, when it is no longer being processed."""
+        projection = staged.projection
+        with bulk_transaction(self.engine, durable=False) as conn:  # made again from the raw bytes after a crash
+            if not self._hold(conn, id, STORING, stored_upto=staged.upto):
+                return False
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summaries.summary(projection, parser_version),
+                                 **summaries.secrets(secret_kinds)))
+            delete_parse(conn, id)  # rows of a run that died before it was done
+            staged.insert_first(conn)
+        return True
+
+    def finish(self, id: str, projection: Projection, parser_version: str, *, original: Projection | None = None,
+               secret_kinds: dict[str, int] | None = None, index_search: bool = True,
+               staged: Staged | None = None) -> bool:
+        """Store upload `id`'s parse rows (after `show_first`: the rest of `staged`) and make it readable, in one
+        transaction; without `index_search` its search index is left to `index` (the row stays, at stage
+        `indexing`). False, storing nothing, when it is no longer being processed (deleted meanwhile, or taken
+        over by another process)."""
+        with bulk_transaction(self.engine, durable=False) as conn:  # `index`'s commit makes it durable
+            if not self._hold(conn, id, INDEXING):
+                return False
+            masked = raw_bytes.keep_masked(conn, id, projection, original)  # a dead run's chunks replaced
+            if staged is not None:
+                conn.execute(update(transcripts).where(transcripts.c.id == id).values(state=None, masked_raw=masked))
+                staged.insert_rest(conn)
+                return True
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summaries.summary(projection, parser_version), state=None,
+                                 **{**summaries.secrets(secret_kinds), "masked_raw": masked}))
+            delete_parse(conn, id)  # rows of a run that died before it was done
+            parent = conn.execute(select(transcripts).where(transcripts.c.id == id)).first()._asdict()
+            insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
+            insert_parse(conn, id, projection, original, index_search=index_search)
+            if index_search:
+                conn.execute(delete(processing).where(processing.c.transcript_id == id))
+        return True
+
+    @staticmethod
+    def _hold(conn, id: str, stage: str, **values) -> bool:
+        """Move upload `id` to `stage` if it is still being processed (not failed, not deleted)."""
+        return bool(conn.execute(update(processing).where(processing.c.transcript_id == id,
+                                                          processing.c.stage != FAILED)
+                                 .values(stage=stage, heartbeat_at=_now(), **values)).rowcount)
+
+    def index(self, id: str, projection: Projection) -> bool:
+        """Build the search index of upload `id`, stored by `finish` without one; False when it is gone."""
+        with bulk_transaction(self.engine) as conn:
+            if not conn.execute(delete(processing).where(processing.c.transcript_id == id,
+                                                         processing.c.stage == INDEXING)).rowcount:
+                return False
+            search.index(conn, parses_of(id, projection))
+        return True
+
+    def fail(self, id: str, error: str) -> None:
+        """Mark upload `id` as failed: its raw bytes stay, for its uploader to download."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.transcript_id == id)
+                         .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now()))
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.state == PROCESSING)
+                         .values(state=FAILED))
+
+    def progress(self, id: str) -> Progress | None:
+        """How far upload `id` got; None when it is done (or was never processed later)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(processing.c.stage, processing.c.started_at, processing.c.error,
+                                      processing.c.stored_upto).where(processing.c.transcript_id == id)).first()
+        if row is None:
+            return None
+        started = row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=dt.timezone.utc)
+        return Progress(row.stage, started, row.error, row.stored_upto is not None)
+
+    def searchable(self, id: str) -> bool:
+        """Whether upload `id`'s search index is built (a readable upload's may still be in the making)."""
+        progress = self.progress(id)
+        return progress is None or progress.stage == FAILED
+
+    def heartbeat(self, worker: str) -> None:
+        """Say that `worker` is alive: the uploads it holds are not taken over."""
+        with self.engine.begin() as conn:
+            conn.execute(update(processing).where(processing.c.worker == worker, processing.c.stage != FAILED)
+                         .values(heartbeat_at=_now()))
+
+    def held(self) -> list[tuple[str, str, dt.datetime]]:
+        """`(id, worker, heartbeat_at)` of every upload being processed (not failed), oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(processing.c.transcript_id, processing.c.worker, processing.c.heartbeat_at)
+                                .where(processing.c.stage != FAILED).order_by(processing.c.started_at)).all()
+        return [(row[0], row[1], row[2] if row[2].tzinfo else row[2].replace(tzinfo=dt.timezone.utc))
+                for row in rows]
+
+    def claim(self, id: str, seen_worker: str, worker: str) -> bool:
+        """Take upload `id` over from `seen_worker`; True for exactly one of concurrent claimers. Its stage
+        goes back to queued: it is processed again whole, rows and index."""
+        with self.engine.begin() as conn:
+            return bool(conn.execute(
+                update(processing).where(processing.c.transcript_id == id, processing.c.worker == seen_worker,
+                                         processing.c.stage != FAILED)
+                .values(worker=worker, stage=QUEUED, heartbeat_at=_now(), stored_upto=None)).rowcount)
+
+
+def forget(conn: Any, id: str) -> None:
+    """Drop upload `id`'s processing row (when it is deleted): a worker still at it then stores nothing."""
+    conn.execute(delete(processing).where(processing.c.transcript_id == id))
+
