@@ -45,16 +45,24 @@ class Shift:
     def message(self, row: tuple) -> tuple:
         """A row of `rows.MESSAGE_COLUMNS` moved."""
         (id, idx, rank, turn, kind, call_id, start, end, header_start, header_end, line, column, body_start,
-         body_end, content, source, segments, pair, partner, agent) = row
+         body_end, content, source, segments, pair, partner, agent, media) = row
         offset = self.offset
         return (id, idx, rank, turn, kind, call_id, offset(start), offset(end), offset(header_start),
                 offset(header_end), line + self.lines, column, offset(body_start), offset(body_end), content, source,
-                self.segments(segments), pair, partner, agent)
+                self.segments(segments), pair, partner, agent, self.media(media))
 
     def diagnostic(self, row: tuple) -> tuple:
         """A row of `rows.DIAGNOSTIC_COLUMNS` moved."""
         id, seq, code, severity, message, start, end, line, column, index = row
         return id, seq, code, severity, message, start + self.chars, end + self.chars, line + self.lines, column, index
+
+    def media(self, value: str | None) -> str | None:
+        """A message's image references (`rows.media_json`) with their payloads' spans moved."""
+        if value is None:  # most messages
+            return value
+        moved = [{**media, "span": [start + self.chars, end + self.chars]}
+                 for media in json.loads(value) for start, end in [media["span"]]]
+        return json.dumps(moved, ensure_ascii=False)
 
     def segments(self, value: str) -> str:
         if value == "[]":  # most messages
