@@ -58,8 +58,9 @@ class MessageBuilder:
                 or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
-        # element is read again, keeping the spans of its members.
-        if not element.members and _may_split(element.value):
+        # element is read again, keeping the spans of its members. A framework's message may split as the plain
+        # message it stands for does: asked of that, it is read with spans at once rather than twice.
+        if not element.members and _may_split(element.value if value is None else value):
             element = self._located(element)
         source, pieces = self._read(element, read)
         if not element.members and (len(pieces) > 1 or source.problems or any(p.problems for p in pieces)):
