@@ -8,7 +8,9 @@ whole conversation (a dataset trimmed to one record). Records (records.py): an o
 without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
 its contents: gemini_content.py), a Chat Completions response (completions.py), an OpenAI or Anthropic batch
 line (batches.py), an Ollama response and the chunks of a streamed one (ollama.py), a preference pair
-(preference.py).
+(preference.py). Streamed answers (records.lines_reading): the chunks of an Ollama answer, of a Chat Completion
+(completion_chunks.py) or of a Gemini answer (gemini_chunks.py) are one element per answer, choice or candidate,
+whether written as JSON Lines, a JSON array or server-sent events (`data: {…}` lines, container.py).
 
 Element shapes (conversation.py picks the reader of each element by its marks; their keys may mix):
 - OpenChatML 2.0 §10: `role`, `thinking`, `content`, `tool_calls: [{id, function: {name, arguments}}]`.
