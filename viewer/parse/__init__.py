@@ -40,13 +40,26 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     spans = conversation_spans(text) if chosen == "json" else None
     if spans is not None:
         dataset = read_dataset(text, spans, _read_json_conversation, _read_json_within, options)
-        conversations = tuple(_finish(c, []) for c in dataset.conversations)
-        dataset = _finish(dataclasses.replace(dataset, conversations=conversations), decode_diagnostics)
-        for conversation in conversations:  # one line index over the file, not one per conversation
-            conversation.share_lines(dataset)
-        return dataset
-    transcript = replace_lone_surrogates(IMPORTERS[chosen].read(text, options))
-    return _finish(transcript, decode_diagnostics)
+        return _finish_dataset(dataset, decode_diagnostics)
+    transcript = IMPORTERS[chosen].read(text, options)
+    cleaned = replace_lone_surrogates(transcript)
+    if not transcript.conversations:
+        return _finish(cleaned, decode_diagnostics)
+    # A dataset the importer made (an OpenTelemetry file of several traces): its conversations share the file,
+    # and are looked at for escapes only when the file has one.
+    if cleaned is not transcript:
+        cleaned = dataclasses.replace(cleaned, conversations=tuple(map(replace_lone_surrogates,
+                                                                       transcript.conversations)))
+    return _finish_dataset(cleaned, decode_diagnostics)
+
+
+def _finish_dataset(dataset: Transcript, extra: list[Diagnostic]) -> Transcript:
+    """A dataset with each conversation's checks and pairs, and its own."""
+    conversations = tuple(_finish(c, []) for c in dataset.conversations)
+    dataset = _finish(dataclasses.replace(dataset, conversations=conversations), extra)
+    for conversation in conversations:  # one line index over the file, not one per conversation
+        conversation.share_lines(dataset)
+    return dataset
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:
