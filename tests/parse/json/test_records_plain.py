@@ -1,5 +1,6 @@
-"""gemini_content.read_plain reads contents of text parts to exactly what the general reader (read_content) makes
-of them: the same messages, spans, frame and diagnostics, whatever the parts, roles and spacing."""
+"""gemini_content.read_plain reads contents of text and thought parts and function calls, or of a function
+response, to exactly what the general reader (read_content) makes of them: the same messages, spans, frame and
+diagnostics, whatever the parts, roles and spacing."""
 from __future__ import annotations
 
 import json
@@ -16,10 +17,17 @@ ODD_PART = st.fixed_dictionaries({}, optional={"text": TEXTS | st.none() | st.in
                                            "thought": st.sampled_from([None, True, False]),
                                            "thoughtSignature": st.sampled_from([None, "S"]),
                                            "inline_data": st.sampled_from([None, {"data": "QUJD"}])})
-PART = st.sampled_from([True] * 4 + [False]).flatmap(
-    lambda plain: st.fixed_dictionaries({"text": TEXTS}, optional={"thought": st.sampled_from([None, False])})
-    if plain else ODD_PART)
-"""Mostly the text parts read_plain takes (some as an SDK dump writes them, with a null or false `thought`)."""
+RESPONSE = st.fixed_dictionaries({"functionResponse": st.fixed_dictionaries({}, optional={
+    "name": st.sampled_from(["f", "", None, 3]), "id": st.sampled_from(["c1", None, 2]),
+    "response": st.sampled_from([{"r": 1}, {"error": "no"}, {"error": None}, "text", None])})})
+CALL = st.fixed_dictionaries({"functionCall": st.fixed_dictionaries({}, optional={
+    "name": st.sampled_from(["f", "", None]), "id": st.sampled_from(["c1", None, 2]),
+    "args": st.sampled_from([{"a": 1}, None, {}])})}, optional={"thoughtSignature": st.sampled_from(["S", None, 1])})
+PART = st.sampled_from([True] * 4 + [False, "response", "call"]).flatmap(
+    lambda plain: st.fixed_dictionaries({"text": TEXTS}, optional={"thought": st.sampled_from([None, False, True])})
+    if plain is True else RESPONSE if plain == "response" else CALL if plain == "call" else ODD_PART)
+"""Mostly the text and thought parts, function calls and responses read_plain takes (some as an SDK dump writes
+them, with a null or false `thought`)."""
 CONTENT = st.fixed_dictionaries({"parts": st.lists(PART, max_size=3)}, optional={
     "role": st.sampled_from(["user", "model", "function", "tool", None]), }) | st.fixed_dictionaries(
     {"parts": st.lists(PART, max_size=3) | st.sampled_from([None, "x"])},
