@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from hypothesis import given, settings, strategies as st
 
-from viewer.parse import parse
+from tests.parse.helpers import read_both_ways
 from viewer.parse.json import gemini_content
 
 TEXTS = st.sampled_from(["", "Hi", "a\nb", 'say "x"', "café", "<think>r</think>a", "</think>", " "])
@@ -34,16 +32,9 @@ CONTENT = st.fixed_dictionaries({"parts": st.lists(PART, max_size=3)}, optional=
     optional={"role": st.sampled_from(["user", "critic", 3]), "extra": st.just(1)})
 
 
-def _read(text, fast: bool):
-    with pytest.MonkeyPatch.context() as patch:
-        if not fast:
-            patch.setattr(gemini_content, "read_plain", lambda *args: False)
-        transcript = parse(text, "json")
-    return (transcript.to_json(), [segment.span for segment in transcript.frame])
-
-
 @settings(max_examples=300, deadline=None)
 @given(contents=st.lists(CONTENT, max_size=4), indent=st.sampled_from([None, 1]))
 def test_plain_contents_read_as_the_general_reader_reads_them(contents, indent):
     text = json.dumps({"contents": contents}, indent=indent)
-    assert _read(text, True) == _read(text, False)
+    fast, general = read_both_ways(text, gemini_content, "read_plain")
+    assert fast == general

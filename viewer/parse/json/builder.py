@@ -25,6 +25,8 @@ SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "t
 
 Reader = Callable[[JsonObject, "MessageBuilder"], list[Piece]]
 """A shape's reader of one element: its messages before they are numbered."""
+FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
+"""A shape's reader of its common elements straight into messages (False: not such an element, nothing added)."""
 PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
 reads it too."""
@@ -43,9 +45,10 @@ class MessageBuilder:
         """The turn the next element gives."""
         self._call_names: dict[str, str] = {}
 
-    def add(self, element: Node, read: Reader, plain: PlainView | None = None) -> None:
+    def add(self, element: Node, read: Reader, plain: PlainView | None = None, fast: FastReader | None = None) -> None:
         """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
-        plain message a framework's element stands for, when the shape has such elements."""
+        plain message a framework's element stands for, when the shape has such elements; `fast` reads the
+        shape's common elements as `read` would, faster (False: it added nothing)."""
         turn, self.turn = self.turn, self.turn + 1
         if not isinstance(element.value, dict):
             self.diagnostics.append(make_diagnostic(
@@ -55,7 +58,8 @@ class MessageBuilder:
         value = element.value if plain is None or element.members else plain(element.value)
         if not element.members and (
                 (value is not None and read_plain(value, element.span, self.text, self, turn))
-                or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))):
+                or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))
+                or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
         # element is read again, keeping the spans of its members. A framework's message may split as the plain
