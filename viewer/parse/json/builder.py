@@ -45,7 +45,8 @@ class MessageBuilder:
         """The turn the next element gives."""
         self._call_names: dict[str, str] = {}
 
-    def add(self, element: Node, read: Reader, plain: PlainView | None = None, fast: FastReader | None = None) -> None:
+    def add(self, element: Node, read: Reader, plain: PlainView | None = None,
+            fast: FastReader | None = None) -> None:
         """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
         plain message a framework's element stands for, when the shape has such elements; `fast` reads the
         shape's common elements as `read` would, faster (False: it added nothing)."""

@@ -53,7 +53,8 @@ class _Call:
         self.spans.append(span)
 
     def value(self) -> dict[str, Any]:
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": "".join(self.arguments)}}
+        return {"id": self.id, "type": "function",
+                "function": {"name": self.name, "arguments": "".join(self.arguments)}}
 
 
 @dataclass(slots=True)

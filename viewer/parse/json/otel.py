@@ -11,12 +11,13 @@ Three containers (facts from open-telemetry/semantic-conventions, `docs/gen-ai/`
   `.tool_call_id` / `.tool_calls.<j>.name|arguments|id`, and the same under `gen_ai.completion.<i>`.
 
 A trace is one conversation, its spans read in time order; a file of several traces is a dataset of their
-conversations, in the order the traces first appear (json/__init__.py). A chat span's input repeats the history its trace's earlier spans already gave: a message of an input is new only when
-the history holds fewer of it than the input does (so a user who says "yes" twice keeps both). Tool replies and
-calls are known by their call id, so an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and
-the next chat span's `tool_call_response` give one reply. Each span is one turn (numbered by its source position
-among its trace's spans); its messages span the attribute they came from. A span with no GenAI content (an HTTP call, an agent's wrapper)
-gives no message: it stays in the frame.
+conversations, in the order the traces first appear (json/__init__.py). A chat span's input repeats the history
+its trace's earlier spans already gave: a message of an input is new only when the history holds fewer of it than
+the input does (so a user who says "yes" twice keeps both). Tool replies and calls are known by their call id, so
+an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and the next chat span's
+`tool_call_response` give one reply. Each span is one turn (numbered by its source position among its trace's
+spans); its messages span the attribute they came from. A span with no GenAI content (an HTTP call, an agent's
+wrapper) gives no message: it stays in the frame.
 """
 from __future__ import annotations
 

@@ -123,7 +123,8 @@ def _call(role: str, call: Any) -> tuple | None:
     return role, arguments, None, qualified_tool_name(name), "commentary", True, "json", True, call_id, "call"
 
 
-def member_spans(text: str, start: int, value: dict[str, Any], listed: str = "tool_calls") -> dict[Any, Span] | None:
+def member_spans(text: str, start: int, value: dict[str, Any],
+                 listed: str = "tool_calls") -> dict[Any, Span] | None:
     """The span of each member of the object at `start` whose decoded value is `value` (from its key's opening
     quote to its value's end, as positions.read_value gives it), and of each item of its `listed` list
     (under the item's number). None when the text is not the plain form read here: a key written with escapes
