@@ -10,7 +10,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.parse.common import Pending
-from viewer.parse.json import gemini_content
+from viewer.parse.json import gemini_content, langchain
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -66,7 +66,7 @@ class MessageBuilder:
         # element is read again, keeping the spans of its members. A framework's message may split as the plain
         # message it stands for does: asked of that, it is read with spans at once rather than twice.
         if not element.members and _may_split(element.value if value is None else value):
-            element = self._located(element)
+            element = self._located(element, _depth(element.value))
         source, pieces = self._read(element, read)
         if not element.members and (len(pieces) > 1 or source.problems or any(p.problems for p in pieces)):
             element = self._located(element)
@@ -95,8 +95,8 @@ class MessageBuilder:
         """The tool of the call with this id, when one was read."""
         return self._call_names.get(call_id) if call_id is not None else None
 
-    def _located(self, element: Node) -> Node:
-        return read_value(self.text, element.span[0], ELEMENT_DEPTH)
+    def _located(self, element: Node, depth: int = ELEMENT_DEPTH) -> Node:
+        return read_value(self.text, element.span[0], depth)
 
     def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Piece]]:
         source = JsonObject(element.value, element.span, element.members)
@@ -113,6 +113,12 @@ class MessageBuilder:
 
     def _note(self, problems: list[Pending], index: int | None) -> None:
         self.diagnostics.extend(problem.at(index) for problem in problems)
+
+
+def _depth(value: dict[str, Any]) -> int:
+    """Levels of an element read with spans: one for a LangChain message whose fields are wrapped (its reader
+    reads the wrapped fields with theirs), else ELEMENT_DEPTH."""
+    return 1 if langchain.is_message(value) and langchain.wrapped_key(value) else ELEMENT_DEPTH
 
 
 def _may_split(value: dict[str, Any]) -> bool:
