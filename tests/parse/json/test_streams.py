@@ -146,3 +146,15 @@ def test_a_gemini_stream_without_a_finish_reason_is_cut_short():
 def test_whole_gemini_responses_one_per_line_stay_a_dataset():
     text = "".join(json.dumps(gemini([{"text": word}], "STOP")) + "\n" for word in ("One", "Two"))
     assert [c.messages[0].content for c in parse(text).conversations] == ["One", "Two"]
+
+
+def test_chunks_of_the_wrong_shape_are_reported_and_kept_in_the_source():
+    text = sse([chunk({"content": "Hi"}), {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": {}},
+                {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [{"delta": "x"}]},
+                chunk({}, "stop")])
+    transcript = parse(text)
+    assert [m.content for m in transcript.messages] == ["Hi"]
+    assert codes(transcript) == ["W-JSON-SHAPE", "W-JSON-SHAPE"]
+    assert_accounted_for(transcript, text)
+    gemini_text = json.dumps([gemini([{"text": "A"}]), {"candidates": [3, {"content": "x"}]}, gemini([], "STOP")])
+    assert codes(parse(gemini_text)) == ["W-JSON-SHAPE", "W-JSON-SHAPE"]

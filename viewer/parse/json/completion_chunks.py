@@ -130,6 +130,9 @@ def _add_completion(merged: Reading, chunks: list[Node]) -> None:
     choices: dict[Any, _Choice] = {}
     for chunk in chunks:
         listed = chunk.value.get("choices")
+        if listed is not None and not isinstance(listed, list):
+            merged.notes.append(make_diagnostic("W-JSON-SHAPE", chunk.span, "This chunk's choices are not a list; "
+                                                "they were left out."))
         for number, choice in enumerate(listed if isinstance(listed, list) else []):
             delta = choice.get("delta") if isinstance(choice, dict) else None
             if not isinstance(delta, dict):

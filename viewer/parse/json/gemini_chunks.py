@@ -109,12 +109,12 @@ def _add_answer(merged: Reading, chunks: list[Node], finished: bool = False) -> 
     candidates: dict[Any, _Candidate] = {}
     for chunk in chunks:
         for number, candidate in enumerate(chunk.value["candidates"]):
-            content = candidate.get("content") if isinstance(candidate, dict) else None
+            content = candidate.get("content") if isinstance(candidate, dict) else candidate
             if content is None:
                 continue  # a candidate that only finishes (its reason, its safety ratings) adds no part
-            if not isinstance(content, dict):
-                merged.notes.append(make_diagnostic("W-JSON-SHAPE", chunk.span, "A candidate's content is not an "
-                                                    "object; it was left out."))
+            if not isinstance(content, dict) or not isinstance(candidate, dict):
+                merged.notes.append(make_diagnostic("W-JSON-SHAPE", chunk.span, "A candidate, or its content, is not "
+                                                    "an object; it was left out."))
                 continue
             index = candidate.get("index", number)
             key = index if isinstance(index, (int, str)) else number
