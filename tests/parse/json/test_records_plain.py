@@ -1,4 +1,4 @@
-"""gemini_content.read_plain reads contents of text and thought parts and function calls, or of a function
+"""gemini_plain.read_plain reads contents of text and thought parts and function calls, or of a function
 response, to exactly what the general reader (read_content) makes of them: the same messages, spans, frame and
 diagnostics, whatever the parts, roles and spacing."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from tests.parse.helpers import read_both_ways
-from viewer.parse.json import gemini_content
+from viewer.parse.json import gemini_plain
 
 TEXTS = st.sampled_from(["", "Hi", "a\nb", 'say "x"', "café", "<think>r</think>a", "</think>", " "])
 ODD_PART = st.fixed_dictionaries({}, optional={"text": TEXTS | st.none() | st.integers(0, 1),
@@ -36,5 +36,5 @@ CONTENT = st.fixed_dictionaries({"parts": st.lists(PART, max_size=3)}, optional=
 @given(contents=st.lists(CONTENT, max_size=4), indent=st.sampled_from([None, 1]))
 def test_plain_contents_read_as_the_general_reader_reads_them(contents, indent):
     text = json.dumps({"contents": contents}, indent=indent)
-    fast, general = read_both_ways(text, gemini_content, "read_plain")
+    fast, general = read_both_ways(text, gemini_plain, "read_plain")
     assert fast == general

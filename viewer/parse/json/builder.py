@@ -10,7 +10,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.parse.common import Pending
-from viewer.parse.json import gemini_content, langchain
+from viewer.parse.json import gemini_content, gemini_plain, langchain
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -59,7 +59,7 @@ class MessageBuilder:
         value = element.value if plain is None or element.members else plain(element.value)
         if not element.members and (
                 (value is not None and read_plain(value, element.span, self.text, self, turn))
-                or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))
+                or ("parts" in element.value and gemini_plain.read_plain(element.value, element.span, self, turn))
                 or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
