@@ -1,6 +1,7 @@
 """`parse()` of this tree beside `parse()` of another checkout (the code before a speed change), in one process,
 on the same generated inputs: ChatML, OpenAI chat JSON, the Responses API, Anthropic Messages, ShareGPT and a
-dataset (JSON Lines of conversations), all the conversations of tests/harness/formats.py.
+dataset (JSON Lines of conversations), all the conversations of tests/harness/formats.py; and the API records'
+and the frameworks' shapes of bench/parse.py (tests/harness/api_formats.py, tests/harness/framework_shapes.py).
 
 Run: `git worktree add --detach /tmp/base <commit>` then
 `.venv/bin/python bench/versus.py --base /tmp/base [--megabytes 30] [--runs 3]`.
@@ -24,7 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.harness.api_formats import SHAPES as API_SHAPES  # noqa: E402
 from tests.harness.formats import TOOL, chatml, conversations, openai_json  # noqa: E402
+from tests.harness.framework_shapes import SHAPES as FRAMEWORK_SHAPES  # noqa: E402
 
 
 def load_parse(tree: Path):
@@ -105,7 +108,7 @@ def dataset(megabytes: float) -> str:
 
 
 INPUTS = {"chatml": chatml, "openai chat json": openai_json, "responses": responses, "anthropic": anthropic,
-          "sharegpt": sharegpt, "dataset (jsonl)": dataset}
+          "sharegpt": sharegpt, "dataset (jsonl)": dataset, **API_SHAPES, **FRAMEWORK_SHAPES}
 
 
 def outline(transcript) -> str:
@@ -130,6 +133,11 @@ def best(runs: int, trees: list[tuple], text: str) -> list[tuple[float, str]]:
     return list(zip(times, outlines))
 
 
+def _unpacked_size(parse, data: str | bytes) -> int:
+    """The size of the text parsed: an archive's (Inspect's .eval) is what it unpacks to, as in bench/parse.py."""
+    return len((parse(data).source if isinstance(data, bytes) else data).encode("utf-8"))
+
+
 def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--base", type=Path, required=True, help="the other checkout's root")
@@ -138,15 +146,15 @@ def main() -> None:
     arguments.add_argument("--only", nargs="*", choices=sorted(INPUTS), default=sorted(INPUTS))
     options = arguments.parse_args()
     trees = [load_parse(options.base), load_parse(ROOT)]
-    print(f"{'input':<18} {'MB':>6} {'base MB/s':>10} {'this MB/s':>10} {'ratio':>6}")
+    print(f"{'input':<26} {'MB':>6} {'base MB/s':>10} {'this MB/s':>10} {'ratio':>6}")
     for name, make in INPUTS.items():
         if name not in options.only:
             continue
         text = make(options.megabytes)
-        size = len(text.encode("utf-8")) / 1_000_000
+        size = _unpacked_size(trees[1][0], text) / 1_000_000
         (base, base_outline), (this, this_outline) = best(options.runs, trees, text)
         same = "" if base_outline == this_outline else "  DIFFERENT RESULTS"
-        print(f"{name:<18} {size:6.1f} {size / base:10.1f} {size / this:10.1f} {base / this:5.2f}x{same}")
+        print(f"{name:<26} {size:6.1f} {size / base:10.1f} {size / this:10.1f} {base / this:5.2f}x{same}")
     print("load average:", Path("/proc/loadavg").read_text().split()[:3])
 
 

@@ -6,6 +6,7 @@ formats.py (OpenAI chat messages) written as other producers write them.
 - `batch_output`: OpenAI Batch output lines, one Chat Completions response per assistant answer.
 - `ollama`: one Ollama `/api/chat` request (`thinking`, `tool_calls` with object arguments, `tool_name`).
 - `ollama_stream`: one streamed Ollama answer per assistant message, a chunk per word.
+- `completion_stream`: one streamed Chat Completion per assistant message (server-sent events), a chunk per word.
 - `preference`: TRL conversational preference records (prompt, chosen, rejected).
 
     from tests.harness.api_formats import SHAPES
@@ -97,6 +98,38 @@ def ollama_stream(megabytes: float, seed: int = 7) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _deltas(message: dict, number: int) -> Iterator[str]:
+    """A streamed Chat Completion of one assistant message as server-sent events, a chunk per word."""
+    def event(delta: dict, finish: str | None = None) -> str:
+        return "data: " + json.dumps({"id": f"chatcmpl-{number}", "object": "chat.completion.chunk", "created": 1,
+                                      "model": "gpt-4o-mini", "choices": [{"index": 0, "delta": delta,
+                                                                           "finish_reason": finish}]},
+                                     ensure_ascii=False) + "\n\n"
+    yield event({"role": "assistant", "content": ""})
+    for key in ("reasoning_content", "content"):
+        for word in (message.get(key) or "").split(" "):
+            yield event({key: word + " "})
+    for at, call in enumerate(message.get("tool_calls") or ()):
+        yield event({"tool_calls": [{"index": at, "id": call["id"], "type": "function",
+                                     "function": {"name": call["function"]["name"], "arguments": ""}}]})
+        yield event({"tool_calls": [{"index": at, "function": {"arguments": call["function"]["arguments"]}}]})
+    yield event({}, "stop")
+
+
+def completion_stream(megabytes: float, seed: int = 7) -> str:
+    events: list[str] = []
+    size = 0
+    for conversation in conversations(megabytes * 4, 0, seed):  # chunks are far larger than the text they carry
+        for m in conversation:
+            if m["role"] == "assistant":
+                for event in _deltas(m, len(events)):
+                    events.append(event)
+                    size += len(event)
+        if size >= megabytes * 1_000_000:
+            break
+    return "".join(events) + "data: [DONE]\n\n"
+
+
 def preference(megabytes: float, seed: int = 7) -> str:
     lines = []
     size = 0
@@ -113,4 +146,5 @@ def preference(megabytes: float, seed: int = 7) -> str:
 
 
 SHAPES: dict[str, Callable[..., str]] = {"gemini": gemini, "batch output": batch_output, "ollama": ollama,
-                                         "ollama stream": ollama_stream, "preference": preference}
+                                         "ollama stream": ollama_stream, "completion stream": completion_stream,
+                                         "preference": preference}

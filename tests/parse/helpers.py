@@ -1,12 +1,31 @@
 """Small helpers the parser tests share."""
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Any
+
+import pytest
+
 from viewer.model import Diagnostic, Transcript
+from viewer.parse import parse
 
 
 def codes(transcript: Transcript) -> list[str]:
     """The transcript's diagnostic codes, in order."""
     return [diagnostic.code for diagnostic in transcript.diagnostics]
+
+
+def read_both_ways(text: str, module: ModuleType, fast_reader: str) -> tuple[Any, Any]:
+    """`text` parsed as JSON with its fast reader `module.<fast_reader>`, and with that reader made to read
+    nothing (so the general reader reads everything): the model JSON and frame spans of each, for a property test
+    that the two agree."""
+    def read(fast: bool) -> tuple[Any, list]:
+        with pytest.MonkeyPatch.context() as patch:
+            if not fast:
+                patch.setattr(module, fast_reader, lambda *args: False)
+            transcript = parse(text, "json")
+        return transcript.to_json(), [segment.span for segment in transcript.frame]
+    return read(True), read(False)
 
 
 def only(transcript: Transcript, code: str) -> Diagnostic:

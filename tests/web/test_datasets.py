@@ -121,6 +121,38 @@ def test_an_inspect_log_s_index_shows_each_sample_s_id_target_and_score(client, 
                              {"role": "assistant", "content": "4"}],
                 "scores": {"match": {"value": "C" if number == 4 else "I", "answer": "4"}}} for number in (4, 5)]
     log = json.dumps({"version": 2, "status": "success", "eval": {"task": "t"}, "samples": samples}, indent=2)
-    page = soup(client.get(f"/t/{owned(log.encode())}"))
+    id = owned(log.encode())
+    page = soup(client.get(f"/t/{id}"))
     assert [cell.get_text(strip=True) for cell in page.select("table.conversations td.sample")] == [
         "s4·4·match: C", "s5·5·match: I"]
+    twin = client.get(f"/t/{id}.json").get_json()
+    assert [c["sample"] for c in twin["conversations"]] == [
+        {"id": "s4", "epoch": 1, "target": "4", "scores": {"match": "C"}},
+        {"id": "s5", "epoch": 1, "target": "5", "scores": {"match": "I"}}]
+
+
+def test_a_sample_s_target_of_any_json_type_is_shown_not_refused(client, owned):
+    samples = [{"id": number, "epoch": 2, "input": "q", "target": target, "scores": {"m": 0.5},
+                "messages": [{"role": "user", "content": "Q"}]}
+               for number, target in enumerate((["a", "b"], None, 7, {"k": "v"}))]
+    log = json.dumps({"version": 2, "status": "success", "eval": {"task": "t"}, "samples": samples})
+    id = owned(log.encode())
+    response = client.get(f"/t/{id}")
+    assert response.status_code == 200
+    assert [cell.get_text(strip=True) for cell in soup(response).select("table.conversations td.sample")] == [
+        "0 (epoch 2)·a, b·m: 0.5", "1 (epoch 2)·null·m: 0.5", "2 (epoch 2)·7·m: 0.5", "3 (epoch 2)·k·m: 0.5"]
+    assert [c["sample"]["target"] for c in client.get(f"/t/{id}.json").get_json()["conversations"]] == [
+        ["a", "b"], None, 7, {"k": "v"}]
+
+
+def test_the_index_of_several_traces_names_each_conversation_by_its_trace(client, owned):
+    spans = [{"traceId": trace, "spanId": trace, "startTimeUnixNano": "1", "attributes": [
+        {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps(
+            [{"role": "user", "parts": [{"type": "text", "content": f"Hello from {trace}"}]}])}}]}
+        for trace in ("aa11", "bb22")]
+    id = owned(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).encode())
+    page = soup(client.get(f"/t/{id}"))
+    assert [code.get_text() for code in page.select("table.conversations code.record-label")] == ["aa11", "bb22"]
+    twin = client.get(f"/t/{id}.json").get_json()
+    assert [(c["trace_id"], c["snippet"]) for c in twin["conversations"]] == [
+        ("aa11", "Hello from aa11"), ("bb22", "Hello from bb22")]

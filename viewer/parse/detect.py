@@ -33,6 +33,8 @@ _CHATGPT_EXPORT = (re.compile(r'(?<!\\)"mapping"\s*:\s*\{'), re.compile(r'(?<!\\
 _CLAUDE_AI_EXPORT = (re.compile(r'(?<!\\)"chat_messages"\s*:\s*\['), re.compile(r'(?<!\\)"sender"\s*:'))
 """Keys of a chat app's export (unescaped quotes: not inside a string), found together in the sniffed head."""
 _SNIFF_LINES = 5
+_SSE_START = re.compile(r"(?:data|event|id|retry):|:")
+_SSE_DATA = re.compile(r"^data:[ \t]*(\{.*)$", re.MULTILINE)
 _SNIFF = 65536
 _LONGEST_FIRST_LINE = 64 * 1024 * 1024
 """How far a first line longer than the sniffed head is read to decide (a session line holding a pasted
@@ -45,6 +47,8 @@ def detect(text: str) -> str:
     head = text[:_SNIFF].lstrip()
     if head.startswith(("{", "[")) and not _BRACKET_TEXT.match(head):
         return _json_kind(head, text)
+    if _sse_kind(head) == "json":
+        return "json"
     if _YAML_VERSION.match(text[:_SNIFF]):
         return "openchatml"
     first, family = min((_first_index(head, marks), family) for family, marks in _FAMILY_MARKS)
@@ -82,6 +86,16 @@ def _json_kind(head: str, text: str) -> str:
         if event is not None:
             return _line_kind(event)
     return "json"
+
+
+def _sse_kind(head: str) -> str | None:
+    """Server-sent events whose first `data:` line holds a JSON object (a streamed Chat Completion, a Gemini
+    stream): the kind of that object; None for any other text. (Event logs streamed so stay unread here.)"""
+    if not _SSE_START.match(head):
+        return None
+    data = _SSE_DATA.search(head)
+    event = _json_object(data[1]) if data is not None else None
+    return _line_kind(event) if event is not None else None
 
 
 def _line_kind(event: dict) -> str:

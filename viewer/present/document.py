@@ -57,10 +57,35 @@ def counts_of(read: Callable[[str], int]) -> dict[str, int]:
     return {count: read(field) for count, field in COUNTED.items()}
 
 
-def conversation_label(header: dict[str, Any]) -> str | None:
-    """What names a conversation in its dataset's index besides its number: a batch line's `custom_id`."""
+def conversation_names(header: dict[str, Any]) -> dict[str, str]:
+    """What names a conversation in its dataset's index besides its number, under the key the index's JSON gives
+    it: a batch line's `custom_id`, an OpenTelemetry trace's `trace_id`."""
+    names = {}
     custom_id = header.get("custom_id")
-    return custom_id if isinstance(custom_id, str) and custom_id else None
+    if isinstance(custom_id, str) and custom_id:
+        names["custom_id"] = custom_id
+    otel = header.get("otel")
+    traces = otel.get("traces") if isinstance(otel, dict) else None
+    if isinstance(traces, list) and len(traces) == 1 and isinstance(traces[0], str):
+        names["trace_id"] = traces[0]
+    return names
+
+
+def conversation_label(header: dict[str, Any]) -> str | None:
+    """The name the index page shows beside a conversation's number (conversation_names' first)."""
+    return next(iter(conversation_names(header).values()), None)
+
+
+def sample_summary(header: dict[str, Any]) -> dict[str, Any] | None:
+    """An Inspect AI sample's id, epoch, target and each scorer's value, as its dataset's index shows them; None
+    for a conversation that is no sample."""
+    sample = header.get("inspect_sample")
+    if not isinstance(sample, dict):
+        return None
+    scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+    return {"id": sample.get("id"), "epoch": sample.get("epoch"), "target": sample.get("target"),
+            "scores": {name: score.get("value") if isinstance(score, dict) else score
+                       for name, score in scores.items()}}
 
 
 def conversation_title(header: dict[str, Any]) -> dict[str, str]:

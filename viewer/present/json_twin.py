@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
 from viewer.model.branches import FORKS_KEY
-from viewer.present.document import Document, buffered, conversation_label, conversation_title
+from viewer.present.document import Document, buffered, conversation_names, conversation_title, sample_summary
 
 ARRAY_BATCH = 200
 
@@ -41,12 +41,14 @@ def _dataset_pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
 
 
 def conversation_summary(conversation: Document) -> dict[str, Any]:
-    """What a dataset's index says of one conversation: its counts, and the start of its first user message
-    that the default view shows (never of a hidden one)."""
-    summary = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet}
-    if (custom_id := conversation_label(conversation.header)) is not None:  # a batch line's
-        summary["custom_id"] = custom_id
-    return summary | conversation_title(conversation.header)  # a chat export's
+    """What a dataset's index says of one conversation, as its page does: its counts, the start of its first user
+    message that the default view shows (never of a hidden one), its name (a batch line's `custom_id`, a trace's
+    `trace_id`) and an evaluation sample's id, target and scores (`sample`)."""
+    summary = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet,
+               **conversation_names(conversation.header)}
+    if (sample := sample_summary(conversation.header)) is not None:
+        summary["sample"] = sample
+    return summary | conversation_title(conversation.header)  # a chat export's title and date
 
 
 def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:

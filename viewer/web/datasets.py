@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import make_response
 from werkzeug.wrappers import Response
 
-from viewer.present.document import conversation_label, conversation_title
+from viewer.present.document import conversation_label, conversation_title, sample_summary
 from viewer.store import Record
 from viewer.web.lookup import DEFAULT, get_store, int_arg, reading_of, render_reading, title
 from viewer.web.windows import window_size
@@ -23,6 +23,7 @@ def dataset_index(record: Record) -> Response:
         "dataset.html", reading_of(record, DEFAULT), title=title(record), conversations=conversations, start=start,
         labels={c.conversation: conversation_label(c.header) for c in conversations},
         titles={c.conversation: conversation_title(c.header) for c in conversations},
+        samples={c.conversation: sample_summary(c.header) for c in conversations},
         earlier=max(start - size, 0) if start > 0 else None, next=start + size if start + size < total else None))
     response.vary.add("Cookie")
     return response

@@ -1,6 +1,6 @@
 """Hypothesis strategies for the API records (viewer/parse/json/records.py): Gemini requests and responses (REST
 camelCase and SDK snake_case dumps), Chat Completions responses, OpenAI and Anthropic batch lines, Ollama
-requests, responses and streams, and preference pairs; each with a unique canary (`CANARY<n>Q`) in every part
+requests, responses and streams, preference pairs, and streamed Chat Completions and Gemini answers; each with a unique canary (`CANARY<n>Q`) in every part
 the default view must hide and a unique word (`SHOWN<n>`) in every part it must show. Registered in
 tests/parse/json/shapes.py's SHAPES, so the parse-level property tests and tests/system/test_leaks_json_shapes.py
 check them."""
@@ -172,6 +172,61 @@ def preference_transcripts(draw: Draw) -> str:
     return json.dumps([record] if wrapped == "array" else record)
 
 
+# -- Streamed answers -------------------------------------------------------------------------------------------
+
+def _halves(text: str) -> list[str]:
+    """A text cut in two, as a stream sends it in pieces (a canary cut so stays whole only once joined)."""
+    return [text[:len(text) // 2], text[len(text) // 2:]]
+
+
+def _completion_chunks(draw: Draw, m: Marks) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    key = draw(st.sampled_from(["reasoning_content", "reasoning"]))
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({key: piece}) for piece in _halves(m.canary() + " " + m.canary())]
+    chunks += [chunk({"content": f"{m.shown()} "}) for _ in range(draw(st.integers(1, 3)))]
+    if draw(st.booleans()):
+        chunks.append(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                             "function": {"name": TOOL, "arguments": ""}}]}))
+        chunks += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]})
+                   for piece in _halves(json.dumps({"q": m.canary()}))]
+    if draw(st.booleans()):  # else the stream is cut short
+        chunks.append(chunk({}, "stop"))
+    return chunks
+
+
+def _gemini_chunks(draw: Draw, m: Marks) -> list[dict[str, Any]]:
+    def chunk(parts: list[dict[str, Any]], finish: str | None = None) -> dict[str, Any]:
+        candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+        return {"candidates": [{**candidate, "finishReason": finish} if finish else candidate],
+                "modelVersion": "gemini"}
+    chunks = [chunk([{"text": piece, "thought": True}]) for piece in _halves(m.canary() + " " + m.canary())]
+    chunks += [chunk([{"text": f"{m.shown()} "}]) for _ in range(draw(st.integers(1, 3)))]
+    if draw(st.booleans()):
+        chunks.append(chunk([{"functionCall": {"name": TOOL, "args": {"q": m.canary()}},
+                              "thoughtSignature": m.canary()}]))
+    if draw(st.booleans()):  # else the stream is cut short
+        chunks.append(chunk([{"text": f"{m.shown()}"}], "STOP"))
+    return chunks
+
+
+@st.composite
+def stream_transcripts(draw: Draw) -> str:
+    """A streamed Chat Completion or Gemini answer as JSON Lines, server-sent events or (Gemini's) an array."""
+    m = Marks()
+    gemini_stream = draw(st.booleans())
+    chunks = _gemini_chunks(draw, m) if gemini_stream else _completion_chunks(draw, m)
+    form = draw(st.sampled_from(["lines", "events", "array"] if gemini_stream else ["lines", "events"]))
+    if form == "array":
+        return json.dumps(chunks, indent=draw(st.sampled_from([None, 2])))
+    if form == "events":
+        return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + (
+            "" if gemini_stream else "data: [DONE]\n\n")
+    return "".join(json.dumps(chunk) + "\n" for chunk in chunks)
+
+
 API_SHAPES = {"gemini": gemini_transcripts, "completions-batches": completion_transcripts,
-              "ollama": ollama_transcripts, "preference": preference_transcripts}
+              "ollama": ollama_transcripts, "preference": preference_transcripts, "streams": stream_transcripts}
 """Each API record shape's strategy, by name."""

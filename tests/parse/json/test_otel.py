@@ -112,9 +112,24 @@ def test_a_console_stream_cut_inside_a_span_keeps_the_spans_before_it():
     assert_accounted_for(transcript, transcript.source)
 
 
-def test_each_trace_keeps_its_own_history():
+def test_several_traces_are_a_dataset_of_one_conversation_each_with_its_own_history():
     spans = [{"traceId": trace, "spanId": trace, "startTimeUnixNano": "1", "attributes": [
         {"key": "gen_ai.input.messages", "value": {"stringValue": json.dumps([USER])}}]} for trace in ("t1", "t2")]
     transcript = parse(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
-    assert [m.content for m in transcript.messages] == ["Weather in Paris?", "Weather in Paris?"]
-    assert transcript.header["otel"]["traces"] == ["t1", "t2"]
+    assert not transcript.messages
+    assert [[m.content for m in part.messages] for part in transcript.conversations] == [["Weather in Paris?"]] * 2
+    assert [part.header["otel"]["traces"] for part in transcript.conversations] == [["t1"], ["t2"]]
+    assert_accounted_for(transcript, transcript.source)
+
+
+def test_the_spans_of_traces_written_one_export_per_line_are_gathered_by_trace():
+    def line(trace, at, attributes):
+        return json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "traceId": trace, "spanId": f"{trace}{at}", "startTimeUnixNano": str(at), "attributes": [
+                {"key": key, "value": {"stringValue": json.dumps(value)}} for key, value in attributes.items()]}]}]}]})
+    text = "\n".join([line("a", 1, chat([USER], [CALL])), line("b", 2, chat([USER], [ANSWER])),
+                      line("a", 3, chat([USER, CALL, REPLY], [ANSWER]))]) + "\n"
+    transcript = parse(text)
+    assert [[m.turn for m in part.messages] for part in transcript.conversations] == [[0, 0, 1, 1, 1], [0, 0, 0]]
+    assert [len(part.pairs) for part in transcript.conversations] == [1, 0]
+    assert_accounted_for(transcript, text)

@@ -8,7 +8,9 @@ whole conversation (a dataset trimmed to one record). Records (records.py): an o
 without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
 its contents: gemini_content.py), a Chat Completions response (completions.py), an OpenAI or Anthropic batch
 line (batches.py), an Ollama response and the chunks of a streamed one (ollama.py), a preference pair
-(preference.py).
+(preference.py). Streamed answers (records.lines_reading): the chunks of an Ollama answer, of a Chat Completion
+(completion_chunks.py) or of a Gemini answer (gemini_chunks.py) are one element per answer, choice or candidate,
+whether written as JSON Lines, a JSON array or server-sent events (`data: {…}` lines, container.py).
 
 Element shapes (conversation.py picks the reader of each element by its marks; their keys may mix):
 - OpenChatML 2.0 §10: `role`, `thinking`, `content`, `tool_calls: [{id, function: {name, arguments}}]`.
@@ -59,8 +61,11 @@ W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from viewer.model import Span, Transcript
 from viewer.model.collector import collector_paused
+from viewer.parse.json import otel
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.frameworks import read_framework
@@ -75,7 +80,28 @@ def parse_json(text: str, options: ParseOptions) -> Transcript:
     container.py finds the elements (positions.py reads JSON with spans), conversation.py reads the envelope
     and each element with the reader of its shape (plain.py the plain ones), builder.py numbers the messages."""
     with collector_paused:  # see viewer/model/collector.py: a big file's objects all live on
-        return _transcript(text, read_container(text))
+        reading = read_container(text)
+        if otel.is_trace(reading):
+            return _traces(text, reading)
+        return _transcript(text, reading)
+
+
+def _traces(text: str, reading: Reading) -> Transcript:
+    """OpenTelemetry spans (otel.py): one trace is a conversation, several a dataset of one conversation each;
+    the file's frame and unread text are the dataset's."""
+    traces = otel.traces(reading, text)
+    if len(traces) <= 1:
+        return _transcript(text, reading, read=lambda builder: otel.read_trace(traces[0] if traces else [], builder))
+    conversations = []
+    claimed = [diagnostic.span for diagnostic in (*reading.unread, *reading.notes)]
+    for spans in traces:
+        builder = MessageBuilder(text)
+        header = otel.read_trace(spans, builder)
+        claimed += [message.span for message in builder.messages] + [d.span for d in builder.diagnostics]
+        conversations.append(Transcript(dialect="json", source=text, messages=tuple(builder.messages),
+                                        diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools))
+    return Transcript(dialect="json", source=text, diagnostics=(*reading.unread, *reading.notes),
+                      frame=frame(text, claimed), conversations=tuple(conversations))
 
 
 def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
@@ -94,11 +120,12 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
     return _transcript(text, conversation_of(top, text), span)
 
 
-def _transcript(text: str, reading: Reading, within: Span | None = None) -> Transcript:
+def _transcript(text: str, reading: Reading, within: Span | None = None,
+                read: Callable[[MessageBuilder], dict[str, Any]] | None = None) -> Transcript:
+    """One conversation: its messages as `read` makes them, by default as the framework or the shape of the
+    reading says."""
     builder = MessageBuilder(text)
-    header = read_framework(reading, builder)  # a trace, an eval log, a graph's state (frameworks.py)
-    if header is None:
-        header = read_reading(reading, builder)
+    header = read(builder) if read is not None else _read(reading, builder)
     claimed = [message.span for message in builder.messages]
     diagnostics = (*reading.unread, *reading.notes, *builder.diagnostics)
     claimed += [diagnostic.span for diagnostic in diagnostics]
@@ -106,6 +133,11 @@ def _transcript(text: str, reading: Reading, within: Span | None = None) -> Tran
         dialect="json", source=text, messages=tuple(builder.messages),
         diagnostics=diagnostics, header=header, tools=builder.tools,
         frame=frame(text, claimed, within))
+
+
+def _read(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
+    header = read_framework(reading, builder)  # an eval log, a graph's state (frameworks.py)
+    return header if header is not None else read_reading(reading, builder)
 
 
 __all__ = ["ENVELOPE_KEYS", "MessageBuilder", "parse_json", "parse_json_within", "read_conversation"]

@@ -10,7 +10,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Span, make_diagnostic
 from viewer.parse.common import Pending
-from viewer.parse.json import gemini_content
+from viewer.parse.json import gemini_content, gemini_plain, langchain
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece, kind_of
@@ -25,6 +25,8 @@ SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "t
 
 Reader = Callable[[JsonObject, "MessageBuilder"], list[Piece]]
 """A shape's reader of one element: its messages before they are numbered."""
+FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
+"""A shape's reader of its common elements straight into messages (False: not such an element, nothing added)."""
 PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
 reads it too."""
@@ -43,9 +45,11 @@ class MessageBuilder:
         """The turn the next element gives."""
         self._call_names: dict[str, str] = {}
 
-    def add(self, element: Node, read: Reader, plain: PlainView | None = None) -> None:
+    def add(self, element: Node, read: Reader, plain: PlainView | None = None,
+            fast: FastReader | None = None) -> None:
         """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
-        plain message a framework's element stands for, when the shape has such elements."""
+        plain message a framework's element stands for, when the shape has such elements; `fast` reads the
+        shape's common elements as `read` would, faster (False: it added nothing)."""
         turn, self.turn = self.turn, self.turn + 1
         if not isinstance(element.value, dict):
             self.diagnostics.append(make_diagnostic(
@@ -55,12 +59,14 @@ class MessageBuilder:
         value = element.value if plain is None or element.members else plain(element.value)
         if not element.members and (
                 (value is not None and read_plain(value, element.span, self.text, self, turn))
-                or ("parts" in element.value and gemini_content.read_plain(element.value, element.span, self, turn))):
+                or ("parts" in element.value and gemini_plain.read_plain(element.value, element.span, self, turn))
+                or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
-        # element is read again, keeping the spans of its members.
-        if not element.members and _may_split(element.value):
-            element = self._located(element)
+        # element is read again, keeping the spans of its members. A framework's message may split as the plain
+        # message it stands for does: asked of that, it is read with spans at once rather than twice.
+        if not element.members and _may_split(element.value if value is None else value):
+            element = self._located(element, _depth(element.value))
         source, pieces = self._read(element, read)
         if not element.members and (len(pieces) > 1 or source.problems or any(p.problems for p in pieces)):
             element = self._located(element)
@@ -89,8 +95,8 @@ class MessageBuilder:
         """The tool of the call with this id, when one was read."""
         return self._call_names.get(call_id) if call_id is not None else None
 
-    def _located(self, element: Node) -> Node:
-        return read_value(self.text, element.span[0], ELEMENT_DEPTH)
+    def _located(self, element: Node, depth: int = ELEMENT_DEPTH) -> Node:
+        return read_value(self.text, element.span[0], depth)
 
     def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Piece]]:
         source = JsonObject(element.value, element.span, element.members)
@@ -107,6 +113,12 @@ class MessageBuilder:
 
     def _note(self, problems: list[Pending], index: int | None) -> None:
         self.diagnostics.extend(problem.at(index) for problem in problems)
+
+
+def _depth(value: dict[str, Any]) -> int:
+    """Levels of an element read with spans: one for a LangChain message whose fields are wrapped (its reader
+    reads the wrapped fields with theirs), else ELEMENT_DEPTH."""
+    return 1 if langchain.is_message(value) and langchain.wrapped_key(value) else ELEMENT_DEPTH
 
 
 def _may_split(value: dict[str, Any]) -> bool:

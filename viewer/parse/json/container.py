@@ -1,6 +1,7 @@
 """The container of a JSON transcript: a list of messages or items, an envelope whose list member holds them
 (`{"messages": […], …}`, a Responses API request's `input` or response's `output`, ShareGPT's `conversations`),
-a single message object, or JSON Lines; which one the text is; and what of it was not read."""
+a single message object, JSON Lines, or server-sent events (`data: {…}` lines, as streaming APIs answer); which
+one the text is; and what of it was not read."""
 from __future__ import annotations
 
 import re
@@ -38,6 +39,9 @@ class Reading:
     marks: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Message fields set on every message of an element, by the element's position (records.py: a preference
     pair's rejected answer is `intent: rejected`; a stream cut short ends `eof`)."""
+    continued: set[int] = field(default_factory=set)
+    """Positions of elements that are of the turn of the element before them (the other choices of one streamed
+    answer: their chunks interleave, so the choices are one turn)."""
 
     @property
     def unread_size(self) -> int:
@@ -57,6 +61,8 @@ def _read_container(text: str) -> Reading:
         return Reading([])
     if text.startswith("[", start):
         return _read_document(text, start)
+    if is_event_stream(text, start):
+        return _read_events(text)
     if not text.startswith("{", start):
         return _read_lines(text)
     if _has_more_lines(text, start) and _first_line_is_whole(text, start):
@@ -207,6 +213,45 @@ def _read_lines(text: str) -> Reading:
         elements.append(node)
     if bad:
         unread.append(_bad_lines(bad))
+    return Reading(elements, unread=unread)
+
+
+SSE_FIELD = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
+"""A line of server-sent events: a field (`data: …`, `event: …`, `id`, `retry`) or a comment (`: …`)."""
+SSE_DATA = re.compile(r"data:[ \t]*")
+SSE_DONE = "[DONE]"
+"""The data OpenAI-compatible servers send after the last chunk."""
+
+
+def is_event_stream(text: str, start: int) -> bool:
+    """Server-sent events: the text starts with a field of one (`data:`, `event:`, `id:`, `retry:`), or a
+    comment."""
+    return SSE_FIELD.match(text, start) is not None
+
+
+def _read_events(text: str) -> Reading:
+    """Each `data:` line's JSON as an element (its span the JSON's); the other fields, comments and `[DONE]` are
+    the stream's frame; a line that is no field, or data that is not JSON, is W-JSON-SYNTAX. (Data written over
+    several lines is not used by the APIs whose streams are read here: each line is read on its own.)"""
+    elements: list[Node] = []
+    unread: list[Diagnostic] = []
+    for number, start, end in line_spans(text):
+        if not SSE_FIELD.match(text, start):
+            unread.append(make_diagnostic("W-JSON-SYNTAX", (start, end), f"Line {number} is not a field of a "
+                                          "server-sent event stream; it was skipped."))
+            continue
+        found = SSE_DATA.match(text, start)
+        at = found.end() if found is not None else end
+        if at == end or text.startswith(SSE_DONE, at) and at + len(SSE_DONE) == end:
+            continue  # another field, a comment, empty data, the end of the stream: frame
+        try:
+            node = read_value(text[at:end], 0, 0, base=at)
+            if node.span[1] != end:
+                raise JsonError("extra text after the value", node.span[1] - at)
+        except JsonError as error:
+            unread.append(_bad_lines([(number, at, end, error)]))
+            continue
+        elements.append(node)
     return Reading(elements, unread=unread)
 
 

@@ -54,6 +54,8 @@ def read_reading(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
             span, found = prompts.pop(0)
             builder.add_pieces(found, span)
         first = len(builder.messages)
+        if position in reading.continued:
+            builder.turn -= 1
         builder.add(element, read_element, plain_view)
         if position in reading.marks:
             builder.mark(first, reading.marks[position])

@@ -16,7 +16,7 @@ import functools
 import re
 from typing import Any
 
-from viewer.model import Message, Span
+from viewer.model import Span
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import pieces
 from viewer.parse.json.flat import join
@@ -44,32 +44,6 @@ def may_split(value: dict) -> bool:
     parts = value.get("parts")
     return isinstance(parts, list) and (len(parts) > 1 or any(
         isinstance(part, dict) and (part.get("thoughtSignature") or part.get("thought_signature")) for part in parts))
-
-
-def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
-    """A content of text parts alone (the bulk of a conversation) added as its one message, as read_content
-    would make it, without its machinery; False (nothing added) for any other content.
-    tests/parse/json/test_records_plain.py reads contents both ways and compares."""
-    role, parts = value.get("role"), value["parts"]
-    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts or role not in PLAIN_ROLES:
-        return False
-    texts = []
-    for part in parts:
-        if type(part) is not dict or type(text := part.get("text")) is not str or part.get("thought") is True or any(
-                item is not None for key, item in part.items() if key != "text" and key != "thought"):
-            return False
-        texts.append(text)
-    content, role = "".join(texts), PLAIN_ROLES[role]
-    if not content or role == "assistant" and ("<think>" in content or "</think>" in content):
-        return False
-    messages = builder.messages
-    messages.append(Message(len(messages), turn, role, content, span, None, None,
-                            "commentary" if role == "tool" else "final", False, None, False, None, None, "end",
-                            (), None))
-    return True
-
-
-PLAIN_ROLES = {None: "user", **ROLES}
 
 
 def read_content(source: JsonObject, builder: Any) -> list[Piece]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from viewer.model import make_diagnostic
 from viewer.parse.json.container import Reading
-from viewer.parse.json.inspect_messages import plain_view, read_inspect_message
+from viewer.parse.json.inspect_messages import plain_view, read_inspect_message, read_plain
 from viewer.parse.json.positions import JsonError, Partial, read_value
 
 SAMPLE_MARKS = ("epoch", "target")
@@ -59,7 +59,7 @@ def read_sample(reading: Reading, builder: Any) -> dict[str, Any]:
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
     read = partial(read_inspect_message, attachments=attachments)
     for element in reading.elements:
-        builder.add(element, read, plain_view)
+        builder.add(element, read, plain_view, read_plain)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
     if isinstance(scores, dict):

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import Span
+from viewer.model import Message, Span
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import pieces
 from viewer.parse.json.elements import author
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.parts import text_pieces
+from viewer.parse.json.plain import member_spans
 from viewer.parse.json.source import JsonObject, Piece, kind_of, type_phrase
 
 MEDIA = {"image": ("image", "image"), "audio": ("input_audio", "audio"), "video": ("file", "video"),
@@ -58,6 +59,69 @@ def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
         return {"role": "tool", "content": content, "tool_call_id": value.get("tool_call_id"),
                 "name": value.get("function")}
     return {"role": value.get("role"), "content": content}
+
+
+def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bool:
+    """An assistant's message of reasoning and text parts and tool calls (the bulk of a log), added as its
+    messages, as read_inspect_message makes them, without its machinery; False (nothing added) for any other
+    message, or one that needs more (an attachment, `<think>`, redacted reasoning, a call that is reported).
+    tests/parse/json/test_inspect_plain.py reads messages both ways and compares."""
+    content, calls = value.get("content"), value.get("tool_calls")
+    if value.get("role") != "assistant" or "author" in value or type(value.get("name")) not in _TEXT \
+            or type(content) is not list or calls is not None and type(calls) is not list:
+        return False
+    drafts = [(_plain_part(part), "content", number) for number, part in enumerate(content)]
+    drafts += [(_plain_call(call), "tool_calls", number) for number, call in enumerate(calls or ())]
+    if not drafts or any(draft is None for draft, _, _ in drafts):
+        return False
+    spans = {}
+    if len(drafts) > 1 or any(signature for (_, signature), _, _ in drafts):
+        for key in ("content", "tool_calls") if calls else ("content",):
+            listed = member_spans(builder.text, span[0], value, listed=key)
+            if listed is None:
+                return False
+            spans[key] = listed
+    messages = builder.messages
+    for (fields, signature), key, number in drafts:
+        role, content, recipient, channel, explicit, content_type, constrained, call_id, end = fields
+        at = span if len(drafts) == 1 else spans[key][number]
+        message = Message(len(messages), turn, role, content, at, None, recipient, channel, explicit, content_type,
+                          constrained, None, call_id, end, (), None)
+        messages.append(message)
+        if signature:
+            builder.diagnostics.append(pieces.opaque_problem("reasoning block", signature, "signature",
+                                                             spans[key][number]).at(message.index))
+        if end == "call":
+            builder.note_call(call_id, recipient)
+    return True
+
+
+_TEXT = (str, type(None))
+
+
+def _plain_part(part: Any) -> tuple[tuple, Any] | None:
+    """A text or reasoning part's message fields (role, content, recipient, channel, channel_explicit,
+    content_type, constrained, call_id, end) and its signature; None for any other part."""
+    if type(part) is not dict:
+        return None
+    kind, text = part.get("type"), part.get("text") if part.get("type") == "text" else part.get("reasoning")
+    if type(text) is not str or not text:
+        return None
+    if kind == "text" and not text.startswith(ATTACHMENT) and "<think>" not in text and "</think>" not in text:
+        return ("assistant", text, None, "final", False, None, False, None, "end"), None
+    if kind == "reasoning" and part.get("redacted") is not True:
+        return ("assistant", text, None, "analysis", True, None, False, None, "end"), part.get("signature")
+    return None
+
+
+def _plain_call(call: Any) -> tuple[tuple, None] | None:
+    """A tool call's message fields, as _calls makes them; None when it would be reported."""
+    if type(call) is not dict or type(name := call.get("function")) is not str or not name \
+            or isinstance(call.get("parse_error"), str):
+        return None
+    call_id = call.get("id") if isinstance(call.get("id"), str) else None
+    return ("assistant", pieces.arguments_text(call.get("arguments")), qualified_tool_name(name), "commentary",
+            True, "json", True, call_id, "call"), None
 
 
 def _content(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:

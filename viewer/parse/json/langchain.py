@@ -47,10 +47,16 @@ def is_message(value: dict[str, Any]) -> bool:
     return (kind in ROLES or kind == "chat") and "content" in value
 
 
+def wrapped_key(value: dict[str, Any]) -> str | None:
+    """The member holding a message's fields when they are wrapped (`dumpd`'s `kwargs`, `messages_to_dict`'s
+    `data`); None when they stand at the top."""
+    return "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+
+
 def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
     """One LangChain message as the OpenAI chat message it stands for."""
     value = source.value
-    key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+    key = wrapped_key(value)
     kind = _class_type(value["id"]) if key == "kwargs" else value.get("type")
     # The fields' spans are known when the importer read the element with positions (it does when the message
     # gives several messages): then the fields are the outer member's node, read with its members.
@@ -75,7 +81,7 @@ def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
 def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
     """The OpenAI chat message of a message that says nothing else: no failure to report, no invalid calls, no
     content blocks (plain.py reads such a message fast, to the messages `read_lc_message` makes)."""
-    key = "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
+    key = wrapped_key(value)
     fields = value[key] if key else value
     if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list):
         return None

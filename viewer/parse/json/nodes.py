@@ -1,10 +1,16 @@
 """Small helpers for the record shapes (records.py): reading a nested value again with its members' spans, an
-envelope without the members a record consumed, and a message element made from a text member."""
+envelope without the members a record consumed, a message element made from a text member, and a streamed
+answer marked cut short."""
 from __future__ import annotations
 
 from typing import Any
 
+from viewer.model import Span, make_diagnostic
+from viewer.parse.json.container import Reading
 from viewer.parse.json.positions import Member, Node, read_value
+
+CUT = {"end": "eof"}
+"""The mark of the messages of an answer whose stream ends before the answer does."""
 
 
 def located(text: str, node: Node, depth: int = 2) -> Node:
@@ -44,3 +50,15 @@ def said(role: str, found: Member, **fields: Any) -> Node:
     "…"`): the member's span is the element's, and the text keeps its own span."""
     value = {"role": role, "content": found.node.value, **fields}
     return Node(value, found.span, {"content": found})
+
+
+def cut_short(found: Reading, position: int, span: Span, sentence: str) -> None:
+    """Mark the element at `position` as an answer whose stream was cut (its messages end `eof`) and say so with
+    E-STREAM-TRUNCATED over `span` (the last chunk read)."""
+    found.marks[position] = CUT
+    found.notes.append(make_diagnostic("E-STREAM-TRUNCATED", span, sentence))
+
+
+def spanning(spans: list[Span]) -> Span:
+    """From the start of the first span to the end of the last: a value gathered from the chunks of a stream."""
+    return spans[0][0], spans[-1][1]

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import Span, make_diagnostic
+from viewer.model import Span
 from viewer.parse.json.container import Reading
-from viewer.parse.json.nodes import envelope
+from viewer.parse.json.nodes import cut_short, envelope
 from viewer.parse.json.positions import Member, Node
-
-CUT = {"end": "eof"}
 
 
 def is_record(value: dict) -> bool:
@@ -59,9 +57,7 @@ def _end_cut(merged: Reading, chunks: list[Node]) -> None:
 
 
 def _cut(found: Reading, position: int, span: Span) -> None:
-    found.marks[position] = CUT
-    found.notes.append(make_diagnostic("E-STREAM-TRUNCATED", span, "The stream ends before a chunk with "
-                                                                   "\"done\": true; the answer is cut short."))
+    cut_short(found, position, span, "The stream ends before a chunk with \"done\": true; the answer is cut short.")
 
 
 def _answer(chunks: list[Node]) -> Node:

@@ -10,13 +10,14 @@ Three containers (facts from open-telemetry/semantic-conventions, `docs/gen-ai/`
   are otel_parts.py's). OpenLLMetry writes them flat instead: `gen_ai.prompt.<i>.role` / `.content` /
   `.tool_call_id` / `.tool_calls.<j>.name|arguments|id`, and the same under `gen_ai.completion.<i>`.
 
-Each trace is read in turn, its spans in time order (a file of several traces holds their conversations one
-after another). A chat span's input repeats the history its trace's earlier spans already gave: a message of an input is new only when
-the history holds fewer of it than the input does (so a user who says "yes" twice keeps both). Tool replies and
-calls are known by their call id, so an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and
-the next chat span's `tool_call_response` give one reply. Each span is one turn (its source position); its
-messages span the attribute they came from. A span with no GenAI content (an HTTP call, an agent's wrapper)
-gives no message: it stays in the frame.
+A trace is one conversation, its spans read in time order; a file of several traces is a dataset of their
+conversations, in the order the traces first appear (json/__init__.py). A chat span's input repeats the history
+its trace's earlier spans already gave: a message of an input is new only when the history holds fewer of it than
+the input does (so a user who says "yes" twice keeps both). Tool replies and calls are known by their call id, so
+an `execute_tool` span (`gen_ai.tool.call.id`, `.arguments`, `.result`) and the next chat span's
+`tool_call_response` give one reply. Each span is one turn (numbered by its source position among its trace's
+spans); its messages span the attribute they came from. A span with no GenAI content (an HTTP call, an agent's
+wrapper) gives no message: it stays in the frame.
 """
 from __future__ import annotations
 
@@ -73,17 +74,23 @@ def _is_console_span(value: dict[str, Any]) -> bool:
     return isinstance(value.get("context"), dict) and isinstance(value.get("attributes"), dict) and "name" in value
 
 
-def read_trace(reading: Reading, builder: Any) -> dict[str, Any]:
-    """Every span's messages, in time order; returns the header (the traces' ids)."""
-    spans = [span for element in reading.elements for span in _spans(element, builder.text)]
-    for turn, span in enumerate(spans):
-        span.turn = turn
-    traces = list(dict.fromkeys(span.trace for span in spans))
-    for trace in traces:  # trace by trace, in the order they first appear; each one's spans in time order
-        _Conversation(builder).read(sorted((span for span in spans if span.trace == trace),
-                                            key=lambda span: span.start))
-    traces = [trace for trace in traces if trace]
-    return {"otel": {"traces": traces, "spans": len(spans)}}
+def traces(reading: Reading, text: str) -> list[list[TraceSpan]]:
+    """The spans of every trace, in the order the traces first appear (grouped in one pass: a file may hold
+    thousands); each trace's spans numbered in source order, then put in time order."""
+    by_trace: dict[str | None, list[TraceSpan]] = {}
+    for span in (span for element in reading.elements for span in _spans(element, text)):
+        by_trace.setdefault(span.trace, []).append(span)
+    for spans in by_trace.values():
+        for turn, span in enumerate(spans):
+            span.turn = turn
+    return [sorted(spans, key=lambda span: span.start) for spans in by_trace.values()]
+
+
+def read_trace(spans: list[TraceSpan], builder: Any) -> dict[str, Any]:
+    """One trace's messages; returns its header (the trace's id and its number of spans)."""
+    _Conversation(builder).read(spans)
+    trace = spans[0].trace if spans else None
+    return {"otel": {"traces": [trace] if trace else [], "spans": len(spans)}}
 
 
 # ---- spans ----------------------------------------------------------------------------------------------------

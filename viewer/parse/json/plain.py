@@ -123,9 +123,10 @@ def _call(role: str, call: Any) -> tuple | None:
     return role, arguments, None, qualified_tool_name(name), "commentary", True, "json", True, call_id, "call"
 
 
-def member_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] | None:
+def member_spans(text: str, start: int, value: dict[str, Any],
+                 listed: str = "tool_calls") -> dict[Any, Span] | None:
     """The span of each member of the object at `start` whose decoded value is `value` (from its key's opening
-    quote to its value's end, as positions.read_value gives it), and of each item of its `tool_calls` list
+    quote to its value's end, as positions.read_value gives it), and of each item of its `listed` list
     (under the item's number). None when the text is not the plain form read here: a key written with escapes
     (its text is then longer than the key), or written twice (then `value` has fewer keys than the text)."""
     spans: dict[Any, Span] = {}
@@ -135,7 +136,7 @@ def member_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span
         found = member(text, at)
         if found is None or found[1] != key:
             return None
-        if type(item) is list and key == "tool_calls":
+        if type(item) is list and key == listed:
             end = _items(text, found.start(2), spans)
         elif type(item) is dict or type(item) is list:
             end = _SCAN(text, found.start(2))[1]

@@ -23,6 +23,11 @@ _SCANSTRING = json.decoder.scanstring
 _BLANK = re.compile(r"[ \t\n\r]*")
 _BLANK_CHARS = (" ", "\t", "\n", "\r")
 _AFTER_ITEM = re.compile(r"[ \t\n\r]*(,?)[ \t\n\r]*")
+_PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')
+"""A key without escapes or control characters (which the decoder refuses in strict mode), and its colon."""
+_AFTER_MEMBER = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*|(\}))")
+"""What follows a member's value: a comma and the blanks after it, or the object's closing brace (group 1)."""
+_OPENERS = ("{", "[")
 
 
 class JsonError(Exception):
@@ -115,27 +120,30 @@ def _read_object(text: str, at: int, depth: int, base: int, into: Partial | None
     position = skip_blank(text, at + 1)
     if text.startswith("}", position):
         return Node(value, (base + at, base + position + 1), members)
+    plain_key, after_member = _PLAIN_KEY.match, _AFTER_MEMBER.match
     while True:
-        if not text.startswith('"', position):
-            raise JsonError("Expecting property name enclosed in double quotes", position)
         key_start = position
-        key, position = _read_string(text, position)
-        position = skip_blank(text, position)
-        if not text.startswith(":", position):
-            raise JsonError("Expecting ':' delimiter", position)
-        position = skip_blank(text, position + 1)
-        node = read_value(text, position, depth - 1, base, _listed(into, key, text, position))
+        # Most keys have no escapes: one match reads the key, its colon and the blanks around it.
+        found = plain_key(text, position)
+        if found is not None:
+            key, position = found[1], found.end()
+        else:
+            key, position = _read_key(text, position)
+        if depth == 1 and into is None or text[position:position + 1] not in _OPENERS:
+            decoded, end = _decoded(text, position)  # read whole: a leaf, or the deepest level read with spans
+            node = Node(decoded, (base + position, base + end))
+        else:
+            node = read_value(text, position, depth - 1, base, _listed(into, key, text, position))
         value[key] = node.value
         members[key] = Member(node, (base + key_start, node.span[1]))
         if into is not None:
             into.members[key] = members[key]
-        position = skip_blank(text, node.span[1] - base)
-        if text.startswith(",", position):
-            position = skip_blank(text, position + 1)
-        elif text.startswith("}", position):
-            return Node(value, (base + at, base + position + 1), members)
-        else:
-            raise JsonError("Expecting ',' delimiter", position)
+        found = after_member(text, node.span[1] - base)
+        if found is None:
+            raise JsonError("Expecting ',' delimiter", skip_blank(text, node.span[1] - base))
+        if found[1]:
+            return Node(value, (base + at, base + found.end()), members)
+        position = found.end()
 
 
 def _listed(into: Partial | None, key: str, text: str, position: int) -> Partial | None:
@@ -179,6 +187,17 @@ def _read_items_whole(text: str, at: int, position: int, base: int, items: list[
         if text.startswith("]", position):
             return Node([item.value for item in items], (base + at, base + position + 1), items=tuple(items))
         raise JsonError("Expecting ',' delimiter", position)
+
+
+def _read_key(text: str, position: int) -> tuple[str, int]:
+    """A key written with escapes (or not written well), its colon, and where its value starts."""
+    if not text.startswith('"', position):
+        raise JsonError("Expecting property name enclosed in double quotes", position)
+    key, position = _read_string(text, position)
+    position = skip_blank(text, position)
+    if not text.startswith(":", position):
+        raise JsonError("Expecting ':' delimiter", position)
+    return key, skip_blank(text, position + 1)
 
 
 def _read_string(text: str, quote: int) -> tuple[str, int]:

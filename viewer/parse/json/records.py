@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.parse.json import batches, completions, gemini, ollama, preference
+from viewer.parse.json import batches, completion_chunks, completions, gemini, gemini_chunks, ollama, preference
 from viewer.parse.json.container import Reading, list_key
 from viewer.parse.json.positions import Node
 
@@ -20,8 +20,10 @@ SHAPES = (*DATASET_SHAPES, ollama)
 
 
 def is_record(value: Any) -> bool:
-    """Whether a value is one whole conversation of a dataset in one of the record shapes."""
-    return isinstance(value, dict) and any(shape.is_record(value) for shape in DATASET_SHAPES)
+    """Whether a value is one whole conversation of a dataset in one of the record shapes (a Gemini chunk that
+    has not finished is a piece of an answer: its file is a stream)."""
+    return isinstance(value, dict) and any(shape.is_record(value) for shape in DATASET_SHAPES) and not \
+        gemini_chunks.is_partial(value)
 
 
 def is_conversation(value: Any) -> bool:
@@ -38,8 +40,13 @@ def record_reading(node: Node, text: str) -> Reading | None:
 
 
 def lines_reading(reading: Reading) -> Reading:
-    """JSON Lines (or a list) as read, with the chunks of streamed answers made one element each."""
-    elements = reading.elements
-    if elements and isinstance(elements[0].value, dict) and ollama.is_record(elements[0].value):
+    """JSON Lines (or a list, or server-sent events) as read, with the chunks of streamed answers (Ollama's, Chat
+    Completions', Gemini's) made one element per answer, or per choice; the first element says which."""
+    first = reading.elements[0].value if reading.elements else None
+    if isinstance(first, dict) and ollama.is_record(first):
         return ollama.streamed(reading)
+    if completion_chunks.is_chunk(first):
+        return completion_chunks.streamed(reading)
+    if gemini_chunks.is_partial(first):
+        return gemini_chunks.streamed(reading)
     return reading

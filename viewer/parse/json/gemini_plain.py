@@ -1,0 +1,117 @@
+"""Gemini contents read the fast way: a content of text and thought parts and signed function calls, or of one
+function response (the bulk of a Gemini conversation), straight into messages, exactly as gemini_content.py's
+general reader makes them (tests/parse/json/test_records_plain.py reads contents both ways and compares); any
+other content is left to that reader."""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import Message, Span
+from viewer.parse.common import qualified_tool_name, shown_json
+from viewer.parse.json import pieces
+from viewer.parse.json.gemini_content import ROLES, snake
+from viewer.parse.json.pieces import hidden_role
+from viewer.parse.json.plain import member_spans
+
+PLAIN_ROLES = {None: "user", **ROLES}
+
+
+def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
+    """A content of text and thought parts and signed function calls, or of one function response (the bulk of a
+    conversation), added as its messages, as read_content would make them, without its machinery; False (nothing
+    added) for any other content. tests/parse/json/test_records_plain.py reads contents both ways and compares."""
+    role, parts = value.get("role"), value["parts"]
+    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts or role not in PLAIN_ROLES:
+        return False
+    drafts = _plain_drafts([snake(part) for part in parts], PLAIN_ROLES[role], builder)
+    if drafts is None:
+        return False
+    spans = None
+    if (len(drafts) > 1 or any(signature for *_, signature in drafts)) and (
+            spans := member_spans(builder.text, span[0], value, listed="parts")) is None:
+        return False
+    messages = builder.messages
+    for fields, first, last, signature in drafts:
+        role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end = fields
+        at = span if spans is None or len(drafts) == 1 else (spans[first][0], spans[last][1])
+        message = Message(len(messages), turn, role, content, at, name, recipient, channel, explicit, content_type,
+                          constrained, None, call_id, end, (), None)
+        messages.append(message)
+        if signature:
+            builder.diagnostics.append(pieces.opaque_problem("thought signature", signature, "thoughtSignature",
+                                                             spans[first]).at(message.index))
+        if end == "call":
+            builder.note_call(call_id, recipient)
+    return True
+
+
+# A message before its index and span: Message's role, content, name, recipient, channel, channel_explicit,
+# content_type, constrained, call_id and end; the numbers of the first and last part it comes from; and the
+# signature its part carries (opaque data, reported).
+_Draft = tuple[tuple, int, int, Any]
+_TEXT_PART = frozenset(("text", "thought"))
+_CALL_PART = frozenset(("function_call", "thought_signature"))
+
+
+def _plain_drafts(parts: list[Any], role: str, builder: Any) -> list[_Draft] | None:
+    """The messages of the parts in read_content's order, or None when a part is anything else, or would be
+    reported otherwise, or is read read_content's longer way (an empty text, `<think>`)."""
+    if len(parts) == 1 and type(parts[0]) is dict and parts[0].keys() == {"function_response"}:
+        reply = _plain_reply(parts[0]["function_response"], builder)
+        return None if reply is None else [(reply, 0, 0, None)]
+    drafts: list[_Draft | None] = []
+    run: list[int] = []
+    for number, part in enumerate(parts):
+        if type(part) is not dict:
+            return None
+        if "function_call" in part and _CALL_PART.issuperset(part):
+            call = _plain_call(part["function_call"])
+            if call is None:
+                return None
+            drafts += [_plain_run(parts, run, role)] if run else []
+            drafts.append((call, number, number, part.get("thought_signature")))
+            run = []
+            continue
+        if type(part.get("text")) is not str or not part["text"] or not _TEXT_PART.issuperset(part):
+            return None
+        if part.get("thought") is not True:
+            run.append(number)
+            continue
+        drafts += [_plain_run(parts, run, role)] if run else []
+        drafts.append(((hidden_role(role), part["text"], None, None, "analysis", True, None, False, None, "end"),
+                       number, number, None))
+        run = []
+    drafts += [_plain_run(parts, run, role)] if run else []
+    return None if None in drafts else drafts
+
+
+def _plain_run(parts: list[dict], run: list[int], role: str) -> _Draft | None:
+    content = "".join(parts[number]["text"] for number in run)
+    if role == "assistant" and ("<think>" in content or "</think>" in content):
+        return None
+    channel = "commentary" if role == "tool" else "final"
+    return (role, content, None, None, channel, False, None, False, None, "end"), run[0], run[-1], None
+
+
+def _plain_call(call: Any) -> tuple | None:
+    """A function call's message, as _call makes it; None when it would report one that names no function."""
+    call = snake(call)
+    name = call.get("name") if isinstance(call, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    call_id = call.get("id") if isinstance(call.get("id"), str) else None
+    return ("assistant", shown_json(call.get("args") or {}), None, qualified_tool_name(name), "commentary", True,
+            "json", True, call_id, "call")
+
+
+def _plain_reply(response: Any, builder: Any) -> tuple | None:
+    """A function response's reply, as _response makes it; None when it would report an error."""
+    response = snake(response)
+    if not isinstance(response, dict) or isinstance(response.get("response"), dict) and \
+            response["response"].get("error") is not None:
+        return None
+    call_id = response.get("id") if isinstance(response.get("id"), str) else None
+    name = response.get("name")
+    tool = qualified_tool_name(name) if isinstance(name, str) and name else builder.tool_named(call_id)
+    content = shown_json(response["response"]) if response.get("response") is not None else ""
+    return "tool", content, tool, None, "commentary", False, None, False, call_id, "end"
