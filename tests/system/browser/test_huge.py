@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -22,10 +24,25 @@ def huge(server: str) -> tuple[str, int]:
     request = urllib.request.Request(server + "/api/transcripts?debug=allow", data=raw, method="POST")
     with urllib.request.urlopen(request, timeout=120) as response:
         url = json.load(response)["url"]
+    wait_until_processed(url)
     with urllib.request.urlopen(url, timeout=30) as response:
         page = response.read().decode()
     count = int(re.search(r'data-count="messages">([\d,]+)<', page).group(1).replace(",", ""))
     return url, count
+
+
+def wait_until_processed(url: str, seconds: float = 120) -> None:
+    """Wait for an upload answered 202 (viewer/web/processing.py) to be whole: its search, built last, answers
+    409 until then."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/search?q=x", timeout=30):
+                return
+        except urllib.error.HTTPError as error:
+            if error.code != 409 or time.monotonic() > deadline:
+                raise
+        time.sleep(0.2)
 
 
 def entries(page: Page) -> int:
