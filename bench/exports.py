@@ -32,7 +32,9 @@ def measure(conversations: int, size: int, folder: Path) -> dict:
     started = time.perf_counter()
     response = client.post("/api/transcripts?debug=allow", data=raw)
     upload_s = time.perf_counter() - started
-    assert response.status_code == 201, response.get_data(as_text=True)[:500]
+    assert response.status_code in (201, 202), response.get_data(as_text=True)[:500]
+    assert app.extensions["viewer.processor"].idle(3600)  # a big upload is processed after its answer
+    stored_s = time.perf_counter() - started
     id = response.get_json()["id"]
     upload_rss = _rss_peak()
     small = client.post("/api/transcripts?debug=allow", data=SMALL).get_json()["id"]
@@ -40,7 +42,7 @@ def measure(conversations: int, size: int, folder: Path) -> dict:
     record = app.extensions["viewer.store"].conversation(id, near_end)
     branch = min(fork[1][0] for fork in record.header["forks"])  # the edited question's first version
     return {
-        "conversations": conversations, "mb": len(raw) / 1e6, "made_s": made_s, "upload_s": upload_s,
+        "conversations": conversations, "mb": len(raw) / 1e6, "made_s": made_s, "upload_s": upload_s, "stored_s": stored_s,
         "upload_rss": upload_rss, "messages": app.extensions["viewer.store"].get(id).message_count,
         "small transcript, first page": _server_ms(client, f"/t/{small}"),
         "index, first window": _server_ms(client, f"/t/{id}"),
@@ -62,7 +64,8 @@ def main() -> None:
     small = r["small transcript, first page"]
     print(f"ChatGPT export: {r['conversations']:,} conversations, {r['mb']:.0f} MB, {r['messages']:,} messages "
           f"(generated in {r['made_s']:.1f} s)")
-    print(f"{'upload → link':<44}{r['upload_s']:>10.1f} s  ({r['mb'] / r['upload_s']:.1f} MB/s)")
+    print(f"{'upload → link':<44}{r['upload_s']:>10.1f} s")
+    print(f"{'upload → stored and searchable':<44}{r['stored_s']:>10.1f} s  ({r['mb'] / r['stored_s']:.1f} MB/s)")
     print(f"{'upload peak RSS (× input)':<44}{r['upload_rss'] / 1e6:>10,.0f} MB ({r['upload_rss'] / (r['mb'] * 1e6):.1f}×)")
     for name in ("small transcript, first page", "index, first window", "index, window near the end",
                  "conversation near the end, default", "conversation near the end, debug",

@@ -1,8 +1,8 @@
 """Memory of one big upload: a generated Claude Code session (about 95% of its bytes base64 screenshots) and a
 generated JSON Lines dataset, each uploaded over loopback to a server started in a subprocess of its own (so the
 peak resident memory measured is the serving process's alone), one fresh server per file. Prints the upload's
-time (request sent → link answered), the server's peak RSS (Linux `VmHWM`) and its RSS when idle before the
-upload, beside the file's size. Asserts nothing.
+time (request sent → stored whole: an upload answered 202 is waited for until its search answers), the server's
+peak RSS (Linux `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
 A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
 
@@ -143,9 +143,25 @@ def upload(port: int, path: Path) -> tuple[int, float]:
         connection.request("POST", "/api/transcripts", body=body,
                            headers={"Content-Length": str(path.stat().st_size), "Content-Type": "text/plain"})
         response = connection.getresponse()
-        response.read()
+        answer = json.loads(response.read())
     connection.close()
+    if response.status == 202:  # answered before it is processed (viewer/web/processing.py): wait until it is whole
+        wait_until_searchable(port, answer["id"])
     return response.status, time.perf_counter() - started
+
+
+def wait_until_searchable(port: int, id: str, seconds: float = 3600) -> None:
+    """Poll the upload's search, which answers 409 until its processing (search index last) is done."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("GET", f"/t/{id}/search?q=x")
+        status = connection.getresponse().status
+        connection.close()
+        if status != 409:
+            return
+        time.sleep(0.2)
+    raise TimeoutError(f"upload {id} still processing after {seconds} s")
 
 
 def measure(kind: str, megabytes: float, folder: Path) -> dict:
