@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.datasets import SMALL, _reset_peak, _rss_peak, _server_ms  # noqa: E402
 from tests.harness.exports import chatgpt_export  # noqa: E402
+from tests.harness.gen import generate  # noqa: E402
 from viewer.web import create_app  # noqa: E402
 
 
@@ -38,6 +39,8 @@ def measure(conversations: int, size: int, folder: Path) -> dict:
     id = response.get_json()["id"]
     upload_rss = _rss_peak()
     small = client.post("/api/transcripts?debug=allow", data=SMALL).get_json()["id"]
+    # A small transcript whose first page is a whole window (300 messages): the index draws a window of rows too.
+    windowed = client.post("/api/transcripts?debug=allow", data=generate(messages=300).encode()).get_json()["id"]
     near_end = conversations - 3
     record = app.extensions["viewer.store"].conversation(id, near_end)
     branch = min(fork[1][0] for fork in record.header["forks"])  # the edited question's first version
@@ -45,6 +48,7 @@ def measure(conversations: int, size: int, folder: Path) -> dict:
         "conversations": conversations, "mb": len(raw) / 1e6, "made_s": made_s, "upload_s": upload_s, "stored_s": stored_s,
         "upload_rss": upload_rss, "messages": app.extensions["viewer.store"].get(id).message_count,
         "small transcript, first page": _server_ms(client, f"/t/{small}"),
+        "300-message transcript, first page": _server_ms(client, f"/t/{windowed}"),
         "index, first window": _server_ms(client, f"/t/{id}"),
         "index, window near the end": _server_ms(client, f"/t/{id}?at={near_end}"),
         "conversation near the end, default": _server_ms(client, f"/t/{id}/c/{near_end}"),
@@ -67,11 +71,13 @@ def main() -> None:
     print(f"{'upload → link':<44}{r['upload_s']:>10.1f} s")
     print(f"{'upload → stored and searchable':<44}{r['stored_s']:>10.1f} s  ({r['mb'] / r['stored_s']:.1f} MB/s)")
     print(f"{'upload peak RSS (× input)':<44}{r['upload_rss'] / 1e6:>10,.0f} MB ({r['upload_rss'] / (r['mb'] * 1e6):.1f}×)")
-    for name in ("small transcript, first page", "index, first window", "index, window near the end",
-                 "conversation near the end, default", "conversation near the end, debug",
-                 "conversation near the end, another branch"):
-        print(f"{name + ': server':<44}{r[name]:>10.1f} ms ({r[name] / small:.2f}×)")
-    print("(×) beside a page time: its ratio to the small transcript's first page, served by the same app")
+    windowed = r["300-message transcript, first page"]
+    for name in ("small transcript, first page", "300-message transcript, first page", "index, first window",
+                 "index, window near the end", "conversation near the end, default",
+                 "conversation near the end, debug", "conversation near the end, another branch"):
+        print(f"{name + ': server':<44}{r[name]:>10.1f} ms ({r[name] / small:.2f}× / {r[name] / windowed:.2f}×)")
+    print("(× / ×) beside a page time: its ratio to the first page of the small transcript (the weather sample) and "
+          "of a 300-message one (a whole window), served by the same app")
 
 
 if __name__ == "__main__":

@@ -85,8 +85,9 @@ page served by the same app (the ratio in brackets). Pages should stay flat as t
 A generated ChatGPT export of 10,000 conversations, about 200 MB (tests/harness/exports.py: nodes in no useful
 order, custom instructions, an edited question, reasoning, code interpreter calls), uploaded through the test
 client; then the server time of its index (first window, window near the end) and of a conversation near the
-end (default view, debug view, another branch chosen), beside a small transcript's first page served by the
-same app (the ratio in brackets). Target: the index and the conversation as fast as that first page."""),
+end (default view, debug view, another branch chosen), beside two small transcripts' first pages served by the
+same app (the ratios in brackets): the weather sample's (a few messages) and a 300-message one's (a whole window
+of 100, as the index draws a window of 100 rows). Target: the index and the conversation as fast as a first page."""),
     Bench("memory", "Memory of one big upload", """\
 A generated Claude Code session (about 95% of its bytes base64 screenshots, the first line a short prompt), a
 generated JSON Lines dataset (tests/harness/datasets.py) and a generated Harmony transcript (tests/harness/gen.py),
