@@ -86,6 +86,8 @@ def test_a_switcher_links_to_the_compare_page_of_two_branches(client, owned, str
     assert "CANARY-REGENERATED-AWAY" in text and "Day one:" in text
     assert "the branch to #5" in text and "the branch to #6" in text
     assert client.get(f"/compare/{id}.0@5/{id}.0@6").status_code == 400  # the default view shows no other branch
+    toggle = soup(response).select_one(".toggle")
+    assert not [a for a in toggle.select("a") if a.get_text() == "Default view"]  # so the page offers none
     assert stranger.get(link["href"]).status_code == 403
 
 
