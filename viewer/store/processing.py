@@ -12,7 +12,6 @@ processed again from its stored raw bytes. Deleting an upload deletes its row, a
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -70,10 +69,8 @@ class Processing:
         and its record, not yet parsed, held by `worker`; durable on return. The record's `raw` stays empty, so
         that its updates while it is processed stay small: SQLite rewrites a whole row on any update."""
         now = _now()
-        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
-               "requested_dialect": requested_dialect, "created_at": now,
-               "expires_at": now + keep_for if keep_for is not None else None,
-               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": False,
+        row = {**summaries.upload_row(id, name=name, requested_dialect=requested_dialect, keep_for=keep_for,
+                                      debug_allowed=debug_allowed, manage_hash=manage_hash, is_sample=False, now=now),
                # Counts of nothing, and no parser version (so that no reader claims it to parse again).
                "dialect": "unknown", "parser_version": "", "header": "{}", "message_count": 0, "visible_count": 0,
                "hidden_count": 0, "diagnostic_count": 0, "error_count": 0, "pair_count": 0, "state": PROCESSING}

@@ -67,11 +67,9 @@ class Store:
         of them (a spool file, read from where it stands, a chunk at a time: viewer/store/raw.py). With
         `keep_for`, the upload expires that long after now. With `original`, `projection` is it with secrets
         masked (of `secret_kinds`): link holders read that, and the rows it changed are kept as written beside."""
-        now = _now()
-        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
-               "requested_dialect": requested_dialect, "created_at": now,
-               "expires_at": now + keep_for if keep_for is not None else None,
-               "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample,
+        row = {**summaries.upload_row(id, name=name, requested_dialect=requested_dialect, keep_for=keep_for,
+                                      debug_allowed=debug_allowed, manage_hash=manage_hash, is_sample=is_sample,
+                                      now=_now()),
                **summaries.secrets(secret_kinds)}
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
@@ -80,7 +78,7 @@ class Store:
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
                 sha256=written.sha256, size=written.size, **({"masked_raw": masked} if masked is not None else {})))
             insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
-                                       parser_version)
+                                 parser_version)
             insert_parse(conn, id, projection, original)
         return self.get(id)
 
@@ -90,11 +88,10 @@ class Store:
         """Store a dataset a batch of conversations at a time (viewer/store/streamed.py), then its raw bytes from
         `raw` (a spool file, read once the batches are stored), all in one transaction. An exception from
         `batches` rolls everything back."""
-        now = _now()
-        row = {"id": id, "raw": raw_bytes.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
-               "requested_dialect": requested_dialect, "created_at": now,
-               "expires_at": now + keep_for if keep_for is not None else None, "debug_allowed": debug_allowed,
-               "manage_hash": manage_hash, "is_sample": False, "secret_kinds": None, "masked_raw": None}
+        row = {**summaries.upload_row(id, name=name, requested_dialect=requested_dialect, keep_for=keep_for,
+                                      debug_allowed=debug_allowed, manage_hash=manage_hash, is_sample=False,
+                                      now=_now()),
+               "secret_kinds": None, "masked_raw": None}
         summary = streamed.dataset_summary(parser_version, dict.fromkeys(streamed.COUNTS, 0))
         with bulk_transaction(self.engine) as conn:
             conn.execute(insert(transcripts).values(**row, **summary))

@@ -2,13 +2,25 @@
 index shows; and a dataset's conversation rows (each conversation is a transcript row of its dataset)."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any, Iterator
 
 from viewer.model import Transcript
 from viewer.policy import Projection
+from viewer.store import raw
 
 SNIPPET_CHARS = 160
+
+
+def upload_row(id: str, *, name: str | None, requested_dialect: str, keep_for: dt.timedelta | None,
+               debug_allowed: bool, manage_hash: str | None, is_sample: bool, now: dt.datetime) -> dict[str, Any]:
+    """What a transcripts row says of an upload before its bytes are written: its raw bytes are its chunks
+    (viewer/store/raw.py), whose size and SHA-256 are set once written."""
+    return {"id": id, "raw": raw.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
+            "requested_dialect": requested_dialect, "created_at": now,
+            "expires_at": now + keep_for if keep_for is not None else None,
+            "debug_allowed": debug_allowed, "manage_hash": manage_hash, "is_sample": is_sample}
 
 
 def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
