@@ -202,10 +202,20 @@ def test_positions_beyond_any_column_find_nothing_instead_of_failing(store, posi
 def test_a_sample_another_process_stored_at_the_same_moment_is_left_to_it(store, monkeypatch):
     raw = (SAMPLES / "json-dataset-broken-line.jsonl").read_bytes()  # a dataset: its rows go in by DB-API cursor
     assert ingest.store_sample(store, raw, id="sample-race", name="race.jsonl")
-    def forget_the_upload_row_only(id):  # the other process stored its conversations after our forget
-        with store.engine.begin() as conn:
-            conn.execute(text("DELETE FROM transcripts WHERE id = :id"), {"id": id})
-    monkeypatch.setattr(store, "forget", forget_the_upload_row_only)
+    def forget_the_upload_row_only(conn, id, *, serialized=False):  # as if another process's rows came back
+        conn.execute(text("DELETE FROM transcripts WHERE id = :id"), {"id": id})
+    monkeypatch.setattr(store, "_forget", forget_the_upload_row_only)
     assert store.replace_sample(raw, ingest.examine(raw).shared, STORED_VERSION, id="sample-race",
                                 name="race.jsonl") is False
-    assert store.conversation("sample-race", 0) is not None  # the other process's rows are left as they are
+    assert store.get("sample-race") is not None  # the replacement rolled back whole: the stored sample stays
+    assert store.conversation("sample-race", 0) is not None
+
+
+def test_replacing_a_stored_sample_keeps_one_copy_of_it(store):
+    raw = (SAMPLES / "json-dataset-broken-line.jsonl").read_bytes()
+    assert ingest.store_sample(store, raw, id="sample-again", name="again.jsonl")
+    before = store.get("sample-again").conversation_count
+    assert store.replace_sample(raw, ingest.examine(raw).shared, STORED_VERSION, id="sample-again",
+                                name="again.jsonl")
+    assert store.get("sample-again").conversation_count == before
+    assert store.conversation("sample-again", before - 1) is not None and store.samples()

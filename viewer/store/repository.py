@@ -10,7 +10,7 @@ import hashlib
 import io
 from typing import Any, BinaryIO, Collection, Iterable, Iterator
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
@@ -62,8 +62,11 @@ class Store:
     def add(self, raw: bytes | BinaryIO, projection: Projection, parser_version: str, *, id: str,
             requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
             name: str | None = None, is_sample: bool = False, keep_for: dt.timedelta | None = None,
-            original: Projection | None = None, secret_kinds: dict[str, int] | None = None) -> Record:
-        """Store an upload and its parse in one transaction; returns after the commit. `raw`: its bytes, or a file
+            original: Projection | None = None, secret_kinds: dict[str, int] | None = None,
+            replacing: bool = False) -> Record:
+        """Store an upload and its parse in one transaction; returns after the commit. With `replacing`, what was
+        stored under `id` is forgotten in the same transaction (readers see it until the new one is in). `raw`: its
+        bytes, or a file
         of them (a spool file, read from where it stands, a chunk at a time: viewer/store/raw.py). With
         `keep_for`, the upload expires that long after now. With `original`, `projection` is it with secrets
         masked (of `secret_kinds`): link holders read that, and the rows it changed are kept as written beside."""
@@ -72,6 +75,8 @@ class Store:
                                       now=_now()),
                **summaries.secrets(secret_kinds)}
         with bulk_transaction(self.engine) as conn:
+            if replacing:
+                self._forget(conn, id, serialized=True)
             conn.execute(insert(transcripts).values(**row, **summaries.summary(projection, parser_version)))
             written = raw_bytes.write(conn, id, io.BytesIO(raw) if isinstance(raw, bytes) else raw)
             masked = raw_bytes.keep_masked(conn, id, projection, original)
@@ -111,11 +116,12 @@ class Store:
 
     def replace_sample(self, raw: bytes, projection: Projection, parser_version: str, *, id: str, name: str,
                        **secrets: Any) -> bool:
-        """Store a sample under its stable id, replacing what was there. False if another process stored it
-        at the same moment. `secrets`: as `add` takes them."""
-        self.forget(id)
+        """Store a sample under its stable id, replacing what was there in the same transaction: a server starting
+        beside this one lists the old sample until the new one is in. False if another process stored it at the
+        same moment. `secrets`: as `add` takes them."""
         try:
-            self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True, **secrets)
+            self.add(raw, projection, parser_version, id=id, name=name, is_sample=True, debug_allowed=True,
+                     replacing=True, **secrets)
         except (IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError):  # rows go in by DB-API cursor
             return False
         return True
@@ -123,13 +129,22 @@ class Store:
     def forget(self, id: str) -> None:
         """Remove a transcript and its parse entirely, tombstone included."""
         with self.engine.begin() as conn:
-            images = media.held_by(conn, id)
-            delete_parse(conn, id)
-            raw_bytes.forget(conn, id)
-            live.forget(conn, id)
-            processing.forget(conn, id)
-            conn.execute(transcripts.delete().where(transcripts.c.id == id))
-            media.drop_unheld(conn, images)
+            self._forget(conn, id)
+
+    @staticmethod
+    def _forget(conn, id: str, *, serialized: bool = False) -> None:
+        """Delete transcript `id` and all it holds. `serialized`: on PostgreSQL, wait first for any other
+        transaction replacing the same id (two servers storing one sample at once), so that the second deletes
+        what the first stored rather than failing on its key."""
+        if serialized and conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:id))"), {"id": id})
+        images = media.held_by(conn, id)
+        delete_parse(conn, id)
+        raw_bytes.forget(conn, id)
+        live.forget(conn, id)
+        processing.forget(conn, id)
+        conn.execute(transcripts.delete().where(transcripts.c.id == id))
+        media.drop_unheld(conn, images)
 
     def claim_reparse(self, id: str, seen_version: str) -> bool:
         """Claim a transcript stored by `seen_version` for parsing again. True for exactly one caller among
