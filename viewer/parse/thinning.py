@@ -52,10 +52,12 @@ class Thinned:
         return dataclasses.replace(transcript, cuts=self.cuts)
 
 
-def thin(file: BinaryIO, dialect: str = "auto", *, thin_from: int = THIN_FROM,
-         cut_from: int = CUT_FROM) -> Thinned | None:
+def thin(file: BinaryIO, dialect: str = "auto", *, thin_from: int | None = None,
+         cut_from: int | None = None) -> Thinned | None:
     """The file (read from its start, a line at a time) thinned, or None when it is not one to thin; the file is
-    left at its start either way."""
+    left at its start either way. The sizes default to `THIN_FROM` and `CUT_FROM`."""
+    thin_from = THIN_FROM if thin_from is None else thin_from
+    cut_from = CUT_FROM if cut_from is None else cut_from
     try:
         size = file.seek(0, 2)
         if dialect not in ("auto", *DIALECTS) or size < thin_from:
