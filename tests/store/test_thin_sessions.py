@@ -86,3 +86,13 @@ def test_a_thinned_session_processed_after_its_answer_and_parsed_again_stores_th
     assert comparable(snapshot(store, "in-request")) == expected
     ingest.reparse(store, store.get("later"))
     assert comparable(snapshot(store, "later")) == expected
+
+
+def test_a_key_shaped_string_inside_an_image_payload_is_not_a_secret_of_a_thinned_session(store, thinned):
+    data = claude_lines(1)
+    inside = data.index(b'"data": "') + len(b'"data": "') + 200
+    key = b"+AKIADQBWZB90XYA2CLMH/"  # base64 characters: the whole scan reads it as an AWS access key
+    data = data[:inside] + key + data[inside + len(key):]
+    assert ingest.store_upload(store, data, id="whole").secret_kinds == {"AWS access key": 1}
+    record = ingest.store_spooled(store, io.BytesIO(data), id="thin")
+    assert not record.secret_kinds and store.secrets.shared_raw("thin") == data
