@@ -86,6 +86,8 @@ def test_a_thinned_session_processed_after_its_answer_and_parsed_again_stores_th
     assert comparable(snapshot(store, "in-request")) == expected
     ingest.reparse(store, store.get("later"))
     assert comparable(snapshot(store, "later")) == expected
+    for id in ("whole", "later", "in-request"):  # the media route finds each image its message shows
+        assert all(store.media.served(id, sha256, debug=False, thumbnail=True) for sha256 in images(store, id))
 
 
 def test_a_key_shaped_string_inside_an_image_payload_is_not_a_secret_of_a_thinned_session(store, thinned):
