@@ -97,7 +97,7 @@ generated JSON Lines dataset (tests/harness/datasets.py) and a generated Harmony
 own (a subprocess, so that the peak RSS, Linux `VmHWM`, is the serving process's alone): the answer's time, the
 first page's (the transcript, not its progress page), the time until it is stored whole and searchable, idle RSS,
 peak RSS, and the peak as a multiple of the file (whole, and above idle). The body is spooled to disk; datasets of
-16 MB and more are parsed and stored 4 MB of lines at a time; sessions of 8 MB and more are parsed from a thin text,
+16 MB and more are parsed and stored 4 MB of lines at a time; sessions of 8 MiB and more are parsed from a thin text,
 their image payloads cut out a line at a time (viewer/parse/thinning.py); Harmony is parsed whole. Targets (issue
 29, at 1 GiB): a session or a dataset ≤ 512 MB; Harmony and ChatML ≤ 6× their size up to 256 MB.""",
           ("--gib", "session")),
