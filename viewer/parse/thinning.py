@@ -17,8 +17,10 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from viewer.model import Transcript
-from viewer.model.cuts import MARK, Cut, Cuts, standin
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Message, Transcript
+from viewer.model.cuts import MARK, STANDIN, Cut, Cuts, standin
 from viewer.parse import parse
 from viewer.parse.decode import BOM
 from viewer.parse.detect import detect
@@ -49,7 +51,21 @@ class Thinned:
         """The session parsed from the thin text: the whole parse, spans into the thin text, with its cuts."""
         with reading_cuts(self.cuts, self.decoded):
             transcript = parse(self.text, self.dialect)
-        return dataclasses.replace(transcript, cuts=self.cuts)
+        return dataclasses.replace(transcript, cuts=self.cuts, messages=self._in_words(transcript.messages))
+
+    def _in_words(self, messages: tuple[Message, ...]) -> tuple[Message, ...]:
+        """The messages, any that a reader took a payload of as text (a tool's input holding an image, say: rare)
+        saying in words what it holds: the whole parse would show that text, megabytes of base64, which the
+        thin text does not have."""
+        return tuple(self._message_in_words(message) if _holds_mark(message) else message for message in messages)
+
+    def _message_in_words(self, message: Message) -> Message:
+        segments = tuple(replace_fields(segment, text=STANDIN.sub(self._said, segment.text))
+                         for segment in message.segments)
+        return replace_fields(message, content=STANDIN.sub(self._said, message.content), segments=segments)
+
+    def _said(self, match: re.Match[str]) -> str:
+        return f"[{self.cuts.of(match).chars:,} characters of base64]"
 
 
 def thin(file: BinaryIO, dialect: str = "auto", *, thin_from: int | None = None,
@@ -72,6 +88,10 @@ def thin(file: BinaryIO, dialect: str = "auto", *, thin_from: int | None = None,
         return None
     finally:
         file.seek(0)
+
+
+def _holds_mark(message: Message) -> bool:
+    return MARK in message.content or any(MARK in segment.text for segment in message.segments)
 
 
 class _Unthinnable(Exception):

@@ -158,3 +158,14 @@ def test_only_image_payloads_that_are_values_of_their_own_are_cut():
     extra = "".join(json.dumps(line) + "\n" for line in (quoted, redacted)).encode()
     thinned = thin(io.BytesIO(claude_lines(1) + extra), thin_from=0, cut_from=1024)
     assert len(thinned.cuts.cuts) == 3 and png in thinned.text and opaque in thinned.text
+
+
+def test_a_payload_a_reader_takes_as_text_is_said_in_words_not_as_its_stand_in():
+    png = base64.b64encode(noise_png(9)).decode()
+    call = {"type": "assistant", "uuid": "c", "message": {"id": "m", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu_x", "name": "Upload", "input": {"data": png}}]}}
+    data = claude_lines(1) + (json.dumps(call) + "\n").encode()
+    thinned = thin(io.BytesIO(data), thin_from=0, cut_from=1024)
+    contents = [message.content for message in thinned.parse().messages]
+    assert not any("@@cut-" in content for content in contents)
+    assert any(f"[{len(png):,} characters of base64]" in content for content in contents)
