@@ -1,13 +1,15 @@
 """Memory of one big upload: a generated Claude Code session (about 95% of its bytes base64 screenshots) and a
 generated JSON Lines dataset, each uploaded over loopback to a server started in a subprocess of its own (so the
-peak resident memory measured is the serving process's alone), one fresh server per file. Prints the upload's
-time (request sent → stored whole: an upload answered 202 is waited for until its search answers), the server's
-peak RSS (Linux `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
+peak resident memory measured is the serving process's alone), one fresh server per file. Prints the time from
+the request sent to its answer, to the first page served (the transcript, not its progress page) and to the upload
+stored whole (an upload answered 202 is waited for until its search answers), the server's peak RSS (Linux
+`VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
 A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
 
-Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony]` (sizes in MB; the issue's
-figures are at 1074 MB, 1 GiB: `--sizes 1074`, which takes minutes and the disk space of the file twice over).
+Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]`
+(sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes each, and the disk space of the
+file twice over; `make bench` runs the session's).
 """
 from __future__ import annotations
 
@@ -39,6 +41,11 @@ BEFORE = {"session": "253 MB peak RSS at 32 MB (5.2× above idle)", "dataset": "
           "harmony": "461 MB at 32 MB (11.7×)"}
 """This bench at 32 MB on the tree before bounded-memory ingest (commit 1883e7d, the same machine): the body
 read whole, the raw bytes in one column, every upload parsed whole."""
+BEFORE_THIN = ("session 32 MB 174 MB peak RSS, 128 MB 413 MB, 1074 MB 4,457 MB (commit a623d73, the same machine; "
+               "the 1074 MB figure measured before this round)",)
+"""This bench on the tree before sessions were thinned: spooled, but parsed whole."""
+GIB_MB = 1074
+"""1 GiB, in the MB this bench counts in."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -135,8 +142,9 @@ def status_bytes(pid: int, field: str) -> int:
     return 0
 
 
-def upload(port: int, path: Path) -> tuple[int, float]:
-    """POST the file as the API's raw body, streamed from disk; returns the status and the seconds it took."""
+def upload(port: int, path: Path) -> dict:
+    """POST the file as the API's raw body, streamed from disk; returns the status and the seconds to its answer,
+    to its first page and to its being stored whole."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
     started = time.perf_counter()
     with path.open("rb") as body:
@@ -145,9 +153,28 @@ def upload(port: int, path: Path) -> tuple[int, float]:
         response = connection.getresponse()
         answer = json.loads(response.read())
     connection.close()
+    answered = time.perf_counter() - started
+    wait_for_first_page(port, answer["id"])
+    first_page = time.perf_counter() - started
     if response.status == 202:  # answered before it is processed (viewer/web/processing.py): wait until it is whole
         wait_until_searchable(port, answer["id"])
-    return response.status, time.perf_counter() - started
+    return {"status": response.status, "answer": answered, "first_page": first_page,
+            "seconds": time.perf_counter() - started}
+
+
+def wait_for_first_page(port: int, id: str, seconds: float = 3600) -> None:
+    """Ask for the upload's page until it is the transcript rather than its progress page."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("GET", f"/t/{id}")
+        response = connection.getresponse()
+        page = response.read()
+        connection.close()
+        if response.status == 200 and b"data-processing" not in page:
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"upload {id} has no first page after {seconds} s")
 
 
 def wait_until_searchable(port: int, id: str, seconds: float = 3600) -> None:
@@ -170,7 +197,7 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
     server, port = start_server(folder, max(size + 1, 1 << 30))
     try:
         idle = status_bytes(server.pid, "VmRSS")
-        status, seconds = upload(port, path)
+        timed = upload(port, path)
         peak = status_bytes(server.pid, "VmHWM")
     finally:
         server.terminate()
@@ -178,7 +205,7 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
         path.unlink()
         for leftover in folder.glob("memory.sqlite3*"):
             leftover.unlink()
-    return {"kind": kind, "size": size, "status": status, "seconds": seconds, "idle": idle, "peak": peak}
+    return {"kind": kind, "size": size, **timed, "idle": idle, "peak": peak}
 
 
 def main() -> None:
@@ -186,18 +213,24 @@ def main() -> None:
     parser.add_argument("--sizes", type=float, nargs="+", default=[8, 32], help="file sizes in MB")
     parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]), default=["session", "dataset",
                                                                                          "harmony"])
+    parser.add_argument("--gib", nargs="*", choices=sorted(KINDS), default=[],
+                        help="kinds also measured at 1 GiB (1074 MB), after the others")
     args = parser.parse_args()
-    print(f"{'file':<8} {'size':>9} {'status':>6} {'upload':>9} {'MB/s':>6} {'idle RSS':>9} {'peak RSS':>9} "
-          f"{'× size':>7} {'above idle':>11}")
+    runs = [(megabytes, kind) for megabytes in args.sizes for kind in args.kinds]
+    runs += [(GIB_MB, kind) for kind in args.gib]
+    print(f"{'file':<8} {'size':>9} {'status':>6} {'answer':>8} {'1st page':>9} {'stored':>8} {'MB/s':>6} "
+          f"{'idle RSS':>9} {'peak RSS':>9} {'× size':>7} {'above idle':>11}")
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
-        for megabytes in args.sizes:
-            for kind in args.kinds:
-                r = measure(kind, megabytes, Path(folder))
-                print(f"{r['kind']:<8} {r['size'] / 1e6:>6.0f} MB {r['status']:>6} {r['seconds']:>7.1f} s "
-                      f"{r['size'] / 1e6 / r['seconds']:>6.1f} {r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB "
-                      f"{r['peak'] / r['size']:>6.1f}× {(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
+        for megabytes, kind in runs:
+            r = measure(kind, megabytes, Path(folder))
+            print(f"{r['kind']:<8} {r['size'] / 1e6:>6.0f} MB {r['status']:>6} {r['answer']:>6.1f} s "
+                  f"{r['first_page']:>7.1f} s {r['seconds']:>6.1f} s {r['size'] / 1e6 / r['seconds']:>6.1f} "
+                  f"{r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB {r['peak'] / r['size']:>6.1f}× "
+                  f"{(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
     for kind, figure in BEFORE.items():
         print(f"before bounded-memory ingest, {kind}: {figure}")
+    for figure in BEFORE_THIN:
+        print(f"before thin sessions: {figure}")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
-"""A big JSON Lines dataset is stored in bounded memory: the peak resident memory (Linux `VmHWM`) of a fresh
-process storing one a piece at a time does not grow with the file, while the same file parsed whole needs many
-times its size. Each store runs in a process of its own, so that its peak is its own; pieces, raw chunks and
+"""A big JSON Lines dataset, and a big agent session of screenshots, are stored in bounded memory: the peak resident
+memory (Linux `VmHWM`) of a fresh process storing a dataset a piece at a time, or a session from its thin text
+(viewer/parse/thinning.py), does not grow with the file, while the same file parsed whole needs many times its
+size. Each store runs in a process of its own, so that its peak is its own; pieces, raw chunks and
 SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte would. The full-size
 figures are bench/memory.py's."""
 from __future__ import annotations
 
+import base64
+import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +22,11 @@ sys.path.insert(0, {root!r})
 from tests.harness.datasets import dataset
 from viewer import ingest
 from viewer.ingest import streaming
+from viewer.parse import thinning
 from viewer.store import Store, bulk, raw
 
 streaming.STREAM_FROM, streaming.PIECE_BYTES = {stream_from}, 256 * 1024
+thinning.THIN_FROM = {stream_from}
 raw.CHUNK, bulk.BULK_CACHE_KIB = 256 * 1024, 1024  # at their sizes, a small file would fit in one of each
 with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:
     store = Store(f"sqlite:///{{folder}}/memory.sqlite3")
@@ -34,8 +40,28 @@ with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:
         clear.write("5")  # the peak so far is forgotten: what follows is measured alone
     before = status("VmRSS")
     record = ingest.store_spooled(store, spool, id="big")
-    print(record.conversation_count, status("VmHWM") - before)
+    print(record.conversation_count or record.message_count, status("VmHWM") - before)
 """
+SCREENSHOT_BYTES = 60_000
+
+
+def session(lines: int) -> str:
+    """A Claude Code session of `lines` user lines, each a question and a pasted screenshot (a PNG's signature
+    and random bytes: nearly all of the file's bytes), and the assistant's answer to each."""
+    rng = random.Random(3)
+    out = [json.dumps({"type": "user", "uuid": "u0", "sessionId": "s", "parentUuid": None,
+                       "message": {"role": "user", "content": "Fix the page."}}) + "\n"]
+    for number in range(1, lines + 1):
+        picture = base64.b64encode(b"\x89PNG\r\n\x1a\n" + rng.randbytes(SCREENSHOT_BYTES)).decode()
+        question = [{"type": "text", "text": f"Step {number}: what is wrong?"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": picture}}]
+        out.append(json.dumps({"type": "user", "uuid": f"u{number}", "parentUuid": f"a{number - 1}", "sessionId": "s",
+                               "message": {"role": "user", "content": question}}) + "\n")
+        out.append(json.dumps({"type": "assistant", "uuid": f"a{number}", "parentUuid": f"u{number}",
+                               "sessionId": "s", "message": {"id": f"m{number}", "role": "assistant",
+                                                             "content": [{"type": "text", "text": "A margin."}]}})
+                   + "\n")
+    return "".join(out)
 
 
 def peak_growth(path: Path, *, streamed: bool) -> tuple[int, int]:
@@ -62,3 +88,19 @@ def test_a_dataset_stored_a_piece_at_a_time_peaks_the_same_at_four_times_the_siz
     assert whole > 5 * size, figures  # the measure sees a whole parse's memory
     assert streamed_big < streamed_small + size / 2, figures  # four times the file, about the same peak
     assert streamed_big < whole, figures
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
+def test_a_session_of_screenshots_stored_from_its_thin_text_peaks_the_same_at_four_times_the_size(tmp_path):
+    small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
+    small.write_text(session(50))  # about 4 MB
+    big.write_text(session(200))
+    size = small.stat().st_size
+    whole_messages, whole = peak_growth(small, streamed=False)
+    messages, thinned_small = peak_growth(small, streamed=True)
+    big_messages, thinned_big = peak_growth(big, streamed=True)
+    assert (whole_messages, messages, big_messages) == (151, 151, 601)  # a text, an image and an answer per step
+    figures = {"size": size, "whole": whole, "thinned": thinned_small, "thinned at 4×": thinned_big}
+    assert whole > size, figures  # the measure sees a whole parse's memory
+    assert thinned_big < thinned_small + size / 2, figures  # four times the file, about the same peak
+    assert thinned_big < whole, figures

@@ -7,15 +7,18 @@ open, after claiming it so that concurrent opens parse it once.
 from __future__ import annotations
 
 import logging
-from typing import BinaryIO
+import tempfile
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
 
-from viewer.ingest.images import store_analysis_images
+from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_images
 from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import decode, decode_file
+from viewer.parse.thinning import Thinned, thin
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store, live
 
@@ -30,27 +33,29 @@ again."""
 log = logging.getLogger(__name__)
 
 
-def analyse(raw: str | bytes, dialect: str = "auto") -> Projection:
-    """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic."""
+def analyse(raw: str | bytes | Thinned, dialect: str = "auto") -> Projection:
+    """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic. A thinned
+    session (viewer/parse/thinning.py) is read as it was thinned."""
     try:
         with collector_paused:  # the policy's decisions too: see viewer/model/collector.py
-            return Projection.of(parse(raw, dialect))
+            return Projection.of(raw.parse() if isinstance(raw, Thinned) else parse(raw, dialect))
     except Exception as error:  # noqa: BLE001 - an upload must not fail because the parser has a bug
         log.exception("parser failed on an upload")
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-def examine(raw: str | bytes, dialect: str = "auto") -> Analysis:
+def examine(raw: str | bytes | Thinned, dialect: str = "auto") -> Analysis:
     """Parse, apply the policy, scan for secrets and mask them for link holders."""
     return mask_secrets(analyse(raw, dialect))
 
 
-def _unparsed(raw: str | bytes, dialect: str, error: Exception) -> Transcript:
-    text, _ = decode(raw)
+def _unparsed(raw: str | bytes | Thinned, dialect: str, error: Exception) -> Transcript:
+    text, _ = decode(raw.text if isinstance(raw, Thinned) else raw)
     failure = make_diagnostic("W-PARSER-FAILED", (0, len(text)),
                               f"The parser failed on this input ({type(error).__name__}); "
                               "the raw text is kept and nothing is shown.")
-    return Transcript(dialect=dialect if dialect in DIALECTS else "unknown", source=text, diagnostics=(failure,))
+    return Transcript(dialect=dialect if dialect in DIALECTS else "unknown", source=text, diagnostics=(failure,),
+                      cuts=raw.cuts if isinstance(raw, Thinned) else None)
 
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
@@ -68,14 +73,19 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
-    analysis = examine(contents(spool), requested_dialect)
+    analysis = examine(contents(spool, requested_dialect), requested_dialect)
     spool.seek(0)
-    return _stored(store, spool, analysis, id=id, requested_dialect=requested_dialect, **fields)
+    return _stored(store, spool, analysis, payloads=file_payloads(spool), id=id, requested_dialect=requested_dialect,
+                   **fields)
 
 
-def contents(spool: BinaryIO) -> str | bytes:
-    """What is parsed of a spooled upload: its text when it decodes cleanly (the bytes are not held meanwhile),
-    else its bytes, whose defects the parse reports."""
+def contents(spool: BinaryIO, dialect: str = "auto") -> str | bytes | Thinned:
+    """What is parsed of a spooled upload: a big agent session thinned (its image payloads cut out, read a line
+    at a time: viewer/parse/thinning.py); else its text when it decodes cleanly (the bytes are not held
+    meanwhile), else its bytes, whose defects the parse reports."""
+    thinned = thin(spool, dialect)
+    if thinned is not None:
+        return thinned
     text = decode_file(spool)
     if text is not None:
         return text
@@ -83,9 +93,20 @@ def contents(spool: BinaryIO) -> str | bytes:
     return spool.read()
 
 
+@contextmanager
+def raw_spool(store: Store, id: str) -> Iterator[BinaryIO]:
+    """A stored upload's raw bytes copied to a temporary file a chunk at a time (never joined in memory), at its
+    start."""
+    with tempfile.TemporaryFile() as spool:
+        for chunk in store.raw_stream(id) or ():
+            spool.write(chunk)
+        spool.seek(0)
+        yield spool
+
+
 def _stored(store: Store, raw: bytes | BinaryIO, analysis: Analysis, *, id: str, requested_dialect: str,
-            **fields) -> Record:
-    store_analysis_images(store, analysis)
+            payloads: PayloadBytes | None = None, **fields) -> Record:
+    store_analysis_images(store, analysis, payloads)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
         return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                          original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
@@ -116,6 +137,14 @@ def reparse(store: Store, record: Record) -> Record:
     """Parse a stored transcript's raw bytes again and replace its stored parse (a big dataset a piece at a
     time, viewer/ingest/streaming.py)."""
     if record.live != live.OPEN and reparse_streamed(store, record):
+        return store.get(record.id)
+    if record.live != live.OPEN:  # from a copy of its raw bytes: a big session is thinned from it
+        with raw_spool(store, record.id) as spool:
+            analysis = examine(contents(spool, record.requested_dialect), record.requested_dialect)
+            store_analysis_images(store, analysis, file_payloads(spool))
+        with collector_paused:
+            store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
+                                secret_kinds=analysis.secret_kinds)
         return store.get(record.id)
     raw = store.raw(record.id) or b""
     analysis = examine(raw, record.requested_dialect)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 import logging
 from dataclasses import dataclass
+from functools import partial
 from typing import BinaryIO, Callable
 
-from viewer.ingest import STORED_VERSION, examine
-from viewer.ingest.images import store_analysis_images
+from viewer.ingest import STORED_VERSION, contents, examine, raw_spool
+from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_images
+from viewer.parse.thinning import Thinned
 from viewer.model.collector import collector_paused
 from viewer.store import Store
 from viewer.store.processing import PARSING, STORING
@@ -24,8 +26,9 @@ class Upload:
     """An upload whose bytes the caller holds, parsed while they are being stored (the parse needs no database,
     so it overlaps the write and its commit)."""
 
-    raw: str | bytes
-    """Its text (or its bytes, when they do not decode cleanly: the parse reports them)."""
+    raw: str | bytes | Thinned
+    """Its text (or its bytes, when they do not decode cleanly: the parse reports them; or a big session's thin
+    text, `ingest.contents`)."""
     dialect: str
     stored: Callable[[], bool]
     """Waits until the bytes and record are stored and says whether they were (if not, nothing is stored)."""
@@ -41,13 +44,20 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
     """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
     can be served from then on), then the rest; then its search index. True when it is stored; False when it
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
-    `upload`, its bytes are read from the store (an upload taken over from a process that died)."""
-    if upload is None:
-        record = store.get(id)
-        if record is None or record.deleted:
-            return False
-        store.processing.stage(id, PARSING)
-        upload = Upload(store.raw(id) or b"", record.requested_dialect, lambda: True)
+    `upload`, its bytes are read from the store (an upload taken over from a process that died), through a copy
+    of them a big session is thinned from (viewer/parse/thinning.py)."""
+    if upload is not None:  # a thin parse's images are read back from the stored bytes
+        return _process(store, id, window, upload, partial(store.raw_range, id))
+    record = store.get(id)
+    if record is None or record.deleted:
+        return False
+    store.processing.stage(id, PARSING)
+    with raw_spool(store, id) as spool:
+        raw = contents(spool, record.requested_dialect)
+        return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(spool))
+
+
+def _process(store: Store, id: str, window: int, upload: Upload, payloads: PayloadBytes) -> bool:
     try:
         # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
         # the parse made runs between the parse and the first page's rows, delaying them.
@@ -55,7 +65,7 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
             analysis = examine(upload.raw, upload.dialect)
             if not upload.stored():
                 return False
-            store_analysis_images(store, analysis)  # before the rows that name them
+            store_analysis_images(store, analysis, payloads)  # before the rows that name them
             shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
             staged = None
             if shared.conversations:  # a dataset's first page is its index: stored whole
@@ -71,4 +81,3 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
         if upload.stored():
             store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")
         return False
-

@@ -1,15 +1,18 @@
 """The images of a parse kept in the store: each one the parse may show and the store lacks is decoded again
 from its span of the upload, checked against its hash, re-encoded without metadata (viewer.images) and stored
-once. The parse itself carries references only, so an upload's images are never all in memory at once."""
+once. The parse itself carries references only, so an upload's images are never all in memory at once. A session
+parsed from a thin text (viewer/model/cuts.py) has its payloads read back from the upload's bytes by their place in
+the file, one image at a time."""
 from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from viewer import images
 from viewer.ingest.masking import Analysis
 from viewer.model import Media, Span, Transcript
+from viewer.model.cuts import STANDIN
 from viewer.parse.inline_media import payload_bytes
 from viewer.store import Store
 
@@ -17,13 +20,15 @@ log = logging.getLogger(__name__)
 
 Reader = Callable[[Span], str]
 """The text of a span of the upload (decoded, as the parse's spans count it)."""
+PayloadBytes = Callable[[int, int], bytes]
+"""Bytes `[start, end)` of the upload (where a thin text's payloads are read back from)."""
 
 
-def store_analysis_images(store: Store, analysis: Analysis) -> int:
+def store_analysis_images(store: Store, analysis: Analysis, payloads: PayloadBytes | None = None) -> int:
     """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
-    (the masked parse's move where a secret was masked)."""
+    (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`."""
     written = (analysis.original or analysis.shared).transcript
-    return store_images(store, written, source_reader(written))
+    return store_images(store, written, source_reader(written, payloads))
 
 
 def store_images(store: Store, transcript: Transcript, read: Reader) -> int:
@@ -53,7 +58,28 @@ def _showable(transcript: Transcript) -> Iterator[Media]:
             yield from (media for media in message.media if media.refused is None)
 
 
-def source_reader(transcript: Transcript) -> Reader:
-    """A reader of spans of the upload held whole, as its parse's source."""
-    source = transcript.source
-    return lambda span: source[span[0]:span[1]]
+def source_reader(transcript: Transcript, payloads: PayloadBytes | None = None) -> Reader:
+    """A reader of spans of the upload held whole, as its parse's source; or of a thin text, each stand-in read
+    as its payload from `payloads`."""
+    source, cuts = transcript.source, transcript.cuts
+    if cuts is None:
+        return lambda span: source[span[0]:span[1]]
+    if payloads is None:
+        raise ValueError("a thin parse's images are read from the upload's bytes, which were not given")
+
+    def payload(match) -> str:
+        cut = cuts.of(match)
+        return payloads(cut.at_byte, cut.at_byte + cut.chars).decode("ascii")
+    return lambda span: STANDIN.sub(payload, source[span[0]:span[1]])
+
+
+def file_payloads(file: BinaryIO) -> PayloadBytes:
+    """Bytes of the upload read from its spool file, which is left where it stood."""
+    def read(start: int, end: int) -> bytes:
+        at = file.tell()
+        try:
+            file.seek(start)
+            return file.read(end - start)
+        finally:
+            file.seek(at)
+    return read

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from viewer.model.cuts import Cuts
 from viewer.model.lines import LineIndex
 
 SCHEMA = "openchatml-viewer/3"
@@ -313,6 +314,9 @@ class Transcript:
     conversations: tuple[Transcript, ...] = ()
     """For a dataset (a file of many whole conversations): each conversation, parsed on its own, its spans into
     this same source; the dataset's own `messages` are then empty and its diagnostics are the file's."""
+    cuts: Cuts | None = field(default=None, compare=False, repr=False)
+    """When the source is a thin text (payloads cut out of a big session: viewer/model/cuts.py), what was cut: the
+    spans count the thin text, and the store moves them to the file's offsets."""
     _lines: LineIndex | None = field(default=None, init=False, compare=False, repr=False)
     """The source's line index, built on the first `position` call (most transcripts never need one)."""
 

@@ -4,7 +4,10 @@ given a `Media` reference to the payload it came from, found in the message's ow
 its hash. The decoded bytes are not kept: the store decodes them again from that span (`payload_bytes`).
 
 Only a payload inside the message's own span can be attached to it, so a message's text that merely names an
-image cannot claim one carried by another message (a hidden tool reply's screenshot, say)."""
+image cannot claim one carried by another message (a hidden tool reply's screenshot, say).
+
+A big session is read from a thin text whose payloads were decoded and checked as they were cut out
+(viewer/parse/thinning.py): while it is read (`reading_cuts`), a stand-in is the payload it names."""
 from __future__ import annotations
 
 import binascii
@@ -13,18 +16,25 @@ import hashlib
 import json
 import re
 from collections import Counter
+from collections.abc import Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Iterator
 
 from msgspec.structs import replace as replace_fields
 
 from viewer import images
 from viewer.model import Diagnostic, Media, Message, Transcript, make_diagnostic
+from viewer.model.cuts import MARK, STANDIN, Cut, Cuts
 
 NAME_CHARS = 12
 """Hex digits of the SHA-256 a placeholder names its image by."""
 _NAMED = re.compile(r"sha256 ([0-9a-f]{%d})\b" % NAME_CHARS)
-_PAYLOAD = re.compile(r'"(data:(?:[^"\\,]|\\/){0,300}?;base64,[^"]*|[A-Za-z0-9+/=\\]{20,})"')
-"""A JSON string that may be inline data: a base64 data URL, or base64 alone (escapes such as `\\/` allowed)."""
+_PAYLOAD = re.compile(r'"(data:(?:[^"\\,]|\\/){0,300}?;base64,[^"]*|[A-Za-z0-9+/=\\]{20,}|@@cut-\d+@@)"')
+"""A JSON string that may be inline data: a base64 data URL, or base64 alone (escapes such as `\\/` allowed), or
+a thin text's stand-in for either."""
+_READING: ContextVar[tuple[Cuts, Sequence[Decoded]] | None] = ContextVar("cut_payloads", default=None)
+"""The payloads cut out of the thin text being read, and each one decoded."""
 _DATA_URL = re.compile(r"data:[^,]{0,300}?;base64,", re.IGNORECASE)
 
 
@@ -39,8 +49,35 @@ class Decoded:
         self.verdict = images.inspect(data, self.sha256)
 
 
+@contextmanager
+def reading_cuts(cuts: Cuts, decoded: Sequence[Decoded]) -> Iterator[None]:
+    """While a thin text is read: its stand-ins are the payloads `cuts` names, decoded as `decoded` says."""
+    token = _READING.set((cuts, decoded))
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def cut_payload(value: str) -> tuple[Cut, Decoded] | None:
+    """The payload that `value` (a stand-in, or a data URL's prefix and one) stands for, while a thin text is
+    read; None otherwise. Outside `reading_cuts` a stand-in's shape is text like any other."""
+    reading = _READING.get()
+    if reading is None or MARK not in value:
+        return None
+    match = STANDIN.search(value)
+    if match is None or match.end() != len(value) or (match.start() and _DATA_URL.fullmatch(value, 0, match.start())
+                                                      is None):
+        return None
+    number = int(match.group(1))
+    return reading[0].cuts[number], reading[1][number]
+
+
 def decode_inline(value: str) -> Decoded | None:
     """A part's inline data (a base64 data URL, or base64 alone) decoded and checked; None if it is not base64."""
+    cut = cut_payload(value)
+    if cut is not None:
+        return cut[1]
     data = base64_bytes(value)
     return Decoded(data) if data else None
 
@@ -94,16 +131,23 @@ def _references(source: str, message: Message) -> Iterator[Media]:
     if not wanted:
         return
     for match in _PAYLOAD.finditer(source, *message.span):
-        data = payload_bytes(match.group(1))
-        if not data:
+        decoded = _decoded(match.group(1))
+        if decoded is None:
             continue
-        decoded = Decoded(data)
         name = decoded.sha256[:NAME_CHARS]
         if wanted[name] > 0:
             wanted[name] -= 1
             verdict = decoded.verdict
             yield Media(decoded.sha256, decoded.size, verdict.type, match.span(1), verdict.width, verdict.height,
                         verdict.refused)
+
+
+def _decoded(written: str) -> Decoded | None:
+    cut = cut_payload(written)
+    if cut is not None:
+        return cut[1]
+    data = payload_bytes(written)
+    return Decoded(data) if data else None
 
 
 def _refusals(media: tuple[Media, ...], index: int) -> Iterator[Diagnostic]:

@@ -12,7 +12,7 @@ from viewer.store.schema import (diagnostics, message_kinds, messages, pairs, tr
                                  unmasked_messages)
 
 if TYPE_CHECKING:
-    from viewer.store.streamed import Shift
+    from viewer.store.shift import Shift
 
 BULK_CACHE_KIB = 65536
 USE_COPY = True

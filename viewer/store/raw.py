@@ -15,6 +15,7 @@ from typing import BinaryIO, Iterator
 from sqlalchemy import delete, false, func, insert, select
 from sqlalchemy.engine import Connection, Engine
 
+from viewer.model.cuts import STANDIN
 from viewer.policy import Projection
 from viewer.store.schema import live_chunks, raw_chunks, transcripts
 
@@ -61,11 +62,40 @@ def keep_masked(conn: Connection, id: str, shared: Projection | None, original: 
     conn.execute(delete(raw_chunks).where(_rows(raw_chunks, id, masked=True)))
     if original is None or shared is None:
         return None
-    text = shared.transcript.source
-    step = CHUNK // 4  # characters: at most four bytes each
-    for number, start in enumerate(range(0, len(text), step)):
-        _insert(conn, id, number, text[start:start + step].encode("utf-8"), masked=True)
+    for number, chunk in enumerate(_masked_bytes(conn, id, shared)):
+        _insert(conn, id, number, chunk, masked=True)
     return IN_CHUNKS
+
+
+def _masked_bytes(conn: Connection, id: str, shared: Projection) -> Iterator[bytes]:
+    """The masked text, UTF-8, a piece at a time. A session parsed from a thin text (viewer/model/cuts.py) has
+    each stand-in replaced by its payload, read from the upload's chunks (stored before this): images are not
+    text, nothing in them was masked."""
+    text, cuts = shared.transcript.source, shared.transcript.cuts
+    done = 0
+    for match in STANDIN.finditer(text) if cuts is not None else ():
+        yield from _encoded(text, done, match.start())
+        cut = cuts.of(match)
+        yield read_range(conn, id, cut.at_byte, cut.at_byte + cut.chars)
+        done = match.end()
+    yield from _encoded(text, done, len(text))
+
+
+def _encoded(text: str, start: int, end: int) -> Iterator[bytes]:
+    step = CHUNK // 4  # characters: at most four bytes each
+    for at in range(start, end, step):
+        yield text[at:min(at + step, end)].encode("utf-8")
+
+
+def read_range(conn: Connection, id: str, start: int, end: int) -> bytes:
+    """Bytes `[start, end)` of upload `id` stored in chunks, reading only the chunks that hold them."""
+    rows = _rows(raw_chunks, id)
+    found = conn.execute(select(raw_chunks.c.data).where(rows, raw_chunks.c.number >= start // CHUNK,
+                                                         raw_chunks.c.number <= (end - 1) // CHUNK)
+                         .order_by(raw_chunks.c.number)).scalars()
+    joined = b"".join(found)
+    first = start // CHUNK * CHUNK
+    return joined[start - first:end - first]
 
 
 def copy_live_chunks(conn: Connection, id: str) -> Written:

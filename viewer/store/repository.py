@@ -285,6 +285,11 @@ class Store:
             return raw_bytes.whole(conn, id, conn.execute(select(transcripts.c.raw)
                                                           .where(transcripts.c.id == id)).scalar())
 
+    def raw_range(self, id: str, start: int, end: int) -> bytes:
+        """Bytes `[start, end)` of a stored upload (an image's payload, read back by its place in the file)."""
+        with self.engine.connect() as conn:
+            return raw_bytes.read_range(conn, id, start, end)
+
     def raw_stream(self, id: str) -> Iterator[bytes] | None:
         """The upload's bytes a chunk at a time (None when it is unknown or deleted)."""
         return raw_bytes.stream(self.engine, id)

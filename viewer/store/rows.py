@@ -14,6 +14,7 @@ from sqlalchemy import Column, Table
 from viewer.model import Diagnostic, Media, Message, Meta, Segment, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.store.schema import message_kinds, messages, transcripts
+from viewer.store.shift import Relocated
 from viewer.store.types import Entry, Located, Record
 
 
@@ -31,6 +32,17 @@ PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
 
 
 def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
+    """`_message_rows`, at the upload's offsets when the parse is of a thin text (viewer/model/cuts.py)."""
+    made = _message_rows(id, projection, kinds)
+    relocated = _relocated(projection.transcript)
+    return made if relocated is None else map(relocated.message, made)
+
+
+def _relocated(transcript: Transcript) -> Relocated | None:
+    return None if transcript.cuts is None else Relocated.of(transcript.source, transcript.cuts)
+
+
+def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
     """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
     rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the
     database's per-column work are most of the cost of storing a big upload."""
@@ -179,6 +191,12 @@ def segments_json(message: Message) -> str:
 
 
 def diagnostic_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
+    made = _diagnostic_rows(id, transcript)
+    relocated = _relocated(transcript)
+    return made if relocated is None else map(relocated.diagnostic, made)
+
+
+def _diagnostic_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
     for seq, diagnostic in enumerate(transcript.diagnostics):
         line, column = transcript.position(diagnostic.span[0])
         yield (id, seq, diagnostic.code, diagnostic.severity, diagnostic.message, diagnostic.span[0],

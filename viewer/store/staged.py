@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 from viewer.policy import Projection
 from viewer.store import rows
 from viewer.store.bulk import BULK_CACHE_KIB, insert_many
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs, unmasked_messages
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcript_media, unmasked_messages
 
 
 class Staged:
@@ -33,9 +33,13 @@ class Staged:
 
     def insert_first(self, conn: Connection) -> None:
         """The rows a first page reads: messages before `upto` (and as written, those masking changed), every
-        kind numbered so far, every diagnostic (the debug view's panel lists the first ones)."""
+        kind numbered so far, every diagnostic (the debug view's panel lists the first ones), and which message
+        holds which image (the media route's access check; few rows)."""
         transcript = self.projection.transcript
         with _cursor(conn) as cursor:
+            media = list(rows.media_rows(self.id, self.projection))
+            if media:
+                insert_many(conn, cursor, transcript_media, rows.MEDIA_COLUMNS, media)
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, islice(self._messages, self.upto))
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
                         (row for row in self._unmasked if row[1] < self.upto))

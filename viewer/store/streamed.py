@@ -5,7 +5,6 @@ the rows, all in one transaction: a reader sees the whole dataset or nothing.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -14,6 +13,7 @@ from sqlalchemy.engine import Connection
 from viewer.policy import Projection
 from viewer.store import summaries
 from viewer.store.bulk import insert_parses, insert_rows
+from viewer.store.shift import Shift
 from viewer.store.schema import transcripts
 
 COUNTS = ("message_count", "visible_count", "hidden_count", "diagnostic_count", "error_count", "pair_count",
@@ -30,46 +30,6 @@ class Batch:
     """Characters of the file's text before the piece."""
     lines: int
     """Line breaks before the piece (it starts at the beginning of a line, so columns stay as they are)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shift:
-    """A piece's offsets and lines to the whole file's."""
-
-    chars: int
-    lines: int
-
-    def offset(self, value: int | None) -> int | None:
-        return None if value is None else value + self.chars
-
-    def message(self, row: tuple) -> tuple:
-        """A row of `rows.MESSAGE_COLUMNS` moved."""
-        (id, idx, rank, turn, kind, call_id, start, end, header_start, header_end, line, column, body_start,
-         body_end, content, source, segments, pair, partner, agent, media) = row
-        offset = self.offset
-        return (id, idx, rank, turn, kind, call_id, offset(start), offset(end), offset(header_start),
-                offset(header_end), line + self.lines, column, offset(body_start), offset(body_end), content, source,
-                self.segments(segments), pair, partner, agent, self.media(media))
-
-    def diagnostic(self, row: tuple) -> tuple:
-        """A row of `rows.DIAGNOSTIC_COLUMNS` moved."""
-        id, seq, code, severity, message, start, end, line, column, index = row
-        return id, seq, code, severity, message, start + self.chars, end + self.chars, line + self.lines, column, index
-
-    def media(self, value: str | None) -> str | None:
-        """A message's image references (`rows.media_json`) with their payloads' spans moved."""
-        if value is None:  # most messages
-            return value
-        moved = [{**media, "span": [start + self.chars, end + self.chars]}
-                 for media in json.loads(value) for start, end in [media["span"]]]
-        return json.dumps(moved, ensure_ascii=False)
-
-    def segments(self, value: str) -> str:
-        if value == "[]":  # most messages
-            return value
-        moved = [{**segment, "span": [start + self.chars, end + self.chars]}
-                 for segment in json.loads(value) for start, end in [segment["span"]]]
-        return json.dumps(moved, ensure_ascii=False)
 
 
 def insert_batches(conn: Connection, parent: dict[str, Any], batches: Iterable[Batch],

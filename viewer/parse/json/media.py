@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from viewer.parse.inline_media import decode_inline, name_facts
+from viewer.parse.inline_media import cut_payload, decode_inline, name_facts
 
 MEDIA_PARTS = {
     "image_url": "image",  # OpenAI chat: {"image_url": {"url": …}}
@@ -93,14 +93,29 @@ def _inline(value: Any, text: bool) -> list[str]:
         return []
     if value.startswith("data:"):
         return _address(value)
-    return [f"{len(value):,} characters" if text else _size(value, True)]
+    return [f"{_stripped(value)[0] if _cut(value) else len(value):,} characters" if text else _size(value, True)]
 
 
 def _size(data: str, base64: bool) -> str:
     if not base64:
         return f"{len(data):,} characters"
-    payload = len(data.strip()) - data.strip().endswith("=") - data.strip().endswith("==")
-    return f"{payload * 3 // 4:,} bytes"
+    chars, padding = _stripped(data)
+    return f"{(chars - padding) * 3 // 4:,} bytes"
+
+
+def _stripped(data: str) -> tuple[int, int]:
+    """The length of inline data with its blank edges stripped, and how many `=` end it (two at most); a thin
+    text's stand-in counts as the payload it stands for (viewer/parse/thinning.py)."""
+    cut = _cut(data)
+    if cut is not None:
+        return cut.value_chars, cut.padding
+    stripped = data.strip()
+    return len(stripped), stripped.endswith("=") + stripped.endswith("==")
+
+
+def _cut(data: str):
+    found = cut_payload(data)
+    return found[0] if found else None
 
 
 def _media_type(value: Any) -> str:

@@ -100,7 +100,7 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     store, processor = get_store(), get_processor()
     if not live and processing.defers(spool.size_of(body)) and not ingest.streams(body, dialect):
-        text = ingest.contents(body)  # parsed by the thread while `accept` stores the bytes from the spool
+        text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes from the spool
         body.seek(0)
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
         processor.later(fields["id"], text, dialect, accept)
