@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 from viewer.policy import Projection
 from viewer.store import rows
 from viewer.store.bulk import BULK_CACHE_KIB, insert_many
-from viewer.store.schema import diagnostics, message_kinds, messages, pairs, unmasked_messages
+from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcript_media, unmasked_messages
 
 
 class Staged:
@@ -33,7 +33,8 @@ class Staged:
 
     def insert_first(self, conn: Connection) -> None:
         """The rows a first page reads: messages before `upto` (and as written, those masking changed), every
-        kind numbered so far, every diagnostic (the debug view's panel lists the first ones)."""
+        kind numbered so far, every diagnostic (the debug view's panel lists the first ones), and which message
+        holds which image (the media route's check: a first page's thumbnails load)."""
         transcript = self.projection.transcript
         with _cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, islice(self._messages, self.upto))
@@ -41,6 +42,7 @@ class Staged:
                         (row for row in self._unmasked if row[1] < self.upto))
             self._insert_kinds(conn, cursor)
             insert_many(conn, cursor, diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(self.id, transcript))
+            insert_many(conn, cursor, transcript_media, rows.MEDIA_COLUMNS, rows.media_rows(self.id, self.projection))
 
     def insert_rest(self, conn: Connection) -> None:
         """Every other row: the messages from `upto` on, the kinds they brought, and the pairs (which only the
