@@ -7,7 +7,8 @@ Prints: upload → link (the POST streamed from disk until its 202 answer); link
 link, sees the progress page, and waits until that page has become the transcript, its first entry drawn);
 for the default and the debug view, a fresh page's time until the thumbnails of its first screenful have loaded
 (every `<img>` in the viewport complete with naturalWidth > 0) and the number of thumbnails its first window
-draws; the upload's whole processing (until its search answers); and the server's peak RSS (Linux `VmHWM`) beside
+draws; the upload's whole processing (until its search answers); the default view's HTML export (its size, the
+time to download it, the thumbnails it embeds up to its cap); and the server's peak RSS (Linux `VmHWM`) beside
 its idle RSS. Screenshots of both views go to test-artifacts/. Asserts nothing.
 
 Run: `.venv/bin/python bench/images_browser.py [--mb 300]` (the issue's 300 MB session by default; it takes a few
@@ -15,11 +16,14 @@ minutes and the disk space of the file)."""
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
+import re
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +95,17 @@ def first_screen(browser, url: str, view: str) -> tuple[float, int, int]:
     return took, seen, drawn
 
 
+def html_export(url: str) -> str:
+    """The default view's HTML export downloaded whole: its size, time and what it says of its images."""
+    started = time.perf_counter()
+    with urllib.request.urlopen(url + ".html", timeout=3600) as response:
+        body = response.read().decode()
+    took = time.perf_counter() - started
+    said = re.search(r'class="export-images">([^<]*)<', body)
+    images = html.unescape(said.group(1)) if said else "no images"
+    return f"{len(body.encode()) / 1e6:,.1f} MB in {took:,.2f} s; it says: {images}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=300.0, help="the session's size in MB (default 300)")
@@ -120,6 +135,7 @@ def main() -> None:
                 browser.close()
             wait_until_searchable(port, answer["id"])
             print(f"upload → processed whole (its search ready): {time.perf_counter() - sending:,.1f} s")
+            print(f"default view's .html export: {html_export(url)}")
             peak = status_bytes(server.pid, "VmHWM")
             print(f"server RSS: idle {idle / 1e6:,.0f} MB, peak {peak / 1e6:,.0f} MB "
                   f"({peak / size:.2f}× the upload)")
