@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import re
 
 from PIL import Image
@@ -32,7 +33,7 @@ def test_a_shown_image_is_in_the_file_as_its_cleaned_thumbnail(upload, stranger)
     assert page.select(".pictures a") == []  # no link out of the file, to a server or to a full size
     policy = page.select_one("meta[http-equiv=Content-Security-Policy]")["content"]
     assert "img-src data:;" in policy and "default-src 'none'" in policy
-    assert "1 image embedded as thumbnails" in page.select_one(".export-images").get_text()
+    assert "1 image embedded as a thumbnail" in page.select_one(".export-images").get_text()
 
 
 def test_no_default_view_export_holds_the_hidden_message_s_image(owned, client, stranger):
@@ -55,3 +56,14 @@ def test_images_past_the_file_s_cap_are_named_by_a_note(upload, stranger, monkey
     assert "not in this file" in page.select_one(".picture-left-out").get_text()
     note = page.select_one(".export-images").get_text()
     assert "0 images embedded" in note and "1 not embedded, past this file's limit of 100 bytes" in note
+
+
+def test_a_dataset_s_file_holds_each_conversation_s_shown_images_and_no_hidden_one(owned, client, stranger):
+    conversation = json.dumps(json.loads(session())) + "\n"
+    id = owned((conversation * 3).encode(), debug="allow")
+    hidden = base64.b64encode(client.get(f"/t/{id}/c/0/media/{HIDDEN_SHA}?view=debug&size=thumb").data).decode()
+    assert len(_data_urls(client.get(f"/t/{id}.html?view=debug").get_data(as_text=True))) == 6
+    text = stranger.get(f"/t/{id}.html").get_data(as_text=True)
+    shown = base64.b64encode(stranger.get(f"/t/{id}/c/0/media/{SHOWN_SHA}?size=thumb").data).decode()
+    assert _data_urls(text) == [shown] * 3 and hidden[:64] not in text
+    assert "3 images embedded as thumbnails" in soup(stranger.get(f"/t/{id}.html")).select_one(".export-images").text

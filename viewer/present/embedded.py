@@ -57,8 +57,9 @@ class Embedder:
         """What the file says of its images, once written; None when it drew none."""
         if not (self.embedded or self.over_cap):
             return None
-        said = f"{self.embedded:,} image{'' if self.embedded == 1 else 's'} embedded as thumbnails " \
-               f"({_size(self.written)} of this file)"
+        one = self.embedded == 1
+        said = (f"{self.embedded:,} {'image' if one else 'images'} embedded as {'a thumbnail' if one else 'thumbnails'}"
+                f" ({_size(self.written)} of this file)")
         if self.over_cap:
             said += (f"; {self.over_cap:,} not embedded, past this file's limit of {_size(self.cap)} of images: "
                      "the transcript's page shows them")
