@@ -8,11 +8,8 @@ Run: `.venv/bin/python bench/images.py [--mb 30]` (`--mb 300` for the issue's 30
 from __future__ import annotations
 
 import argparse
-import base64
 import binascii
 import hashlib
-import io
-import json
 import re
 import sys
 import tempfile
@@ -22,56 +19,13 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PIL import Image, ImageDraw  # noqa: E402
-
 from bench.web import peak_since, reset_peak  # noqa: E402
+from tests.harness.screenshots import SCREEN, session  # noqa: E402
 from viewer import ingest  # noqa: E402
 from viewer.images import check  # noqa: E402
 from viewer.parse import parse  # noqa: E402
 
-SCREEN = (1280, 800)
 _PAYLOAD = re.compile(rb'"data":"([A-Za-z0-9+/=]+)"')
-
-
-def screenshot(number: int) -> bytes:
-    """A 1280 × 800 PNG of a page: bars of text-like grey, a noisy picture (so that it weighs what a real
-    screenshot does, a few hundred kilobytes), and its number."""
-    image = Image.new("RGB", SCREEN, (250, 250, 252))
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, SCREEN[0], 40), fill=(36, 41, 47))
-    for row in range(30):
-        draw.rectangle((40, 70 + row * 22, 600 + (row * 37 + number * 13) % 500, 80 + row * 22), fill=(200, 205, 212))
-    noise = Image.frombytes("RGB", (320, 240), hashlib.shake_256(str(number).encode()).digest(320 * 240 * 3))
-    image.paste(noise, (900, 120))
-    draw.text((50, 12), f"screenshot {number}", fill=(255, 255, 255))
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=6)
-    return out.getvalue()
-
-
-def session(megabytes: float) -> tuple[bytes, int]:
-    """A Claude Code session of about `megabytes`: each turn a user's pasted screenshot and a short answer."""
-    lines, number, size, parent = [], 0, 0, None
-    while size < megabytes * 1e6:
-        uuid = f"00000000-0000-4000-8000-{number:012d}"
-        shot = base64.b64encode(screenshot(number)).decode()
-        common = {"isSidechain": False, "userType": "external", "cwd": "/home/ada/code/bench",
-                  "sessionId": "5d2b7e1c-8a4f-4c3e-9b6d-1e0f2a3b4c5d", "version": "1.0.98", "gitBranch": "main"}
-        user = {"parentUuid": parent, **common, "type": "user", "uuid": uuid,
-                "timestamp": "2025-09-14T10:00:00.000Z", "message": {"role": "user", "content": [
-                    {"type": "text", "text": f"What is wrong on screen {number}?"},
-                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}}]}}
-        answer = {"parentUuid": uuid, **common, "type": "assistant", "uuid": uuid[:-1] + "a",
-                  "timestamp": "2025-09-14T10:00:01.000Z",
-                  "message": {"id": f"msg_{number}", "type": "message", "role": "assistant",
-                              "model": "claude-sonnet-4-20250514", "stop_reason": "end_turn",
-                              "content": [{"type": "text", "text": f"Screen {number} shows a failing build."}]}}
-        for item in (user, answer):
-            line = json.dumps(item, separators=(",", ":")) + "\n"
-            lines.append(line)
-            size += len(line)
-        parent, number = answer["uuid"], number + 1
-    return "".join(lines).encode(), number
 
 
 def timed(function, *args):

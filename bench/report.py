@@ -114,7 +114,15 @@ few hundred kilobytes, each distinct): `parse()`, which decodes, hashes and chec
 beside the least work any reading of them needs (base64-decode and SHA-256 of every payload); upload → link
 (parse, scan, each image re-encoded without metadata and stored once) with its peak RSS; the same upload again,
 every image already stored; and the media route's thumbnail and full-size answers (server time). The issue's
-300 MB session: `bench/images.py --mb 300`."""),
+300 MB session in Chromium: bench/images_browser.py, next."""),
+    Bench("images_browser", "A 300 MB session of screenshots in Chromium", """\
+A generated Claude Code session of 300 MB (922 distinct 1280 × 800 screenshots, nearly all of its bytes base64),
+written to disk a line at a time, uploaded over loopback to a `viewer serve` of its own (answered 202, processed
+after) and opened by Playwright driving Chromium (/usr/bin/chromium) as a reader would: upload → link; link →
+page readable (the progress page becomes the transcript by itself); per view, a fresh page's time until the
+thumbnails of its first screenful have loaded (naturalWidth > 0) and the thumbnails of its first window; the
+whole processing; the server's peak RSS (`VmHWM`) beside its idle RSS. Screenshots of both views go to
+test-artifacts/. The suite's test of the same, on a 3 MB session: tests/system/browser/test_images_many.py."""),
     Bench("sooner", "Readable sooner: first page of a big upload", """\
 One generated 10 MB Harmony transcript uploaded through the Flask test client, each upload right after a
 `parse()` of the same bytes (the ratio of the two is taken per round: the machine's load moves between them

@@ -14,7 +14,7 @@ from viewer import ingest
 from viewer.ingest import STORED_VERSION, examine
 from viewer.store import Store
 from viewer.store.processing import FAILED, INDEXING, PARSING, PROCESSING, QUEUED
-from viewer.store.schema import message_kinds, messages, pairs, unmasked_messages
+from viewer.store.schema import message_kinds, messages, pairs, transcript_media, unmasked_messages
 from viewer.store.staged import Staged, first_rows
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
@@ -32,7 +32,7 @@ def _rows(store: Store, id: str) -> dict[str, list]:
     """Every parse row of `id`, table by table, without the id."""
     found = {}
     with store.engine.connect() as conn:
-        for table in (messages, unmasked_messages, message_kinds, pairs):
+        for table in (messages, unmasked_messages, message_kinds, pairs, transcript_media):
             key = [column for column in table.primary_key.columns if column.name != "transcript_id"]
             found[table.name] = [tuple(row)[1:] for row in conn.execute(
                 select(table).where(table.c.transcript_id == id).order_by(*key))]
@@ -54,8 +54,9 @@ def _process_in_two_steps(store: Store, id: str, raw: bytes, upto: int) -> None:
 
 
 @pytest.mark.parametrize("raw", [WEATHER.read_bytes() * 3, WEATHER.read_bytes() + SECRET,
-                                 (SAMPLES / "claude-code-1.0-bugfix-mcp.jsonl").read_bytes()],
-                         ids=["harmony", "with a secret", "claude code"])
+                                 (SAMPLES / "claude-code-1.0-bugfix-mcp.jsonl").read_bytes(),
+                                 (SAMPLES / "claude-code-1.0-screenshots.jsonl").read_bytes()],
+                         ids=["harmony", "with a secret", "claude code", "with images"])
 @pytest.mark.parametrize("upto", [0, 3, 10_000])
 def test_rows_stored_in_two_steps_are_the_rows_of_one_upload(store, raw, upto):
     ingest.store_upload(store, raw, id="whole")

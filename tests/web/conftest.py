@@ -21,15 +21,18 @@ HIDDEN_CANARIES = ("SYSTEM-CANARY-7Q", "DEVELOPER-CANARY-3K", "ANALYSIS-CANARY-9
 @pytest.fixture
 def make_app(database_url: str) -> Iterator[Callable[..., Flask]]:
     """Apps on this test's database (SQLite or PostgreSQL); their connections are closed after the test."""
-    stores = []
+    stores, apps = [], []
 
     def make(**config: Any) -> Flask:
         settings = {"DATABASE": database_url, "SECRET_KEY": "test", "TESTING": True,
                     "PRELOAD_SAMPLES": False, **config}
         app = create_app(settings)
+        apps.append(app)
         stores.append(app.extensions["viewer.store"])  # kept here: a test may replace the app's
         return app
     yield make
+    for app in apps:
+        app.extensions["viewer.processor"].close()  # its sweep for stopped uploads ends before its store does
     for store in stores:
         store.engine.dispose()
 

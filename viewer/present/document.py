@@ -128,6 +128,9 @@ class Document:
     media_url: Callable[[str], str] | None = None
     """Where this view serves a shown image, by its SHA-256 (the JSON twin names it); None from the command
     line, which has no server."""
+    thumbnail: Callable[[str], Any] | None = None
+    """A shown image's thumbnail (its `type` and `data`, cleaned of metadata) by its SHA-256, or None when the
+    view may not show it (the HTML export embeds them); None where there is no store of images."""
 
     @property
     def is_dataset(self) -> bool:

@@ -5,7 +5,9 @@ are handed `FileLinks`: links to other messages are anchors in the file, no htmx
 needs the server is drawn, and long bodies are shown whole. A dataset's conversations follow one another, each a section whose
 anchors are its own (`#c2-m-5`).
 
-Only what the document's view shows is drawn: the entries come projected, never decided here."""
+Only what the document's view shows is drawn: the entries come projected, never decided here. Pasted images of
+the entries drawn are their cleaned thumbnails as `data:` URLs, up to a cap on the file's image bytes
+(viewer/present/embedded.py); the file says at its end how many it holds and how big they made it."""
 from __future__ import annotations
 
 import sys
@@ -15,16 +17,17 @@ from typing import Any, Iterator
 from markupsafe import Markup
 
 from viewer import render
-from viewer.present import cards
+from viewer.present import cards, embedded
 from viewer.present.assets import STATIC
 from viewer.present.document import Document, buffered, conversation_heading, windows
+from viewer.present.embedded import Embedder
 from viewer.present.links import FileLinks
 from viewer.present.templates import file_environment
 from viewer.store import Located
 
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
-"""The file's own Content-Security-Policy: its one inline stylesheet, and nothing else (no script, nothing
-fetched; images only as data: URLs, and bodies have none)."""
+"""The file's own Content-Security-Policy: its one inline stylesheet and its images as data: URLs, nothing else
+(no script, nothing fetched)."""
 WHOLE = sys.maxsize
 """No body is long enough to be collapsed: a file has no server to fetch the rest from."""
 
@@ -44,8 +47,9 @@ class Section:
 def html(document: Document) -> Iterator[str]:
     """The document as one HTML file, in chunks."""
     page = file_environment().get_template("export.html")
-    return buffered(page.generate(document=document, sections=_sections(document), policy=POLICY,
-                                  stylesheet=stylesheet()))
+    images = Embedder(embedded.MAX_EMBEDDED_BYTES)  # read here: a test lowers it
+    return buffered(page.generate(document=document, sections=_sections(document, images), policy=POLICY,
+                                  stylesheet=stylesheet(), images=images))
 
 
 def stylesheet() -> Markup:
@@ -56,24 +60,30 @@ def stylesheet() -> Markup:
     return Markup(css)
 
 
-def _sections(document: Document) -> Iterator[Section]:
+def _sections(document: Document, images: Embedder) -> Iterator[Section]:
     if not document.is_dataset:
-        yield _section(document, "transcript", None, "")
+        yield _section(document, "transcript", None, _links(document, images, ""))
         return
     for part in document.parts():
         number = part.conversation
-        yield _section(part, f"c-{number}", conversation_heading(number, part.header), f"c{number}-")
+        yield _section(part, f"c-{number}", conversation_heading(number, part.header),
+                       _links(part, images, f"c{number}-"))
 
 
-def _section(document: Document, anchor: str, heading: str | None, prefix: str) -> Section:
+def _links(document: Document, images: Embedder, prefix: str) -> FileLinks:
+    """Links inside the file, with the document's images embedded when its store of images is at hand."""
+    thumbnail = document.thumbnail
+    return FileLinks(prefix, images.for_document(thumbnail) if thumbnail is not None else None)
+
+
+def _section(document: Document, anchor: str, heading: str | None, links: FileLinks) -> Section:
     loose = list(document.rows.loose_diagnostics()) if document.view == "debug" else []
-    return Section(document, anchor, heading, _entries(document, prefix), loose)
+    return Section(document, anchor, heading, _entries(document, links), loose)
 
 
-def _entries(document: Document, prefix: str) -> Iterator[Markup]:
+def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:
     """Each entry drawn by its macro with links inside the file."""
     macros: Any = file_environment().get_template("_entries.html").module
-    links = FileLinks(prefix)
     for window, diagnostics in windows(document):
         for card in _cards(document, window, diagnostics):
             yield getattr(macros, card.kind)(card, links)

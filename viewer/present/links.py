@@ -4,7 +4,7 @@ URLs of this reader's view (viewer/web/lookup.py's `PageLinks`); in an exported 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 from markupsafe import Markup
 
@@ -30,8 +30,9 @@ class Links(Protocol):
     def context_url(self, index: int) -> str:
         """The page of what the model saw when it sampled message `index`."""
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
-        """Where image `sha256` of this transcript is served in `view` (`size="thumb"`: its thumbnail)."""
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str | None:
+        """Where image `sha256` of this transcript is served in `view` (`size="thumb"`: its thumbnail); None
+        where there is none (a file holds thumbnails alone, and those up to its cap)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +41,15 @@ class FileLinks:
     with its section's (`c2-m-5`); nothing is collapsed and nothing needs a server."""
 
     prefix: str = ""
+    images: Callable[[str], str | None] | None = None
+    """A shown image's thumbnail as a `data:` URL (viewer/present/embedded.py), None past the file's cap; without
+    it (a file made from a parse, with no store of images) images are named by their placeholders alone."""
     interactive = False
     hx_disable = Markup("")
-    # An exported file keeps the images' placeholders only: it is drawn from the parse's rows, without the
-    # store's images, and stays a small text file however many screenshots the session holds.
-    shows_images = False
+
+    @property
+    def shows_images(self) -> bool:
+        return self.images is not None
 
     def anchor_id(self, index: int) -> str:
         return f"{self.prefix}m-{index}"
@@ -62,5 +67,8 @@ class FileLinks:
         """An exported file draws no branch switcher: it has no server to choose a branch."""
         return None
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
-        raise ValueError("an exported file shows images by their placeholders")
+    def media_url(self, sha256: str, view: str, size: str | None = None) -> str | None:
+        """The thumbnail inside the file; no full size (the file would hold each image twice)."""
+        if self.images is None:
+            raise ValueError("this file shows images by their placeholders")
+        return self.images(sha256) if size == "thumb" else None

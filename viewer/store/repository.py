@@ -14,8 +14,8 @@ from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import (live, masked, media, migrate, owners, processing, raw as raw_bytes, rows, search, streamed,
-                          summaries)
+from viewer.store import (live, masked, media, migrate, owners, processing, raw as raw_bytes, rows, search, slots,
+                          streamed, summaries)
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -56,6 +56,8 @@ class Store:
         """Pasted images, once each, and which messages hold them."""
         self.processing = processing.Processing(self.engine)
         """Uploads answered before they were processed: how far each got, and which process holds it."""
+        self.slots = slots.Slots(self.engine)
+        """The uploads being processed at this moment by every serving process: the bound on them."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 

@@ -237,3 +237,14 @@ processing = Table(
     # read before the rest is stored. None until then.
     Column("stored_upto", Integer, nullable=True),
 )
+
+processing_slots = Table(
+    # The uploads being parsed and stored at this moment by every serving process on this database, one row a
+    # slot (viewer/store/slots.py): a process with PROCESSING_SLOTS n takes one of slots 0 … n-1 for each upload
+    # it processes, in its request or after its answer, so the bound holds across processes. Its holder says
+    # every few seconds that it is alive (`heartbeat_at`, its lease); a slot whose holder stopped is taken over.
+    "processing_slots", metadata,
+    Column("slot", Integer, primary_key=True, autoincrement=False),
+    Column("worker", String(128), nullable=False),
+    Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+)

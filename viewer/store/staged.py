@@ -34,17 +34,15 @@ class Staged:
     def insert_first(self, conn: Connection) -> None:
         """The rows a first page reads: messages before `upto` (and as written, those masking changed), every
         kind numbered so far, every diagnostic (the debug view's panel lists the first ones), and which message
-        holds which image (the media route's access check; few rows)."""
+        holds which image (the media route's check: a first page's thumbnails load)."""
         transcript = self.projection.transcript
         with _cursor(conn) as cursor:
-            media = list(rows.media_rows(self.id, self.projection))
-            if media:
-                insert_many(conn, cursor, transcript_media, rows.MEDIA_COLUMNS, media)
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, islice(self._messages, self.upto))
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
                         (row for row in self._unmasked if row[1] < self.upto))
             self._insert_kinds(conn, cursor)
             insert_many(conn, cursor, diagnostics, rows.DIAGNOSTIC_COLUMNS, rows.diagnostic_rows(self.id, transcript))
+            insert_many(conn, cursor, transcript_media, rows.MEDIA_COLUMNS, rows.media_rows(self.id, self.projection))
 
     def insert_rest(self, conn: Connection) -> None:
         """Every other row: the messages from `upto` on, the kinds they brought, and the pairs (which only the

@@ -3,11 +3,13 @@ time (the default view's by rank, so its hidden rows are never read), and the co
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.present.document import Document
 from viewer.store import Entry, Located, Store
+from viewer.store.media import Served
 from viewer.web.lookup import Reading, counts, title
 
 
@@ -49,10 +51,17 @@ def stored_document(store: Store, reading: Reading, *, in_request: bool = True) 
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
                     rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live,
-                    media_url=_media_urls(reading) if in_request else None)
+                    media_url=_media_urls(reading) if in_request else None,
+                    thumbnail=partial(_thumbnail, store, record.id, reading.debug))
 
 
 _ANY_IMAGE = "0" * 64
+
+
+def _thumbnail(store: Store, id: str, debug: bool, sha256: str) -> Served | None:
+    """Image `sha256`'s thumbnail as the reader's view of transcript `id` may show it: the store checks again
+    that a message of the view holds it."""
+    return store.media.served(id, sha256, debug=debug, thumbnail=True)
 
 
 def _media_urls(reading: Reading) -> Callable[[str], str]:

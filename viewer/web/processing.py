@@ -1,12 +1,14 @@
-"""Processing uploads in the serving process: a bounded number at once (`PROCESSING_SLOTS`, per process), each
-big one (over `DEFER_UPLOAD_BYTES`) in a thread of its own after its link was answered, and at startup every
-upload whose process died is taken over and processed again from its stored raw bytes.
+"""Processing uploads in the serving processes: a bounded number at once across every process on the database
+(`PROCESSING_SLOTS`), each big one (over `DEFER_UPLOAD_BYTES`) in a thread of its own after its link was
+answered, and every upload whose process stopped taken over and processed again from its stored raw bytes, at
+startup and every quarter of `PROCESSING_LEASE_SECONDS` after.
 
-An upload takes a slot before anything is stored, whether it is processed in its request or after it; without
-one it is refused (503 with Retry-After), so several big uploads at once never pile up work or memory. Each
-process names itself (`host:pid:token`) on the uploads it holds and, while it holds any, says every
-`HEARTBEAT_SECONDS` that it is alive. An upload is abandoned when its process is gone: on this host, no process
-has that pid; on another, it has not said it is alive for `STALE_AFTER`.
+An upload takes a slot (a row of the store's shared slots: viewer/store/slots.py) before anything is stored,
+whether it is processed in its request or after it; without one it is refused (503 with Retry-After), so several
+big uploads at once never pile up work or memory, however many gunicorn workers or servers share the database.
+Each process names itself (`host:pid:token`) on the slots and uploads it holds and, while it holds any, says
+every twelfth of its lease that it is alive. A holder has stopped when its process is gone: on this host, no
+process has that pid; on another, it has not said it is alive for `PROCESSING_LEASE_SECONDS`.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import os
 import socket
 import threading
 import uuid
+import weakref
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
@@ -27,15 +30,19 @@ from viewer.store import Store
 
 log = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 10.0
 STALE_AFTER = dt.timedelta(minutes=2)
-"""How long an upload held by a process on another host may go without a heartbeat before it is taken over."""
+"""How long a process on another host may go without a heartbeat before what it holds is taken over (the
+default of `PROCESSING_LEASE_SECONDS`)."""
+BEATS_PER_LEASE = 12
+"""Heartbeats within one lease: a few missed ones (a busy database) never lose it."""
+SWEEPS_PER_LEASE = 4
+"""How often within a lease each process looks for uploads whose process stopped."""
 BUSY_RETRY_SECONDS = 10
 """The Retry-After of an upload refused because every slot is taken."""
 
 
 class Busy(ServiceUnavailable):
-    """Every processing slot of this process is taken: the upload is refused before anything is stored."""
+    """Every processing slot is taken: the upload is refused before anything is stored."""
 
     description = ("The server is processing as many uploads as it can at once; nothing of this upload was "
                    "stored. Send it again in a few seconds.")
@@ -46,113 +53,181 @@ class Busy(ServiceUnavailable):
 
 
 class Processor:
-    """One serving process's processing slots and the threads that process uploads after they were answered."""
+    """One serving process's share of the processing slots, the threads that process uploads after they were
+    answered, and the sweep that takes over what stopped processes left."""
 
-    def __init__(self, store: Store, slots: int, window: int = 100) -> None:
-        self.store, self.window = store, window
-        self.slots = threading.BoundedSemaphore(max(slots, 1))
+    def __init__(self, store: Store, slots: int, window: int = 100, *, lease: dt.timedelta = STALE_AFTER) -> None:
+        self.store, self.window, self.limit, self.lease = store, window, max(slots, 1), lease
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._held: set[str] = set()
+        self._slots: set[int] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._heartbeat: threading.Thread | None = None
+        self._closed = threading.Event()
+        self._sweeper: threading.Thread | None = None
 
     @contextmanager
     def slot(self) -> Iterator[None]:
         """A processing slot for an upload processed in its request; `Busy` when none is free."""
-        if not self.slots.acquire(blocking=False):
-            raise Busy()
+        number = self._take()
         try:
             yield
         finally:
-            self.slots.release()
+            self._give_back(number)
 
     def later(self, id: str, raw: str | bytes, dialect: str, accept: Callable[[], None]) -> None:
         """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
         of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
         bytes and record here (nothing of it is stored if `accept` fails)."""
-        if not self.slots.acquire(blocking=False):
-            raise Busy()
+        number = self._take()
         done, outcome = threading.Event(), []
 
         def stored() -> bool:
             done.wait()
             return bool(outcome)
-        self.start(id, ingest.Upload(raw, dialect, stored))
+        self.start(id, number, ingest.Upload(raw, dialect, stored))
         try:
             accept()
             outcome.append(True)
         finally:
             done.set()
 
-    def start(self, id: str, upload: ingest.Upload | None = None) -> None:
-        """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in a
-        slot already taken for it."""
+    def start(self, id: str, number: int, upload: ingest.Upload | None = None) -> None:
+        """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in slot
+        `number`, already taken for it."""
         self._hold(id)
-        threading.Thread(target=self._run, args=(id, upload), name=f"processing-{id[:8]}", daemon=True).start()
+        threading.Thread(target=self._run, args=(id, number, upload), name=f"processing-{id[:8]}",
+                         daemon=True).start()
+
+    def _take(self, *, busy: bool = True) -> int | None:
+        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; without one,
+        `Busy` (or None when not `busy`)."""
+        number = self.store.slots.take(self.worker, self.limit, self.stopped)
+        if number is None:
+            if busy:
+                raise Busy()
+            return None
+        with self._lock:
+            self._slots.add(number)
+            self._keep_beating()
+        return number
+
+    def _give_back(self, number: int) -> None:
+        try:
+            self.store.slots.give_back(number, self.worker)
+        finally:
+            with self._lock:
+                self._slots.discard(number)
+                self._changed.notify_all()
 
     def _hold(self, id: str) -> None:
         """Count upload `id` as this process's until it is processed, and say meanwhile that it is alive."""
         with self._lock:
             self._held.add(id)
-            if self._heartbeat is None:
-                self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
-                self._heartbeat.start()
+            self._keep_beating()
 
-    def _run(self, id: str, upload: ingest.Upload | None) -> None:
+    def _keep_beating(self) -> None:
+        """Start the heartbeat if it is not running (called holding the lock)."""
+        if self._heartbeat is None:
+            self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
+            self._heartbeat.start()
+
+    def _run(self, id: str, number: int, upload: ingest.Upload | None) -> None:
         try:
             ingest.process(self.store, id, window=self.window, upload=upload)
         finally:
-            self.slots.release()
             with self._lock:
                 self._held.discard(id)
-                self._changed.notify_all()
+            self._give_back(number)
+
+    def _busy(self) -> bool:
+        return bool(self._held or self._slots)
 
     def _beat(self) -> None:
-        """Say this process is alive while it holds uploads; ends when it holds none."""
+        """Say this process is alive while it holds uploads or slots; ends when it holds none."""
+        every = self.lease.total_seconds() / BEATS_PER_LEASE
         while True:
             with self._lock:
-                self._changed.wait_for(lambda: not self._held, timeout=HEARTBEAT_SECONDS)
-                if not self._held:
+                self._changed.wait_for(lambda: not self._busy(), timeout=every)
+                if not self._busy():
                     self._heartbeat = None
                     return
             try:
                 self.store.processing.heartbeat(self.worker)
+                self.store.slots.beat(self.worker)
             except Exception:  # noqa: BLE001 - the next beat tries again; a missed one only risks a takeover
                 log.warning("processing heartbeat failed", exc_info=True)
 
     def idle(self, timeout: float) -> bool:
-        """Wait until this process holds no upload (for tests and benchmarks); False on timeout."""
+        """Wait until this process holds no upload and no slot (for tests and benchmarks); False on timeout."""
         with self._lock:
-            return self._changed.wait_for(lambda: not self._held, timeout=timeout)
+            return self._changed.wait_for(lambda: not self._busy(), timeout=timeout)
 
-    def recover(self) -> list[str]:
-        """Take over every upload whose process died and process it again, one slot each as slots free up
-        (in a background thread: startup does not wait). Returns the ids taken over."""
-        taken = [id for id, worker, beat in self.store.processing.held()
-                 if abandoned(worker, beat, self.worker) and self.store.processing.claim(id, worker, self.worker)]
-        for id in taken:
-            self._hold(id)
+    def stopped(self, worker: str, heartbeat_at: dt.datetime) -> bool:
+        """Whether `worker`, last alive at `heartbeat_at`, has stopped (what it holds may be taken over)."""
+        return abandoned(worker, heartbeat_at, self.worker, lease=self.lease)
+
+    def sweep(self) -> list[str]:
+        """Take over every upload whose process stopped, as long as a slot is free for it, and process it again
+        in a thread of its own. Returns the ids taken over; those left wait for the next sweep."""
+        taken = []
+        for id, worker, beat in self.store.processing.held():
+            if not self.stopped(worker, beat):
+                continue
+            number = self._take(busy=False)
+            if number is None:
+                break
+            if not self.store.processing.claim(id, worker, self.worker):  # another process was quicker
+                self._give_back(number)
+                continue
+            taken.append(id)
+            self.start(id, number)
         if taken:
             log.info("processing again %d upload(s) left unfinished by a process that stopped", len(taken))
-            threading.Thread(target=self._resume, args=(taken,), name="processing-recovery", daemon=True).start()
         return taken
 
-    def _resume(self, ids: list[str]) -> None:
-        for id in ids:
-            self.slots.acquire()
-            self.start(id)
+    def recover(self) -> list[str]:
+        """Sweep now (at startup), then every `SWEEPS_PER_LEASE`th of the lease in a background thread for as
+        long as this processor is in use. Returns the ids taken over now."""
+        taken = self.sweep()
+        every = self.lease.total_seconds() / SWEEPS_PER_LEASE
+        self._sweeper = threading.Thread(target=_sweep_periodically, args=(weakref.ref(self), every, self._closed),
+                                         name="sweep-for-stopped-uploads", daemon=True)
+        self._sweeper.start()
+        return taken
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Stop sweeping (an app closed before its store is: a test's), waiting for a sweep under way."""
+        self._closed.set()
+        if self._sweeper is not None:
+            self._sweeper.join(timeout)
 
 
-def abandoned(worker: str, heartbeat_at: dt.datetime, me: str, now: dt.datetime | None = None) -> bool:
-    """Whether an upload held by `worker` (last alive at `heartbeat_at`) is left by a process that died."""
+def _sweep_periodically(processor: weakref.ref, seconds: float, closed: threading.Event) -> None:
+    """Sweep every `seconds` until the processor is closed or gone (an app dropped): the thread holds it only
+    while sweeping."""
+    while not closed.wait(seconds):
+        current = processor()
+        if current is None:
+            return
+        try:
+            current.sweep()
+        except Exception:  # noqa: BLE001 - a database that is briefly away: the next sweep tries again
+            log.warning("processing sweep failed", exc_info=True)
+        del current
+
+
+def abandoned(worker: str, heartbeat_at: dt.datetime, me: str, now: dt.datetime | None = None, *,
+              lease: dt.timedelta = STALE_AFTER) -> bool:
+    """Whether what `worker` (last alive at `heartbeat_at`) holds is left by a process that stopped."""
     if worker == me:
         return False
     host, _, rest = worker.partition(":")
     pid = rest.partition(":")[0]
     if host == socket.gethostname() and pid.isdigit():
         return not _alive(int(pid))
-    return (now or dt.datetime.now(dt.timezone.utc)) - heartbeat_at > STALE_AFTER
+    return (now or dt.datetime.now(dt.timezone.utc)) - heartbeat_at > lease
 
 
 def _alive(pid: int) -> bool:
@@ -167,7 +242,8 @@ def _alive(pid: int) -> bool:
 
 def init_app(app: Flask, *, recover: bool = True) -> None:
     processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]),
-                          max(int(app.config["WINDOW_SIZE"]), 1))
+                          max(int(app.config["WINDOW_SIZE"]), 1),
+                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])))
     app.extensions["viewer.processor"] = processor
     if recover:
         processor.recover()

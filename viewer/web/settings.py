@@ -38,8 +38,10 @@ SETTINGS = (
     Setting("DEFER_UPLOAD_BYTES", 2 * MIB, "Uploads larger than this are answered with their link at once (202) and "
                                            "processed after, their page showing progress; 0 processes every upload "
                                            "in its request."),
-    Setting("PROCESSING_SLOTS", 2, "Uploads each server process parses and stores at once; more get 503 with "
-                                   "Retry-After."),
+    Setting("PROCESSING_SLOTS", 2, "Uploads parsed and stored at once by all server processes on the database; "
+                                   "more get 503 with Retry-After."),
+    Setting("PROCESSING_LEASE_SECONDS", 120, "How long a server on another host may go silent before the uploads it "
+                                             "processes are taken over (checked every quarter of it)."),
     Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),

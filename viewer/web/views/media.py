@@ -6,7 +6,11 @@ debug view's, every image of the transcript. What is served was re-encoded witho
 
 The answer is an image and nothing else: its exact type, `nosniff`, and a sandboxing policy of its own
 (`default-src 'none'; sandbox`), so that even opened on its own it runs nothing. It is never cached (`no-store`,
-like every transcript answer): a link's access changes when its uploader deletes it or it expires."""
+like every transcript answer): a link's access changes when its uploader deletes it or it expires.
+
+An upload still being processed serves the images its stored rows name (stored with its first page's rows:
+viewer/store/staged.py), so that a page readable before the rest is stored shows its thumbnails; one whose
+processing failed serves none (409)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +18,8 @@ import re
 from flask import Blueprint, abort, current_app, request
 from werkzeug.wrappers import Response
 
-from viewer.web.lookup import get_store, open_reading
+from viewer.store.processing import PROCESSING
+from viewer.web.lookup import ProcessingFailed, get_store, open_reading
 
 bp = Blueprint("media", __name__)
 
@@ -30,7 +35,9 @@ def image(id: str, sha256: str, k: int | None = None) -> Response:
     size = request.args.get("size", "full")
     if size not in SIZES:
         abort(400, f"Unknown size; choose one of {', '.join(SIZES)}.")
-    reading = open_reading(id, k)
+    reading = open_reading(id, k, unfinished=True)
+    if reading.record.state not in (None, PROCESSING):
+        raise ProcessingFailed()
     if not _SHA256.fullmatch(sha256) or reading.record.is_dataset:
         abort(404, "This transcript shows no such image.")
     served = get_store().media.served(reading.record.id, sha256, debug=reading.debug, thumbnail=size == "thumb")
