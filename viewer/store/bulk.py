@@ -14,7 +14,10 @@ from viewer.store.schema import (diagnostics, message_kinds, messages, pairs, tr
 if TYPE_CHECKING:
     from viewer.store.streamed import Shift
 
-BULK_CACHE_KIB = 65536
+BULK_CACHE_KIB = 16384
+"""SQLite's page cache while a parse's rows are written (its default is 2 MB). It fills whole with a big upload's
+pages, resident beside the parse: 64 MB cost 39 MB more peak RSS than this on a 32 MB Harmony upload for the same
+processor time (wall time within the noise of a shared machine: /tmp runs of bench/memory.py's file)."""
 USE_COPY = True
 """Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)

@@ -36,6 +36,8 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
         after = plain.end()
         body_from = after - len(end) - _STOP_FRAME - len(body)
         start = body_from - len(header_text) - _HEADER_FRAME
+        if start == position:  # messages written back to back: one int object for this start and the last end
+            start = position  # (32 bytes of each of a big transcript's hundreds of thousands of messages)
         append(Message(index, index, role, body, (start, after), name, recipient, channel, channel_explicit,
                            content_type, constrained, intent, call_id, end, (), (start, body_from)))
         index += 1
