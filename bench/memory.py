@@ -4,7 +4,7 @@ peak resident memory measured is the serving process's alone), one fresh server 
 time (request sent → stored whole: an upload answered 202 is waited for until its search answers), the server's
 peak RSS (Linux `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
-A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
+A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony]` (sizes in MB; the issue's
 figures are at 1074 MB, 1 GiB: `--sizes 1074`, which takes minutes and the disk space of the file twice over).
@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.harness.datasets import conversation  # noqa: E402
+from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
 SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
@@ -79,8 +80,9 @@ def dataset_lines(rng: random.Random) -> Iterator[str]:
 
 
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "dataset": dataset_lines}
-WHOLE = {"harmony": generate}
-"""Whole-text formats, generated at once (tests/harness/gen.py): read whole, they must peak at ≤ 6× their size."""
+WHOLE = {"harmony": generate, "chatml": chatml}
+"""Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
+tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
 
 
 def write_file(kind: str, megabytes: float, path: Path) -> int:
@@ -184,8 +186,8 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[8, 32], help="file sizes in MB")
-    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]), default=["session", "dataset",
-                                                                                         "harmony"])
+    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]),
+                        default=["session", "dataset", "harmony", "chatml"])
     args = parser.parse_args()
     print(f"{'file':<8} {'size':>9} {'status':>6} {'upload':>9} {'MB/s':>6} {'idle RSS':>9} {'peak RSS':>9} "
           f"{'× size':>7} {'above idle':>11}")
