@@ -9,6 +9,7 @@ from typing import Any, Iterator
 from viewer.model import Transcript
 from viewer.policy import Projection
 from viewer.store import raw
+from viewer.store.rows import bound
 
 SNIPPET_CHARS = 160
 
@@ -31,7 +32,7 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     hidden = projection.hidden_count
     first_question = projection.first_visible_user_message()
     return {
-        "snippet": first_question.content[:SNIPPET_CHARS] if first_question is not None else None,
+        "snippet": bound(first_question.content[:SNIPPET_CHARS]) if first_question is not None else None,
         "dialect": transcript.dialect,
         "parser_version": parser_version,
         "header": _json(transcript.header),
