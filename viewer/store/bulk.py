@@ -111,12 +111,18 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
     if not rows:
         return
     columns = tuple(rows[0])
-    processors = [table.c[name].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for name in columns]
+    processors = [(number, process) for number, name in enumerate(columns)
+                  if (process := table.c[name].type.dialect_impl(conn.dialect).bind_processor(conn.dialect))]
+
+    def values(row: dict[str, Any]) -> list:  # only the few columns with a processor are looked at
+        found = list(row.values())
+        for number, process in processors:
+            if found[number] is not None:
+                found[number] = process(found[number])
+        return found
     cursor = conn.connection.cursor()
     try:
-        cursor.executemany(_insert_sql(conn, table, columns), (
-            tuple(value if process is None or value is None else process(value)
-                  for process, value in zip(processors, row.values())) for row in rows))
+        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))
     finally:
         cursor.close()
 
