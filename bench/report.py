@@ -91,11 +91,11 @@ of 100, as the index draws a window of 100 rows). Target: the index and the conv
     Bench("memory", "Memory of one big upload", """\
 A generated Claude Code session (about 95% of its bytes base64 screenshots, the first line a short prompt), a
 generated JSON Lines dataset (tests/harness/datasets.py), a generated Harmony transcript (tests/harness/gen.py)
-and its conversations as ChatML (tests/harness/formats.py), 8 and 32 MB each, every one uploaded over loopback to a `viewer serve` of its own (a subprocess, so that the
-peak RSS, Linux `VmHWM`, is the serving process's alone): upload time, idle RSS, peak RSS, and the peak as a
-multiple of the file (whole, and above idle). The body is spooled to disk; datasets of 16 MB and more are parsed
-and stored 4 MB of lines at a time; sessions, Harmony and ChatML are parsed whole. Targets (issue 29, at 1 GiB): a session
-or a dataset ≤ 512 MB; Harmony and ChatML ≤ 6× their size up to 256 MB. The 1 GiB run is by hand
+and its conversations as ChatML (tests/harness/formats.py), 8 and 32 MB each, every one uploaded over loopback
+to a `viewer serve` of its own (a subprocess, so that the peak RSS, Linux `VmHWM`, is the serving process's
+alone): upload time, idle RSS, peak RSS, and the peak as a multiple of the file (whole, and above idle). The body
+is spooled to disk; datasets of 16 MB and more are parsed and stored 4 MB of lines at a time; sessions, Harmony
+and ChatML are parsed whole. Targets (issue 29, at 1 GiB): a session or a dataset ≤ 512 MB; Harmony and ChatML ≤ 6× their size up to 256 MB. The 1 GiB run is by hand
 (`--sizes 1074`)."""),
     Bench("secret_scan", "The scan for secrets", """\
 The scan every upload passes, against `parse()` of the same text (CPU time, best of 5, alternating; target:
