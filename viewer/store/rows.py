@@ -89,7 +89,7 @@ def pair_numbers(transcript: Transcript) -> array:
     the transcript pairs nothing."""
     numbers = array("i")
     if transcript.pairs:
-        numbers.frombytes(bytes(4 * len(transcript.messages)))
+        numbers.frombytes(bytes(numbers.itemsize * len(transcript.messages)))
         for number, pair in enumerate(transcript.pairs, start=1):
             numbers[pair.call] = numbers[pair.reply] = number
     return numbers
