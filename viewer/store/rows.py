@@ -89,7 +89,9 @@ def pair_numbers(transcript: Transcript) -> array:
     the transcript pairs nothing."""
     numbers = array("i")
     if transcript.pairs:
-        numbers.frombytes(bytes(numbers.itemsize * len(transcript.messages)))
+        size = 1 + max(max(message.index for message in transcript.messages),
+                       max(max(pair.call, pair.reply) for pair in transcript.pairs))
+        numbers.frombytes(bytes(numbers.itemsize * size))
         for number, pair in enumerate(transcript.pairs, start=1):
             numbers[pair.call] = numbers[pair.reply] = number
     return numbers
