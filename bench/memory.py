@@ -5,7 +5,7 @@ the request sent to its answer, to the first page served (the transcript, not it
 stored whole (an upload answered 202 is waited for until its search answers), the server's peak RSS (Linux
 `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
-A generated Harmony transcript (a whole-text format, read whole) is measured beside them.
+A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]`
 (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes each, and the disk space of the
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.harness.datasets import conversation  # noqa: E402
+from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 
 SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
@@ -86,8 +87,9 @@ def dataset_lines(rng: random.Random) -> Iterator[str]:
 
 
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "dataset": dataset_lines}
-WHOLE = {"harmony": generate}
-"""Whole-text formats, generated at once (tests/harness/gen.py): read whole, they must peak at ≤ 6× their size."""
+WHOLE = {"harmony": generate, "chatml": chatml}
+"""Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
+tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
 
 
 def write_file(kind: str, megabytes: float, path: Path) -> int:
@@ -211,8 +213,8 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[8, 32], help="file sizes in MB")
-    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]), default=["session", "dataset",
-                                                                                         "harmony"])
+    parser.add_argument("--kinds", nargs="+", choices=sorted([*KINDS, *WHOLE]),
+                        default=["session", "dataset", "harmony", "chatml"])
     parser.add_argument("--gib", nargs="*", choices=sorted(KINDS), default=[],
                         help="kinds also measured at 1 GiB (1074 MB), after the others")
     args = parser.parse_args()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from hypothesis import given
@@ -55,3 +56,11 @@ def test_documents(value):
 @given(st.text(alphabet='{}[]",:0123456789.eE+-\\ u\ud800tfnrlasNIy\n', max_size=30))
 def test_near_json(text):
     assert outcome(loads, text) == outcome(json.loads, text)
+
+
+def test_reading_a_body_leaves_no_utf8_copy_inside_it():
+    """A message's body lives as long as its parse: decoding it must not cache its UTF-8 form inside it."""
+    body = "".join(("", '{"city": "Köln", "sky": "klar — 21 °C"}'))  # a string of its own, made at run time
+    size = sys.getsizeof(body)
+    assert loads(body) == {"city": "Köln", "sky": "klar — 21 °C"}
+    assert sys.getsizeof(body) == size

@@ -20,6 +20,8 @@ _decode = msgspec.json.Decoder().decode
 def loads(text: str) -> Any:
     """`json.loads(text)`: the same value, or the same exception."""
     try:
-        return _decode(text)
+        # Not ASCII: its bytes, since decoding a str caches its UTF-8 form inside it (PyUnicode_AsUTF8AndSize) for
+        # as long as it lives, and a message's body lives as long as its parse.
+        return _decode(text if text.isascii() else text.encode())
     except Exception:  # noqa: BLE001 - whatever msgspec refuses, json.loads decides
         return json.loads(text)

@@ -18,34 +18,44 @@ BY_ORDER = "order"
 
 
 class _OpenCalls:
-    """Unanswered calls, findable by id, by tool name and in order. Answered calls are skipped lazily."""
+    """Unanswered calls, findable by id, by tool name and in order. Answered calls are skipped lazily.
 
-    def __init__(self) -> None:
-        self.answered: set[int] = set()
-        self.by_id: dict[str, deque[Message]] = defaultdict(deque)
+    Sized for a transcript of a million messages: whether a call is answered is a byte by message index (a set of
+    indices took 16 MB for 256 MB of Harmony), and the calls of an id, nearly always one, a list (a deque of
+    its own took 776 bytes per call)."""
+
+    def __init__(self, messages: tuple[Message, ...]) -> None:
+        self.answered = bytearray(max((message.index for message in messages), default=-1) + 1)
+        self.by_id: dict[str, list[Message]] = {}
         self.by_tool: dict[tuple[bool, str | None], deque[Message]] = defaultdict(deque)
         self.in_order: dict[bool, deque[Message]] = {True: deque(), False: deque()}
 
     def add(self, call: Message) -> None:
         has_id = call.call_id is not None
         if has_id:
-            self.by_id[call.call_id].append(call)
+            self.by_id.setdefault(call.call_id, []).append(call)
         self.by_tool[(has_id, call.recipient)].append(call)
         self.in_order[has_id].append(call)
 
     def answer(self, call: Message) -> None:
-        self.answered.add(call.index)
+        self.answered[call.index] = 1
 
     def first(self, queue: deque[Message] | None) -> Message | None:
-        while queue and queue[0].index in self.answered:
+        while queue and self.answered[queue[0].index]:
             queue.popleft()
         return queue[0] if queue else None
+
+    def first_with_id(self, call_id: str) -> Message | None:
+        calls = self.by_id.get(call_id)
+        while calls and self.answered[calls[0].index]:
+            del calls[0]  # a list of one or two: ids are seldom used twice
+        return calls[0] if calls else None
 
     def earliest(self, without_id: deque[Message] | None, with_id: deque[Message] | None) -> Message | None:
         return self.first(without_id) or self.first(with_id)
 
     def remaining(self) -> list[Message]:
-        calls = [call for queue in self.in_order.values() for call in queue if call.index not in self.answered]
+        calls = [call for queue in self.in_order.values() for call in queue if not self.answered[call.index]]
         return sorted(calls, key=lambda call: call.index)
 
 
@@ -58,7 +68,7 @@ def pair_calls(messages: tuple[Message, ...], replies_without_id: str = BY_NAME,
     E-TOOL-CANCELLED already says what happened)."""
     pairs: list[Pair] = []
     diagnostics: list[Diagnostic] = []
-    open_calls = _OpenCalls()
+    open_calls = _OpenCalls(messages)
     first_with_id: dict[str, Message] = {}
     for message in messages:
         role = message.role  # most messages are neither calls nor replies: skip them cheaply
@@ -97,7 +107,7 @@ def _note_duplicate(call: Message, first_with_id: dict[str, Message], diagnostic
 
 def _find_call(reply: Message, open_calls: _OpenCalls, replies_without_id: str) -> tuple[Message | None, str]:
     if reply.call_id is not None:
-        return open_calls.first(open_calls.by_id.get(reply.call_id)), "call_id"
+        return open_calls.first_with_id(reply.call_id), "call_id"
     named = _earliest_to(reply.name, open_calls) if reply.name is not None else None
     if replies_without_id == BY_NAME:
         return named, BY_NAME

@@ -7,7 +7,7 @@ classifies as user-visible is hidden. `viewer.policy.projection` turns these dec
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from viewer.model import Message, Transcript
@@ -117,8 +117,12 @@ def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
     Asking the table for each message cost 8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary
     lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
     messages each, ask the table once between them rather than a few times each."""
-    known, read = _KNOWN, (transcript.dialect, bool(transcript.header))
-    rules = []
+    # A tuple made from a generator, not from a list: the list and its copy, 16 bytes a message, were both held
+    # at the end of a parse, its highest point in memory.
+    return tuple(_rules(transcript, _KNOWN, (transcript.dialect, bool(transcript.header))))
+
+
+def _rules(transcript: Transcript, known: dict[tuple, Rule], read: tuple) -> Iterator[Rule]:
     for message in transcript.messages:
         key = (*read, *_decided_by(message))
         rule = known.get(key)
@@ -126,8 +130,7 @@ def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
             if len(known) >= _KNOWN_SIZE:
                 known.clear()
             rule = known[key] = rule_for(message, transcript)
-        rules.append(rule)
-    return tuple(rules)
+        yield rule
 
 
 _KNOWN: dict[tuple, Rule] = {}

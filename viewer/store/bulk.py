@@ -14,7 +14,10 @@ from viewer.store.schema import (diagnostics, message_kinds, messages, pairs, tr
 if TYPE_CHECKING:
     from viewer.store.shift import Shift
 
-BULK_CACHE_KIB = 65536
+BULK_CACHE_KIB = 16384
+"""SQLite's page cache while a parse's rows are written (its default is 2 MB). It fills whole with a big upload's
+pages, resident beside the parse: 64 MB cost 39 MB more peak RSS than this on a 32 MB Harmony upload for the same
+processor time (wall time within the noise of a shared machine: /tmp runs of bench/memory.py's file)."""
 USE_COPY = True
 """Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
@@ -108,12 +111,18 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
     if not rows:
         return
     columns = tuple(rows[0])
-    processors = [table.c[name].type.dialect_impl(conn.dialect).bind_processor(conn.dialect) for name in columns]
+    processors = [(number, process) for number, name in enumerate(columns)
+                  if (process := table.c[name].type.dialect_impl(conn.dialect).bind_processor(conn.dialect))]
+
+    def values(row: dict[str, Any]) -> list:  # only the few columns with a processor are looked at
+        found = list(row.values())
+        for number, process in processors:
+            if found[number] is not None:
+                found[number] = process(found[number])
+        return found
     cursor = conn.connection.cursor()
     try:
-        cursor.executemany(_insert_sql(conn, table, columns), (
-            tuple(value if process is None or value is None else process(value)
-                  for process, value in zip(processors, row.values())) for row in rows))
+        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))
     finally:
         cursor.close()
 

@@ -44,7 +44,7 @@ def insert_batches(conn: Connection, parent: dict[str, Any], batches: Iterable[B
         ids = [summaries.conversation_id(parent["id"], first + number)
                for number in range(len(batch.projection.conversations))]
         insert_parses(conn, list(zip(ids, batch.projection.conversations)), shift=Shift(batch.chars, batch.lines))
-        found = summaries.summary(batch.projection, parser_version)
+        found = summaries.totals(conversation_rows, batch.projection.transcript)  # each row holds its counts
         for key in COUNTS:
             totals[key] += found[key]
     return totals

@@ -9,6 +9,7 @@ from typing import Any, Iterator
 from viewer.model import Transcript
 from viewer.policy import Projection
 from viewer.store import raw
+from viewer.store.rows import bound
 
 SNIPPET_CHARS = 160
 
@@ -31,7 +32,7 @@ def summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     hidden = projection.hidden_count
     first_question = projection.first_visible_user_message()
     return {
-        "snippet": first_question.content[:SNIPPET_CHARS] if first_question is not None else None,
+        "snippet": bound(first_question.content[:SNIPPET_CHARS]) if first_question is not None else None,
         "dialect": transcript.dialect,
         "parser_version": parser_version,
         "header": _json(transcript.header),
@@ -66,13 +67,20 @@ def _json(value: dict[str, Any]) -> str:
 
 def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     parts = [summary(conversation, parser_version) for conversation in projection.conversations]
-    own = projection.transcript.diagnostics
-    totals = {key: sum(part[key] for part in parts) for key in (
+    return {**totals(parts, projection.transcript), "dialect": projection.transcript.dialect,
+            "parser_version": parser_version, "header": "{}", "tools": "{}", "snippet": None}
+
+
+def totals(parts: list[dict[str, Any]], dataset: Transcript) -> dict[str, int]:
+    """A dataset's counts: the sums of its conversations' (`parts`: their summaries, or their rows, which hold
+    them), with the diagnostics of the dataset's own lines."""
+    counts = {key: sum(part[key] for part in parts) for key in (
         "message_count", "visible_count", "hidden_count", "diagnostic_count", "error_count", "pair_count")}
-    totals["diagnostic_count"] += len(own)
-    totals["error_count"] += sum(1 for diagnostic in own if diagnostic.severity == "error")
-    return {**totals, "dialect": projection.transcript.dialect, "parser_version": parser_version, "header": "{}",
-            "tools": "{}", "snippet": None, "conversation_count": len(parts)}
+    own = dataset.diagnostics
+    counts["diagnostic_count"] += len(own)
+    counts["error_count"] += sum(1 for diagnostic in own if diagnostic.severity == "error")
+    counts["conversation_count"] = len(parts)
+    return counts
 
 
 def conversation_rows(parent: dict[str, Any], projection: Projection, parser_version: str, *,

@@ -17,6 +17,7 @@ general reader.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from viewer.model import Message, Segment, Span
@@ -24,7 +25,8 @@ from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 
-_ROLES = frozenset(("system", "user", "assistant", "tool"))
+_ROLES = {role: role for role in ("system", "user", "assistant", "tool")}
+"""Each role word once: a slice of the text is a new string, which every message would keep."""
 _LONGEST_ROLE = max(map(len, _ROLES))
 _LEAD = re.compile(r"\s*")
 _NOT_BLANK = re.compile(r"\S")
@@ -85,8 +87,8 @@ def _envelope(text: str, position: int) -> tuple[int, str, int, int] | None:
         if not text.startswith(_OPEN, start):
             return None
     newline = text.find("\n", start + _START, start + _START + _LONGEST_ROLE + 1)
-    role = text[start + _START:newline]
-    if newline == -1 or role not in _ROLES:
+    role = _ROLES.get(text[start + _START:newline])
+    if newline == -1 or role is None:
         return None
     close = text.find("<|", newline)
     if close == -1 or not text.startswith(_CLOSE, close):
@@ -149,6 +151,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
         block = (tag.start(), close + len("</tool_call>"))
         for number, (value, (value_start, value_end)) in enumerate(calls):
             recipient, arguments = call_target(value)
+            recipient = recipient and sys.intern(recipient)  # a tool's name once, not once per call
             if arguments is UNREADABLE:
                 return None
             span = (block[0] if number == 0 else value_start, block[1] if number == len(calls) - 1 else value_end)

@@ -18,6 +18,8 @@ from viewer.parse.harmony.tokens import START
 # class before it excludes, so the match is linear.
 _PLAIN_MESSAGE = re.compile(r"\s*(?<!<)<\|start\|>([^<]*(?:<\|(?:channel|constrain)\|>[^<]*)*)<\|message\|>"
                             r"([^<]*(?:<(?!\|)[^<]*)*)(?<!<)<\|(end|call|return)\|>")
+_STOP_WORDS = {word: word for word in ("end", "call", "return")}
+"""Each stop word once: a match's group is a new string, which every message would keep (55 bytes each)."""
 _HEADER_FRAME = len(START) + len("<|message|>")
 _STOP_FRAME = len("<||>")
 
@@ -34,8 +36,11 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
         if problems:
             break
         after = plain.end()
+        end = _STOP_WORDS[end]
         body_from = after - len(end) - _STOP_FRAME - len(body)
         start = body_from - len(header_text) - _HEADER_FRAME
+        if start == position:  # messages written back to back: one int object for this start and the last end
+            start = position  # (32 bytes of each of a big transcript's hundreds of thousands of messages)
         append(Message(index, index, role, body, (start, after), name, recipient, channel, channel_explicit,
                            content_type, constrained, intent, call_id, end, (), (start, body_from)))
         index += 1
