@@ -4,9 +4,14 @@ first page's rows, then the rest and the index; the rows stored in two steps are
 SQLite and on PostgreSQL (PostgreSQL's rows go in by COPY)."""
 from __future__ import annotations
 
+import base64
+import hashlib
+import io
+import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from sqlalchemy import select
 
 from tests.web.conftest import WEATHER
@@ -125,3 +130,34 @@ def test_the_first_rows_hold_two_windows_of_both_views():
     ranks = list(projection.ranks())[:upto]
     assert upto >= 11 and sum(rank is not None for rank in ranks) >= 11
     assert first_rows(projection, 10_000) == len(projection.transcript.messages)
+
+
+def _pictures(count: int) -> tuple[bytes, list[str]]:
+    """An Anthropic conversation of `count` turns, each user turn a distinct small PNG; and their SHA-256s."""
+    turns, hashes = [], []
+    for number in range(count):
+        picture = io.BytesIO()
+        Image.new("RGB", (8, 8), (number * 20 % 256, 40, 90)).save(picture, "PNG")
+        hashes.append(hashlib.sha256(picture.getvalue()).hexdigest())
+        turns += [{"role": "user", "content": [{"type": "image", "source": {
+                      "type": "base64", "media_type": "image/png",
+                      "data": base64.b64encode(picture.getvalue()).decode()}}]},
+                  {"role": "assistant", "content": f"picture {number}"}]
+    return json.dumps({"messages": turns}).encode(), hashes
+
+
+def test_a_first_page_s_images_are_stored_before_its_rows_and_the_others_before_the_rest(store, monkeypatch):
+    raw, hashes = _pictures(8)
+    ingest.accept(store, raw, id="pictures", worker="test")
+    missing_when = {}
+    for step in ("show_first", "finish"):
+        real = getattr(store.processing, step)
+
+        def noting(*args, _real=real, _step=step, **kwargs):
+            missing_when[_step] = store.media.missing(hashes)
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(store.processing, step, noting)
+    assert ingest.process(store, "pictures", window=1)  # a first page of a few messages, the rest after
+    first, rest = missing_when["show_first"], missing_when["finish"]
+    assert first and set(hashes[:1]).isdisjoint(first) and hashes[-1] in first
+    assert rest == set() and store.media.missing(hashes) == set()

@@ -24,17 +24,19 @@ PayloadBytes = Callable[[int, int], bytes]
 """Bytes `[start, end)` of the upload (where a thin text's payloads are read back from)."""
 
 
-def store_analysis_images(store: Store, analysis: Analysis, payloads: PayloadBytes | None = None) -> int:
+def store_analysis_images(store: Store, analysis: Analysis, payloads: PayloadBytes | None = None, *,
+                          before: int | None = None) -> int:
     """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
-    (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`."""
+    (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`. With `before`,
+    only the images of the messages before that index (a first page's, stored ahead of the rest)."""
     written = (analysis.original or analysis.shared).transcript
-    return store_images(store, written, source_reader(written, payloads))
+    return store_images(store, written, source_reader(written, payloads), before=before)
 
 
-def store_images(store: Store, transcript: Transcript, read: Reader) -> int:
-    """Store each shown image of `transcript` (a dataset's conversations' too) that the store lacks; returns
-    how many were stored."""
-    wanted = {media.sha256: media for media in _showable(transcript)}
+def store_images(store: Store, transcript: Transcript, read: Reader, *, before: int | None = None) -> int:
+    """Store each shown image of `transcript` (a dataset's conversations' too; with `before`, of its messages
+    before that index) that the store lacks; returns how many were stored."""
+    wanted = {media.sha256: media for media in _showable(transcript, before)}
     stored = 0
     for sha256 in sorted(store.media.missing(wanted)):
         media = wanted[sha256]
@@ -52,9 +54,9 @@ def store_images(store: Store, transcript: Transcript, read: Reader) -> int:
     return stored
 
 
-def _showable(transcript: Transcript) -> Iterator[Media]:
+def _showable(transcript: Transcript, before: int | None) -> Iterator[Media]:
     for part in transcript.conversations or (transcript,):
-        for message in part.messages:
+        for message in part.messages[:before]:
             yield from (media for media in message.media if media.refused is None)
 
 
