@@ -86,6 +86,15 @@ def test_a_stream_without_a_finish_reason_is_cut_short_and_a_broken_event_is_rep
     assert_accounted_for(transcript, text)
 
 
+def test_a_stream_cut_after_data_and_a_blank_keeps_the_empty_field_as_frame():
+    chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "x"}}]}
+    text = f"data: {json.dumps(chunk)}\n\ndata: "
+    transcript = parse(text)
+    assert codes(transcript) == ["E-STREAM-TRUNCATED"]
+    assert transcript.frame[-1].text == "data:"
+    assert_accounted_for(transcript, text)
+
+
 def test_a_line_that_is_no_field_of_an_event_stream_is_reported():
     text = sse(ANSWER) + "HTTP/1.1 200 OK\n"
     transcript = parse(text)
