@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 from viewer.model import ROLES, Message, Span
 from viewer.parse.common import qualified_tool_name, shown_json
@@ -124,12 +124,25 @@ def _call(role: str, call: Any) -> tuple | None:
 
 
 def member_spans(text: str, start: int, value: dict[str, Any],
-                 listed: str = "tool_calls") -> dict[Any, Span] | None:
+                 listed: str | None = "tool_calls") -> dict[Any, Span] | None:
     """The span of each member of the object at `start` whose decoded value is `value` (from its key's opening
     quote to its value's end, as positions.read_value gives it), and of each item of its `listed` list
     (under the item's number). None when the text is not the plain form read here: a key written with escapes
     (its text is then longer than the key), or written twice (then `value` has fewer keys than the text)."""
     spans: dict[Any, Span] = {}
+    return spans if walk_object(text, start, value, spans, listed) is not None else None
+
+
+Walker = Callable[[str, int, Any], "int | None"]
+"""Walks the object or list at an offset whose decoded value it is given; returns where it ends (None: the text
+is not the plain form member_spans reads)."""
+
+
+def walk_object(text: str, start: int, value: dict[str, Any], spans: dict[Any, Span], listed: str | None = None,
+                inner: dict[str, Walker] | None = None) -> int | None:
+    """member_spans' walk of the object at `start`, its spans into `spans`; a member named in `inner` whose value
+    is an object or a list is walked by its walker (so that a record's nested message is found in one pass,
+    each value decoded once). Returns where the object ends, or None."""
     member, after = _MEMBER.match, _AFTER.match
     at = after(text, start + 1).end()
     for key, item in value.items():
@@ -139,14 +152,29 @@ def member_spans(text: str, start: int, value: dict[str, Any],
         if type(item) is list and key == listed:
             end = _items(text, found.start(2), spans)
         elif type(item) is dict or type(item) is list:
-            end = _SCAN(text, found.start(2))[1]
+            walker = inner.get(key) if inner else None
+            end = _SCAN(text, found.start(2))[1] if walker is None else walker(text, found.start(2), item)
+            if end is None:
+                return None
         else:  # text or a constant: the match holds the value and what follows it
             spans[key] = (at, found.start(2))
             at = found.end()
             continue
         spans[key] = (at, end)
         at = after(text, end).end()
-    return spans if text.startswith("}", at) else None
+    return at + 1 if text.startswith("}", at) else None
+
+
+def walk_items(text: str, bracket: int, items: list[Any], walker: Walker) -> int | None:
+    """The list at `bracket` whose decoded value is `items`, each item walked by `walker`; where it ends, or None."""
+    after = _AFTER.match
+    at = _BLANK.match(text, bracket + 1).end()
+    for item in items:
+        end = walker(text, at, item)
+        if end is None:
+            return None
+        at = after(text, end).end()
+    return at + 1 if text.startswith("]", at) else None
 
 
 def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
@@ -162,4 +190,4 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "member_spans", "read_plain"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "member_spans", "read_plain", "walk_items", "walk_object"]
