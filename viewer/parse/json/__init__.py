@@ -65,7 +65,7 @@ from typing import Any, Callable
 
 from viewer.model import Span, Transcript
 from viewer.model.collector import collector_paused
-from viewer.parse.json import batch_plain, otel
+from viewer.parse.json import otel, plain_records
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.frameworks import read_framework
@@ -111,7 +111,7 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
     start, end = span
     if not text.startswith("{", start):
         return None
-    fast = batch_plain.read_line(text, span)  # a batch output file's lines: plain answers, read the fast way
+    fast = plain_records.read_line(text, span)  # a batch output line, a preference pair: plain messages
     if fast is not None:
         return fast
     try:

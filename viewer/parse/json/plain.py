@@ -177,6 +177,15 @@ def walk_items(text: str, bracket: int, items: list[Any], walker: Walker) -> int
     return at + 1 if text.startswith("]", at) else None
 
 
+def recorded(spans: list[Span]) -> Walker:
+    """A walker that appends the span of the value it is given to `spans` (a message found inside a record)."""
+    def record(text: str, at: int, _: Any) -> int:
+        end = _SCAN(text, at)[1]
+        spans.append((at, end))
+        return end
+    return record
+
+
 def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     """Record the span of each item of the list at `bracket` under its number; return where the list ends."""
     after = _AFTER.match
@@ -190,4 +199,4 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "Walker", "member_spans", "read_plain", "walk_items", "walk_object"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]

@@ -1,0 +1,39 @@
+"""TRL preference pairs in the plain form plain_records.py reads the fast way: the conversational form, whose
+`prompt`, `chosen` and `rejected` are lists of plain messages (the chosen answer not repeating the prompt); its
+messages, marks and header as the general reading (preference.py) gives them."""
+from __future__ import annotations
+
+from typing import Any
+
+from viewer.model import Span
+from viewer.parse.json import preference
+from viewer.parse.json.conversation import ENVELOPE_KEYS
+from viewer.parse.json.plain import Walker, recorded, walk_items, walk_object
+
+MARK = '"rejected"'
+_MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preference.REJECTED))
+"""The members that hold the messages, in the order the general reading takes them, and their marks."""
+_READ_KEYS = frozenset(ENVELOPE_KEYS)
+
+
+def elements(text: str, start: int, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
+    """The prompt's, the chosen and the rejected answer's messages with their spans and marks, and the header;
+    None when the record is not the plain form."""
+    if "chosen" not in value or "rejected" not in value or preference.repeats_prompt(value["chosen"]) \
+            or any(value.get(key) is not None and type(value[key]) is not list for key, _ in _MARKS):
+        return None
+    header = {key: item for key, item in value.items() if key not in preference.TRL}
+    if not _READ_KEYS.isdisjoint(header):
+        return None  # a prompt read from `messages` or `conversations`, a system prompt, tools: the general way
+    spans: dict[str, list[Span]] = {key: [] for key, _ in _MARKS}
+    walkers = {key: _items_walker(spans[key]) for key, _ in _MARKS}
+    if walk_object(text, start, value, {}, inner=walkers) is None:
+        return None
+    return [(message, where, mark) for key, mark in _MARKS
+            for message, where in zip(value.get(key) or (), spans[key])], header
+
+
+def _items_walker(spans: list[Span]) -> Walker:
+    """Walks a list, appending the span of each of its items to `spans`."""
+    item = recorded(spans)
+    return lambda text, at, items: walk_items(text, at, items, item)
