@@ -93,3 +93,15 @@ def test_a_plain_answer_is_read_the_fast_way():
     assert conversation is not None
     assert [(m.role, m.content) for m in conversation.messages] == [("assistant", "Hi")]
     assert conversation.header == {"id": "batch_req_1", "custom_id": "request-1", "status_code": 200}
+
+
+def test_a_message_key_written_with_escapes_twice_or_elsewhere_reads_as_the_general_reading_reads_it():
+    message = '{"role": "assistant", "content": "A"}'
+    for choices, usage in (('[{"m\\u0065ssage": ' + message + '}]', '{"n": 1}'),
+                           ('[{"m\\u0065ssage": ' + message + '}]', '{"message": ' + message + '}'),
+                           ('[{"message": {"role": "user"}, "message": ' + message + '}]', '{"n": 1}'),
+                           ('[{"message": ' + message + '}, {"\\u006Dessage": ' + message + '}]', '{"n": 1}')):
+        line = ('{"custom_id": "r", "response": {"status_code": 200, "body": {"choices": ' + choices +
+                ', "usage": ' + usage + '}}}')
+        text = line + "\n" + line + "\n"
+        assert _read(text, fast=True) == _read(text, fast=False)

@@ -3,12 +3,13 @@ Chat Completions response's choices each hold a message object; its messages and
 (batches.py, then completions.py) gives them."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from viewer.model import Span
 from viewer.parse.json import batches, completions, preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
-from viewer.parse.json.plain import Walker, recorded, walk_items, walk_object
+from viewer.parse.json.plain import key_pattern
 
 MARK = '"custom_id"'
 _CONSUMED = frozenset((*batches.INNER, "error"))
@@ -16,16 +17,24 @@ _CONSUMED = frozenset((*batches.INNER, "error"))
 _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
 """The members of a `response` wrapper that do not go to the header."""
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
+_MESSAGE_KEY = key_pattern("message")
+_SCAN = json.JSONDecoder().scan_once
 
 
-def elements(text: str, start: int, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
+def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
     """Each choice's message with its span, and the header; None when the line is not the plain form."""
     body = _body(value)
     header = _header(value, body) if body is not None else None
-    spans: list[Span] = []
-    if header is None or walk_object(text, start, value, {}, inner={"response": _response_walker(spans)}) is None:
+    if header is None:
         return None
-    return [(choice["message"], where, None) for choice, where in zip(body["choices"], spans)], header
+    # Each choice holds a `message` key, so the line holds one per choice at least; when it holds no more (none
+    # written twice, none deeper, none elsewhere), they are the choices' own, in order. Finding them so is five
+    # times faster than walking the line down to them.
+    starts = [found.end() for found in _MESSAGE_KEY.finditer(text, *span)]
+    choices = body["choices"]
+    if len(starts) != len(choices):
+        return None
+    return [(choice["message"], (at, _SCAN(text, at)[1]), None) for choice, at in zip(choices, starts)], header
 
 
 def _body(value: dict[str, Any]) -> dict[str, Any] | None:
@@ -50,22 +59,3 @@ def _header(value: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | Non
     header.update((key, item) for key, item in value.items() if key not in _CONSUMED)
     header.update((key, item) for key, item in value["response"].items() if key not in _WRAPPER_CONSUMED)
     return header if _READ_KEYS.isdisjoint(header) else None
-
-
-def _response_walker(spans: list[Span]) -> Walker:
-    """Walks `response` down to each choice's message, whose span it appends to `spans`."""
-    message = recorded(spans)
-
-    def choice(text: str, at: int, value: Any) -> int | None:
-        return walk_object(text, at, value, {}, inner={"message": message})
-
-    def choices(text: str, at: int, value: Any) -> int | None:
-        return walk_items(text, at, value, choice)
-
-    def body(text: str, at: int, value: Any) -> int | None:
-        return walk_object(text, at, value, {}, inner={"choices": choices})
-
-    def response(text: str, at: int, value: Any) -> int | None:
-        return walk_object(text, at, value, {}, inner={"body": body})
-
-    return response

@@ -177,6 +177,20 @@ def walk_items(text: str, bracket: int, items: list[Any], walker: Walker) -> int
     return at + 1 if text.startswith("]", at) else None
 
 
+def key_pattern(key: str) -> re.Pattern[str]:
+    """Finds every member whose key is `key` (of letters, digits and `_`), however its characters are written
+    (as themselves or as `\\u` escapes), at any depth; the match ends where the value starts. In JSON that was
+    decoded (so is valid) only a key can match: a quote inside a string is escaped, and what stands outside
+    strings has no backslash."""
+    def spelled(character: str) -> str:
+        escape = "".join(f"[{digit.lower()}{digit.upper()}]" if digit.isalpha() else digit
+                         for digit in f"{ord(character):04x}")
+        return f"(?:{character}|\\\\u{escape})"
+    if not key.replace("_", "").isalnum() or not key.isascii():
+        raise ValueError(f"not a plain key: {key!r}")
+    return re.compile(rf'(?<!\\)"{"".join(map(spelled, key))}"[ \t\n\r]*:[ \t\n\r]*')
+
+
 def recorded(spans: list[Span]) -> Walker:
     """A walker that appends the span of the value it is given to `spans` (a message found inside a record)."""
     def record(text: str, at: int, _: Any) -> int:
@@ -199,4 +213,4 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "Walker", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "key_pattern", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]

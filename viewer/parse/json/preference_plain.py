@@ -16,7 +16,7 @@ _MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preferen
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
 
 
-def elements(text: str, start: int, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
+def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
     """The prompt's, the chosen and the rejected answer's messages with their spans and marks, and the header;
     None when the record is not the plain form."""
     if "chosen" not in value or "rejected" not in value or preference.repeats_prompt(value["chosen"]) \
@@ -27,7 +27,7 @@ def elements(text: str, start: int, value: dict[str, Any]) -> tuple[list, dict[s
         return None  # a prompt read from `messages` or `conversations`, a system prompt, tools: the general way
     spans: dict[str, list[Span]] = {key: [] for key, _ in _MARKS}
     walkers = {key: _items_walker(spans[key]) for key, _ in _MARKS}
-    if walk_object(text, start, value, {}, inner=walkers) is None:
+    if walk_object(text, span[0], value, {}, inner=walkers) is None:
         return None
     return [(message, where, mark) for key, mark in _MARKS
             for message, where in zip(value.get(key) or (), spans[key])], header
