@@ -202,6 +202,12 @@ def recorded(spans: list[Span]) -> Walker:
     return record
 
 
+def items_recorded(spans: list[Span]) -> Walker:
+    """A walker of a list that appends the span of each of its items to `spans`."""
+    item = recorded(spans)
+    return lambda text, at, items: walk_items(text, at, items, item)
+
+
 def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     """Record the span of each item of the list at `bracket` under its number; return where the list ends."""
     after = _AFTER.match
@@ -215,4 +221,4 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "Walker", "key_pattern", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "items_recorded", "key_pattern", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]

@@ -8,7 +8,7 @@ from typing import Any
 from viewer.model import Span
 from viewer.parse.json import preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
-from viewer.parse.json.plain import Walker, recorded, walk_items, walk_object
+from viewer.parse.json.plain import items_recorded, walk_object
 
 MARK = '"rejected"'
 _MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preference.REJECTED))
@@ -26,14 +26,9 @@ def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[s
     if not _READ_KEYS.isdisjoint(header):
         return None  # a prompt read from `messages` or `conversations`, a system prompt, tools: the general way
     spans: dict[str, list[Span]] = {key: [] for key, _ in _MARKS}
-    walkers = {key: _items_walker(spans[key]) for key, _ in _MARKS}
+    walkers = {key: items_recorded(spans[key]) for key, _ in _MARKS}
     if walk_object(text, span[0], value, {}, inner=walkers) is None:
         return None
     return [(message, where, mark) for key, mark in _MARKS
             for message, where in zip(value.get(key) or (), spans[key])], header
 
-
-def _items_walker(spans: list[Span]) -> Walker:
-    """Walks a list, appending the span of each of its items to `spans`."""
-    item = recorded(spans)
-    return lambda text, at, items: walk_items(text, at, items, item)
