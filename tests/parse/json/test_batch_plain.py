@@ -75,7 +75,8 @@ def test_batch_output_lines_read_as_the_general_reading_reads_them(lines, style,
 
 
 def test_a_line_written_oddly_is_left_to_the_general_reading():
-    answer = '"response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": "A"}}]}}'
+    answer = ('"response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", '
+              '"content": "A"}}]}}')
     for line in ('{"custom_id": "r", ' + answer + ', "response": {"status_code": 200, "body": {"choices": []}}}',
                  '{"custom_\\u0069d": "r", ' + answer + '}',
                  '{"custom_id": "r", "x": NaN, ' + answer + '}',

@@ -65,7 +65,7 @@ from typing import Any, Callable
 
 from viewer.model import Span, Transcript
 from viewer.model.collector import collector_paused
-from viewer.parse.json import otel, plain_records
+from viewer.parse.json import inspect_sample, otel, plain_records
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
 from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
 from viewer.parse.json.frameworks import read_framework
@@ -111,7 +111,8 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
     start, end = span
     if not text.startswith("{", start):
         return None
-    fast = plain_records.read_line(text, span)  # a batch output line, a preference pair: plain messages
+    # The bulk of big datasets, read the fast way: a batch output line, a preference pair, an Inspect sample.
+    fast = plain_records.read_line(text, span) or inspect_sample.read_sample(text, span)
     if fast is not None:
         return fast
     try:

@@ -221,4 +221,5 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "Walker", "items_recorded", "key_pattern", "member_spans", "read_plain", "recorded", "walk_items", "walk_object"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "items_recorded", "key_pattern", "member_spans", "read_plain", "recorded",
+           "walk_items", "walk_object"]
