@@ -30,6 +30,8 @@ FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
 PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
 reads it too."""
+ViewSpans = Callable[[str, int, dict[str, Any]], "dict[Any, Span] | None"]
+"""The spans of the members of the element at an offset, under the names of its plain view (None: not known)."""
 
 
 class MessageBuilder:
@@ -46,10 +48,11 @@ class MessageBuilder:
         self._call_names: dict[str, str] = {}
 
     def add(self, element: Node, read: Reader, plain: PlainView | None = None,
-            fast: FastReader | None = None) -> None:
+            fast: FastReader | None = None, view_spans: ViewSpans | None = None) -> None:
         """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
-        plain message a framework's element stands for, when the shape has such elements; `fast` reads the
-        shape's common elements as `read` would, faster (False: it added nothing)."""
+        plain message a framework's element stands for, when the shape has such elements, and `view_spans` the
+        spans of its members under that message's names; `fast` reads the shape's common elements as `read`
+        would, faster (False: it added nothing)."""
         turn, self.turn = self.turn, self.turn + 1
         if not isinstance(element.value, dict):
             self.diagnostics.append(make_diagnostic(
@@ -57,8 +60,12 @@ class MessageBuilder:
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
         value = element.value if plain is None or element.members else plain(element.value)
+        located = None
+        if view_spans is not None and value is not element.value:
+            def located() -> dict[Any, Span] | None:
+                return view_spans(self.text, element.span[0], element.value)
         if not element.members and (
-                (value is not None and read_plain(value, element.span, self.text, self, turn))
+                (value is not None and read_plain(value, element.span, self.text, self, turn, located))
                 or ("parts" in element.value and gemini_plain.read_plain(element.value, element.span, self, turn))
                 or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages

@@ -45,13 +45,16 @@ _TEXT = frozenset((str, type(None)))
 """The types of a value that is text or null."""
 
 
-def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn: int) -> bool:
-    """Add the messages of a plain element to the importer; False (nothing added) when it is not plain."""
+def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn: int,
+               located: Callable[[], "dict[Any, Span] | None"] | None = None) -> bool:
+    """Add the messages of a plain element to the importer; False (nothing added) when it is not plain. When
+    `value` is the plain view of a framework's element, `located` gives the spans of its members under the plain
+    message's names (member_spans gives those of an element as written)."""
     drafts = _drafts(value, builder)
     if drafts is None:
         return False
     spans = None
-    if len(drafts) > 1 and (spans := member_spans(text, span[0], value)) is None:
+    if len(drafts) > 1 and (spans := member_spans(text, span[0], value) if located is None else located()) is None:
         return False
     messages = builder.messages
     for (role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end), where in drafts:
