@@ -59,6 +59,9 @@ class MessageBuilder:
                 "W-JSON-SHAPE", element.span,
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
+        if not element.members and "parts" in element.value and len(element.value) <= 2 \
+                and gemini_plain.read_plain(element.value, element.span, self, turn):
+            return  # a Gemini content (`parts` and a role alone): no framework's element, no chat message
         value = element.value if plain is None or element.members else plain(element.value)
         located = None
         if view_spans is not None and value is not element.value:
@@ -66,7 +69,6 @@ class MessageBuilder:
                 return view_spans(self.text, element.span[0], element.value)
         if not element.members and (
                 (value is not None and read_plain(value, element.span, self.text, self, turn, located))
-                or ("parts" in element.value and gemini_plain.read_plain(element.value, element.span, self, turn))
                 or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
