@@ -3,6 +3,7 @@ item, a ShareGPT turn) becomes a turn of messages, in source order, with its dia
 remembered by id so that replies can be named after the tool they answer."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -89,12 +90,17 @@ class MessageBuilder:
         self._number(pieces, span, turn)
 
     def mark(self, first: int, fields: dict[str, Any]) -> None:
-        """Set `fields` (`intent`, `end`) on the messages from index `first` on (records.py's marks); a call keeps
-        its end."""
+        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (records.py's marks); a call
+        keeps its end, and only the last message keeps the meta's usage (a sum over messages counts it once)."""
+        meta = fields.get("meta")
+        last = len(self.messages) - 1
         for at in range(first, len(self.messages)):
             message = self.messages[at]
             end = message.end if message.end == "call" else fields.get("end", message.end)
-            self.messages[at] = replace_fields(message, intent=fields.get("intent", message.intent), end=end)
+            changes = {"intent": fields.get("intent", message.intent), "end": end}
+            if meta is not None:
+                changes["meta"] = meta if at == last or meta.usage is None else dataclasses.replace(meta, usage=None)
+            self.messages[at] = replace_fields(message, **changes)
 
     def note_call(self, call_id: str | None, recipient: str | None) -> None:
         if call_id is not None and recipient is not None:
