@@ -107,6 +107,8 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     transcript = attach_media(transcript)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
     diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
+    if not pairs and not transcript.pairs and tuple(diagnostics) == transcript.diagnostics:
+        return transcript  # nothing to add (most conversations of a dataset): no copy
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
 
 
