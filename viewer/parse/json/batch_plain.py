@@ -11,7 +11,9 @@ from viewer.parse.json import batches, completions, preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
 from viewer.parse.json.plain import key_pattern
 
-MARK = '"custom_id"'
+_MARK = '"custom_id"'
+_HEAD = 256
+"""How far into a line its `custom_id` is looked for (OpenAI writes it second, after the line's `id`)."""
 _CONSUMED = frozenset((*batches.INNER, "error"))
 """The members of a line the general reading takes its conversation from rather than its header."""
 _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
@@ -19,6 +21,10 @@ _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
 _MESSAGE_KEY = key_pattern("message")
 _SCAN = json.JSONDecoder().scan_once
+
+
+def marked(text: str, start: int, end: int) -> bool:
+    return text.find(_MARK, start, min(end, start + _HEAD)) != -1
 
 
 def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:

@@ -18,8 +18,9 @@ from viewer.parse.json.container import frame, list_key
 from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
 from viewer.parse.json.positions import Node
 
-MARK = '"epoch"'
-"""A key every sample holds, looked for before an object is decoded."""
+_MARK = '"epoch"'
+_HEAD = 256
+"""How far into a sample its `epoch` is looked for before it is decoded (Inspect writes it second, after `id`)."""
 _DECODE = msgspec.json.Decoder().decode
 _MESSAGES_KEY = key_pattern("messages")
 
@@ -28,7 +29,7 @@ def read_sample(text: str, span: Span) -> Transcript | None:
     """The conversation of the sample at `span` (one whole JSON object), or None when it is no sample, or one the
     general reading reads another way (then nothing was read)."""
     start, end = span
-    if text.find(MARK, start, end) == -1 or not text.startswith("}", end - 1):
+    if text.find(_MARK, start, min(end, start + _HEAD)) == -1 or not text.startswith("}", end - 1):
         return None
     try:
         value = _DECODE(text[start:end])

@@ -7,8 +7,9 @@ Such files are datasets of short lines, so what the general reading spends on ev
 spans, again the part that holds the messages, a Reading, the framework checks) is most of their time. Here a line
 is decoded once (by msgspec, which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py),
 its shape checked on the decoded value, and each message found in its text, by its key or by one walk of the
-line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module has `MARK` (a
-key its lines always hold, looked for before a line is decoded) and `elements(text, span, value)`: its messages
+line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module has `marked(text, start, end)` (whether
+a line shows its marks where its producer writes them, asked before the line is decoded: a search of a whole long
+line costs as much as reading a short one) and `elements(text, span, value)`: its messages
 with their spans and marks (the fields set on their messages, as records.py's marks), and the header; None when
 the line is not its plain form. tests/parse/json/test_batch_plain.py and test_preference_plain.py read generated
 lines both ways and compare.
@@ -36,7 +37,7 @@ def read_line(text: str, span: Span) -> Transcript | None:
     """The conversation of the record at `span` (one whole JSON object), or None when it is not one of the plain
     forms read here (then nothing was read)."""
     start, end = span
-    shapes = [shape for shape in SHAPES if text.find(shape.MARK, start, end) != -1]
+    shapes = [shape for shape in SHAPES if shape.marked(text, start, end)]
     if not shapes or not text.startswith("}", end - 1):
         return None
     try:

@@ -3,6 +3,7 @@
 messages, marks and header as the general reading (preference.py) gives them."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from viewer.model import Span
@@ -10,10 +11,15 @@ from viewer.parse.json import preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
 from viewer.parse.json.plain import items_recorded, walk_object
 
-MARK = '"rejected"'
+_FIRST_KEY = re.compile(r'\{[ \t\n\r]*"(?:prompt|chosen)"')
+"""How a TRL record starts: with its prompt, or (the implicit-prompt form) its chosen answer."""
 _MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preference.REJECTED))
 """The members that hold the messages, in the order the general reading takes them, and their marks."""
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
+
+
+def marked(text: str, start: int, end: int) -> bool:
+    return _FIRST_KEY.match(text, start) is not None and text.find('"rejected"', start, end) != -1
 
 
 def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[str, Any]] | None:
