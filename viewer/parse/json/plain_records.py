@@ -7,12 +7,12 @@ Such files are datasets of short lines, so what the general reading spends on ev
 spans, again the part that holds the messages, a Reading, the framework checks) is most of their time. Here a line
 is decoded once (by msgspec, which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py),
 its shape checked on the decoded value, and each message found in its text, by its key or by one walk of the
-line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module has `marked(text, start, end)` (whether
-a line shows its marks where its producer writes them, asked before the line is decoded: a search of a whole long
-line costs as much as reading a short one) and `elements(text, span, value)`: its messages
-with their spans and marks (the fields set on their messages, as records.py's marks), and the header; None when
-the line is not its plain form. tests/parse/json/test_batch_plain.py and test_preference_plain.py read generated
-lines both ways and compare.
+line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module has
+`marked(text, start, end)` (whether a line shows its marks where its producer writes them, asked before the line
+is decoded: a search of a whole long line costs as much as reading a short one) and `elements(text, span,
+value)`: its messages with their spans and marks (the fields set on their messages, as records.py's marks), and
+the header; None when the line is not its plain form. tests/parse/json/test_batch_plain.py and
+test_preference_plain.py read generated lines both ways and compare.
 """
 from __future__ import annotations
 
