@@ -44,10 +44,9 @@ def gemini(chunks: list[dict[str, Any]], stop_reason: Any, usage: bool) -> Meta:
     """A candidate of a streamed Gemini answer: the chunks' `modelVersion` and `responseId`, the candidate's
     `finishReason`, and (`usage`: for the last candidate) the last `usageMetadata` (REST camelCase or the SDK's
     snake_case)."""
-    answers = [snake(chunk) for chunk in chunks]
-    figures = snake(_last(answers, "usage_metadata")) if usage else None
-    return Meta(model=_first(answers, "model_version"), stop_reason=_text(stop_reason),
-                response=_first(answers, "response_id"), usage=_gemini_usage(figures))
+    figures = snake(_last(chunks, "usageMetadata", "usage_metadata")) if usage else None
+    return Meta(model=_first(chunks, "modelVersion", "model_version"), stop_reason=_text(stop_reason),
+                response=_first(chunks, "responseId", "response_id"), usage=_gemini_usage(figures))
 
 
 def _openai_usage(figures: Any) -> Usage | None:
@@ -74,13 +73,14 @@ def _gemini_usage(figures: Any) -> Usage | None:
                  cache_read=cached)
 
 
-def _first(chunks: list[Any], key: str) -> str | None:
-    return next((chunk[key] for chunk in chunks if isinstance(chunk, dict) and _text(chunk.get(key))), None)
+def _first(chunks: list[Any], *keys: str) -> str | None:
+    """The first text any chunk gives under one of `keys` (a field's spellings)."""
+    return next((chunk[key] for chunk in chunks for key in keys if _text(chunk.get(key))), None)
 
 
-def _last(chunks: list[Any], key: str) -> Any:
-    return next((chunk[key] for chunk in reversed(chunks) if isinstance(chunk, dict)
-                 and isinstance(chunk.get(key), dict)), None)
+def _last(chunks: list[Any], *keys: str) -> Any:
+    """The last object any chunk gives under one of `keys`."""
+    return next((chunk[key] for chunk in reversed(chunks) for key in keys if isinstance(chunk.get(key), dict)), None)
 
 
 def _is_count(value: Any) -> bool:
