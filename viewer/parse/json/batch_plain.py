@@ -11,6 +11,8 @@ from viewer.parse.json import batches, completions, preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
 from viewer.parse.json.plain import key_pattern
 
+FIRST_KEYS = ("id", "custom_id")
+"""How OpenAI starts a batch output line: its `id`, then its `custom_id`."""
 _MARK = '"custom_id"'
 _HEAD = 256
 """How far into a line its `custom_id` is looked for (OpenAI writes it second, after the line's `id`)."""

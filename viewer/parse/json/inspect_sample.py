@@ -18,6 +18,8 @@ from viewer.parse.json.container import frame, list_key
 from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
 from viewer.parse.json.positions import Node
 
+FIRST_KEYS = ("id", "epoch")
+"""How Inspect starts a sample: its `id`, then its `epoch`."""
 _MARK = '"epoch"'
 _HEAD = 256
 """How far into a sample its `epoch` is looked for before it is decoded (Inspect writes it second, after `id`)."""

@@ -28,6 +28,8 @@ from viewer.parse.json.plain import read_plain
 
 SHAPES = (preference_plain, batch_plain)
 """In the order records.py tries their shapes (a preference pair first)."""
+FIRST_KEYS = tuple(key for shape in SHAPES for key in shape.FIRST_KEYS)
+"""The keys the records read here start with (json/__init__.py asks a record's first key before its marks)."""
 _DECODE = msgspec.json.Decoder().decode
 Element = tuple[dict[str, Any], Span, "dict[str, Any] | None"]
 """A plain message of a record, its span, and the fields its messages are marked with."""

@@ -11,8 +11,9 @@ from viewer.parse.json import preference
 from viewer.parse.json.conversation import ENVELOPE_KEYS
 from viewer.parse.json.plain import items_recorded, walk_object
 
-_FIRST_KEY = re.compile(r'\{[ \t\n\r]*"(?:prompt|chosen)"')
+FIRST_KEYS = ("prompt", "chosen")
 """How a TRL record starts: with its prompt, or (the implicit-prompt form) its chosen answer."""
+_FIRST_KEY = re.compile(r'\{[ \t\n\r]*"(?:prompt|chosen)"')
 _MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preference.REJECTED))
 """The members that hold the messages, in the order the general reading takes them, and their marks."""
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
