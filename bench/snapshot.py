@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import io
 import json
 import re
@@ -126,7 +127,12 @@ def _save(path: Path, response) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     headers = "".join(f"{name}: {value}\n" for name, value in sorted(response.headers.items())
                       if name not in VARYING_HEADERS)
-    body = _CSRF.sub(lambda match: (match.group(1) or match.group(2)) + "…", response.get_data(as_text=True))
+    data = response.get_data()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # an image or a raw upload that is not text: its digest stands for it
+        text = f"(binary, {len(data)} bytes, sha256 {hashlib.sha256(data).hexdigest()})"
+    body = _CSRF.sub(lambda match: (match.group(1) or match.group(2)) + "…", text)
     body = _TIME.sub("TIME", body)
     path.write_text(f"{response.status}\n{headers}\n{body}", encoding="utf-8")
 

@@ -14,6 +14,7 @@ from viewer.model import Segment
 from viewer.parse.chatml.pieces import UNREADABLE, whole_json
 from viewer.parse.chatml.tags import json_run
 from viewer.parse.common import shown_json
+from viewer.parse.detect import _json_object, _line_kind
 from viewer.parse.json.container import frame
 
 _SPACE = re.compile(r"\s*")
@@ -127,3 +128,35 @@ def texts_and_claims(draw):
 def test_frame_is_the_stripped_gaps(case):
     text, claimed = case
     assert frame(text, claimed) == reference_frame(text, claimed)
+
+
+def reference_json_object(line):
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+KIND_VALUES = st.sampled_from(["response.delta", "tool.cancel", "user", "session_meta", "response_item",
+                               "thread.started", "file-history-snapshot", "message", 3, None])
+KIND_LINES = st.dictionaries(
+    st.sampled_from(["type", "event", "role", "payload", "sessionId", "snapshot", "x"]),
+    KIND_VALUES | json_values, max_size=5)
+
+
+@given(KIND_LINES, st.sampled_from([(",", ":"), (", ", ": ")]), st.sampled_from(["", "NaN", "1e999", '"\\ud800"',
+                                                                                  "[1,]", "{"]))
+def test_detect_reads_a_line_s_kind_as_json_loads_reads_it(value, separators, odd):
+    text = json.dumps(value, separators=separators)
+    for line in (text, text[:-1] + (', "y": ' + odd if value and odd else "") + "}"):
+        found, expected = _json_object(line), reference_json_object(line)
+        assert (found is None) == (expected is None)
+        if expected is not None:
+            assert _line_kind(found) == _line_kind(expected)
+            assert found.keys() == expected.keys()
+
+
+@given(near_json)
+def test_detect_refuses_what_json_loads_refuses(line):
+    assert (_json_object(line) is None) == (reference_json_object(line) is None)

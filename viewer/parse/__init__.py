@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from viewer.analysis import check, pair_calls
-from viewer.model import Diagnostic, Span, Transcript
+from viewer.analysis.pairing import is_assistant_call
+from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
 from viewer.parse.datasets import conversation_spans, read_dataset
@@ -22,7 +23,7 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
 # tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "11"
+PARSER_VERSION = "12"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
@@ -101,11 +102,21 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     cancelled = frozenset(d.message_index for d in transcript.diagnostics
                           if d.code == "E-TOOL-CANCELLED" and d.message_index is not None)
     replies_without_id = IMPORTERS[transcript.dialect].replies_without_id
-    pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled)
+    pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled) \
+        if _has_calls_or_replies(transcript.messages) else ([], [])
     transcript = attach_media(transcript)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
     diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
+    if not pairs and not transcript.pairs and tuple(diagnostics) == transcript.diagnostics:
+        return transcript  # nothing to add (most conversations of a dataset): no copy
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
+
+
+def _has_calls_or_replies(messages: tuple[Message, ...]) -> bool:
+    """Whether pairing has anything to pair or report: most conversations of a dataset hold no call (setting up
+    the pairing cost more than reading a short one)."""
+    return any(message.role == "tool" or message.role == "assistant" and is_assistant_call(message)
+               for message in messages)
 
 
 __all__ = ["DIALECTS", "IMPORTERS", "PARSER_VERSION", "Importer", "ParseOptions", "detect", "is_json_lines_dataset",

@@ -88,3 +88,29 @@ def test_member_spans_are_the_spans_positions_reads(value, separators):
     if isinstance(value.get("tool_calls"), list):
         expected.update(enumerate(item.span for item in node.members["tool_calls"].node.items))
     assert plain.member_spans(text, 0, value) == expected
+
+
+def _keys_named(value, key):
+    if isinstance(value, dict):
+        return (key in value) + sum(_keys_named(item, key) for item in value.values())
+    if isinstance(value, list):
+        return sum(_keys_named(item, key) for item in value)
+    return 0
+
+
+NESTED = st.recursive(ANY | st.sampled_from(['"message": 1', "message", '\\"message\\":', "m\\u0065ssage"]),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                          st.sampled_from(["message", "messages", "a", 'say "message"', "Message"]), inner,
+                          max_size=3), max_leaves=12)
+
+
+@given(NESTED, st.sampled_from([(",", ":"), (", ", ": "), (" ,\n", " :\t")]), st.booleans(),
+       st.sampled_from(["message", "m\\u0065ssage", "\\u006Dess\\u0061ge"]))
+def test_key_pattern_finds_every_key_of_that_name_however_written(value, separators, ascii, spelling):
+    text = json.dumps(value, separators=separators, ensure_ascii=ascii).replace('"message"' + separators[1],
+                                                                                f'"{spelling}"' + separators[1])
+    assert json.loads(text) == value
+    found = list(plain.key_pattern("message").finditer(text))
+    assert len(found) == _keys_named(value, "message")
+    for match in found:
+        assert text[:match.start()].rstrip().endswith(("{", ","))

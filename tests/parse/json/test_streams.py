@@ -86,6 +86,15 @@ def test_a_stream_without_a_finish_reason_is_cut_short_and_a_broken_event_is_rep
     assert_accounted_for(transcript, text)
 
 
+def test_a_stream_cut_after_data_and_a_blank_keeps_the_empty_field_as_frame():
+    chunk = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "x"}}]}
+    text = f"data: {json.dumps(chunk)}\n\ndata: "
+    transcript = parse(text)
+    assert codes(transcript) == ["E-STREAM-TRUNCATED"]
+    assert transcript.frame[-1].text == "data:"
+    assert_accounted_for(transcript, text)
+
+
 def test_a_line_that_is_no_field_of_an_event_stream_is_reported():
     text = sse(ANSWER) + "HTTP/1.1 200 OK\n"
     transcript = parse(text)
@@ -158,3 +167,54 @@ def test_chunks_of_the_wrong_shape_are_reported_and_kept_in_the_source():
     assert_accounted_for(transcript, text)
     gemini_text = json.dumps([gemini([{"text": "A"}]), {"candidates": [3, {"content": "x"}]}, gemini([], "STOP")])
     assert codes(parse(gemini_text)) == ["W-JSON-SHAPE", "W-JSON-SHAPE"]
+
+
+# -- What the chunks say about the answer (stream_meta.py) --------------------------------------------------------
+
+def test_a_streamed_completion_s_model_id_finish_reason_and_usage_are_its_messages_meta():
+    usage = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [],
+             "usage": {"prompt_tokens": 20, "completion_tokens": 7, "prompt_tokens_details": {"cached_tokens": 5}}}
+    transcript = parse(sse([*ANSWER[:6], usage]))
+    metas = [m.meta for m in transcript.messages]
+    assert {(meta.model, meta.response, meta.stop_reason) for meta in metas} == {("m", "chatcmpl-1", "stop")}
+    assert [meta.usage for meta in metas[:-1]] == [None]
+    assert (metas[-1].usage.input, metas[-1].usage.output, metas[-1].usage.cache_read) == (15, 7, 5)
+
+
+def test_the_usage_of_a_completion_of_two_choices_is_on_the_last_choice_only():
+    text = sse([chunk({"content": "A"}, "stop"), chunk({"content": "B"}, "length", index=1),
+                {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [],
+                 "usage": {"prompt_tokens": 3, "completion_tokens": 2}}])
+    first, second = parse(text).messages
+    assert (first.meta.stop_reason, first.meta.usage) == ("stop", None)
+    assert (second.meta.stop_reason, second.meta.usage.output) == ("length", 2)
+
+
+def test_an_ollama_stream_s_model_time_reason_and_counts_are_its_answer_s_meta():
+    lines = [{"model": "qwen3:8b", "created_at": "2025-11-26T19:41:0%d.000Z" % n,
+              "message": {"role": "assistant", "content": word}, "done": False} for n, word in enumerate(["A ", "B"])]
+    lines.append({"model": "qwen3:8b", "created_at": "2025-11-26T19:41:09.000Z", "message": {"role": "assistant",
+                  "content": ""}, "done": True, "done_reason": "stop", "prompt_eval_count": 12, "eval_count": 2})
+    (message,) = parse("".join(json.dumps(line) + "\n" for line in lines)).messages
+    assert (message.meta.model, message.meta.timestamp, message.meta.stop_reason) == \
+        ("qwen3:8b", "2025-11-26T19:41:09.000Z", "stop")
+    assert (message.meta.usage.input, message.meta.usage.output) == (12, 2)
+
+
+def test_a_gemini_stream_s_model_response_reason_and_usage_are_its_messages_meta():
+    chunks = [{"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}, "index": 0}],
+               "modelVersion": "gemini-2.5-flash", "responseId": "r1"},
+              {"candidates": [{"content": {"role": "model", "parts": [{"text": "!"}]}, "index": 0,
+                               "finishReason": "STOP"}], "modelVersion": "gemini-2.5-flash", "responseId": "r1",
+               "usageMetadata": {"promptTokenCount": 10, "cachedContentTokenCount": 4, "candidatesTokenCount": 3,
+                                 "thoughtsTokenCount": 5, "totalTokenCount": 18}}]
+    (message,) = parse(json.dumps(chunks)).messages
+    assert (message.meta.model, message.meta.response, message.meta.stop_reason) == ("gemini-2.5-flash", "r1", "STOP")
+    usage = message.meta.usage
+    assert (usage.input, usage.output, usage.cache_read) == (6, 8, 4)
+
+
+def test_a_stream_that_says_nothing_about_itself_has_no_meta():
+    text = "".join(json.dumps({"message": {"role": "assistant", "content": w}, "done": d}) + "\n"
+                   for w, d in (("A", False), ("B", True)))
+    assert [m.meta for m in parse(text).messages] == [None]

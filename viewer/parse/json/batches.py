@@ -49,7 +49,7 @@ def _inner(node: Node, text: str) -> tuple[Node | None, Node | None]:
         wrapper = member(text, node, key, 1)
         if wrapper is not None and isinstance(wrapper.value, dict):
             found = member(text, wrapper, inner, 3)  # a response's choices with their members: read once
-            answered = found is not None and isinstance(found.value, dict) and not _failed(wrapper.value)
+            answered = found is not None and isinstance(found.value, dict) and not failed(wrapper.value)
             return (found if answered else None), wrapper
     return None, None
 
@@ -60,7 +60,7 @@ def _errors(node: Node, wrapper: Node | None, found: Reading) -> None:
     error = node.members.get("error")
     if error is not None and error.node.value is not None:
         problems.append((error.span, error.node.value))
-    if wrapper is not None and _failed(wrapper.value):
+    if wrapper is not None and failed(wrapper.value):
         body = wrapper.value.get("body")
         detail = wrapper.value.get("error") or (body.get("error") if isinstance(body, dict) else None)
         problems.append((wrapper.span, detail or wrapper.value.get("type") or wrapper.value.get("status_code")))
@@ -68,7 +68,7 @@ def _errors(node: Node, wrapper: Node | None, found: Reading) -> None:
         found.notes.append(make_diagnostic("W-API-ERROR", span, f"The API answered with an error: "
                                                                 f"{shown_json(detail)[:300]}"))
 
-def _failed(wrapper: dict) -> bool:
+def failed(wrapper: dict) -> bool:
     """Whether a result wrapper says the request failed: an HTTP status of 400 or more (its body is then the
     error), or an Anthropic result that did not succeed."""
     status, kind = wrapper.get("status_code"), wrapper.get("type")

@@ -3,6 +3,7 @@ item, a ShareGPT turn) becomes a turn of messages, in source order, with its dia
 remembered by id so that replies can be named after the tool they answer."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,8 @@ FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
 PlainView = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """The plain OpenAI chat message a framework's element stands for (None: it stands for none), so that plain.py
 reads it too."""
+ViewSpans = Callable[[str, int, dict[str, Any]], "dict[Any, Span] | None"]
+"""The spans of the members of the element at an offset, under the names of its plain view (None: not known)."""
 
 
 class MessageBuilder:
@@ -46,20 +49,27 @@ class MessageBuilder:
         self._call_names: dict[str, str] = {}
 
     def add(self, element: Node, read: Reader, plain: PlainView | None = None,
-            fast: FastReader | None = None) -> None:
+            fast: FastReader | None = None, view_spans: ViewSpans | None = None) -> None:
         """One element as one turn (an element that is not an object is reported and skipped). `plain` gives the
-        plain message a framework's element stands for, when the shape has such elements; `fast` reads the
-        shape's common elements as `read` would, faster (False: it added nothing)."""
+        plain message a framework's element stands for, when the shape has such elements, and `view_spans` the
+        spans of its members under that message's names; `fast` reads the shape's common elements as `read`
+        would, faster (False: it added nothing)."""
         turn, self.turn = self.turn, self.turn + 1
         if not isinstance(element.value, dict):
             self.diagnostics.append(make_diagnostic(
                 "W-JSON-SHAPE", element.span,
                 f"Element {turn} is {kind_of(element.value)}, not a message object; it was skipped."))
             return
+        if not element.members and "parts" in element.value and len(element.value) <= 2 \
+                and gemini_plain.read_plain(element.value, element.span, self, turn):
+            return  # a Gemini content (`parts` and a role alone): no framework's element, no chat message
         value = element.value if plain is None or element.members else plain(element.value)
+        located = None
+        if view_spans is not None and value is not element.value:
+            def located() -> dict[Any, Span] | None:
+                return view_spans(self.text, element.span[0], element.value)
         if not element.members and (
-                (value is not None and read_plain(value, element.span, self.text, self, turn))
-                or ("parts" in element.value and gemini_plain.read_plain(element.value, element.span, self, turn))
+                (value is not None and read_plain(value, element.span, self.text, self, turn, located))
                 or (fast is not None and fast(element.value, element.span, self, turn))):
             return  # most elements of big files: plain.py reads them ten times faster, to the same messages
         # Messages that share an element span its members or items, and diagnostics point at a member: then the
@@ -80,12 +90,17 @@ class MessageBuilder:
         self._number(pieces, span, turn)
 
     def mark(self, first: int, fields: dict[str, Any]) -> None:
-        """Set `fields` (`intent`, `end`) on the messages from index `first` on (records.py's marks); a call keeps
-        its end."""
+        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (records.py's marks); a call
+        keeps its end, and only the last message keeps the meta's usage (a sum over messages counts it once)."""
+        meta = fields.get("meta")
+        last = len(self.messages) - 1
         for at in range(first, len(self.messages)):
             message = self.messages[at]
             end = message.end if message.end == "call" else fields.get("end", message.end)
-            self.messages[at] = replace_fields(message, intent=fields.get("intent", message.intent), end=end)
+            changes = {"intent": fields.get("intent", message.intent), "end": end}
+            if meta is not None:
+                changes["meta"] = meta if at == last or meta.usage is None else dataclasses.replace(meta, usage=None)
+            self.messages[at] = replace_fields(message, **changes)
 
     def note_call(self, call_id: str | None, recipient: str | None) -> None:
         if call_id is not None and recipient is not None:

@@ -9,7 +9,8 @@ arguments. The chunks of one completion share its `id`; each choice's deltas add
 (what the completion would have said unstreamed: texts joined, each call's argument fragments joined in order),
 read as any message object, each of its fields spanning the chunks it came from. A choice with no
 `finish_reason` by the last chunk was cut short: its messages end `eof`, with E-STREAM-TRUNCATED. A chunk with
-no choices (the usage that `stream_options.include_usage` adds at the end) says nothing: it stays in the frame.
+no choices (the usage that `stream_options.include_usage` adds at the end) adds no message: it stays in the frame.
+The chunks' model, id, usage and each choice's finish_reason are its messages' meta (stream_meta.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from viewer.model import Span, make_diagnostic
+from viewer.parse.json import stream_meta
 from viewer.parse.json.container import Reading
 from viewer.parse.json.nodes import cut_short, spanning
 from viewer.parse.json.positions import Member, Node
@@ -66,6 +68,7 @@ class _Choice:
     calls: dict[Any, _Call] = field(default_factory=dict)
     spans: list[Span] = field(default_factory=list)
     finished: bool = False
+    stop_reason: Any = None
 
     def add(self, delta: dict[str, Any], span: Span, notes: list) -> None:
         self.spans.append(span)
@@ -143,6 +146,8 @@ def _add_completion(merged: Reading, chunks: list[Node]) -> None:
             state = choices.setdefault(index if isinstance(index, (int, str)) else number, _Choice())
             state.add(delta, chunk.span, merged.notes)
             state.finished = state.finished or choice.get("finish_reason") is not None
+            state.stop_reason = choice.get("finish_reason") or state.stop_reason
+    values = [chunk.value for chunk in chunks]
     for number, state in enumerate(choices.values()):
         if number:
             merged.continued.add(len(merged.elements))
@@ -150,6 +155,8 @@ def _add_completion(merged: Reading, chunks: list[Node]) -> None:
         if not state.finished:
             cut_short(merged, len(merged.elements) - 1, state.spans[-1],
                       "The stream ends before this choice's finish_reason; the answer is cut short.")
+        meta = stream_meta.completion(values, state.stop_reason, usage=number == len(choices) - 1)
+        stream_meta.mark(merged, len(merged.elements) - 1, meta)
 
 
 def _text(value: Any) -> str | None:

@@ -241,7 +241,7 @@ def _read_events(text: str) -> Reading:
                                           "server-sent event stream; it was skipped."))
             continue
         found = SSE_DATA.match(text, start)
-        at = found.end() if found is not None else end
+        at = min(found.end(), end) if found is not None else end  # the line ends before blanks after `data:`
         if at == end or text.startswith(SSE_DONE, at) and at + len(SSE_DONE) == end:
             continue  # another field, a comment, empty data, the end of the stream: frame
         try:

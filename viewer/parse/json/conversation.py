@@ -23,7 +23,7 @@ from viewer.parse.json import gemini_content, responses, sharegpt
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.flat import flat_text
-from viewer.parse.json.framework_elements import element_reader, plain_view
+from viewer.parse.json.framework_elements import element_reader, plain_view, view_spans
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import Member, Node, read_value
 from viewer.parse.json.source import JsonObject, Piece
@@ -56,7 +56,7 @@ def read_reading(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
         first = len(builder.messages)
         if position in reading.continued:
             builder.turn -= 1
-        builder.add(element, read_element, plain_view)
+        builder.add(element, read_element, plain_view, view_spans=view_spans)
         if position in reading.marks:
             builder.mark(first, reading.marks[position])
     for span, found in prompts:

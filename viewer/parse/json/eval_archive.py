@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
 import zlib
 
 from viewer.model import Diagnostic, make_diagnostic
 
 MAGIC = b"PK\x03\x04"
+_NOT_READ = 0x1 | 0x20 | 0x40
+"""General purpose flags of a member zipfile reads otherwise or refuses: encrypted, patched, strongly encrypted."""
+_UTF8 = 0x800
+"""The general purpose flag of a local header whose name is written in UTF-8 (else in code page 437)."""
 MAX_MEMBERS = 100_000
 MAX_UNPACKED = 512 * 1024 * 1024
 """Bytes the members may unpack to, together: eight times the largest upload."""
@@ -32,12 +37,12 @@ def unpack(data: bytes) -> tuple[str, list[Diagnostic]]:
     """The archive as the text of the JSON log it holds, and what went wrong; never raises."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return _log_text(archive)
+            return _log_text(archive, data)
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as error:
         return "", [_refused(f"The zip archive cannot be read ({error}); nothing of it was shown.")]
 
 
-def _log_text(archive: zipfile.ZipFile) -> tuple[str, list[Diagnostic]]:
+def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnostic]]:
     members = archive.infolist()
     if len(members) > MAX_MEMBERS:
         return "", [_refused(f"The archive holds {len(members):,} members, more than the {MAX_MEMBERS:,} an "
@@ -52,8 +57,11 @@ def _log_text(archive: zipfile.ZipFile) -> tuple[str, list[Diagnostic]]:
                              "it was shown.")]
     samples = sorted((name for name in names if _SAMPLE.fullmatch(name)), key=_sample_order)
     texts, undecodable = [], []
+    infos = {member.filename: member for member in members}
     for name in ["header.json", *samples]:
-        raw = archive.read(name)
+        raw = _member_bytes(data, infos[name])
+        if raw is None:
+            raw = archive.read(name)
         try:
             texts.append(raw.decode("utf-8"))
         except UnicodeDecodeError:
@@ -61,6 +69,39 @@ def _log_text(archive: zipfile.ZipFile) -> tuple[str, list[Diagnostic]]:
             undecodable.append(name)
     text = '{"eval_archive": 1,\n"header": ' + texts[0] + ',\n"samples": [\n' + ",\n".join(texts[1:]) + "\n]}\n"
     return text, [_not_utf8(text, name) for name in undecodable]
+
+
+def _member_bytes(data: bytes, member: zipfile.ZipInfo) -> bytes | None:
+    """A stored or deflated member's bytes, inflated straight from the archive's bytes (zipfile's reader costs
+    more than inflating a small sample); None for anything else, or anything amiss (a local header that does not
+    match, a size or checksum that is wrong): then zipfile reads it, and refuses it as it does."""
+    start = member.header_offset
+    if member.flag_bits & _NOT_READ or member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) \
+            or data[start:start + 4] != MAGIC or len(data) < start + 30:
+        return None
+    flags, = struct.unpack_from("<H", data, start + 6)
+    name_length, extra_length = struct.unpack_from("<HH", data, start + 26)
+    try:  # the local header's name, decoded as zipfile decodes it, is the member's
+        name = data[start + 30:start + 30 + name_length].decode("utf-8" if flags & _UTF8 else "cp437")
+    except UnicodeDecodeError:
+        return None
+    if name != member.orig_filename:
+        return None
+    begin = start + 30 + name_length + extra_length
+    packed = data[begin:begin + member.compress_size]
+    if member.compress_type == zipfile.ZIP_STORED:
+        unpacked = packed
+    else:
+        inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+        try:
+            unpacked = inflater.decompress(packed, member.file_size + 1)  # never more than the member's size
+        except zlib.error:
+            return None
+        if not inflater.eof:
+            return None
+    if len(unpacked) != member.file_size or zlib.crc32(unpacked) != member.CRC:
+        return None
+    return unpacked
 
 
 def _sample_order(name: str) -> tuple:

@@ -8,6 +8,8 @@ content element (gemini_content.py reads it), as the unstreamed response would h
 the text part before it while `thought` stays the same (its signature joins the run unless both carry one);
 any other part (a function call, code, media) is a part of its own. Each part spans the chunks it came from. An
 answer whose chunks end without a `finishReason` was cut short: its messages end `eof`, with E-STREAM-TRUNCATED.
+The chunks' modelVersion, responseId, usageMetadata and each candidate's finishReason are its messages' meta
+(stream_meta.py).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from viewer.model import Span, make_diagnostic
+from viewer.parse.json import stream_meta
 from viewer.parse.json.container import Reading
 from viewer.parse.json.nodes import cut_short, spanning
 from viewer.parse.json.positions import Member, Node
@@ -107,8 +110,13 @@ def streamed(found: Reading) -> Reading:
 def _add_answer(merged: Reading, chunks: list[Node], finished: bool = False) -> None:
     """One answer's candidates, in the order they first appear, each an element."""
     candidates: dict[Any, _Candidate] = {}
+    reasons: dict[Any, Any] = {}
     for chunk in chunks:
         for number, candidate in enumerate(chunk.value["candidates"]):
+            if isinstance(candidate, dict):  # its finishReason, though it may say nothing else
+                index = candidate.get("index", number)
+                at = index if isinstance(index, (int, str)) else number
+                reasons[at] = next((candidate[key] for key in FINISH if candidate.get(key)), None) or reasons.get(at)
             content = candidate.get("content") if isinstance(candidate, dict) else candidate
             if content is None:
                 continue  # a candidate that only finishes (its reason, its safety ratings) adds no part
@@ -119,10 +127,13 @@ def _add_answer(merged: Reading, chunks: list[Node], finished: bool = False) -> 
             index = candidate.get("index", number)
             key = index if isinstance(index, (int, str)) else number
             candidates.setdefault(key, _Candidate()).add(content, chunk.span)
-    for number, state in enumerate(candidates.values()):
+    values = [chunk.value for chunk in chunks]
+    for number, (key, state) in enumerate(candidates.items()):
         if number:
             merged.continued.add(len(merged.elements))
         merged.elements.append(state.element())
         if not finished:
             cut_short(merged, len(merged.elements) - 1, state.spans[-1],
                       "The stream ends before a chunk with a finishReason; the answer is cut short.")
+        meta = stream_meta.gemini(values, reasons.get(key), usage=number == len(candidates) - 1)
+        stream_meta.mark(merged, len(merged.elements) - 1, meta)

@@ -18,7 +18,7 @@ from typing import Any
 from viewer.model import make_diagnostic
 from viewer.parse.json.container import Reading
 from viewer.parse.json.inspect_messages import plain_view, read_inspect_message, read_plain
-from viewer.parse.json.positions import JsonError, Partial, read_value
+from viewer.parse.json.positions import JsonError, Node, Partial, read_value
 
 SAMPLE_MARKS = ("epoch", "target")
 """Keys beside `messages` that make an object an Inspect sample."""
@@ -44,7 +44,7 @@ def sample_spans(text: str, start: int) -> list[tuple[int, int]] | None:
         items = partial.items
     else:
         items = list(top.members["samples"].node.items) if is_log(top.value) else []
-    spans = [node.span for node in items if _is_sample(node.value)]
+    spans = [node.span for node in items if is_sample(node.value)]
     return spans if len(spans) >= 2 and len(spans) == len(items) else None
 
 
@@ -56,9 +56,14 @@ def is_sample_reading(reading: Reading) -> bool:
 def read_sample(reading: Reading, builder: Any) -> dict[str, Any]:
     """A sample's messages; returns its header (id, epoch, target, scores)."""
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
+    return read_sample_elements(envelope, reading.elements, builder)
+
+
+def read_sample_elements(envelope: dict[str, Any], elements: list[Node], builder: Any) -> dict[str, Any]:
+    """A sample's messages, its members other than `messages` being `envelope`; returns its header."""
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
     read = partial(read_inspect_message, attachments=attachments)
-    for element in reading.elements:
+    for element in elements:
         builder.add(element, read, plain_view, read_plain)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
@@ -73,7 +78,7 @@ def only_sample(reading: Reading, text: str) -> Reading | None:
         return None
     top = read_value(text, reading.elements[0].span[0], 2)
     items = top.members["samples"].node.items
-    if len(items) != 1 or not _is_sample(items[0].value):
+    if len(items) != 1 or not is_sample(items[0].value):
         return None
     sample = read_value(text, items[0].span[0], 2)
     envelope = {key: member for key, member in sample.members.items() if key != "messages"}
@@ -95,7 +100,7 @@ def read_sampleless_log(reading: Reading, builder: Any) -> dict[str, Any] | None
     return {"inspect_log": {key: spec.get(key) for key in ("task", "model") if isinstance(spec, dict)}}
 
 
-def _is_sample(value: Any) -> bool:
+def is_sample(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("messages"), list) and all(
         key in value for key in SAMPLE_MARKS)
 

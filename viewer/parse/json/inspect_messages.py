@@ -21,7 +21,7 @@ from viewer.parse.json.elements import author
 from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.parts import text_pieces
-from viewer.parse.json.plain import member_spans
+from viewer.parse.json.plain import items_recorded, walk_object
 from viewer.parse.json.source import JsonObject, Piece, kind_of, type_phrase
 
 MEDIA = {"image": ("image", "image"), "audio": ("input_audio", "audio"), "video": ("file", "video"),
@@ -74,13 +74,12 @@ def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bo
     drafts += [(_plain_call(call), "tool_calls", number) for number, call in enumerate(calls or ())]
     if not drafts or any(draft is None for draft, _, _ in drafts):
         return False
-    spans = {}
+    spans: dict[str, list[Span]] = {}
     if len(drafts) > 1 or any(signature for (_, signature), _, _ in drafts):
-        for key in ("content", "tool_calls") if calls else ("content",):
-            listed = member_spans(builder.text, span[0], value, listed=key)
-            if listed is None:
-                return False
-            spans[key] = listed
+        spans = {"content": [], "tool_calls": []}  # the items of both lists, in one walk of the message
+        walkers = {key: items_recorded(listed) for key, listed in spans.items()}
+        if walk_object(builder.text, span[0], value, {}, inner=walkers) is None:
+            return False
     messages = builder.messages
     for (fields, signature), key, number in drafts:
         role, content, recipient, channel, explicit, content_type, constrained, call_id, end = fields

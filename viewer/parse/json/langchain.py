@@ -22,6 +22,8 @@ from typing import Any
 from viewer.parse.common import Pending
 from viewer.parse.json.container import Reading
 from viewer.parse.json.elements import read_message
+from viewer.model import Span
+from viewer.parse.json.plain import walk_object
 from viewer.parse.json.positions import Member, read_value
 from viewer.parse.json.source import JsonObject, Piece
 
@@ -86,6 +88,31 @@ def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
     if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list):
         return None
     return _as_openai(fields, _class_type(value["id"]) if key == "kwargs" else value.get("type"))
+
+
+def view_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] | None:
+    """The spans of the message at `start` under the names of its plain view, as read_lc_message gives them (its
+    reasoning spans `additional_kwargs`; each call the item of `tool_calls` it comes from); None when they are not
+    those of its fields (calls made from the provider's own `tool_calls`, an item that is no call)."""
+    key = wrapped_key(value)
+    fields = value[key] if key else value
+    calls = fields.get("tool_calls")
+    if not calls and isinstance(fields.get("additional_kwargs"), dict) \
+            and fields["additional_kwargs"].get("tool_calls") is not None \
+            or calls and (type(calls) is not list or any(type(call) is not dict for call in calls)):
+        return None
+    spans: dict[Any, Span] = {}
+    if key is None:
+        ended = walk_object(text, start, fields, spans, listed="tool_calls")
+    else:
+        def walk_fields(text: str, at: int, fields: Any) -> int | None:
+            return walk_object(text, at, fields, spans, listed="tool_calls")
+        ended = walk_object(text, start, value, {}, inner={key: walk_fields})
+    if ended is None:
+        return None
+    if "additional_kwargs" in spans:
+        spans["reasoning_content"] = spans["additional_kwargs"]
+    return spans
 
 
 def state_reading(reading: Reading, text: str) -> Reading | None:

@@ -6,13 +6,15 @@ in `tool_name`, and `images` are base64 data, shown as placeholders). A response
 A streamed answer is JSON Lines of such chunks, each with a piece of the message (`content`, `thinking`, or a
 whole tool call), the last with `done: true`: the chunks of one answer are one element (one turn), its
 reasoning, text and calls each spanning the chunks they came from. A stream that ends before `done: true` is
-cut short: its messages end `eof`, with E-STREAM-TRUNCATED.
+cut short: its messages end `eof`, with E-STREAM-TRUNCATED. The chunks' model, the last chunk's time,
+`done_reason` and token counts are the answer's meta (stream_meta.py).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from viewer.model import Span
+from viewer.parse.json import stream_meta
 from viewer.parse.json.container import Reading
 from viewer.parse.json.nodes import cut_short, envelope
 from viewer.parse.json.positions import Member, Node
@@ -40,6 +42,7 @@ def streamed(found: Reading) -> Reading:
             chunks.append(element)
             if element.value.get("done") is True:
                 elements.append(_answer(chunks))
+                _mark_meta(merged, chunks)
                 chunks = []
             continue
         if chunks:
@@ -54,6 +57,12 @@ def streamed(found: Reading) -> Reading:
 def _end_cut(merged: Reading, chunks: list[Node]) -> None:
     merged.elements.append(_answer(chunks))
     _cut(merged, len(merged.elements) - 1, chunks[-1].span)
+    _mark_meta(merged, chunks)
+
+
+def _mark_meta(merged: Reading, chunks: list[Node]) -> None:
+    """The answer's model, time, done_reason and token counts as its messages' meta (stream_meta.py)."""
+    stream_meta.mark(merged, len(merged.elements) - 1, stream_meta.ollama([chunk.value for chunk in chunks]))
 
 
 def _cut(found: Reading, position: int, span: Span) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 from viewer.model import ROLES, Message, Span
 from viewer.parse.common import qualified_tool_name, shown_json
@@ -45,13 +45,16 @@ _TEXT = frozenset((str, type(None)))
 """The types of a value that is text or null."""
 
 
-def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn: int) -> bool:
-    """Add the messages of a plain element to the importer; False (nothing added) when it is not plain."""
+def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn: int,
+               located: Callable[[], "dict[Any, Span] | None"] | None = None) -> bool:
+    """Add the messages of a plain element to the importer; False (nothing added) when it is not plain. When
+    `value` is the plain view of a framework's element, `located` gives the spans of its members under the plain
+    message's names (member_spans gives those of an element as written)."""
     drafts = _drafts(value, builder)
     if drafts is None:
         return False
     spans = None
-    if len(drafts) > 1 and (spans := member_spans(text, span[0], value)) is None:
+    if len(drafts) > 1 and (spans := member_spans(text, span[0], value) if located is None else located()) is None:
         return False
     messages = builder.messages
     for (role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end), where in drafts:
@@ -124,12 +127,25 @@ def _call(role: str, call: Any) -> tuple | None:
 
 
 def member_spans(text: str, start: int, value: dict[str, Any],
-                 listed: str = "tool_calls") -> dict[Any, Span] | None:
+                 listed: str | None = "tool_calls") -> dict[Any, Span] | None:
     """The span of each member of the object at `start` whose decoded value is `value` (from its key's opening
     quote to its value's end, as positions.read_value gives it), and of each item of its `listed` list
     (under the item's number). None when the text is not the plain form read here: a key written with escapes
     (its text is then longer than the key), or written twice (then `value` has fewer keys than the text)."""
     spans: dict[Any, Span] = {}
+    return spans if walk_object(text, start, value, spans, listed) is not None else None
+
+
+Walker = Callable[[str, int, Any], "int | None"]
+"""Walks the object or list at an offset whose decoded value it is given; returns where it ends (None: the text
+is not the plain form member_spans reads)."""
+
+
+def walk_object(text: str, start: int, value: dict[str, Any], spans: dict[Any, Span], listed: str | None = None,
+                inner: dict[str, Walker] | None = None) -> int | None:
+    """member_spans' walk of the object at `start`, its spans into `spans`; a member named in `inner` whose value
+    is an object or a list is walked by its walker (so that a record's nested message is found in one pass,
+    each value decoded once). Returns where the object ends, or None."""
     member, after = _MEMBER.match, _AFTER.match
     at = after(text, start + 1).end()
     for key, item in value.items():
@@ -139,14 +155,60 @@ def member_spans(text: str, start: int, value: dict[str, Any],
         if type(item) is list and key == listed:
             end = _items(text, found.start(2), spans)
         elif type(item) is dict or type(item) is list:
-            end = _SCAN(text, found.start(2))[1]
+            walker = inner.get(key) if inner else None
+            end = _SCAN(text, found.start(2))[1] if walker is None else walker(text, found.start(2), item)
+            if end is None:
+                return None
         else:  # text or a constant: the match holds the value and what follows it
             spans[key] = (at, found.start(2))
             at = found.end()
             continue
         spans[key] = (at, end)
         at = after(text, end).end()
-    return spans if text.startswith("}", at) else None
+    return at + 1 if text.startswith("}", at) else None
+
+
+def walk_items(text: str, bracket: int, items: list[Any], walker: Walker) -> int | None:
+    """The list at `bracket` whose decoded value is `items`, each item walked by `walker`; where it ends, or None."""
+    after = _AFTER.match
+    at = _BLANK.match(text, bracket + 1).end()
+    for item in items:
+        end = walker(text, at, item)
+        if end is None:
+            return None
+        at = after(text, end).end()
+    return at + 1 if text.startswith("]", at) else None
+
+
+def key_pattern(key: str) -> re.Pattern[str]:
+    """Finds every member whose key is `key` (of letters, digits and `_`), however its characters are written
+    (as themselves or as `\\u` escapes), at any depth; the match ends where the value starts. In JSON that was
+    decoded (so is valid) only a key can match: a quote inside a string is escaped, and what stands outside
+    strings has no backslash."""
+    def spelled(character: str) -> str:
+        escape = "".join(f"[{digit.lower()}{digit.upper()}]" if digit.isalpha() else digit
+                         for digit in f"{ord(character):04x}")
+        return f"(?:{character}|\\\\u{escape})"
+    if not key.replace("_", "").isalnum() or not key.isascii():
+        raise ValueError(f"not a plain key: {key!r}")
+    # The quote first, then the look behind it (a quote with no backslash before it): a pattern that starts with
+    # a quote is searched for far faster (1.2 us rather than 5.5 in a batch line).
+    return re.compile(rf'"(?<!\\"){"".join(map(spelled, key))}"[ \t\n\r]*:[ \t\n\r]*')
+
+
+def recorded(spans: list[Span]) -> Walker:
+    """A walker that appends the span of the value it is given to `spans` (a message found inside a record)."""
+    def record(text: str, at: int, _: Any) -> int:
+        end = _SCAN(text, at)[1]
+        spans.append((at, end))
+        return end
+    return record
+
+
+def items_recorded(spans: list[Span]) -> Walker:
+    """A walker of a list that appends the span of each of its items to `spans`."""
+    item = recorded(spans)
+    return lambda text, at, items: walk_items(text, at, items, item)
 
 
 def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
@@ -162,4 +224,5 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     return at + 1
 
 
-__all__ = ["Message", "PLAIN_KEYS", "member_spans", "read_plain"]
+__all__ = ["Message", "PLAIN_KEYS", "Walker", "items_recorded", "key_pattern", "member_spans", "read_plain", "recorded",
+           "walk_items", "walk_object"]

@@ -176,17 +176,21 @@ def _read_array(text: str, at: int, depth: int, base: int, into: list[Node] | No
 def _read_items_whole(text: str, at: int, position: int, base: int, items: list[Node]) -> Node:
     """`_read_array` for items read whole (a transcript's list of messages): the same, in one tight loop, since
     a long list is most of the reading."""
-    decoded, after = _decoded, _AFTER_ITEM.match
-    while True:
-        value, end = decoded(text, position)
-        items.append(Node(value, (base + position, base + end)))
-        found = after(text, end)
-        position = found.end()
-        if found[1]:
-            continue
-        if text.startswith("]", position):
-            return Node([item.value for item in items], (base + at, base + position + 1), items=tuple(items))
-        raise JsonError("Expecting ',' delimiter", position)
+    scan, after, add = _SCAN, _AFTER_ITEM.match, items.append
+    try:  # the C decoder called directly, not through _decoded: a frame less per item
+        while True:
+            value, end = scan(text, position)
+            add(Node(value, (base + position, base + end)))
+            found = after(text, end)
+            position = found.end()
+            if found[1]:
+                continue
+            if text.startswith("]", position):
+                return Node([item.value for item in items], (base + at, base + position + 1), items=tuple(items))
+            raise JsonError("Expecting ',' delimiter", position)
+    except (StopIteration, ValueError, RecursionError):
+        _decoded(text, position)  # the same failure again, as the JsonError that _decoded makes of it
+        raise
 
 
 def _read_key(text: str, position: int) -> tuple[str, int]:

@@ -33,7 +33,7 @@ def reading(node: Node, text: str) -> Reading:
     if "preferred_output" in node.value:
         return _openai(node, text)
     found = Reading([], envelope(node, *TRL))
-    if not _repeats_prompt(node.value.get("chosen")):
+    if not repeats_prompt(node.value.get("chosen")):
         _add(found, text, node, _prompt_key(node.value), "user", None)
     _add(found, text, node, "chosen", "assistant", CHOSEN)
     _add(found, text, node, "rejected", "assistant", REJECTED)
@@ -53,7 +53,7 @@ def _openai(node: Node, text: str) -> Reading:
     return found
 
 
-def _repeats_prompt(chosen: object) -> bool:
+def repeats_prompt(chosen: object) -> bool:
     """Whether the chosen answer is a conversation that holds its prompt (UltraFeedback writes `prompt` and
     also the whole conversation in `chosen`): then the prompt is read from there, once."""
     return isinstance(chosen, list) and any(isinstance(m, dict) and m.get("role") == "user" for m in chosen)

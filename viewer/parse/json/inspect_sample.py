@@ -1,0 +1,73 @@
+"""A sample of an Inspect AI log (a conversation of the log's dataset) read where it stands, the fast way: decoded
+once by msgspec (which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py), its
+`messages` found in its text by their key, or by walking its members when the key is written more than once, and
+each message added by the builder as the general reading (container.py, frameworks.py, inspect_log.read_sample)
+adds it: the same conversation, without reading the sample's other members with spans, a Reading and the framework
+checks. Any other object is left to the general reading. tests/parse/json/test_inspect_sample.py reads logs both
+ways and compares."""
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from viewer.model import Span, Transcript
+from viewer.parse.json import inspect_log, records
+from viewer.parse.json.builder import MessageBuilder
+from viewer.parse.json.container import frame, list_key
+from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
+from viewer.parse.json.positions import Node
+
+FIRST_KEYS = ("id", "epoch")
+"""How Inspect starts a sample: its `id`, then its `epoch`."""
+_MARK = '"epoch"'
+_HEAD = 256
+"""How far into a sample its `epoch` is looked for before it is decoded (Inspect writes it second, after `id`)."""
+_DECODE = msgspec.json.Decoder().decode
+_MESSAGES_KEY = key_pattern("messages")
+
+
+def read_sample(text: str, span: Span) -> Transcript | None:
+    """The conversation of the sample at `span` (one whole JSON object), or None when it is no sample, or one the
+    general reading reads another way (then nothing was read)."""
+    start, end = span
+    if text.find(_MARK, start, min(end, start + _HEAD)) == -1 or not text.startswith("}", end - 1):
+        return None
+    try:
+        value = _DECODE(text[start:end])
+    except Exception:  # noqa: BLE001 - whatever msgspec refuses, the general reading decides
+        return None
+    if not _is_plain_sample(value):
+        return None
+    spans = _message_spans(text, span, value)
+    if spans is None:
+        return None
+    builder = MessageBuilder(text)
+    envelope = {key: item for key, item in value.items() if key != "messages"}
+    elements = [Node(message, where) for message, where in zip(value["messages"], spans)]
+    header = inspect_log.read_sample_elements(envelope, elements, builder)
+    claimed = [message.span for message in builder.messages] + [diagnostic.span for diagnostic in builder.diagnostics]
+    return Transcript(dialect="json", source=text, messages=tuple(builder.messages),
+                      diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools,
+                      frame=frame(text, claimed, span))
+
+
+def _is_plain_sample(value: Any) -> bool:
+    """A sample that the general reading reads as one: no record shape claims it, and `messages` holds its
+    elements."""
+    return type(value) is dict and inspect_log.is_sample(value) and list_key(value) == "messages" \
+        and not any(shape.is_record(value) for shape in records.SHAPES)
+
+
+def _message_spans(text: str, span: Span, value: dict[str, Any]) -> list[Span] | None:
+    """Where each of the sample's messages stands: after its one `messages` key (the sample's own, when the text
+    holds no other), or where a walk of the sample's members finds them (the key written elsewhere too, as a
+    model event's input may be)."""
+    spans: list[Span] = []
+    read_items = items_recorded(spans)
+    found = list(_MESSAGES_KEY.finditer(text, *span))
+    if len(found) == 1:
+        ended = read_items(text, found[0].end(), value["messages"])
+    else:
+        ended = walk_object(text, span[0], value, {}, inner={"messages": read_items})
+    return spans if ended is not None else None
