@@ -48,3 +48,11 @@ def test_a_heartbeat_renews_only_its_worker_s_slots(store):
     after = store.slots.holders()
     moved = {number for number in after if after[number][1] != before[number][1]}
     assert {after[number][0] for number in moved} == {"a"}
+
+
+def test_a_take_that_raced_another_process_reads_the_slots_again(store, monkeypatch):
+    assert store.slots.take("b", 2, ALIVE) == 0
+    stale, real = {1: ("b", None)}, store.slots.holders  # read while "b" held slot 1, before it moved to 0
+    reads = iter([stale])
+    monkeypatch.setattr(store.slots, "holders", lambda: next(reads, None) or real())
+    assert store.slots.take("a", 2, ALIVE) == 1  # slot 0 was taken meanwhile, slot 1 given back

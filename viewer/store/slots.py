@@ -21,6 +21,9 @@ from sqlalchemy.exc import IntegrityError
 
 from viewer.store.schema import processing_slots as slots
 
+TAKE_ATTEMPTS = 5
+"""Reads of the slots a take may make when other processes take and give back slots between its read and its
+writes (a slot read as held may be free by then, while the one read as free was just taken)."""
 Abandoned = Callable[[str, dt.datetime], bool]
 """Whether the holder of a slot (`worker`, last alive at `heartbeat_at`) has stopped."""
 
@@ -48,13 +51,20 @@ class Slots:
     def take(self, worker: str, limit: int, abandoned: Abandoned) -> int | None:
         """Take a free slot below `limit` for `worker`, or one whose holder `abandoned` says stopped; None when
         every one is held by a live process."""
-        held = self.holders()
-        for number in range(limit):
-            if number not in held:
-                if self._insert(number, worker):
-                    return number
-            elif abandoned(*held[number]) and self._take_over(number, held[number][0], worker):
-                return number
+        for _ in range(TAKE_ATTEMPTS):
+            held = self.holders()
+            raced = False  # another process changed the slots after we read them: what we read is stale
+            for number in range(limit):
+                if number not in held:
+                    if self._insert(number, worker):
+                        return number
+                    raced = True
+                elif abandoned(*held[number]):
+                    if self._take_over(number, held[number][0], worker):
+                        return number
+                    raced = True
+            if not raced:
+                return None
         return None
 
     def _insert(self, number: int, worker: str) -> bool:
