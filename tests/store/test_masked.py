@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 from tests.secrets.canaries import canaries
 from viewer import ingest
-from viewer.store import Store
 
 GITHUB = next(canary.secret for canary in canaries(seed=5) if canary.secret.startswith("ghp_"))
 LABEL = "[secret: GitHub token]"
 HARMONY = (f"<|start|>user<|message|>Deploy with {GITHUB} please<|end|>"
            f"<|start|>assistant<|channel|>analysis<|message|>They gave {GITHUB}.<|end|>"
            "<|start|>assistant<|channel|>final<|message|>Deployed.<|return|>").encode()
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 def test_rows_are_masked_unless_the_rows_as_written_are_asked_for(store):

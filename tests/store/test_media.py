@@ -8,11 +8,9 @@ import datetime as dt
 import hashlib
 import json
 
-import pytest
 
 from tests.images.pictures import photo_with_gps, plain, png_with_bad_pixels
 from viewer import images, ingest
-from viewer.store import Store
 
 PNG, JPEG = plain("PNG", (30, 20)), photo_with_gps()
 
@@ -30,13 +28,6 @@ def session(*, shown: bytes = PNG, hidden: bytes = JPEG) -> bytes:
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
                                       "content": [image_block(hidden, "image/jpeg")]}]},
         {"role": "assistant", "content": "done"}]}).encode()
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 def sha(data: bytes) -> str:

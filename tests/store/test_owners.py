@@ -16,13 +16,6 @@ from viewer.store.search import parse_query
 ALICE, BOB = hash_key("alice-key"), hash_key("bob-key")
 
 
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
-
-
 def put(store: Store, number: int, *messages: tuple[str, str, str], owner: str | None = ALICE) -> str:
     """Upload `number` (ids sort in upload order) with a manage key, in `owner`'s list."""
     id = f"upload{number:016d}"

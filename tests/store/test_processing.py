@@ -26,13 +26,6 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
 SECRET = b"<|start|>user<|message|>my key is ghp_abcdefghijklmnopqrstuvwxyz0123456789AB ok<|end|>"
 
 
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
-
-
 def _rows(store: Store, id: str) -> dict[str, list]:
     """Every parse row of `id`, table by table, without the id."""
     found = {}

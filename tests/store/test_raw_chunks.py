@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from sqlalchemy import func, select, update
 
 from tests.web.conftest import WEATHER
@@ -13,13 +12,6 @@ from viewer import ingest
 from viewer.ingest import STORED_VERSION
 from viewer.store import Store, raw
 from viewer.store.schema import raw_chunks, transcripts
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 def chunk_count(store: Store, id: str) -> int:

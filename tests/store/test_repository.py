@@ -10,16 +10,8 @@ from sqlalchemy import text
 from tests.web.conftest import WEATHER
 from viewer import ingest
 from viewer.ingest import STORED_VERSION
-from viewer.store import Store
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 @pytest.mark.sqlite_only("journal_mode and synchronous are SQLite's PRAGMAs")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from viewer import ingest
-from viewer.store import Store, rows
+from viewer.store import rows
 
 HARMONY = ("<|start|>user<|message|>Wie warm ist es in Köln — jetzt?<|end|>"
            "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>"
@@ -21,13 +21,6 @@ CHATML = ("<|im_start|>user\nWie warm ist es in Köln?<|im_end|>\n"
           "</tool_call><|im_end|>\n"
           "<|im_start|>tool\n<tool_response>\n{\"name\": \"get_weather\", \"temp\": \"21 °C\"}\n</tool_response>"
           "<|im_end|>\n<|im_start|>assistant\nEs sind 21 °C — angenehm.<|im_end|>\n")
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 @pytest.mark.parametrize("text", [HARMONY, CHATML], ids=["harmony", "chatml"])

@@ -24,13 +24,6 @@ SYNTAX = ['"', '""', '"""', "*", "a*", "-", "-tokyo", "NEAR", "NEAR(tokyo weathe
 """Queries in the syntax of FTS5 or tsquery, which must be read as plain words."""
 
 
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
-
-
 def found(store: Store, query: str, view: str = "default", id: str = ID, **paging) -> tuple[list[int], int]:
     results = store.search.find([id], parse_query(query), view, **paging)
     return [hit.index for hit in results.hits], results.total

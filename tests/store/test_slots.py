@@ -3,19 +3,10 @@ whoever takes them, a slot given back is free again, and a slot whose holder sto
 taker. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
-import pytest
 
-from viewer.store import Store
 
 ALIVE = lambda worker, beat: False  # noqa: E731 - every holder alive
 STOPPED = lambda worker, beat: worker == "gone"  # noqa: E731
-
-
-@pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
 
 
 def test_no_more_slots_are_taken_than_the_limit_whoever_takes_them(store):

@@ -26,13 +26,6 @@ THINKING = json.dumps({"messages": [{"role": "user", "content": "Zähl bis drei 
 
 
 @pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
-
-
-@pytest.fixture
 def small_pieces(monkeypatch):
     """Every upload streams when it can, a few lines a piece."""
     monkeypatch.setattr(streaming, "STREAM_FROM", 0)

@@ -22,13 +22,6 @@ GITHUB = next(canary.secret for canary in canaries(seed=5) if canary.secret.star
 
 
 @pytest.fixture
-def store(database_url):
-    store = Store(database_url)
-    yield store
-    store.engine.dispose()
-
-
-@pytest.fixture
 def thinned(monkeypatch):
     """Every agent session is thinned, each image of a few KiB cut out."""
     monkeypatch.setattr(thinning, "THIN_FROM", 0)
