@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import http.client
-import json
 import re
 import sys
 import tempfile
@@ -29,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.memory import start_server, status_bytes, wait_until_searchable  # noqa: E402
+from bench.memory import post_file, start_server, status_bytes, wait_until_searchable  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.harness.screenshots import SCREEN, session_lines  # noqa: E402
 
@@ -53,19 +51,6 @@ def write_session(path: Path, megabytes: float) -> tuple[int, int]:
             out.write(line)
             size, lines = size + len(line), lines + 1
     return size, lines // 2
-
-
-def upload(port: int, path: Path) -> tuple[int, dict, float]:
-    """POST the file as the API's body, streamed from disk: its status, JSON answer and seconds to the answer."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
-    started = time.perf_counter()
-    with path.open("rb") as body:
-        connection.request("POST", "/api/transcripts?debug=allow", body=body,
-                           headers={"Content-Length": str(path.stat().st_size), "Content-Type": "text/plain"})
-        response = connection.getresponse()
-        answer = json.loads(response.read())
-    connection.close()
-    return response.status, answer, time.perf_counter() - started
 
 
 def readable(browser, url: str) -> float:
@@ -122,7 +107,7 @@ def main() -> None:
         try:
             idle = status_bytes(server.pid, "VmRSS")
             sending = time.perf_counter()
-            status, answer, sent = upload(port, path)
+            status, answer, sent = post_file(port, path, "?debug=allow")
             print(f"upload → link: {sent:,.2f} s (HTTP {status}, {size / 1e6 / sent:,.0f} MB/s)", flush=True)
             url = answer["url"]  # absolute, on the loopback address it was sent to
             with sync_playwright() as playwright:

@@ -144,24 +144,29 @@ def status_bytes(pid: int, field: str) -> int:
     return 0
 
 
-def upload(port: int, path: Path) -> dict:
-    """POST the file as the API's raw body, streamed from disk; returns the status and the seconds to its answer,
-    to its first page and to its being stored whole."""
+def post_file(port: int, path: Path, query: str = "") -> tuple[int, dict, float]:
+    """POST the file as the API's raw body, streamed from disk: its status, JSON answer and seconds to the answer."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
     started = time.perf_counter()
     with path.open("rb") as body:
-        connection.request("POST", "/api/transcripts", body=body,
+        connection.request("POST", f"/api/transcripts{query}", body=body,
                            headers={"Content-Length": str(path.stat().st_size), "Content-Type": "text/plain"})
         response = connection.getresponse()
         answer = json.loads(response.read())
     connection.close()
-    answered = time.perf_counter() - started
+    return response.status, answer, time.perf_counter() - started
+
+
+def upload(port: int, path: Path) -> dict:
+    """POST the file; returns the status and the seconds to its answer, to its first page and to its being stored
+    whole."""
+    started = time.perf_counter()
+    status, answer, answered = post_file(port, path)
     wait_for_first_page(port, answer["id"])
     first_page = time.perf_counter() - started
-    if response.status == 202:  # answered before it is processed (viewer/web/processing.py): wait until it is whole
+    if status == 202:  # answered before it is processed (viewer/web/processing.py): wait until it is whole
         wait_until_searchable(port, answer["id"])
-    return {"status": response.status, "answer": answered, "first_page": first_page,
-            "seconds": time.perf_counter() - started}
+    return {"status": status, "answer": answered, "first_page": first_page, "seconds": time.perf_counter() - started}
 
 
 def wait_for_first_page(port: int, id: str, seconds: float = 3600) -> None:
