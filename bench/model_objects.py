@@ -2,7 +2,7 @@
 msgspec (a mutable object with the dataclass's slots whose class is then swapped), and the msgspec Struct that
 `Message` now is (viewer/model/transcript.py), tracked by the cyclic collector or not.
 
-Each way makes the same 16-field messages, as many as a 30 MB transcript holds, and keeps them all, as a parse
+Each way makes the same messages (Message's fields, given as keywords), as many as a 30 MB transcript holds, and keeps them all, as a parse
 does: with the cyclic collector running, and paused (viewer/model/collector.py). The first row, the frozen
 dataclass with the collector running, is the baseline of the ratios. Prints figures; asserts nothing.
 Run: `.venv/bin/python bench/model_objects.py [--count 300000] [--runs 5]`.
@@ -36,14 +36,11 @@ class _Draft:
     __slots__ = MESSAGE_FIELDS
 
 
-def drafted(index, turn, role, content, span, name, recipient, channel, channel_explicit, content_type,
-            constrained, intent, call_id, end, segments, header) -> Any:
+def drafted(**fields: Any) -> Any:
     """A DataclassMessage made as the model's drafts made one: fields set on a draft, then its class swapped."""
     draft = _Draft()
-    draft.index, draft.turn, draft.role, draft.content, draft.span = index, turn, role, content, span
-    draft.name, draft.recipient, draft.channel, draft.channel_explicit = name, recipient, channel, channel_explicit
-    draft.content_type, draft.constrained, draft.intent, draft.call_id = content_type, constrained, intent, call_id
-    draft.end, draft.segments, draft.header = end, segments, header
+    for name, value in fields.items():
+        setattr(draft, name, value)
     draft.__class__ = DataclassMessage
     return draft
 
@@ -53,9 +50,12 @@ TrackedStructMessage = msgspec.defstruct("TrackedStructMessage", [(name, Any) fo
 """Message's fields as a Struct the collector tracks, as it tracks a dataclass."""
 
 
-def values(index: int) -> tuple:
-    return (index, index // 2, "assistant", f"body {index}", (index * 40, index * 40 + 39), None, None, "final",
-            True, None, False, None, None, "end", (), (index * 40, index * 40 + 12))
+def values(index: int) -> dict[str, Any]:
+    return dict(index=index, turn=index // 2, role="assistant", body=f"body {index}", span_start=index * 40,
+                span_end=index * 40 + 39, name=None, recipient=None, channel="final", channel_explicit=True,
+                content_type=None, constrained=False, intent=None, call_id=None, end="end", segments=(),
+                header_start=index * 40, header_end=index * 40 + 12, thread=None, parent=None, meta=None, aside=False,
+                media=(), source=None, body_at=0, body_length=0)
 
 
 WAYS: dict[str, Callable[..., Any]] = {
@@ -66,14 +66,14 @@ WAYS: dict[str, Callable[..., Any]] = {
 }
 
 
-def timed(make: Callable[..., Any], rows: list[tuple], paused: bool) -> float:
+def timed(make: Callable[..., Any], rows: list[dict[str, Any]], paused: bool) -> float:
     gc.collect()
     started = time.perf_counter()
     if paused:
         with collector_paused:
-            kept = [make(*row) for row in rows]
+            kept = [make(**row) for row in rows]
     else:
-        kept = [make(*row) for row in rows]
+        kept = [make(**row) for row in rows]
     elapsed = time.perf_counter() - started
     del kept
     return elapsed

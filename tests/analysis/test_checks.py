@@ -16,13 +16,13 @@ def _transcript(*messages: Message, header: dict | None = None, tools: dict | No
 
 
 def _call(content: str, index: int = 0, recipient: str = "functions.get_weather", **fields) -> Message:
-    return Message(index=index, turn=index, role="assistant", content=content, span=(index, index + 1),
-                   recipient=recipient, channel="commentary", channel_explicit=True, end="call", **fields)
+    return Message.drafted(index=index, turn=index, role="assistant", content=content, span=(index, index + 1),
+                           recipient=recipient, channel="commentary", channel_explicit=True, end="call", **fields)
 
 
 def _reply(content: str, index: int = 1, name: str | None = "functions.get_weather") -> Message:
-    return Message(index=index, turn=index, role="tool", content=content, span=(index, index + 1), name=name,
-                   channel="commentary", channel_explicit=True)
+    return Message.drafted(index=index, turn=index, role="tool", content=content, span=(index, index + 1), name=name,
+                           channel="commentary", channel_explicit=True)
 
 
 def _codes(transcript: Transcript) -> list[tuple[str, int | None]]:
@@ -40,7 +40,7 @@ def test_a_json_constrained_body_that_is_json_is_fine():
 
 
 def test_a_missing_channel_is_an_error_only_when_the_header_requires_channels():
-    message = Message(index=0, turn=0, role="assistant", content="hi", span=(0, 5), channel_explicit=False)
+    message = Message.drafted(index=0, turn=0, role="assistant", content="hi", span=(0, 5), channel_explicit=False)
     requiring = {"profiles": {"harmony": {"require_channels": True}}}
     assert _codes(_transcript(message, header=requiring)) == [("E-PARSE-CHANNEL-MISSING", 0)]
     assert _codes(_transcript(message)) == []

@@ -7,17 +7,17 @@ from viewer.model import Message
 
 
 def call(index, tool="functions.f", call_id=None):
-    return Message(index=index, turn=index, role="assistant", content="{}", span=(index, index),
-                   recipient=tool, channel="commentary", call_id=call_id, end="call")
+    return Message.drafted(index=index, turn=index, role="assistant", content="{}", span=(index, index),
+                           recipient=tool, channel="commentary", call_id=call_id, end="call")
 
 
 def reply(index, tool="functions.f", call_id=None):
-    return Message(index=index, turn=index, role="tool", content="{}", span=(index, index), name=tool,
-                   recipient="assistant", channel="commentary", call_id=call_id)
+    return Message.drafted(index=index, turn=index, role="tool", content="{}", span=(index, index), name=tool,
+                           recipient="assistant", channel="commentary", call_id=call_id)
 
 
 def final(index):
-    return Message(index=index, turn=index, role="assistant", content="done", span=(index, index))
+    return Message.drafted(index=index, turn=index, role="assistant", content="done", span=(index, index))
 
 
 def pairs_of(messages, replies_without_id=BY_NAME):

@@ -59,7 +59,7 @@ def reference_frame(text, claimed):
             stripped = gap.strip()
             if stripped:
                 first = position + len(gap) - len(gap.lstrip())
-                found.append(Segment("json", stripped, (first, first + len(stripped))))
+                found.append(Segment.of("json", stripped, (first, first + len(stripped))))
         position = max(position, end)
     return tuple(found)
 

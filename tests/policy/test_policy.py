@@ -13,7 +13,7 @@ SECRET = "SECRET-BODY {\"location\": \"Tokyo\"}"
 
 
 def message(role: str, **fields) -> Message:
-    return Message(index=0, turn=0, role=role, content=SECRET, span=(0, 10), **fields)
+    return Message.drafted(index=0, turn=0, role=role, content=SECRET, span=(0, 10), **fields)
 
 
 def transcript(*messages: Message, dialect: str = "openchatml", header: dict | None = None) -> Transcript:

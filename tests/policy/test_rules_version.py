@@ -33,8 +33,8 @@ ASIDE = (False, True)
 def _grid_decisions() -> list[list]:
     rows = []
     for dialect, header in TRANSCRIPTS:
-        messages = tuple(Message(index=index, turn=index, role=role, content="", span=(0, 0), channel=channel,
-                                 intent=intent, recipient=recipient, end=end, thread=thread, aside=aside)
+        messages = tuple(Message.drafted(index=index, turn=index, role=role, content="", span=(0, 0), channel=channel,
+                                         intent=intent, recipient=recipient, end=end, thread=thread, aside=aside)
                          for index, (role, channel, intent, recipient, end, thread, aside) in enumerate(
                              itertools.product(ROLES, CHANNELS, INTENTS, RECIPIENTS, ENDS, THREADS, ASIDE)))
         transcript = Transcript(dialect=dialect, source="", messages=messages, header=header)

@@ -46,8 +46,8 @@ def test_every_message_moves_as_its_offsets_do_in_any_order(spans, secrets, rng)
         replaced.append((start, start + length, written, written + placeholder))
         written, done = written + placeholder, start + length
     moves = Moves(replaced)
-    messages = [Message(number, 0, "user", "", (start, start + length), None, None, "", False, None, False, None,
-                            None, "end", (), (start, start + length // 2))
+    messages = [Message.drafted("", (start, start + length), (start, start + length // 2), index=number, turn=0,
+                                role="user", channel="")
                 for number, (start, length) in enumerate(sorted(spans) if rng.random() < 0.5 else spans)]
     moved = _messages(tuple(messages), moves, Masker([]), set())
     assert [message.span for message in moved] == [moves.span(message.span) for message in messages]

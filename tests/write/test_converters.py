@@ -211,7 +211,7 @@ def plain_messages(draw) -> list[Message]:
             common.update(role="assistant", channel=kind)
         else:
             common.update(role=kind)
-        made.append(Message(**common))
+        made.append(Message.drafted(**common))
     return made
 
 

@@ -38,8 +38,9 @@ def test_the_writer_is_canonical():
 
 
 def test_constrained_content_type_is_written_with_constrain_and_bodies_are_escaped():
-    message = Message(index=0, turn=0, role="assistant", content="a <|end|> b<", span=(0, 0), recipient="functions.f",
-                      channel="commentary", content_type="json", constrained=True, call_id="c1", end="call")
+    message = Message.drafted(index=0, turn=0, role="assistant", content="a <|end|> b<", span=(0, 0),
+                              recipient="functions.f", channel="commentary", content_type="json", constrained=True,
+                              call_id="c1", end="call")
     written = to_openchatml(Transcript(dialect="json", source="", messages=(message,)))
     assert written.endswith("<|start|>assistant to=functions.f call_id=c1<|channel|>commentary<|constrain|>json"
                             "<|message|>a <<|end|> b<|literal|>\n<\n<|endliteral|><|call|>\n")
@@ -58,7 +59,7 @@ def messages(draw) -> list[Message]:
     made = []
     for index in range(count):
         role = draw(st.sampled_from(("system", "developer", "user", "assistant", "tool")))
-        made.append(Message(
+        made.append(Message.drafted(
             index=index, turn=index, role=role, content=draw(BODY), span=(0, 0),
             name=draw(st.none() | WORD), recipient=draw(st.none() | WORD),
             channel=draw(st.sampled_from(("analysis", "commentary", "final"))), channel_explicit=True,

@@ -14,7 +14,6 @@ import json
 import re
 from typing import Any, Callable
 
-from msgspec.structs import replace as replace_fields
 
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
@@ -119,12 +118,12 @@ def between(text: str, spans: list[Span]) -> tuple[list[Segment], list[Diagnosti
     edges = [(0, spans[0][0]), *zip((end for _, end in spans), (start for start, _ in spans[1:]))]
     for start, end in edges:
         if text[start:end].strip():
-            frame.append(Segment("json", text[start:end], (start, end)))
+            frame.append(Segment.of("json", text[start:end], (start, end)))
     tail = spans[-1][1]
     rest = text[tail:].strip()
     if rest in ("]", "") or _closes_document(text, rest):
         if rest:
-            frame.append(Segment("json", text[tail:], (tail, len(text))))
+            frame.append(Segment.of("json", text[tail:], (tail, len(text))))
     else:
         diagnostics.append(make_diagnostic("W-JSON-SYNTAX", (tail, len(text)),
                                            "The dataset's JSON array breaks off here; the rest was not read."))
@@ -149,11 +148,11 @@ def _shifted(transcript: Transcript, offset: int, source: str) -> Transcript:
         return value[0] + offset, value[1] + offset
 
     def segment(value: Segment) -> Segment:
-        return Segment(value.kind, value.text, span(value.span))
+        return Segment.of(value.kind, value.text, span(value.span))
 
     def message(value: Message) -> Message:
-        return replace_fields(value, span=span(value.span), segments=tuple(map(segment, value.segments)),
-                              header=span(value.header) if value.header else None)
+        return value.changed(span=span(value.span), segments=tuple(map(segment, value.segments)),
+                             header=span(value.header) if value.header else None)
 
     return dataclasses.replace(
         transcript, source=source, messages=tuple(map(message, transcript.messages)),

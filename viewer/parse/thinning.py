@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Transcript
 from viewer.model.cuts import MARK, STANDIN, Cut, Cuts, standin
@@ -60,9 +59,9 @@ class Thinned:
         return tuple(self._message_in_words(message) if _holds_mark(message) else message for message in messages)
 
     def _message_in_words(self, message: Message) -> Message:
-        segments = tuple(replace_fields(segment, text=STANDIN.sub(self._said, segment.text))
+        segments = tuple(segment.changed(text=STANDIN.sub(self._said, segment.text))
                          for segment in message.segments)
-        return replace_fields(message, content=STANDIN.sub(self._said, message.content), segments=segments)
+        return message.changed(content=STANDIN.sub(self._said, message.content), segments=segments)
 
     def _said(self, match: re.Match[str]) -> str:
         return f"[{self.cuts.of(match).chars:,} characters of base64]"

@@ -206,28 +206,27 @@ def _moved(message: Message, shift: int) -> Message:
     secret."""
     start, end = message.span
     header = message.header
-    return replace_fields(message, span=(start + shift, end + shift),
-                          header=(header[0] + shift, header[1] + shift) if header else header,
-                          segments=tuple(Segment(segment.kind, segment.text, (first + shift, last + shift))
-                                         for segment in message.segments for first, last in (segment.span,)),
-                          media=tuple(replace_fields(media, span=(media.span[0] + shift, media.span[1] + shift))
-                                      for media in message.media))
+    return message.changed(span=(start + shift, end + shift),
+                           header=(header[0] + shift, header[1] + shift) if header else header,
+                           segments=tuple(segment.changed(span=(first + shift, last + shift))
+                                          for segment in message.segments for first, last in (segment.span,)),
+                           media=tuple(replace_fields(media, span=(media.span[0] + shift, media.span[1] + shift))
+                                       for media in message.media))
 
 
 def _message(message: Message, moves: Moves, masker: Masker) -> Message:
     text, optional = masker.text, masker.optional
-    return replace_fields(message, role=text(message.role), content=text(message.content),
-                          span=moves.span(message.span), name=optional(message.name),
-                          recipient=optional(message.recipient), channel=text(message.channel),
-                          content_type=optional(message.content_type), intent=optional(message.intent),
-                          call_id=optional(message.call_id),
-                          segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
-                          header=moves.span(message.header) if message.header else None,
-                          media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media))
+    return message.changed(role=text(message.role), content=text(message.content), span=moves.span(message.span),
+                           name=optional(message.name), recipient=optional(message.recipient),
+                           channel=text(message.channel), content_type=optional(message.content_type),
+                           intent=optional(message.intent), call_id=optional(message.call_id),
+                           segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
+                           header=moves.span(message.header) if message.header else None,
+                           media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media))
 
 
 def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:
-    return replace_fields(segment, text=masker.text(segment.text), span=moves.span(segment.span))
+    return segment.changed(text=masker.text(segment.text), span=moves.span(segment.span))
 
 
 def _diagnostic(diagnostic: Diagnostic, moves: Moves, masker: Masker) -> Diagnostic:

@@ -77,14 +77,20 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
         else:
             position = transcript.position(start)
         header = message.header
-        content = message.content
-        body_start = header[1] if header else start
-        body_end = body_start + len(content)
-        if start <= body_start and body_end <= end and startswith(content, body_start):
-            content = None  # a slice of this row's source: read from there
+        if message.body is None and message.source is source and start <= message.body_at \
+                and message.body_at + message.body_length <= end:  # left in this row's source by the parser
+            body_start = message.body_at
+            body_end = body_start + message.body_length
+            content = None
         else:
-            body_start = body_end = None
-            content = bound(content)
+            content = message.content
+            body_start = header[1] if header else start
+            body_end = body_start + len(content)
+            if start <= body_start and body_end <= end and startswith(content, body_start):
+                content = None  # a slice of this row's source: read from there
+            else:
+                body_start = body_end = None
+                content = bound(content)
         partner = no_partner
         if pair_of and (number := pair_of[message.index]):
             pair = pairs[number - 1]
@@ -266,18 +272,19 @@ def entry(row: Sequence[Any]) -> Entry:
     if content is None:
         content = source[body_start - span_start:body_end - span_start]
     logged = _agent(agent)
-    message = Message(index, turn, role, content, (span_start, span_end), name, recipient, channel,
-                      channel_explicit, content_type, constrained, intent, call_id, end, _segments(segments),
-                      (header_start, header_end) if header_start is not None else None,
-                      logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False),
-                      _media(media))
+    message = Message(index=index, turn=turn, role=role, body=content, span_start=span_start, span_end=span_end,
+                      name=name, recipient=recipient, channel=channel, channel_explicit=channel_explicit,
+                      content_type=content_type, constrained=constrained, intent=intent, call_id=call_id, end=end,
+                      segments=_segments(segments), header_start=header_start, header_end=header_end,
+                      thread=logged.get("thread"), parent=logged.get("parent"), meta=logged.get("meta"),
+                      aside=logged.get("aside", False), media=_media(media))
     return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"))
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:
     if stored == "[]":  # most messages: no JSON to read
         return ()
-    return tuple(Segment(kind=s["kind"], text=s["text"], span=tuple(s["span"])) for s in json.loads(stored))
+    return tuple(Segment.of(s["kind"], s["text"], tuple(s["span"])) for s in json.loads(stored))
 
 
 def located(row: Any) -> Located:

@@ -178,15 +178,30 @@ def test_turn_is_the_message_index():
 # --- implementation guards ------------------------------------------------------------------------------------
 
 def test_a_message_is_frozen_and_equal_to_one_made_with_the_same_fields():
-    values = dict(index=3, turn=3, role="tool", content="{}", span=(1, 9), name="functions.f", recipient="assistant",
-                  channel="commentary", channel_explicit=True, content_type="json", constrained=True, intent="status",
-                  call_id="c", end="call", segments=(), header=(1, 4), thread="a1", parent=2,
-                  meta=Meta(timestamp="2025-09-14T09:00:01Z"), aside=True, media=())
+    values = dict(index=3, turn=3, role="tool", body="{}", span_start=1, span_end=9, name="functions.f",
+                  recipient="assistant", channel="commentary", channel_explicit=True, content_type="json",
+                  constrained=True, intent="status", call_id="c", end="call", segments=(), header_start=1,
+                  header_end=4, thread="a1", parent=2, meta=Meta(timestamp="2025-09-14T09:00:01Z"), aside=True,
+                  media=(), source=None, body_at=0, body_length=0)
     assert Message.__struct_fields__ == tuple(values)
-    made = Message(*values.values())
+    made = Message(**values)
     assert made == Message(**values) and hash(made) == hash(Message(**values))
+    assert made.span == (1, 9) and made.header == (1, 4) and made.content == "{}"
     with pytest.raises(AttributeError):
         made.role = "user"
+    with pytest.raises(TypeError):  # keywords only: a call in the old positional order fails loudly
+        Message(3, 3, "tool", "{}", (1, 9))
+
+
+def test_a_body_left_in_the_source_reads_and_compares_as_its_text():
+    source = "<|start|>user<|message|>Hi there<|end|>" * 1000
+    kept = Message(index=0, turn=0, role="user", body=None, span_start=0, span_end=39, header_start=0, header_end=24,
+                   source=source, body_at=24, body_length=8)
+    own = Message.drafted("Hi there", (0, 39), (0, 24), index=0, turn=0, role="user")
+    assert kept.content == "Hi there" and kept == own and hash(kept) == hash(own)
+    assert kept != own.changed(content="Hi  there") and kept.changed(content="Bye").content == "Bye"
+    assert repr(kept) == repr(own) and "<|end|><|start|>" not in repr(kept)
+    assert read(source[:39]).messages[0].body is None  # a plain message leaves its body in the source
 
 
 def test_parsing_leaves_the_garbage_collector_as_it_found_it():

@@ -85,7 +85,7 @@ class Session(MessageBuilder):
     def frame(self, quiet: list[Span], diagnostics: list[Diagnostic]) -> tuple[Segment, ...]:
         """What of the source is not a message: the `quiet` lines (events that carry no conversation, kind
         `event`) and what else lies between messages and diagnostics (kind `json`), in source order."""
-        events = [Segment("event", self.text[start:end], (start, end)) for start, end in quiet]
+        events = [Segment.of("event", self.text[start:end], (start, end)) for start, end in quiet]
         claimed = [*(message.span for message in self.messages), *quiet,
                    *(diagnostic.span for diagnostic in diagnostics)]
         return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
@@ -95,7 +95,8 @@ def _message(index: int, turn: int, span: Span, fields: dict) -> Message:
     """`Message(index=index, turn=turn, span=span, **fields)`, with Message's defaults for the fields a piece
     leaves out."""
     get = fields.get
-    return Message(index, turn, fields["role"], fields["content"], span, get("name"), get("recipient"),
-                   get("channel", "final"), get("channel_explicit", False), get("content_type"),
-                   get("constrained", False), get("intent"), get("call_id"), get("end", "end"),
-                   get("segments", ()), get("header"))
+    return Message.drafted(fields["content"], span, header=get("header"), index=index, turn=turn, role=fields["role"],
+                           name=get("name"), recipient=get("recipient"), channel=get("channel", "final"),
+                           channel_explicit=get("channel_explicit", False), content_type=get("content_type"),
+                           constrained=get("constrained", False), intent=get("intent"), call_id=get("call_id"),
+                           end=get("end", "end"), segments=get("segments", ()))

@@ -60,7 +60,7 @@ class Reader:
             self.diagnostics.append(make_diagnostic("W-STRAY-TEXT", match.span(),
                                                     "This <|im_end|> closes no open message."))
         else:
-            self.frame.append(Segment("bos" if token in BOS else "eos", token, match.span()))
+            self.frame.append(Segment.of("bos" if token in BOS else "eos", token, match.span()))
         return match.end()
 
     def _between(self, start: int, end: int) -> None:
@@ -117,7 +117,7 @@ class Reader:
         if drafts[-1].get("end") != "call":
             drafts[-1]["end"] = envelope.end
         for number, draft in enumerate(drafts):
-            self.messages.append(Message(index=first_index + number, turn=self.turn, **draft))
+            self.messages.append(Message.drafted(index=first_index + number, turn=self.turn, **draft))
         starts = [message.span[0] for message in self.messages[first_index:]]
         for note in notes:
             # The message holding the note's last character (a note about the envelope's end belongs to its

@@ -23,13 +23,14 @@ from typing import Any
 from viewer.model import Message, Segment, Span
 from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
-from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
+from viewer.parse.common import qualified_tool_name, shown_json
 
 _ROLES = {role: role for role in ("system", "user", "assistant", "tool")}
 """Each role word once: a slice of the text is a new string, which every message would keep."""
 _LONGEST_ROLE = max(map(len, _ROLES))
 _LEAD = re.compile(r"\s*")
 _NOT_BLANK = re.compile(r"\S")
+_LAST_NOT_BLANK = re.compile(r"\S(?=\s*\Z)")
 _ASSISTANT_TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
 _REPLY_TAG = re.compile(r"</?(?:tool_call|tool_response)>")
 _LINE_BREAKS = re.compile(r"(?:\r?\n)*")
@@ -37,8 +38,11 @@ _OPEN, _CLOSE = "<|im_start|>", "<|im_end|>"
 _START, _END = len(_OPEN), len(_CLOSE)
 
 # A message before its index and turn: role, name, content, span, segments, recipient, channel, content_type,
-# end (a list: its span grows to the envelope's edges).
+# end (a list: its span grows to the envelope's edges). Its content is a string, or where it is in the text
+# (`Stretch`): a body left in the text (viewer/model/transcript.py says why).
 Draft = list
+Stretch = tuple[int, int]
+"""Where a piece of text is: its start and its length."""
 
 
 def read_plain(reader: Any, position: int) -> int:
@@ -52,9 +56,9 @@ def read_plain(reader: Any, position: int) -> int:
         body_end = close - (2 if text.endswith("\r\n", body_start, close) else
                             1 if text.endswith("\n", body_start, close) else 0)
         if text.find("<", body_start, close) == -1:  # no tag: one message of the body (most user and system turns)
-            messages.append(Message(len(messages), reader.turn, role, text[body_start:body_end], (start, resume),
-                                        None, None, "final", False, None, False, None, None, "end", (),
-                                        (start, body_start - 1)))
+            messages.append(Message(index=len(messages), turn=reader.turn, role=role, body=None, span_start=start,
+                                    span_end=resume, header_start=start, header_end=body_start - 1, source=text,
+                                    body_at=body_start, body_length=body_end - body_start))
             reader.turn += 1
             position = resume
             continue
@@ -63,11 +67,15 @@ def read_plain(reader: Any, position: int) -> int:
             break
         drafts[0][3] = (start, drafts[0][3][1])
         drafts[-1][3] = (drafts[-1][3][0], resume)
-        header = (start, body_start - 1)
+        header_end = body_start - 1
         for role, name, content, span, segments, recipient, channel, content_type, end in drafts:
-            messages.append(Message(len(messages), reader.turn, role, content, span, name, recipient, channel,
-                                        False, content_type, False, None, None, end, segments, header))
-            header = None
+            body, at, length = (content, 0, 0) if isinstance(content, str) else (None, *content)
+            messages.append(Message(index=len(messages), turn=reader.turn, role=role, body=body, span_start=span[0],
+                                    span_end=span[1], name=name, recipient=recipient, channel=channel,
+                                    content_type=content_type, end=end, segments=segments,
+                                    header_start=None if header_end is None else start, header_end=header_end,
+                                    source=None if body is not None else text, body_at=at, body_length=length))
+            header_end = None
         reader.turn += 1
         position = resume
     return position
@@ -120,8 +128,26 @@ def _drafts(text: str, role: str, start: int, end: int, tools: dict[str, Any]) -
 
 def _said(role: str, text: str, start: int, end: int, lead: bool = False) -> Draft:
     """A stretch of text as its message (turns.run_message)."""
-    return [role, None, trim_newline(text[start:end], lead=lead, tail=False), (start, end), (), None, "final", None,
+    return [role, None, _trimmed(text, start, end, lead=lead, tail=False), (start, end), (), None, "final", None,
             "end"]
+
+
+def _trimmed(text: str, start: int, end: int, *, lead: bool, tail: bool) -> Stretch:
+    """Where `trim_newline(text[start:end], lead=lead, tail=tail)` is in the text, without copying it."""
+    if lead:
+        start += 2 if text.startswith("\r\n", start, end) else 1 if text.startswith("\n", start, end) else 0
+    if tail:
+        end -= 2 if text.endswith("\r\n", start, end) else 1 if text.endswith("\n", start, end) else 0
+    return start, end - start
+
+
+def _stripped(text: str, start: int, end: int) -> Stretch:
+    """Where `text[start:end].strip()` is in the text (an empty stretch at `start` when it is all blank)."""
+    found = _NOT_BLANK.search(text, start, end)
+    if found is None:
+        return start, 0
+    last = _LAST_NOT_BLANK.search(text, start, end)
+    return found.start(), last.end() - found.start()
 
 
 def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft] | None:
@@ -136,9 +162,9 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
         if close == -1:
             return None
         span = (start, close + len("</think>"))
-        inner = trim_newline(text[tag.end():close], lead=True, tail=True)
-        drafts.append(["assistant", None, inner, span, (Segment("think", inner, span),), None, "analysis", None,
-                       "end"])
+        inner = _trimmed(text, tag.end(), close, lead=True, tail=True)
+        drafts.append(["assistant", None, inner, span, (Segment.stretch("think", text, *inner, span),), None,
+                       "analysis", None, "end"])
         position = _LINE_BREAKS.match(text, span[1], end).end()
         tag = _ASSISTANT_TAG.search(text, position, end)
     while tag is not None:
@@ -155,9 +181,9 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
             if arguments is UNREADABLE:
                 return None
             span = (block[0] if number == 0 else value_start, block[1] if number == len(calls) - 1 else value_end)
-            raw = text[value_start:value_end].strip()
-            drafts.append(["assistant", None, shown_json(arguments), span, (Segment("tool_call", raw, span),),
-                           recipient, "commentary", "json", "call"])
+            raw = _stripped(text, value_start, value_end)
+            drafts.append(["assistant", None, shown_json(arguments), span,
+                           (Segment.stretch("tool_call", text, *raw, span),), recipient, "commentary", "json", "call"])
         position = block[1]
         tag = _ASSISTANT_TAG.search(text, position, end)
     if _NOT_BLANK.search(text, position, end) or not drafts:  # (a search copies nothing of a long answer)
@@ -176,11 +202,10 @@ def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft]
         if close == -1:
             return None
         span = (tag.start(), close + len("</tool_response>"))
-        inner = text[tag.end():close]
-        reply, shown = whole_json(inner), trim_newline(inner, lead=True, tail=True)
+        reply, shown = whole_json(text[tag.end():close]), _trimmed(text, tag.end(), close, lead=True, tail=True)
         tool = reply.get("name") if isinstance(reply, dict) else None
         name = qualified_tool_name(tool) if isinstance(tool, str) and tool else None
-        drafts.append(["tool", name, shown, span, (Segment("tool_response", shown, span),), "assistant",
+        drafts.append(["tool", name, shown, span, (Segment.stretch("tool_response", text, *shown, span),), "assistant",
                        "commentary", None if reply is UNREADABLE else "json", "end"])
         position = span[1]
         tag = _REPLY_TAG.search(text, position, end)

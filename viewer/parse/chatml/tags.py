@@ -221,7 +221,7 @@ def _declare_all(chunk: str, tools: dict[str, Any], notes: list[Pending], span: 
 def tag_message(role: str, name: str | None, piece: Piece) -> dict[str, Any]:
     """The fields of the message a tag block becomes (before its index, turn and final span are known)."""
     kind = piece.value if piece.kind == UNCLASSIFIED else piece.kind
-    common = {"span": piece.span, "segments": (Segment(kind, piece.shown, piece.span),), "content": piece.content}
+    common = {"span": piece.span, "segments": (Segment.of(kind, piece.shown, piece.span),), "content": piece.content}
     if piece.kind == "think":
         return dict(role=role, name=name, channel="analysis", **common)
     if piece.kind == "tool_call":

@@ -64,7 +64,7 @@ def _split_message(envelope: Envelope, piece: Piece) -> Draft:
     """A thought block, call, tool output or template tag block that is a message of its own."""
     if piece.kind in TAG_KINDS:
         return tag_message(envelope.role, envelope.name, piece)
-    segment = Segment(piece.kind, piece.shown, piece.span)
+    segment = Segment.of(piece.kind, piece.shown, piece.span)
     common = {"role": envelope.role, "span": piece.span, "segments": (segment,)}
     if piece.kind in THOUGHTS:
         return dict(content=piece.content, name=envelope.name, channel="analysis", **common)
@@ -97,7 +97,7 @@ def _segments(run: list[Piece]) -> tuple[Segment, ...]:
             kind = "file" if piece.kind == FILE_SEPARATOR else piece.kind
             opened_at, forced = piece.span[0], piece.kind in FIM_KINDS
         else:
-            segments.append(Segment(piece.kind, piece.shown, piece.span))
+            segments.append(Segment.of(piece.kind, piece.shown, piece.span))
             opened_at, forced = piece.span[1], False
     segments.extend(_text_segment(kind, "".join(parts), (opened_at, run[-1].span[1]), forced))
     return tuple(segments)
@@ -108,8 +108,8 @@ def _text_segment(kind: str, text: str, span: Span, forced: bool) -> list[Segmen
     if not forced and not (text if kind in FIM_KINDS else text.strip()):
         return []
     if kind in FIM_KINDS:
-        return [Segment(kind, text, span)]
-    return [Segment(kind, trim_newline(text, lead=True, tail=True), span)]
+        return [Segment.of(kind, text, span)]
+    return [Segment.of(kind, trim_newline(text, lead=True, tail=True), span)]
 
 
 def _has_substance(run: list[Piece]) -> bool:

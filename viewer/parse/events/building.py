@@ -63,7 +63,7 @@ class Building:
     def segments(self) -> tuple[Segment, ...]:
         if not self.flushed:
             return ()
-        return tuple(Segment(kind="text", text="".join(parts), span=piece_span)
+        return tuple(Segment.of("text", "".join(parts), piece_span)
                      for parts, piece_span in self.pieces if parts and piece_span is not None)
 
 

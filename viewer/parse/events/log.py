@@ -59,7 +59,7 @@ class Log:
         elif kind == "tool.cancel":
             self._tool_cancel(event, span)
         elif kind in LIFECYCLE:
-            self.frame.append(Segment(kind="event", text=kind, span=span))
+            self.frame.append(Segment.of("event", kind, span))
         else:
             self._diagnose("W-UNKNOWN-EVENT",
                            f"Line {number} is an event of unknown type {kind!r}; it was kept but not read.", span)
@@ -78,7 +78,7 @@ class Log:
         final_text = event.get("arguments" if kind == "call" else "text")
         if building is None:
             if not isinstance(final_text, str):
-                self.frame.append(Segment(kind="event", text=kind, span=span))
+                self.frame.append(Segment.of("event", kind, span))
                 return
             building = self._open_message(kind, event, stream, span)
         if not building.text and isinstance(final_text, str):
@@ -103,14 +103,14 @@ class Log:
         for ended in ([stream] if explicit else list(self.turns)):
             self.turns.pop(ended, None)
         if not targets:
-            self.frame.append(Segment(kind="event", text=str(event.get("type", event.get("event"))), span=span))
+            self.frame.append(Segment.of("event", str(event.get("type", event.get("event"))), span))
 
     def _flush(self, stream: Any, span: Span) -> None:
         targets = [b for key, b in self.open.items() if key[0] == stream and b.kind != "call"]
         for building in targets:
             building.flush(span)
         if not targets:
-            self.frame.append(Segment(kind="event", text="response.delta.flush", span=span))
+            self.frame.append(Segment.of("event", "response.delta.flush", span))
 
     def _tool_result(self, event: dict[str, Any], span: Span) -> None:
         call_id = text_of(event.get("call_id"))
@@ -174,8 +174,8 @@ class Log:
                 end = "eof"
                 building.notes.append(Pending("E-STREAM-TRUNCATED", "The stream ended before this message was "
                                                                     "done.", building.span))
-            messages.append(Message(index=index, turn=building.turn, span=building.span, end=end,
-                                    content=building.text, segments=building.segments(), **building.fields))
+            messages.append(Message.drafted(building.text, building.span, index=index, turn=building.turn, end=end,
+                                            segments=building.segments(), **building.fields))
             self.diagnostics.extend(note.at(index) for note in building.notes)
         self._tool_cancellations()
         return Transcript(dialect="events", source=text, messages=tuple(messages),

@@ -141,35 +141,38 @@ def _message(node: Node, conversation: Conversation) -> Message | None:
     if role not in ROLES:
         conversation.note("W-UNKNOWN-ROLE", span, f"The author role {shown_json(role)} is not one ChatGPT's "
                                                   "export writes; the message is hidden.", index)
-        return Message(index, index, hidden_role("unknown"), _any_text(content), span, name=name, channel="unknown",
-                       meta=meta)
+        return Message.drafted(_any_text(content), span, index=index, turn=index, role=hidden_role("unknown"),
+                               name=name, channel="unknown", meta=meta)
     if kind in CONTEXT_TYPES or metadata.get("is_visually_hidden_from_conversation") is True:
         body = _context_text(content) if kind in CONTEXT_TYPES else _any_text(content)
-        return Message(index, index, role, body, span, name=name, recipient=recipient, intent="context",
-                       content_type=kind if isinstance(kind, str) else None, meta=meta)
+        return Message.drafted(body, span, index=index, turn=index, role=role, name=name, recipient=recipient,
+                               content_type=kind if isinstance(kind, str) else None, intent="context", meta=meta)
     if kind in REASONING_TYPES:
-        return Message(index, index, hidden_role(role), _reasoning_text(content), span, channel="analysis",
-                       channel_explicit=True, content_type=kind, meta=meta)
+        return Message.drafted(_reasoning_text(content), span, index=index, turn=index, role=hidden_role(role),
+                               channel="analysis", channel_explicit=True, content_type=kind, meta=meta)
     if role == "assistant" and recipient is not None:
-        return Message(index, index, "assistant", _any_text(content), span, recipient=recipient[:ADDRESS_CHARS],
-                       channel="commentary", channel_explicit=True, end="call", meta=meta)
+        return Message.drafted(_any_text(content), span, index=index, turn=index, role="assistant",
+                               recipient=recipient[:ADDRESS_CHARS], channel="commentary", channel_explicit=True,
+                               end="call", meta=meta)
     if role == "tool" and kind in REPLY_TYPES:
         if kind == "system_error":
             conversation.note("W-TOOL-ERROR", span, "The tool reported an error.", index)
-        return Message(index, index, "tool", _any_text(content), span, name=name, channel="commentary", meta=meta)
+        return Message.drafted(_any_text(content), span, index=index, turn=index, role="tool", name=name,
+                               channel="commentary", meta=meta)
     if kind in ("text", "multimodal_text"):
         body = _parts_text(content.get("parts")) + _attachments(metadata.get("attachments"))
         if not body.strip():
             return None
         channel = message.get("channel")
         explicit = isinstance(channel, str) and channel in CHANNELS
-        return Message(index, index, role, body, span, name=name, channel=channel if explicit else "final",
-                       channel_explicit=explicit, meta=meta)
+        return Message.drafted(body, span, index=index, turn=index, role=role, name=name,
+                               channel=channel if explicit else "final", channel_explicit=explicit, meta=meta)
     conversation.note("W-JSON-UNKNOWN-PART", span, f"A message content of type {shown_json(kind)} is not one the "
                                                    "importer knows; it is kept as a message of its own, hidden from "
                                                    "the default view.", index)
-    return Message(index, index, hidden_role(role), _any_text(content), span, name=name,
-                   channel=kind if isinstance(kind, str) and kind and kind not in CHANNELS else "unknown", meta=meta)
+    return Message.drafted(_any_text(content), span, index=index, turn=index, role=hidden_role(role), name=name,
+                           channel=kind if isinstance(kind, str) and kind and kind not in CHANNELS else "unknown",
+                           meta=meta)
 
 
 def _meta(message: dict[str, Any], metadata: dict[str, Any]) -> Meta | None:

@@ -110,8 +110,9 @@ def _read_message(item: Node, turn: int, parent: int | None, conversation: Conve
     for piece in found:
         index = len(conversation.messages)
         fields = piece.fields
-        message = Message(index, turn, fields["role"], fields["content"], piece.span or item.span,
-                          name=fields.get("name"), recipient=fields.get("recipient"),
+        span = piece.span or item.span
+        message = Message(index=index, turn=turn, role=fields["role"], body=fields["content"], span_start=span[0],
+                          span_end=span[1], name=fields.get("name"), recipient=fields.get("recipient"),
                           channel=fields.get("channel", "final"), channel_explicit=fields.get("channel_explicit", False),
                           content_type=fields.get("content_type"), constrained=fields.get("constrained", False),
                           intent=fields.get("intent"), call_id=fields.get("call_id"), end=fields.get("end", "end"),

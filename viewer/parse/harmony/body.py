@@ -23,7 +23,7 @@ class Body:
         position = start
         for literal_start, inner_start, inner_end, literal_end in literals:
             self._text(position, literal_start)
-            self.segments.append(Segment("literal", _literal_text(self.text[inner_start:inner_end],
+            self.segments.append(Segment.of("literal", _literal_text(self.text[inner_start:inner_end],
                                                                   closed=literal_end > inner_end),
                                          (literal_start, literal_end)))
             position = literal_end
@@ -55,7 +55,7 @@ class Body:
 
     def _piece(self, kind: str, start: int, end: int, text_start: int, text_end: int) -> None:
         if start < end:
-            self.segments.append(Segment(kind, unescape(self.text[text_start:text_end]), (start, end)))
+            self.segments.append(Segment.of(kind, unescape(self.text[text_start:text_end]), (start, end)))
 
 
 def _literal_text(inner: str, closed: bool) -> str:

@@ -30,19 +30,24 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
     match, headers, append = _PLAIN_MESSAGE.match, HEADER_CACHE, messages.append
     index = len(messages)
     while (plain := match(text, position)) is not None:
-        header_text, body, end = plain.groups()
+        header_text, end = plain.group(1, 3)
         (role, name, recipient, channel, channel_explicit, content_type, constrained, intent, call_id,
          problems) = headers.get(header_text) or cached_header(header_text)
         if problems:
             break
+        body_from, body_to = plain.span(2)
         after = plain.end()
         end = _STOP_WORDS[end]
-        body_from = after - len(end) - _STOP_FRAME - len(body)
         start = body_from - len(header_text) - _HEADER_FRAME
         if start == position:  # messages written back to back: one int object for this start and the last end
             start = position  # (32 bytes of each of a big transcript's hundreds of thousands of messages)
-        append(Message(index, index, role, body, (start, after), name, recipient, channel, channel_explicit,
-                           content_type, constrained, intent, call_id, end, (), (start, body_from)))
+        # The body is left in the text (viewer/model/transcript.py says why); its start is the header's end,
+        # one int object for both.
+        append(Message(index=index, turn=index, role=role, body=None, span_start=start, span_end=after, name=name,
+                       recipient=recipient, channel=channel, channel_explicit=channel_explicit,
+                       content_type=content_type, constrained=constrained, intent=intent, call_id=call_id, end=end,
+                       header_start=start, header_end=body_from, source=text, body_at=body_from,
+                       body_length=body_to - body_from))
         index += 1
         position = after
     return position

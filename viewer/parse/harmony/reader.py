@@ -74,7 +74,7 @@ class _Reader:
             if yaml_header is not None:
                 header_values, position = yaml_header.values, yaml_header.span[1]
                 dialect = "openchatml" if yaml_header.openchatml_version else "harmony"
-                self.frame.append(Segment("yaml_header", yaml_header.yaml_text, yaml_header.span))
+                self.frame.append(Segment.of("yaml_header", yaml_header.yaml_text, yaml_header.span))
                 self.diagnostics.extend(yaml_header.diagnostics)
             position = self._read_completion_start(position)
         self._read_messages(position)
@@ -149,7 +149,7 @@ class _Reader:
             return self._read_body(start, (start, token_end), header, token_end, header_from)
         if token is None and implied_role is None and _GENERATION_PROMPT.fullmatch(header_text):
             role = header_text.strip()
-            self.frame.append(Segment("generation_prompt", role, (start, len(text))))
+            self.frame.append(Segment.of("generation_prompt", role, (start, len(text))))
             return len(text)
         return self._header_without_body(start, header_from, header_to, token, token_end, implied_role)
 
@@ -253,10 +253,11 @@ class _Reader:
 
     def _add_message(self, index: int, header: Header, content: str, span: tuple[int, int], end: str,
                      segments: tuple[Segment, ...], header_span: tuple[int, int] | None) -> None:
-        self.messages.append(Message(
-            index, index, header.role, content, span, header.name, header.recipient, header.channel,
-            header.channel_explicit, header.content_type, header.constrained, header.intent, header.call_id,
-            end, segments, header_span))
+        self.messages.append(Message.drafted(
+            content, span, header_span, index=index, turn=index, role=header.role, name=header.name,
+            recipient=header.recipient, channel=header.channel, channel_explicit=header.channel_explicit,
+            content_type=header.content_type, constrained=header.constrained, intent=header.intent,
+            call_id=header.call_id, end=end, segments=segments))
 
     def _header_problems(self, header: Header, header_from: int, index: int) -> None:
         self.diagnostics.extend(problem.at(index, offset=header_from) for problem in header.problems)

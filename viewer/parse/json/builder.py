@@ -120,7 +120,7 @@ class MessageBuilder:
     def _number(self, pieces: list[Piece], span: Span, turn: int) -> None:
         for piece in pieces:
             at = span if len(pieces) == 1 else (piece.span or span)
-            message = Message(index=len(self.messages), turn=turn, span=at, **piece.fields)
+            message = Message.drafted(index=len(self.messages), turn=turn, span=at, **piece.fields)
             self.messages.append(message)
             self._note(piece.problems, message.index)
             if message.end == "call":

@@ -85,7 +85,7 @@ def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
         else:
             kind = match.group(2) or match.group(3)
             run_end = _MEDIA_RUN[kind].match(b.source, match.end(), end).end()
-            media.append(Segment(kind, "", (match.start(), run_end)))
+            media.append(Segment.of(kind, "", (match.start(), run_end)))
             position = run_end
     _text(b, text_from, end, media)
 
@@ -107,11 +107,11 @@ def _text(b: TurnBuilder, start: int, end: int, media: list[Segment]) -> None:
     parts, segments, position = [], [], start
     for item in media:
         parts.append(b.source[position:item.span[0]])
-        segments.append(Segment("text", b.source[position:item.span[0]].strip(), (position, item.span[0])))
+        segments.append(Segment.of("text", b.source[position:item.span[0]].strip(), (position, item.span[0])))
         segments.append(item)
         position = item.span[1]
     parts.append(b.source[position:end])
-    segments.append(Segment("text", b.source[position:end].strip(), (position, end)))
+    segments.append(Segment.of("text", b.source[position:end].strip(), (position, end)))
     b.add((start, end), "".join(parts).strip(), segments=tuple(s for s in segments if s.kind != "text" or s.text))
 
 

@@ -112,7 +112,7 @@ def _user(b: TurnBuilder, start: int, end: int) -> None:
     parts, segments, position = [], [], start
     for image in images:
         parts.append(text[position:image.start()])
-        segments.append(Segment("image", "", image.span()))
+        segments.append(Segment.of("image", "", image.span()))
         position = image.end()
     parts.append(text[position:end])
     b.add((start, end), "".join(parts).strip(), segments=tuple(segments))

@@ -155,7 +155,7 @@ class _Reader:
         if mark.opens is not None:
             self._open(mark.opens, start, match.span(), match.end())
         elif mark.frame is not None:
-            self.frame.append(Segment(mark.frame, match.group(), match.span()))
+            self.frame.append(Segment.of(mark.frame, match.group(), match.span()))
             self.then = mark.then
         else:
             self.notes.append(Pending("W-STRAY-TEXT", f"This {match.group()} ends no open turn.", match.span()))
@@ -210,7 +210,7 @@ class _Reader:
         tail = self.grammar.prompt_tail
         rest = text[body_start:]
         if header is not None and (not rest.strip() or (tail is not None and tail.fullmatch(rest))):
-            self.frame.append(Segment("generation_prompt", kind, (start, len(text))))
+            self.frame.append(Segment.of("generation_prompt", kind, (start, len(text))))
             return None
         note = Pending("E-STREAM-TRUNCATED", "The input ends before this turn is complete.", (start, len(text)))
         self.turns.append(Turn(kind, (start, len(text)), header, (body_start, len(text)), "eof", (note,)))
