@@ -7,9 +7,10 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them.
 
-Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]`
-(sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes each, and the disk space of the
-file twice over; `make bench` runs the session's).
+Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
+[--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
+each, and the disk space of the file twice over; `--whole-at-256` the whole-text formats at their target's size;
+`make bench` runs the session's at 1 GiB and both whole-text formats at 256 MB).
 """
 from __future__ import annotations
 
@@ -47,6 +48,11 @@ BEFORE_THIN = ("session 32 MB 174 MB peak RSS, 128 MB 413 MB, 1074 MB 4,457 MB (
 """This bench on the tree before sessions were thinned: spooled, but parsed whole."""
 GIB_MB = 1074
 """1 GiB, in the MB this bench counts in."""
+WHOLE_MB = 256
+"""The size up to which whole-text formats must peak at ≤ 6× (issue 29)."""
+BEFORE_LEFT_IN_SOURCE = ("harmony 256 MB 1,592 MB peak RSS (6.2×), chatml 252 MB 1,915 MB (7.6×) (commit 3e66a2d, "
+                         "the same machine)")
+"""This bench on the tree before message bodies were left in the source and spans became numbers."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -222,9 +228,12 @@ def main() -> None:
                         default=["session", "dataset", "harmony", "chatml"])
     parser.add_argument("--gib", nargs="*", choices=sorted(KINDS), default=[],
                         help="kinds also measured at 1 GiB (1074 MB), after the others")
+    parser.add_argument("--whole-at-256", nargs="*", choices=sorted(WHOLE), default=[],
+                        help="whole-text kinds also measured at 256 MB (their target's size), after the others")
     args = parser.parse_args()
     runs = [(megabytes, kind) for megabytes in args.sizes for kind in args.kinds]
     runs += [(GIB_MB, kind) for kind in args.gib]
+    runs += [(WHOLE_MB, kind) for kind in args.whole_at_256]
     print(f"{'file':<8} {'size':>9} {'status':>6} {'answer':>8} {'1st page':>9} {'stored':>8} {'MB/s':>6} "
           f"{'idle RSS':>9} {'peak RSS':>9} {'× size':>7} {'above idle':>11}")
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
@@ -238,6 +247,7 @@ def main() -> None:
         print(f"before bounded-memory ingest, {kind}: {figure}")
     for figure in BEFORE_THIN:
         print(f"before thin sessions: {figure}")
+    print(f"before bodies left in the source: {BEFORE_LEFT_IN_SOURCE}")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,35 @@ def assert_accounted_for(transcript: Transcript, text: str) -> None:
     assert text[position:].strip() == "", f"unaccounted text {text[position:]!r}"
 
 
+def assert_well_made(transcript: Transcript) -> None:
+    """Every message and segment of the transcript (and of its conversations) holds values of its fields' types,
+    in the field they name: `Message` is made positionally where it is made most often, and a call in an older
+    order would put a span where an int goes."""
+    for conversation in transcript.conversations or (transcript,):
+        for message in conversation.messages:
+            assert type(message.index) is int and type(message.turn) is int and isinstance(message.role, str)
+            assert type(message.span_start) is int and type(message.span_end) is int
+            assert (message.header_start, message.header_end) == (None, None) or \
+                {type(message.header_start), type(message.header_end)} == {int}
+            for text in (message.name, message.recipient, message.content_type, message.intent, message.call_id):
+                assert text is None or isinstance(text, str)
+            assert isinstance(message.channel, str) and isinstance(message.end, str)
+            assert type(message.channel_explicit) is bool and type(message.constrained) is bool
+            assert type(message.aside) is bool and isinstance(message.segments, tuple)
+            _assert_text_kept(message, conversation.source)
+            for segment in message.segments:
+                assert type(segment.span_start) is int and type(segment.span_end) is int
+                _assert_text_kept(segment, conversation.source)
+
+
+def _assert_text_kept(made: Any, source: str) -> None:
+    """A body of its own is a string; one left in the source lies inside the transcript's source."""
+    if made.body is not None:
+        assert isinstance(made.body, str)
+    else:
+        assert made.source is source and 0 <= made.body_at <= made.body_at + made.body_length <= len(source)
+
+
 def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
     covered = []
     turns: dict[int, tuple[int, int]] = {}

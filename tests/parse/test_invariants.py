@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.conftest import SAMPLES
-from tests.parse.helpers import assert_accounted_for
+from tests.parse.helpers import assert_accounted_for, assert_well_made
 from viewer import parse
 from viewer.parse import DIALECTS
 
@@ -41,6 +41,7 @@ def test_any_text_parses_with_every_character_accounted_for(text, dialect):
     transcript = parse(text, dialect)
     assert transcript.source == text.removeprefix("\ufeff")
     assert_accounted_for(transcript, transcript.source)
+    assert_well_made(transcript)
     transcript.to_json()
 
 
@@ -54,6 +55,7 @@ SAMPLE_FILES = sorted(path for path in SAMPLES.iterdir() if path.is_file())
 
 
 @pytest.mark.parametrize("sample", SAMPLE_FILES, ids=[path.name for path in SAMPLE_FILES])
-def test_every_character_of_every_sample_is_accounted_for(sample):
+def test_every_character_of_every_sample_is_accounted_for_in_well_made_messages(sample):
     transcript = parse(sample.read_bytes())
     assert_accounted_for(transcript, transcript.source)
+    assert_well_made(transcript)

@@ -208,9 +208,10 @@ class Thread:
         return {"id": self.id, "call": self.call}
 
 
-class Message(msgspec.Struct, frozen=True, gc=False, eq=False, kw_only=True):
-    """One message of a transcript, whatever dialect it was written in. Made with keywords only: its offsets are
-    four numbers (`span_start` … `header_end`), read as `span` and `header`."""
+class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
+    """One message of a transcript, whatever dialect it was written in. Its offsets are four numbers (`span_start`
+    … `header_end`), read as `span` and `header`. Made with keywords, or positionally where it is made most often:
+    msgspec takes twenty keywords about eight times slower than twenty positions."""
 
     index: int
     """Position in the transcript, from 0."""
@@ -288,6 +289,13 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False, kw_only=True):
         """The body as the author meant it: literal blocks unwrapped, `<<|` escapes resolved."""
         body = self.body
         return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]
+
+    def holds(self, text: str) -> bool:
+        """Whether the body holds `text`: `text in content`, without copying a body left in the source."""
+        body = self.body
+        if body is not None:
+            return text in body
+        return self.source.find(text, self.body_at, self.body_at + self.body_length) != -1
 
     def changed(self, **changes: Any) -> Message:
         """A copy with some fields changed; `span`, `header` and `content` may be given as such."""

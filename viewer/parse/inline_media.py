@@ -114,16 +114,22 @@ def payload_bytes(written: str) -> bytes | None:
 def attach_media(transcript: Transcript) -> Transcript:
     """The transcript with a `Media` reference on each message for each image its placeholders name, and a
     `W-MEDIA-REFUSED` warning for each image that is not shown."""
-    if not any("sha256 " in message.content for message in transcript.messages):
+    naming = _naming(transcript)
+    if not naming:
         return transcript
     messages, found = list(transcript.messages), []
-    for at, message in enumerate(messages):
-        if "sha256 " in message.content:
-            media = tuple(_references(transcript.source, message))
-            if media:
-                messages[at] = replace_fields(message, media=media)
-                found.extend(_refusals(media, message.index))
+    for at in naming:
+        message = messages[at]
+        media = tuple(_references(transcript.source, message))
+        if media:
+            messages[at] = replace_fields(message, media=media)
+            found.extend(_refusals(media, message.index))
     return dataclasses.replace(transcript, messages=tuple(messages), diagnostics=(*transcript.diagnostics, *found))
+
+
+def _naming(transcript: Transcript) -> list[int]:
+    """Where the messages whose body may name an image are: it holds `sha256 `."""
+    return [at for at, message in enumerate(transcript.messages) if message.holds("sha256 ")]
 
 
 def _references(source: str, message: Message) -> Iterator[Media]:

@@ -136,7 +136,8 @@ def search_rows(key: int, projection: Projection) -> Iterator[tuple]:
     """The search index's rows of a transcript whose first key is `key`: `(key, shown, hidden, header)` with
     the values SQLite's view `message_search_source` (migration 0007) gives for its stored rows, exactly."""
     for message, rule in zip(projection.transcript.messages, projection.rules):
-        body = bound(message.content)
+        # A body left in the source is read as a copy of its own already, which lives only for this row.
+        body = message.content if message.body is None else bound(message.body)
         header = " ".join((message.role, message.name or "", message.recipient or "", message.channel,
                            message.content_type or "", message.call_id or ""))
         shown = rule.show_as in SHOWN_IN_FULL
@@ -272,12 +273,10 @@ def entry(row: Sequence[Any]) -> Entry:
     if content is None:
         content = source[body_start - span_start:body_end - span_start]
     logged = _agent(agent)
-    message = Message(index=index, turn=turn, role=role, body=content, span_start=span_start, span_end=span_end,
-                      name=name, recipient=recipient, channel=channel, channel_explicit=channel_explicit,
-                      content_type=content_type, constrained=constrained, intent=intent, call_id=call_id, end=end,
-                      segments=_segments(segments), header_start=header_start, header_end=header_end,
-                      thread=logged.get("thread"), parent=logged.get("parent"), meta=logged.get("meta"),
-                      aside=logged.get("aside", False), media=_media(media))
+    message = Message(index, turn, role, content, span_start, span_end, name, recipient, channel, channel_explicit,
+                      content_type, constrained, intent, call_id, end, _segments(segments), header_start, header_end,
+                      logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False),
+                      _media(media))
     return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"))
 
 

@@ -56,9 +56,9 @@ def read_plain(reader: Any, position: int) -> int:
         body_end = close - (2 if text.endswith("\r\n", body_start, close) else
                             1 if text.endswith("\n", body_start, close) else 0)
         if text.find("<", body_start, close) == -1:  # no tag: one message of the body (most user and system turns)
-            messages.append(Message(index=len(messages), turn=reader.turn, role=role, body=None, span_start=start,
-                                    span_end=resume, header_start=start, header_end=body_start - 1, source=text,
-                                    body_at=body_start, body_length=body_end - body_start))
+            messages.append(Message(len(messages), reader.turn, role, None, start, resume, None, None, "final", False,
+                                    None, False, None, None, "end", (), start, body_start - 1, None, None, None,
+                                    False, (), text, body_start, body_end - body_start))
             reader.turn += 1
             position = resume
             continue
@@ -69,12 +69,14 @@ def read_plain(reader: Any, position: int) -> int:
         drafts[-1][3] = (drafts[-1][3][0], resume)
         header_end = body_start - 1
         for role, name, content, span, segments, recipient, channel, content_type, end in drafts:
-            body, at, length = (content, 0, 0) if isinstance(content, str) else (None, *content)
-            messages.append(Message(index=len(messages), turn=reader.turn, role=role, body=body, span_start=span[0],
-                                    span_end=span[1], name=name, recipient=recipient, channel=channel,
-                                    content_type=content_type, end=end, segments=segments,
-                                    header_start=None if header_end is None else start, header_end=header_end,
-                                    source=None if body is not None else text, body_at=at, body_length=length))
+            if type(content) is str:
+                body, at, length = content, 0, 0
+            else:
+                body, (at, length) = None, content
+            messages.append(Message(len(messages), reader.turn, role, body, span[0], span[1], name, recipient,
+                                    channel, False, content_type, False, None, None, end, segments,
+                                    None if header_end is None else start, header_end, None, None, None, False, (),
+                                    None if body is not None else text, at, length))
             header_end = None
         reader.turn += 1
         position = resume
@@ -143,6 +145,8 @@ def _trimmed(text: str, start: int, end: int, *, lead: bool, tail: bool) -> Stre
 
 def _stripped(text: str, start: int, end: int) -> Stretch:
     """Where `text[start:end].strip()` is in the text (an empty stretch at `start` when it is all blank)."""
+    if start < end and not text[start].isspace() and not text[end - 1].isspace():
+        return start, end - start  # most: a JSON value's own span
     found = _NOT_BLANK.search(text, start, end)
     if found is None:
         return start, 0

@@ -43,11 +43,9 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
             start = position  # (32 bytes of each of a big transcript's hundreds of thousands of messages)
         # The body is left in the text (viewer/model/transcript.py says why); its start is the header's end,
         # one int object for both.
-        append(Message(index=index, turn=index, role=role, body=None, span_start=start, span_end=after, name=name,
-                       recipient=recipient, channel=channel, channel_explicit=channel_explicit,
-                       content_type=content_type, constrained=constrained, intent=intent, call_id=call_id, end=end,
-                       header_start=start, header_end=body_from, source=text, body_at=body_from,
-                       body_length=body_to - body_from))
+        append(Message(index, index, role, None, start, after, name, recipient, channel, channel_explicit,
+                       content_type, constrained, intent, call_id, end, (), start, body_from, None, None, None, False,
+                       (), text, body_from, body_to - body_from))
         index += 1
         position = after
     return position

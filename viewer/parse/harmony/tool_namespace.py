@@ -208,8 +208,10 @@ def declared_tools(messages) -> dict:
     tools: dict = {}
     read: set[str] = set()  # long transcripts repeat the same declarations in every conversation
     for message in messages:
+        if message.role not in ("developer", "system"):
+            continue
         content = message.content
-        if message.role in ("developer", "system") and "namespace" in content and content not in read:
+        if "namespace" in content and content not in read:
             read.add(content)
             tools.update(read_tool_namespaces(content))
     return tools

@@ -282,7 +282,7 @@ def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[S
     not_blank = _NOT_BLANK_RUN.search
     for start, end in sorted(claimed) + [(stop, stop)]:
         if start > position and (found := not_blank(text, position, start)) is not None:
-            add(Segment.of("json", found.group(), found.span()))
+            add(Segment("json", found.group(), found.start(), found.end()))
         if end > position:
             position = end
     return tuple(frame)

@@ -34,9 +34,8 @@ def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
     for fields, first, last, signature in drafts:
         role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end = fields
         at = span if spans is None or len(drafts) == 1 else (spans[first][0], spans[last][1])
-        message = Message(index=len(messages), turn=turn, role=role, body=content, span_start=at[0], span_end=at[1],
-                          name=name, recipient=recipient, channel=channel, channel_explicit=explicit,
-                          content_type=content_type, constrained=constrained, call_id=call_id, end=end)
+        message = Message(len(messages), turn, role, content, at[0], at[1], name, recipient, channel, explicit,
+                          content_type, constrained, None, call_id, end)
         messages.append(message)
         if signature:
             builder.diagnostics.append(pieces.opaque_problem("thought signature", signature, "thoughtSignature",

@@ -84,9 +84,8 @@ def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bo
     for (fields, signature), key, number in drafts:
         role, content, recipient, channel, explicit, content_type, constrained, call_id, end = fields
         at = span if len(drafts) == 1 else spans[key][number]
-        message = Message(index=len(messages), turn=turn, role=role, body=content, span_start=at[0], span_end=at[1],
-                          recipient=recipient, channel=channel, channel_explicit=explicit, content_type=content_type,
-                          constrained=constrained, call_id=call_id, end=end)
+        message = Message(len(messages), turn, role, content, at[0], at[1], None, recipient, channel, explicit,
+                          content_type, constrained, None, call_id, end)
         messages.append(message)
         if signature:
             builder.diagnostics.append(pieces.opaque_problem("reasoning block", signature, "signature",

@@ -59,10 +59,8 @@ def read_plain(value: dict[str, Any], span: Span, text: str, builder: Any, turn:
     messages = builder.messages
     for (role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end), where in drafts:
         at = span if spans is None else spans[where]
-        messages.append(Message(index=len(messages), turn=turn, role=role, body=content, span_start=at[0],
-                                span_end=at[1], name=name, recipient=recipient, channel=channel,
-                                channel_explicit=explicit, content_type=content_type, constrained=constrained,
-                                call_id=call_id, end=end))
+        messages.append(Message(len(messages), turn, role, content, at[0], at[1], name, recipient, channel, explicit,
+                                content_type, constrained, None, call_id, end))
         if end == "call":
             builder.note_call(call_id, recipient)
     return True
