@@ -71,9 +71,12 @@ def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
     startswith = source.startswith
     for conversation, part in parts:  # transcripts have 100,000 messages and more: comprehensions, not loops
         combinations.update(map(fields, part.messages))
-        for message in [message for message in part.messages if message.content and not (
-                message.header and startswith(message.content, message.header[1], message.span[1]))]:
-            # a body that is not a slice of the source (a JSON string, a literal) is scanned on its own
+        # A body that is not a slice of the source (a JSON string, a literal) is scanned on its own; a body left in
+        # the source (viewer/model/message.py) is one, as is one written where its header ends.
+        for message in [message for message in part.messages
+                        if (message.source is not source if message.body is None else message.body and not (
+                            message.header_end is not None
+                            and startswith(message.body, message.header_end, message.span_end)))]:
             if _find_slice(source, message.content, *message.span) < 0:
                 pending[message.content].append(("content", message.index, conversation, (), False, message.span))
         for message in [message for message in part.messages if message.segments]:
