@@ -10,7 +10,7 @@ A generated Harmony transcript and a ChatML one (whole-text formats, read whole)
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
 each, and the disk space of the file twice over; `--whole-at-256` the whole-text formats at their target's size;
-`make bench` runs the session's at 1 GiB and both whole-text formats at 256 MB).
+`make bench` runs the session and the dataset at 1 GiB and both whole-text formats at 256 MB).
 """
 from __future__ import annotations
 

@@ -93,16 +93,16 @@ of 100, as the index draws a window of 100 rows). Target: the index and the conv
     Bench("memory", "Memory of one big upload", """\
 A generated Claude Code session (about 95% of its bytes base64 screenshots, the first line a short prompt), a
 generated JSON Lines dataset (tests/harness/datasets.py), a generated Harmony transcript (tests/harness/gen.py) and
-its conversations as ChatML (tests/harness/formats.py), 8 and 32 MB each, then the session at 1 GiB (1074 MB) and
-Harmony and ChatML at 256 MB, every one uploaded over loopback to a `viewer serve` of its own (a subprocess, so
-that the peak RSS, Linux `VmHWM`, is the serving process's alone): the answer's time, the first page's (the
-transcript, not its progress page), the time until it is stored whole and searchable, idle RSS, peak RSS, and the
-peak as a multiple of the file (whole, and above idle). The body is spooled to disk; datasets of 16 MB and more
+its conversations as ChatML (tests/harness/formats.py), 8 and 32 MB each, then the session and the dataset at
+1 GiB (1074 MB) and Harmony and ChatML at 256 MB, every one uploaded over loopback to a `viewer serve` of its own
+(a subprocess, so that the peak RSS, Linux `VmHWM`, is the serving process's alone): the answer's time, the first
+page's (the transcript, not its progress page), the time until it is stored whole and searchable, idle RSS, peak
+RSS, and the peak as a multiple of the file (whole, and above idle). The body is spooled to disk; datasets of 16 MB and more
 are parsed and stored 4 MB of lines at a time; sessions of 8 MiB and more are parsed from a thin text, their image
 payloads cut out a line at a time (viewer/parse/thinning.py); Harmony and ChatML are parsed whole, their plain
 messages' bodies left in the text (viewer/model/message.py). Targets (issue 29): a session or a dataset of 1 GiB
 ≤ 512 MB; Harmony and ChatML ≤ 6× their size up to 256 MB.""",
-          ("--gib", "session", "--whole-at-256", "harmony", "chatml")),
+          ("--gib", "session", "dataset", "--whole-at-256", "harmony", "chatml")),
     Bench("secret_scan", "The scan for secrets", """\
 The scan every upload passes, against `parse()` of the same text (CPU time, best of 5, alternating; target:
 scan ≤ parse): generated Harmony transcripts, the same with a GitHub token in one message of 50 (scan and
