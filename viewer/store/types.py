@@ -80,7 +80,7 @@ class Record:
 
 class Entry(msgspec.Struct, frozen=True, gc=False):
     """A stored message with the default view's decision and its place in the source. A Struct, as `Message` is
-    (viewer/model/transcript.py): a big transcript's exports read hundreds of thousands."""
+    (viewer/model/message.py): a big transcript's exports read hundreds of thousands."""
 
     message: Message
     show_as: str
