@@ -104,3 +104,25 @@ def test_a_big_dataset_is_parsed_again_a_piece_at_a_time(store, small_pieces, mo
     monkeypatch.setattr(ingest, "examine", whole_parse)
     assert ingest.current(store, store.get("pieces")).parser_version == STORED_VERSION
     assert full_snapshot(store, "pieces") == full_snapshot(store, "whole")
+
+
+def test_a_dataset_answered_before_it_was_processed_is_stored_a_piece_at_a_time(store, small_pieces, monkeypatch):
+    raw = mixed_dataset()
+    ingest.store_upload(store, raw, id="whole")
+    ingest.accept(store, raw, id="later", worker="w")
+    pieces = []
+    real = streaming.parse_dataset_lines
+    monkeypatch.setattr(streaming, "parse_dataset_lines", lambda text: pieces.append(len(text)) or real(text))
+    monkeypatch.setattr(ingest.deferred, "examine", lambda *args: pytest.fail("parsed whole"))
+    assert ingest.process(store, "later")
+    assert len(pieces) > 10 and store.get("later").ready and store.processing.progress("later") is None
+    assert full_snapshot(store, "later") == full_snapshot(store, "whole")
+
+
+def test_a_dataset_answered_first_that_the_path_cannot_take_is_processed_whole(store, small_pieces):
+    raw = (SAMPLES / "json-dataset-finetune.jsonl").read_bytes() + \
+        b'{"messages": [{"role": "user", "content": "ghp_' + b"a1B2c3D4e5" * 4 + b'"}]}\n'
+    ingest.accept(store, raw, id="secret", worker="w")
+    assert ingest.process(store, "secret")
+    stored = store.get("secret")
+    assert stored.ready and stored.conversation_count == raw.count(b"\n") and stored.secret_kinds

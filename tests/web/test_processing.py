@@ -1,7 +1,8 @@
 """Uploads answered before they are processed (viewer/web/processing.py, views/processing.py): a big upload is
 202 with its link, its page shows progress until it is the transcript, every other route says "still
 processing" (409 with Retry-After) and never shows part of it, a full house of slots is 503, a failed upload's
-page offers the uploader the raw bytes, and an upload left by a dead process is processed at startup."""
+page offers the uploader the raw bytes, an upload left by a dead process is processed at startup, and a big JSON
+Lines dataset is answered first too and stored from its stored bytes a piece at a time."""
 from __future__ import annotations
 
 import threading
@@ -9,8 +10,10 @@ from typing import Iterator
 
 import pytest
 
+from tests.harness.datasets import dataset
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER, soup, text_of
 from viewer import ingest
+from viewer.ingest import streaming
 from viewer.store.processing import PROCESSING
 from viewer.web import processing
 
@@ -264,3 +267,21 @@ def test_a_process_on_another_host_is_dead_once_its_heartbeat_is_stale():
     assert not processing.abandoned("elsewhere:12:a", now, "me")
     assert processing.abandoned("elsewhere:12:a", now - processing.STALE_AFTER * 2, "me")
     assert not processing.abandoned("me", now - processing.STALE_AFTER * 2, "me")
+
+
+def test_a_big_json_lines_dataset_is_answered_202_then_stored_a_piece_at_a_time(app, client, monkeypatch):
+    monkeypatch.setattr(streaming, "STREAM_FROM", THRESHOLD)
+    monkeypatch.setattr(streaming, "PIECE_BYTES", 2048)
+    pieces = []
+    real = streaming.parse_dataset_lines
+    monkeypatch.setattr(streaming, "parse_dataset_lines", lambda text: pieces.append(len(text)) or real(text))
+    raw = dataset(60).encode()
+    response = _upload(client, raw)
+    assert response.status_code == 202 and response.get_json()["state"] == PROCESSING
+    _settle(app)
+    id = response.get_json()["id"]
+    assert len(pieces) > 3 and max(pieces) < len(raw) / 3
+    index = client.get(f"/t/{id}")
+    assert index.status_code == 200 and soup(index).select_one("[data-processing]") is None
+    assert app.extensions["viewer.store"].get(id).conversation_count == 60
+    assert client.get(f"/t/{id}/c/59").status_code == 200

@@ -12,6 +12,7 @@ from typing import BinaryIO, Callable
 
 from viewer.ingest import STORED_VERSION, contents, examine, raw_spool
 from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_images
+from viewer.ingest.streaming import process_streamed
 from viewer.parse.thinning import Thinned
 from viewer.model.collector import collector_paused
 from viewer.store import Store
@@ -44,8 +45,9 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
     """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
     can be served from then on), then the rest; then its search index. True when it is stored; False when it
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
-    `upload`, its bytes are read from the store (an upload taken over from a process that died), through a copy
-    of them a big session is thinned from (viewer/parse/thinning.py)."""
+    `upload`, its bytes are read from the store (a big JSON Lines dataset, or an upload taken over from a process
+    that died), through a copy of them that a big dataset is read from a piece at a time
+    (viewer/ingest/streaming.py) and a big session is thinned from (viewer/parse/thinning.py)."""
     if upload is not None:  # a thin parse's images are read back from the stored bytes
         return _process(store, id, window, upload, partial(store.raw_range, id))
     record = store.get(id)
@@ -53,8 +55,21 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
         return False
     store.processing.stage(id, PARSING)
     with raw_spool(store, id) as spool:
+        stored = _process_streamed(store, id, spool, record.requested_dialect)
+        if stored is not None:
+            return stored
         raw = contents(spool, record.requested_dialect)
         return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(spool))
+
+
+def _process_streamed(store: Store, id: str, spool: BinaryIO, dialect: str) -> bool | None:
+    """A big JSON Lines dataset stored a piece at a time (viewer/ingest/streaming.py); None when it is not one."""
+    try:
+        return process_streamed(store, id, spool, dialect)
+    except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
+        log.exception("processing upload %s failed", id)
+        store.processing.fail(id, f"{type(error).__name__}: the dataset could not be stored.")
+        return False
 
 
 def _process(store: Store, id: str, window: int, upload: Upload, payloads: PayloadBytes) -> bool:

@@ -21,6 +21,7 @@ from viewer.parse import is_json_lines_dataset, parse_dataset_lines
 from viewer.parse.decode import BOM
 from viewer.policy import Projection
 from viewer.store import Record, Store
+from viewer.store.processing import STORING
 from viewer.store.streamed import Batch
 
 STREAM_FROM = 16 << 20
@@ -66,13 +67,30 @@ def store_streamed(store: Store, spool: BinaryIO, *, id: str, requested_dialect:
 
 def streams(spool: BinaryIO, requested_dialect: str = "auto") -> bool:
     """Whether `store_streamed` would take this upload (a big JSON Lines dataset); the spool is left at its
-    start. Such an upload is stored in its request, never held whole for a processing thread."""
+    start. Such an upload answered first is processed from its stored bytes (`process_streamed`), never held
+    whole for a processing thread."""
     if requested_dialect not in ("auto", "json") or _size(spool) < STREAM_FROM:
         return False
     try:
         return is_json_lines_dataset(_head(spool))
     except NotStreamable:
         return False
+    finally:
+        spool.seek(0)
+
+
+def process_streamed(store: Store, id: str, spool: BinaryIO, requested_dialect: str = "auto") -> bool | None:
+    """Store upload `id`, answered before it was processed (viewer/ingest/deferred.py), from a spool of its
+    stored bytes a piece at a time when it is a big JSON Lines dataset: True when stored, False when it is no
+    longer being processed; None (nothing stored, the spool at its start) when this path cannot take it."""
+    try:
+        if not streams(spool, requested_dialect):
+            return None
+        store.processing.stage(id, STORING)
+        return store.processing.finish_streamed(id, _batches(store, _pieces(spool)), STORED_VERSION)
+    except NotStreamable as reason:
+        log.info("upload %s processed whole: %s", id, reason)
+        return None
     finally:
         spool.seek(0)
 
@@ -148,4 +166,5 @@ def _batches(store: Store, pieces: Iterator[Piece]) -> Iterator[Batch]:
         yield Batch(projection, piece.chars, piece.lines)
 
 
-__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "reparse_streamed", "store_streamed", "streams"]
+__all__ = ["NotStreamable", "PIECE_BYTES", "STREAM_FROM", "process_streamed", "reparse_streamed", "store_streamed",
+           "streams"]

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Iterable
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 
 from viewer.policy import Projection
-from viewer.store import raw as raw_bytes, search, summaries
+from viewer.store import raw as raw_bytes, rows, search, streamed, summaries
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
 from viewer.store.engine import bulk_transaction
 from viewer.store.schema import processing, transcripts
@@ -128,6 +128,23 @@ class Processing:
             insert_parse(conn, id, projection, original, index_search=index_search)
             if index_search:
                 conn.execute(delete(processing).where(processing.c.transcript_id == id))
+        return True
+
+    def finish_streamed(self, id: str, batches: Iterable[streamed.Batch], parser_version: str) -> bool:
+        """Store upload `id`, a big JSON Lines dataset, a batch of conversations at a time (as
+        `Store.add_streamed` does) with its search index, and make it readable, in one transaction. False, storing
+        nothing, when it is no longer being processed; an exception from `batches` rolls everything back."""
+        with bulk_transaction(self.engine) as conn:
+            if not self._hold(conn, id, STORING):
+                return False
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(state=None))  # its rows' too
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
+                                             parser_version)
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(secret_kinds=None, masked_raw=raw_bytes.keep_masked(conn, id, None, None),
+                                 **streamed.dataset_summary(parser_version, totals)))
+            conn.execute(delete(processing).where(processing.c.transcript_id == id))
         return True
 
     @staticmethod

@@ -93,6 +93,17 @@ class Processor:
         finally:
             done.set()
 
+    def after(self, id: str, accept: Callable[[], None]) -> None:
+        """Take a slot (`Busy` when none is free), store upload `id`'s bytes and record with `accept`, then process
+        it in a thread of its own from its stored bytes (a big JSON Lines dataset, read back a piece at a time)."""
+        number = self._take()
+        try:
+            accept()
+        except BaseException:
+            self._give_back(number)
+            raise
+        self.start(id, number)
+
     def start(self, id: str, number: int, upload: ingest.Upload | None = None) -> None:
         """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in slot
         `number`, already taken for it."""

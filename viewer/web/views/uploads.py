@@ -92,18 +92,20 @@ def _dialect(value: str | None) -> str:
 def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
                   keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
     """Store an admitted upload from its spool file in a processing slot (503 when none is free): a big one is
-    stored raw and processed after the answer (but a big JSON Lines dataset, which is stored a piece at a time in
-    its request rather than held whole for a thread), any other in the request (a live one stays open for
-    appends)."""
+    stored raw and processed after the answer (a big JSON Lines dataset read back from its stored bytes a piece at
+    a time, never held whole), any other in the request (a live one stays open for appends)."""
     key = access.new_key()
     fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     store, processor = get_store(), get_processor()
-    if not live and processing.defers(spool.size_of(body)) and not ingest.streams(body, dialect):
-        text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes from the spool
-        body.seek(0)
+    if not live and processing.defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
-        processor.later(fields["id"], text, dialect, accept)
+        if ingest.streams(body, dialect):
+            processor.after(fields["id"], accept)
+        else:
+            text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes
+            body.seek(0)
+            processor.later(fields["id"], text, dialect, accept)
         return store.get(fields["id"]), key
     with processor.slot():
         return ingest.store_spooled(store, body, live=live, **fields), key
