@@ -10,7 +10,7 @@ from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
 from viewer.parse.datasets import conversation_spans, read_dataset
-from viewer.parse.decode import decode
+from viewer.parse.decode import decode_members
 from viewer.parse.detect import detect
 from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
 from viewer.parse.inline_media import attach_media
@@ -37,10 +37,10 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
 
 
 def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcript:
-    text, decode_diagnostics = decode(data)
+    text, decode_diagnostics, members = decode_members(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
-    spans = conversation_spans(text) if chosen == "json" else None
+    spans = conversation_spans(text, members) if chosen == "json" else None
     if spans is not None:
         return _dataset(text, spans, options, decode_diagnostics)
     transcript = IMPORTERS[chosen].read(text, options)

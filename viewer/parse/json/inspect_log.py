@@ -15,6 +15,8 @@ import re
 from functools import partial
 from typing import Any
 
+import msgspec
+
 from viewer.model import make_diagnostic
 from viewer.parse.json.container import Reading
 from viewer.parse.json.inspect_messages import plain_view, read_inspect_message, read_plain
@@ -24,6 +26,8 @@ SAMPLE_MARKS = ("epoch", "target")
 """Keys beside `messages` that make an object an Inspect sample."""
 _HEAD = 16384
 _LOG_HEAD = re.compile(r'\A\s*\{\s*"(?:version|eval_archive)"\s*:')
+_DECODE = msgspec.json.Decoder().decode
+_BLANKS = " \t\n\r"
 
 
 def is_log(value: Any) -> bool:
@@ -46,6 +50,30 @@ def sample_spans(text: str, start: int) -> list[tuple[int, int]] | None:
         items = list(top.members["samples"].node.items) if is_log(top.value) else []
     spans = [node.span for node in items if is_sample(node.value)]
     return spans if len(spans) >= 2 and len(spans) == len(items) else None
+
+
+def member_sample_spans(text: str, members: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
+    """sample_spans of an archive's log text (eval_archive.unpack_members), from where its members lie: each
+    member decoded on its own by msgspec (which refuses wherever it could disagree with `json`:
+    viewer/analysis/jsontext.py) rather than the whole log read with spans, a tenth of an archive's parse. None
+    when this cannot tell (a member that is not JSON or no sample, fewer than two samples): sample_spans decides
+    those."""
+    if len(members) < 3 or type(_member_value(text, members[0])) is not dict:
+        return None  # `header.json` must be an object for the text to be a log
+    spans = []
+    for start, end in members[1:]:
+        if not is_sample(_member_value(text, (start, end))):
+            return None
+        written = text[start:end]  # the sample's value, without the JSON blanks around it
+        spans.append((start + len(written) - len(written.lstrip(_BLANKS)), start + len(written.rstrip(_BLANKS))))
+    return spans
+
+
+def _member_value(text: str, span: tuple[int, int]) -> Any:
+    try:
+        return _DECODE(text[span[0]:span[1]])
+    except Exception:  # noqa: BLE001 - whatever msgspec refuses, sample_spans decides
+        return None
 
 
 def is_sample_reading(reading: Reading) -> bool:
