@@ -84,6 +84,17 @@ class MessageBuilder:
         self._number(pieces, element.span, turn)
         self._note(source.problems, len(self.messages) - len(pieces) if pieces else None)
 
+    def add_plain(self, element: Node) -> bool:
+        """`add` of an element that is a plain chat message object (plain.py's keys alone), as conversation.py
+        adds its elements (no framework's element, no Gemini content, has those keys): read by plain.py at once,
+        without add's dispatch (a fifth of reading a big file's plain messages). False, with nothing added and no
+        turn taken, for any other element."""
+        if element.members or type(element.value) is not dict \
+                or not read_plain(element.value, element.span, self.text, self, self.turn):
+            return False
+        self.turn += 1
+        return True
+
     def add_pieces(self, pieces: list[Piece], span: Span) -> None:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1
