@@ -92,7 +92,8 @@ def read_sample_elements(envelope: dict[str, Any], elements: list[Node], builder
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
     read = partial(read_inspect_message, attachments=attachments)
     for element in elements:
-        builder.add(element, read, plain_view, read_plain)
+        if not builder.add_plain(element, plain_view):
+            builder.add(element, read, plain_view, read_plain)
     header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
     scores = envelope.get("scores")
     if isinstance(scores, dict):
