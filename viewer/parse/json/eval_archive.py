@@ -79,7 +79,9 @@ def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnost
     return text, [_not_utf8(text, name) for name in undecodable], _member_spans(texts)
 
 
-_HEAD, _BEFORE_SAMPLES, _BETWEEN_SAMPLES, _TAIL = '{"eval_archive": 1,\n"header": ', ',\n"samples": [\n', ",\n", "\n]}\n"
+_HEAD, _BEFORE_SAMPLES, _BETWEEN_SAMPLES, _TAIL = ('{"eval_archive": 1,\n"header": ', ',\n"samples": [\n', ",\n",
+                                                   "\n]}\n")
+"""The log text around the members' texts (the module docstring shows it)."""
 
 
 def _member_spans(texts: list[str]) -> list[Span]:

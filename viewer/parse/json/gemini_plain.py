@@ -53,8 +53,9 @@ def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
 _Draft = tuple[tuple, int, int, Any]
 _TEXT_PART = frozenset(("text", "thought"))
 _CALL_PART = frozenset(("function_call", "thought_signature"))
-_BLANK = "[ \t\n\r]*"
-_HEAD = re.compile(rf'\{{{_BLANK}(?P<role>"role"{_BLANK}:{_BLANK}(?:"[a-z]*"|null){_BLANK},{_BLANK})?"parts"{_BLANK}:{_BLANK}\[{_BLANK}')
+_BLANK = r"[ \t\n\r]*"
+_HEAD = re.compile(rf'\{{{_BLANK}(?P<role>"role"{_BLANK}:{_BLANK}(?:"[a-z]*"|null){_BLANK},{_BLANK})?'
+                   rf'"parts"{_BLANK}:{_BLANK}\[{_BLANK}')
 """A content's text up to its first part, as written without escapes: its role (if any) first, then `parts`."""
 _AFTER_PART = re.compile(rf"{_BLANK}(,?){_BLANK}")
 _TAIL = re.compile(rf"\]{_BLANK}\}}")

@@ -55,23 +55,24 @@ def sample_spans(text: str, start: int) -> list[tuple[int, int]] | None:
 def member_sample_spans(text: str, members: list[tuple[int, int]]) -> list[tuple[int, int]] | None:
     """sample_spans of an archive's log text (eval_archive.unpack_members), from where its members lie: each
     member decoded on its own by msgspec (which refuses wherever it could disagree with `json`:
-    viewer/analysis/jsontext.py) rather than the whole log read with spans, a tenth of an archive's parse. None
-    when this cannot tell (a member that is not JSON or no sample, fewer than two samples): sample_spans decides
-    those."""
-    if len(members) < 3 or type(_member_value(text, members[0])) is not dict:
+    viewer/analysis/jsontext.py) rather than the whole log read with spans (about a tenth of an archive's parse).
+    None when this cannot tell (a member that is not JSON or no sample, fewer than two samples): sample_spans
+    decides those."""
+    if len(members) < 3 or type(_value(text[members[0][0]:members[0][1]])) is not dict:
         return None  # `header.json` must be an object for the text to be a log
     spans = []
     for start, end in members[1:]:
-        if not is_sample(_member_value(text, (start, end))):
+        written = text[start:end]
+        if not is_sample(_value(written)):
             return None
-        written = text[start:end]  # the sample's value, without the JSON blanks around it
+        # The sample's value, without the JSON blanks around it.
         spans.append((start + len(written) - len(written.lstrip(_BLANKS)), start + len(written.rstrip(_BLANKS))))
     return spans
 
 
-def _member_value(text: str, span: tuple[int, int]) -> Any:
+def _value(written: str) -> Any:
     try:
-        return _DECODE(text[span[0]:span[1]])
+        return _DECODE(written)
     except Exception:  # noqa: BLE001 - whatever msgspec refuses, sample_spans decides
         return None
 

@@ -150,7 +150,7 @@ member (from its key's quote to its value's end) and its key (written without es
 
 def _flat_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] | None:
     """member_spans of an object of text and constants, in one match rather than a walk member by member (a fifth
-    of the time); None when the object at `start` is not such an object with the keys of `value` in their order
+    less time); None when the object at `start` is not such an object with the keys of `value` in their order
     (then the walk decides)."""
     found = _FLAT.match(text, start)
     if found is None:
