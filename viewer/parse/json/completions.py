@@ -51,7 +51,7 @@ def details_pieces(source: JsonObject, role: str) -> list[Piece]:
 
 def _detail(detail: Any, span: tuple[int, int], role: str) -> Piece:
     kind = detail.get("type") if isinstance(detail, dict) else None
-    if kind in DETAIL_TEXT and isinstance(detail.get(DETAIL_TEXT[kind][0]), str):
+    if isinstance(kind, str) and kind in DETAIL_TEXT and isinstance(detail.get(DETAIL_TEXT[kind][0]), str):
         key, intent = DETAIL_TEXT[kind]
         return pieces.analysis(role, detail[key], span, intent)
     if kind == "reasoning.encrypted":
