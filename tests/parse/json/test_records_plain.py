@@ -37,7 +37,7 @@ CONTENT = st.fixed_dictionaries({"parts": st.lists(PART, max_size=3)}, optional=
        separators=st.sampled_from([None, (",", ":")]), role_first=st.booleans())
 def test_plain_contents_read_as_the_general_reader_reads_them(contents, indent, separators, role_first):
     if role_first:  # as producers write a content (read_plain's own walk of its parts); else the role comes last
-        contents = [{"role": content.pop("role"), **content} if "role" in content else content
+        contents = [{"role": content["role"], **content} if "role" in content else content
                     for content in contents]
     text = json.dumps({"contents": contents}, indent=indent, separators=separators)
     fast, general = read_both_ways(text, gemini_plain, "read_plain")
