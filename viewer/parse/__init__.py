@@ -10,7 +10,7 @@ from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
 from viewer.parse.datasets import conversation_spans, read_dataset
-from viewer.parse.decode import decode
+from viewer.parse.decode import decode_members
 from viewer.parse.detect import detect
 from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
 from viewer.parse.inline_media import attach_media
@@ -37,10 +37,10 @@ def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None =
 
 
 def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcript:
-    text, decode_diagnostics = decode(data)
+    text, decode_diagnostics, members = decode_members(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
-    spans = conversation_spans(text) if chosen == "json" else None
+    spans = conversation_spans(text, members) if chosen == "json" else None
     if spans is not None:
         return _dataset(text, spans, options, decode_diagnostics)
     transcript = IMPORTERS[chosen].read(text, options)
@@ -100,16 +100,25 @@ def _read_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
 def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     """The transcript with its checks and pairs, and every diagnostic in source order."""
     cancelled = frozenset(d.message_index for d in transcript.diagnostics
-                          if d.code == "E-TOOL-CANCELLED" and d.message_index is not None)
+                          if d.code == "E-TOOL-CANCELLED" and d.message_index is not None) \
+        if transcript.diagnostics else _NONE_CANCELLED  # most conversations of a dataset: none to look through
     replies_without_id = IMPORTERS[transcript.dialect].replies_without_id
     pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled) \
         if _has_calls_or_replies(transcript.messages) else ([], [])
     transcript = attach_media(transcript)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
-    diagnostics.sort(key=lambda d: (d.span[0], d.span[1]))
+    if len(diagnostics) > 1:
+        diagnostics.sort(key=_source_order)
     if not pairs and not transcript.pairs and tuple(diagnostics) == transcript.diagnostics:
         return transcript  # nothing to add (most conversations of a dataset): no copy
     return dataclasses.replace(transcript, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
+
+
+_NONE_CANCELLED: frozenset[int] = frozenset()
+
+
+def _source_order(diagnostic: Diagnostic) -> tuple[int, int]:
+    return diagnostic.span[0], diagnostic.span[1]
 
 
 def _has_calls_or_replies(messages: tuple[Message, ...]) -> bool:

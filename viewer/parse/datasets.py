@@ -18,7 +18,7 @@ from typing import Any, Callable
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
-from viewer.parse.json.inspect_log import sample_spans
+from viewer.parse.json.inspect_log import member_sample_spans, sample_spans
 from viewer.parse.json.records import is_record
 from viewer.parse.options import ParseOptions
 
@@ -32,9 +32,12 @@ _SPACE = re.compile(r"\s*")
 _NOT_BLANK = re.compile(r"\S")
 
 
-def conversation_spans(text: str) -> list[Span] | None:
+def conversation_spans(text: str, members: list[Span] | None = None) -> list[Span] | None:
     """Where each conversation of a dataset lies, or None when the text is not a dataset (one conversation,
-    messages one per line, anything else)."""
+    messages one per line, anything else). `members`: where the members of the Inspect AI archive the text was
+    unpacked from lie in it (decode.decode_members), whose samples are then found without reading the text."""
+    if members and (samples := member_sample_spans(text, members)) is not None:
+        return samples
     start = _SPACE.match(text).end()
     if text.startswith("[", start):
         return _array_elements(text, start)

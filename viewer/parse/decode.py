@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
-from viewer.model import Diagnostic, make_diagnostic
+from viewer.model import Diagnostic, Span, make_diagnostic
 from viewer.parse.json import eval_archive
 from viewer.parse.surrogates import clean, has_lone_surrogate
 
@@ -13,16 +13,24 @@ BOM = "\ufeff"
 
 def decode(data: str | bytes) -> tuple[str, list[Diagnostic]]:
     """Return the text every span will point into, and any decoding diagnostics."""
+    text, diagnostics, _ = decode_members(data)
+    return text, diagnostics
+
+
+def decode_members(data: str | bytes) -> tuple[str, list[Diagnostic], list[Span]]:
+    """`decode`, and where the members of an Inspect AI archive lie in its text (eval_archive.unpack_members;
+    none for anything else)."""
+    members: list[Span] = []
     if isinstance(data, str):
         text, diagnostics = _checked_str(data)
     elif eval_archive.is_archive(data):
-        text, diagnostics = eval_archive.unpack(data)  # an Inspect AI .eval log: the JSON log it holds
+        text, diagnostics, members = eval_archive.unpack_members(data)  # an Inspect AI .eval log: its JSON log
     else:
         text, diagnostics = _decode_bytes(data)
-    if text.startswith(BOM):
+    if text.startswith(BOM):  # never an archive's text, which starts with its `{`
         # The BOM is an encoding mark, not content; the raw upload still keeps it.
         text = text[1:]
-    return text, diagnostics
+    return text, diagnostics, members
 
 
 def decode_file(file: BinaryIO) -> str | None:

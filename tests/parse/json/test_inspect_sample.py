@@ -51,3 +51,13 @@ def test_a_sample_written_oddly_is_read_as_the_general_reading_reads_it():
                    '{"id": 1, "epoch": 1, "target": "t", "messages": [' + message + '], "x": NaN}'):
         text = '{"version": 2, "eval": {"task": "t"}, "samples": [' + sample + ", " + sample + "]}"
         assert _read(text, fast=True) == _read(text, fast=False)
+
+
+@pytest.mark.parametrize("ascii", [True, False])
+def test_a_sample_s_messages_are_found_from_their_lengths_in_any_characters(ascii):
+    messages = [{"role": "user", "content": "café ✓ 😀"}, {"role": "assistant", "content": "naïve"}]
+    sample = json.dumps({"id": 1, "epoch": 1, "target": "t", "messages": messages}, ensure_ascii=ascii, indent=1)
+    text = f'{{"samples": [{sample}]}}'
+    bracket = text.index("[", text.index('"messages"'))
+    spans = inspect_sample._listed_spans(text, bracket, sample)
+    assert [json.loads(text[begin:end]) for begin, end in spans] == messages

@@ -70,8 +70,12 @@ def test_plain_elements_read_as_the_general_reader_reads_them(elements, style):
 
 
 def test_written_twice_or_with_escapes_the_general_reader_decides():
+    call = '{"id": "c1", "function": {"name": "f", "arguments": "{}"}}'
     for text in ('[{"role": "assistant", "reasoning_content": "r", "content": "a", "content": "b"}]',
-                 '[{"role": "assistant", "reasoning_c\\u006fntent": "r", "content": "a"}]'):
+                 '[{"role": "assistant", "reasoning_c\\u006fntent": "r", "content": "a"}]',
+                 '[{"role": "assistant", "reasoning_content": "r", "tool_calls": [%s], "tool_calls": [%s, %s]}]'
+                 % (call, call, call),
+                 '[{"role": "assistant", "content": "a", "content": "b", "tool_calls": [%s]}]' % call):
         value = json.loads(text)[0]
         assert plain.member_spans(text, 1, value) is None
         with pytest.MonkeyPatch.context() as monkeypatch:

@@ -123,6 +123,14 @@ def test_reasoning_details_are_analysis_and_encrypted_details_opaque():
     assert shown(transcript) == ["A"]
 
 
+def test_a_reasoning_detail_whose_type_is_no_text_is_an_unknown_part_hidden_by_default():
+    for kind in ([], {"a": 1}, 3, None):
+        transcript = parse(json.dumps({"messages": [{"role": "assistant", "content": "A", "reasoning_details": [
+            {"type": kind, "text": "secret"}]}]}))
+        assert [d.code for d in transcript.diagnostics] == ["W-JSON-UNKNOWN-PART"]
+        assert shown(transcript) == ["A"]
+
+
 def test_batch_lines_keep_their_custom_id_in_each_conversation_header():
     lines = [{"custom_id": f"r{n}", "method": "POST", "url": "/v1/chat/completions",
               "body": {"model": "m", "messages": [{"role": "user", "content": f"Q{n}"}]}} for n in (1, 2)]

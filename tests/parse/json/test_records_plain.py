@@ -33,8 +33,29 @@ CONTENT = st.fixed_dictionaries({"parts": st.lists(PART, max_size=3)}, optional=
 
 
 @settings(max_examples=300, deadline=None)
-@given(contents=st.lists(CONTENT, max_size=4), indent=st.sampled_from([None, 1]))
-def test_plain_contents_read_as_the_general_reader_reads_them(contents, indent):
-    text = json.dumps({"contents": contents}, indent=indent)
+@given(contents=st.lists(CONTENT, max_size=4), indent=st.sampled_from([None, 1]),
+       separators=st.sampled_from([None, (",", ":")]), role_first=st.booleans())
+def test_plain_contents_read_as_the_general_reader_reads_them(contents, indent, separators, role_first):
+    if role_first:  # as producers write a content (read_plain's own walk of its parts); else the role comes last
+        contents = [{"role": content["role"], **content} if "role" in content else content
+                    for content in contents]
+    text = json.dumps({"contents": contents}, indent=indent, separators=separators)
     fast, general = read_both_ways(text, gemini_plain, "read_plain")
     assert fast == general
+
+
+ODD_WRITING = [
+    '{"role": "model", "parts": [{"text": "old"}], "parts": [{"text": "a", "thought": true}, {"text": "b"}]}',
+    '{"role": "model", "parts": [{"text": "a", "thought": true}, {"text": "b"}], '
+    '"parts": [{"text": "c", "thought": true}, {"text": "d"}]}',
+    '{"role": "user", "role": "model", "parts": [{"text": "a", "thought": true}, {"text": "b"}]}',
+    '{"parts": [{"text": "a", "thought": true}, {"text": "b"}], "role": "model"}',
+    '{"r\\u006fle": "model", "parts": [{"text": "a", "thought": true}, {"text": "b"}]}',
+    '{ "role" : null ,\n "parts" : [ {"text": "a", "thought": true} ,\n {"text": "b"} ] }',
+]
+
+
+def test_contents_written_oddly_read_as_the_general_reader_reads_them():
+    for content in ODD_WRITING:
+        fast, general = read_both_ways('{"contents": [%s]}' % content, gemini_plain, "read_plain")
+        assert fast == general, content

@@ -84,6 +84,21 @@ class MessageBuilder:
         self._number(pieces, element.span, turn)
         self._note(source.problems, len(self.messages) - len(pieces) if pieces else None)
 
+    def add_plain(self, element: Node, plain: PlainView | None = None) -> bool:
+        """`add(element, read, plain)` of an element whose plain view (`plain` gives it; None: the element itself)
+        is a plain chat message, read by plain.py at once, without add's dispatch (a fifth of reading a big file's
+        plain messages). False, with nothing added and no turn taken, for any other element: then `add` reads it.
+        With no `plain`, as add reads conversation.py's elements: a framework's plain view of a plain message (no
+        `type`, no `lc`) is the message itself. A Gemini content, which add reads before any plain view, is never
+        such a message: `parts` is no plain key, and a content holds no text `content` to view."""
+        value = element.value
+        if element.members or type(value) is not dict \
+                or plain is not None and (value := plain(value)) is None \
+                or not read_plain(value, element.span, self.text, self, self.turn):
+            return False
+        self.turn += 1
+        return True
+
     def add_pieces(self, pieces: list[Piece], span: Span) -> None:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1

@@ -280,9 +280,13 @@ def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[S
     add = frame.append
     position, stop = within or (0, len(text))
     not_blank = _NOT_BLANK_RUN.search
-    for start, end in sorted(claimed) + [(stop, stop)]:
-        if start > position and (found := not_blank(text, position, start)) is not None:
-            add(Segment("json", found.group(), found.start(), found.end()))
+    claimed = sorted(claimed)
+    claimed.append((stop, stop))
+    for start, end in claimed:
+        if start > position:
+            found = not_blank(text, position, start)
+            if found is not None:
+                add(Segment("json", found[0], found.start(), found.end()))
         if end > position:
             position = end
     return tuple(frame)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import make_diagnostic
+from viewer.model import Span, make_diagnostic
 from viewer.parse.json import gemini_content, responses, sharegpt
 from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of
 from viewer.parse.json.elements import read_message
@@ -49,6 +49,16 @@ def read_reading(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
     builder.tools.update(declared_tools(envelope))
     _unread_tools(reading.envelope, builder)
     prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
+    if prompts or reading.continued or reading.marks:
+        _add_with_prompts(reading, prompts, builder)
+    else:  # most big files: the elements alone
+        _add_elements(reading.elements, builder)
+    return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
+
+
+def _add_with_prompts(reading: Reading, prompts: list[tuple[Span, list[Piece]]], builder: MessageBuilder) -> None:
+    """The elements, and the envelope's prompts where they stand among them; an element continues the turn
+    before it, or marks its messages, as the reading says."""
     for position, element in enumerate(reading.elements):
         while prompts and (reading.prompts_first or prompts[0][0][0] < element.span[0]):
             span, found = prompts.pop(0)
@@ -56,12 +66,20 @@ def read_reading(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
         first = len(builder.messages)
         if position in reading.continued:
             builder.turn -= 1
-        builder.add(element, read_element, plain_view, view_spans=view_spans)
+        if not builder.add_plain(element):
+            builder.add(element, read_element, plain_view, view_spans=view_spans)
         if position in reading.marks:
             builder.mark(first, reading.marks[position])
     for span, found in prompts:
         builder.add_pieces(found, span)
-    return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
+
+
+def _add_elements(elements: list[Node], builder: MessageBuilder) -> None:
+    """Each element as one turn (_add_with_prompts without what the reading does not have)."""
+    add_plain, add = builder.add_plain, builder.add
+    for element in elements:
+        if not add_plain(element):
+            add(element, read_element, plain_view, view_spans=view_spans)
 
 
 def read_element(source: JsonObject, builder: MessageBuilder) -> list[Piece]:

@@ -16,7 +16,7 @@ import struct
 import zipfile
 import zlib
 
-from viewer.model import Diagnostic, make_diagnostic
+from viewer.model import Diagnostic, Span, make_diagnostic
 
 MAGIC = b"PK\x03\x04"
 _NOT_READ = 0x1 | 0x20 | 0x40
@@ -35,26 +35,34 @@ def is_archive(data: bytes) -> bool:
 
 def unpack(data: bytes) -> tuple[str, list[Diagnostic]]:
     """The archive as the text of the JSON log it holds, and what went wrong; never raises."""
+    text, diagnostics, _ = unpack_members(data)
+    return text, diagnostics
+
+
+def unpack_members(data: bytes) -> tuple[str, list[Diagnostic], list[Span]]:
+    """`unpack`, and where each member's text lies in it (`header.json` first, then the samples in order; none
+    when the archive was refused), so that the log's samples need not be looked for by reading it whole
+    (inspect_log.member_sample_spans)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             return _log_text(archive, data)
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError, NotImplementedError, ValueError) as error:
-        return "", [_refused(f"The zip archive cannot be read ({error}); nothing of it was shown.")]
+        return "", [_refused(f"The zip archive cannot be read ({error}); nothing of it was shown.")], []
 
 
-def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnostic]]:
+def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnostic], list[Span]]:
     members = archive.infolist()
     if len(members) > MAX_MEMBERS:
         return "", [_refused(f"The archive holds {len(members):,} members, more than the {MAX_MEMBERS:,} an "
-                             "Inspect log may; it was not unpacked.")]
+                             "Inspect log may; it was not unpacked.")], []
     unpacked = sum(member.file_size for member in members)
     if unpacked > MAX_UNPACKED:
         return "", [_refused(f"The archive would unpack to {unpacked:,} bytes, more than the {MAX_UNPACKED:,} "
-                             "allowed; it was not unpacked.")]
+                             "allowed; it was not unpacked.")], []
     names = {member.filename for member in members}
     if "header.json" not in names:
         return "", [_refused("This zip archive has no header.json: it is not an Inspect AI .eval log; nothing of "
-                             "it was shown.")]
+                             "it was shown.")], []
     samples = sorted((name for name in names if _SAMPLE.fullmatch(name)), key=_sample_order)
     texts, undecodable = [], []
     infos = {member.filename: member for member in members}
@@ -67,8 +75,22 @@ def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnost
         except UnicodeDecodeError:
             texts.append(raw.decode("utf-8", errors="replace"))
             undecodable.append(name)
-    text = '{"eval_archive": 1,\n"header": ' + texts[0] + ',\n"samples": [\n' + ",\n".join(texts[1:]) + "\n]}\n"
-    return text, [_not_utf8(text, name) for name in undecodable]
+    text = _HEAD + texts[0] + _BEFORE_SAMPLES + _BETWEEN_SAMPLES.join(texts[1:]) + _TAIL
+    return text, [_not_utf8(text, name) for name in undecodable], _member_spans(texts)
+
+
+_HEAD, _BEFORE_SAMPLES, _BETWEEN_SAMPLES, _TAIL = ('{"eval_archive": 1,\n"header": ', ',\n"samples": [\n', ",\n",
+                                                   "\n]}\n")
+"""The log text around the members' texts (the module docstring shows it)."""
+
+
+def _member_spans(texts: list[str]) -> list[Span]:
+    """Where each of `texts` lies in the log text _log_text joins them into."""
+    spans, at = [], len(_HEAD)
+    for number, text in enumerate(texts):
+        spans.append((at, at + len(text)))
+        at += len(text) + len(_BEFORE_SAMPLES if number == 0 else _BETWEEN_SAMPLES)
+    return spans
 
 
 def _member_bytes(data: bytes, member: zipfile.ZipInfo) -> bytes | None:

@@ -7,6 +7,7 @@ checks. Any other object is left to the general reading. tests/parse/json/test_i
 ways and compares."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -33,13 +34,14 @@ def read_sample(text: str, span: Span) -> Transcript | None:
     start, end = span
     if text.find(_MARK, start, min(end, start + _HEAD)) == -1 or not text.startswith("}", end - 1):
         return None
+    written = text[start:end]
     try:
-        value = _DECODE(text[start:end])
+        value = _DECODE(written)
     except Exception:  # noqa: BLE001 - whatever msgspec refuses, the general reading decides
         return None
     if not _is_plain_sample(value):
         return None
-    spans = _message_spans(text, span, value)
+    spans = _message_spans(text, span, value, written)
     if spans is None:
         return None
     builder = MessageBuilder(text)
@@ -59,15 +61,45 @@ def _is_plain_sample(value: Any) -> bool:
         and not any(shape.is_record(value) for shape in records.SHAPES)
 
 
-def _message_spans(text: str, span: Span, value: dict[str, Any]) -> list[Span] | None:
+def _message_spans(text: str, span: Span, value: dict[str, Any], written: str) -> list[Span] | None:
     """Where each of the sample's messages stands: after its one `messages` key (the sample's own, when the text
     holds no other), or where a walk of the sample's members finds them (the key written elsewhere too, as a
-    model event's input may be)."""
+    model event's input may be). `written` is the sample's text."""
     spans: list[Span] = []
     read_items = items_recorded(spans)
     found = list(_MESSAGES_KEY.finditer(text, *span))
     if len(found) == 1:
+        listed = _listed_spans(text, found[0].end(), written)
+        if listed is not None:
+            return listed
         ended = read_items(text, found[0].end(), value["messages"])
     else:
         ended = walk_object(text, span[0], value, {}, inner={"messages": read_items})
     return spans if ended is not None else None
+
+
+class _Messages(msgspec.Struct):
+    messages: list[msgspec.Raw]
+
+
+_RAW_MESSAGES = msgspec.json.Decoder(_Messages).decode
+_BLANK = re.compile(r"[ \t\n\r]*")
+_AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
+
+
+def _listed_spans(text: str, bracket: int, written: str) -> list[Span] | None:
+    """The spans of the items of the sample's one `messages` list, whose `[` is at `bracket`: each from the length
+    of its text as msgspec hands it over undecoded (a Raw, UTF-8), rather than each message decoded again to find
+    its end (half the time); None when that cannot tell."""
+    try:
+        raws = _RAW_MESSAGES(written).messages
+    except Exception:  # noqa: BLE001 - the walk decides
+        return None
+    ascii = written.isascii()  # then a message's bytes are its characters
+    spans, after = [], _AFTER.match
+    at = _BLANK.match(text, bracket + 1).end()
+    for raw in raws:
+        end = at + (len(raw) if ascii else len(str(raw, "utf-8")))
+        spans.append((at, end))
+        at = after(text, end).end()
+    return spans if text.startswith("[", bracket) and text.startswith("]", at) else None

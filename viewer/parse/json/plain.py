@@ -24,7 +24,8 @@ PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "t
                         "tool_name"))
 """OpenAI's keys, and Ollama's `thinking` (reasoning) and `tool_name` (the tool a reply comes from)."""
 _ROLES = frozenset(ROLES)
-_BLANK = re.compile(r"[ \t\n\r]*")
+_BLANKS = r"[ \t\n\r]*"
+_BLANK = re.compile(_BLANKS)
 # A member's key, its colon and, when it is text or a constant, its value (a list or object is left to the
 # decoder); then (group 2) what may follow a value, so that one match reads a whole member of text. The text was
 # decoded already, so it is JSON: a number ends at the first character that cannot continue it, and a comma is
@@ -132,8 +133,35 @@ def member_spans(text: str, start: int, value: dict[str, Any],
     quote to its value's end, as positions.read_value gives it), and of each item of its `listed` list
     (under the item's number). None when the text is not the plain form read here: a key written with escapes
     (its text is then longer than the key), or written twice (then `value` has fewer keys than the text)."""
-    spans: dict[Any, Span] = {}
+    if listed not in value and len(value) <= _FLAT_MEMBERS and (spans := _flat_spans(text, start, value)) is not None:
+        return spans
+    spans = {}
     return spans if walk_object(text, start, value, spans, listed) is not None else None
+
+
+_VALUE = r'(?:"[^"\\]*(?:\\.[^"\\]*)*"|null|true|false|-?[0-9][0-9.eE+-]*)'
+_FLAT_MEMBER = rf'("([^"\\]*)"{_BLANKS}:{_BLANKS}{_VALUE})'
+_FLAT_MEMBERS = 4
+_FLAT = re.compile(r"\{%s%s(?:%s,%s%s(?:%s,%s%s(?:%s,%s%s)?)?)?%s\}" % (
+    _BLANKS, _FLAT_MEMBER, *(_BLANKS, _BLANKS, _FLAT_MEMBER) * 3, _BLANKS))
+"""An object of up to four members whose values are text or constants (a message of text and reasoning), each
+member (from its key's quote to its value's end) and its key (written without escapes) a group."""
+
+
+def _flat_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] | None:
+    """member_spans of an object of text and constants, in one match rather than a walk member by member (a fifth
+    less time); None when the object at `start` is not such an object with the keys of `value` in their order
+    (then the walk decides)."""
+    found = _FLAT.match(text, start)
+    if found is None:
+        return None
+    spans, group = {}, 1
+    for key in value:
+        if found[group + 1] != key:
+            return None
+        spans[key] = found.span(group)
+        group += 2
+    return spans if group > 2 * _FLAT_MEMBERS or found[group] is None else None
 
 
 Walker = Callable[[str, int, Any], "int | None"]

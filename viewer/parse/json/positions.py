@@ -63,6 +63,11 @@ class Node(NamedTuple):
     """For an array read with positions: each item (empty when read whole)."""
 
 
+_NO_MEMBERS = Node._field_defaults["members"]
+_new_tuple = tuple.__new__
+"""Node(value, span) without the Python frame of a named tuple's `__new__`: one per message of a long list."""
+
+
 def skip_blank(text: str, at: int) -> int:
     """The first offset at or after `at` that is not JSON whitespace."""
     if text[at:at + 1] not in _BLANK_CHARS:
@@ -180,7 +185,7 @@ def _read_items_whole(text: str, at: int, position: int, base: int, items: list[
     try:  # the C decoder called directly, not through _decoded: a frame less per item
         while True:
             value, end = scan(text, position)
-            add(Node(value, (base + position, base + end)))
+            add(_new_tuple(Node, (value, (base + position, base + end), _NO_MEMBERS, ())))  # Node(value, span)
             found = after(text, end)
             position = found.end()
             if found[1]:
