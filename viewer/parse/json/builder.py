@@ -135,7 +135,10 @@ class MessageBuilder:
     def _number(self, pieces: list[Piece], span: Span, turn: int) -> None:
         for piece in pieces:
             at = span if len(pieces) == 1 else (piece.span or span)
-            message = Message.drafted(index=len(self.messages), turn=turn, span=at, **piece.fields)
+            fields = piece.fields  # numbered once: its fields become the message's, its `content` the `body`
+            content = fields.pop("content")
+            message = Message(index=len(self.messages), turn=turn, body=content, span_start=at[0], span_end=at[1],
+                              **fields)
             self.messages.append(message)
             self._note(piece.problems, message.index)
             if message.end == "call":
