@@ -121,7 +121,7 @@ def between(text: str, spans: list[Span]) -> tuple[list[Segment], list[Diagnosti
     edges = [(0, spans[0][0]), *zip((end for _, end in spans), (start for start, _ in spans[1:]))]
     for start, end in edges:
         if text[start:end].strip():
-            frame.append(Segment.of("json", text[start:end], (start, end)))
+            frame.append(Segment("json", text[start:end], start, end))
     tail = spans[-1][1]
     rest = text[tail:].strip()
     if rest in ("]", "") or _closes_document(text, rest):

@@ -85,7 +85,7 @@ class Session(MessageBuilder):
     def frame(self, quiet: list[Span], diagnostics: list[Diagnostic]) -> tuple[Segment, ...]:
         """What of the source is not a message: the `quiet` lines (events that carry no conversation, kind
         `event`) and what else lies between messages and diagnostics (kind `json`), in source order."""
-        events = [Segment.of("event", self.text[start:end], (start, end)) for start, end in quiet]
+        events = [Segment("event", self.text[start:end], start, end) for start, end in quiet]
         claimed = [*(message.span for message in self.messages), *quiet,
                    *(diagnostic.span for diagnostic in diagnostics)]
         return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))

@@ -60,7 +60,7 @@ class Reader:
             self.diagnostics.append(make_diagnostic("W-STRAY-TEXT", match.span(),
                                                     "This <|im_end|> closes no open message."))
         else:
-            self.frame.append(Segment.of("bos" if token in BOS else "eos", token, match.span()))
+            self.frame.append(Segment("bos" if token in BOS else "eos", token, match.start(), match.end()))
         return match.end()
 
     def _between(self, start: int, end: int) -> None:

@@ -98,8 +98,9 @@ def _read(text: str, options: ParseOptions, family: Family) -> Transcript:
         role = roles.get(kind)
         if role is not None and how == "end":
             if plain(text, turn, role, state):  # inline: most turns of a long transcript
-                add(Message.drafted(text[start:end].strip(), span, header=header, index=len(messages), turn=number,
-                                    role=role))
+                header_start, header_end = header or NO_HEADER
+                add(Message(len(messages), number, role, text[start:end].strip(), span[0], span[1], None, None,
+                            "final", False, None, False, None, None, "end", (), header_start, header_end))
                 continue
             if _made_directly(text, turn, role, number, messages, family):
                 continue
@@ -130,12 +131,12 @@ def _made_directly(text: str, turn: Turn, role: str, number: int, messages: list
     inner = trim_newline(text[lead + len(opener):close], lead=True, tail=True)
     answer = trimmed_span(text, block_end, end)
     thought = (turn.span[0], turn.span[1] if answer is None else block_end)
-    messages.append(Message.drafted(inner, thought, header=turn.header, index=len(messages), turn=number,
-                                    role="assistant", channel="analysis",
-                                    segments=(Segment.of("think", inner, (lead, block_end)),)))
+    header_start, header_end = turn.header or NO_HEADER
+    messages.append(Message(len(messages), number, "assistant", inner, thought[0], thought[1], None, None, "analysis",
+                            False, None, False, None, None, "end", (Segment("think", inner, lead, block_end),),
+                            header_start, header_end))
     if answer is not None:
-        messages.append(Message.drafted(text[answer[0]:answer[1]], (answer[0], turn.span[1]), index=len(messages),
-                                        turn=number, role=role))
+        messages.append(Message(len(messages), number, role, text[answer[0]:answer[1]], answer[0], turn.span[1]))
     return True
 
 
@@ -156,10 +157,10 @@ def _finish_turn(builder: TurnBuilder, number: int, messages: list[Message], dia
     first_index = len(messages)
     for offset, (span, content, role, name, recipient, channel, content_type, call_id, end, segments) in \
             enumerate(drafts):
-        messages.append(Message.drafted(content, span, header=turn.header if offset == 0 else None,
-                                        index=first_index + offset, turn=number, role=role, name=name,
-                                        recipient=recipient, channel=channel, content_type=content_type,
-                                        call_id=call_id, end=end, segments=segments))
+        header_start, header_end = turn.header if offset == 0 and turn.header else NO_HEADER
+        messages.append(Message(first_index + offset, number, role, content, span[0], span[1], name, recipient,
+                                channel, False, content_type, False, None, call_id, end, segments, header_start,
+                                header_end))
     if not notes:
         return
     starts = [draft[_SPAN][0] for draft in drafts]
@@ -174,9 +175,10 @@ def _reply_made(text: str, turn: Turn, number: int, messages: list[Message], kin
     start, end = turn.body
     content = text[start:end].strip()
     content_type = None if whole_json(content) is UNREADABLE else "json"
-    messages.append(Message.drafted(content, turn.span, header=turn.header, index=len(messages), turn=number,
-                                    role="tool", recipient="assistant", channel="commentary",
-                                    content_type=content_type, segments=(Segment.of(kind, content, turn.body),)))
+    header_start, header_end = turn.header or NO_HEADER
+    messages.append(Message(len(messages), number, "tool", content, turn.span[0], turn.span[1], None, "assistant",
+                            "commentary", False, content_type, False, None, None, "end",
+                            (Segment.of(kind, content, turn.body),), header_start, header_end))
     return True
 
 
@@ -193,6 +195,10 @@ LEAD = re.compile(r"\s*")
 copying the body."""
 
 
+NO_HEADER = (None, None)
+"""The header's ends of a message without one."""
+
+
 def segment(kind: str, text: str, span: Span) -> tuple[Segment, ...]:
     """One segment, as the `segments` of a message."""
-    return (Segment.of(kind, text, span),)
+    return (Segment(kind, text, span[0], span[1]),)

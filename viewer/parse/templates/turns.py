@@ -155,7 +155,7 @@ class _Reader:
         if mark.opens is not None:
             self._open(mark.opens, start, match.span(), match.end())
         elif mark.frame is not None:
-            self.frame.append(Segment.of(mark.frame, match.group(), match.span()))
+            self.frame.append(Segment(mark.frame, match.group(), match.start(), match.end()))
             self.then = mark.then
         else:
             self.notes.append(Pending("W-STRAY-TEXT", f"This {match.group()} ends no open turn.", match.span()))
