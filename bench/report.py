@@ -100,7 +100,7 @@ page's (the transcript, not its progress page), the time until it is stored whol
 RSS, and the peak as a multiple of the file (whole, and above idle). The body is spooled to disk; datasets of 16 MB and more
 are parsed and stored 4 MB of lines at a time; sessions of 8 MiB and more are parsed from a thin text, their image
 payloads cut out a line at a time (viewer/parse/thinning.py); Harmony and ChatML are parsed whole, their plain
-messages' bodies left in the text (viewer/model/message.py). Targets (issue 29): a session or a dataset of 1 GiB
+messages' bodies left in the text (viewer/model/pieces.py). Targets (issue 29): a session or a dataset of 1 GiB
 ≤ 512 MB; Harmony and ChatML ≤ 6× their size up to 256 MB.""",
           ("--gib", "session", "dataset", "--whole-at-256", "harmony", "chatml")),
     Bench("secret_scan", "The scan for secrets", """\

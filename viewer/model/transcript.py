@@ -10,7 +10,8 @@ from typing import Any
 
 from viewer.model.cuts import Cuts
 from viewer.model.lines import LineIndex
-from viewer.model.message import Message, Segment, Span, Thread
+from viewer.model.message import Message
+from viewer.model.pieces import Segment, Span, Thread
 
 SCHEMA = "openchatml-viewer/3"
 """The JSON form of one conversation. /3 (agent sessions) added, where a log records them, a message's `meta`,

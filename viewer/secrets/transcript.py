@@ -72,7 +72,7 @@ def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
     for conversation, part in parts:  # transcripts have 100,000 messages and more: comprehensions, not loops
         combinations.update(map(fields, part.messages))
         # A body that is not a slice of the source (a JSON string, a literal) is scanned on its own; a body left in
-        # the source (viewer/model/message.py) is one, as is one written where its header ends.
+        # the source (viewer/model/pieces.py) is one, as is one written where its header ends.
         for message in [message for message in part.messages
                         if (message.source is not source if message.body is None else message.body and not (
                             message.header_end is not None

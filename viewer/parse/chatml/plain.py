@@ -39,7 +39,7 @@ _START, _END = len(_OPEN), len(_CLOSE)
 
 # A message before its index and turn: role, name, content, span, segments, recipient, channel, content_type,
 # end (a list: its span grows to the envelope's edges). Its content is a string, or where it is in the text
-# (`Stretch`): a body left in the text (viewer/model/message.py says why).
+# (`Stretch`): a body left in the text (viewer/model/pieces.py says why).
 Draft = list
 Stretch = tuple[int, int]
 """Where a piece of text is: its start and its length."""

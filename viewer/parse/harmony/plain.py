@@ -41,7 +41,7 @@ def read_plain(text: str, position: int, messages: list[Message]) -> int:
         start = body_from - len(header_text) - _HEADER_FRAME
         if start == position:  # messages written back to back: one int object for this start and the last end
             start = position  # (32 bytes of each of a big transcript's hundreds of thousands of messages)
-        # The body is left in the text (viewer/model/message.py says why); its start is the header's end,
+        # The body is left in the text (viewer/model/pieces.py says why); its start is the header's end,
         # one int object for both.
         append(Message(index, index, role, None, start, after, name, recipient, channel, channel_explicit,
                        content_type, constrained, intent, call_id, end, (), start, body_from, None, None, None, False,
