@@ -14,7 +14,6 @@ import json
 import re
 from typing import Any, Callable
 
-
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans

@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-
 from viewer.model import Message, Transcript
 from viewer.model.cuts import MARK, STANDIN, Cut, Cuts, standin
 from viewer.parse import parse
