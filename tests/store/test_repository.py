@@ -80,7 +80,7 @@ def test_an_abandoned_claim_is_taken_over_after_its_lease(store):
 
 def test_the_current_parser_version_is_never_parsed_again(store, monkeypatch):
     record = ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
-    monkeypatch.setattr(ingest, "analyse", lambda *args: pytest.fail("parsed again"))
+    monkeypatch.setattr(ingest.core, "analyse", lambda *args: pytest.fail("parsed again"))
     assert ingest.current(store, record) == record
 
 
@@ -111,7 +111,7 @@ def test_a_parser_crash_is_stored_as_a_diagnostic_not_raised(store, monkeypatch)
     def broken(*args, **kwargs):
         raise RecursionError("boom")
 
-    monkeypatch.setattr(ingest, "parse", broken)
+    monkeypatch.setattr(ingest.core, "parse", broken)
     record = ingest.store_upload(store, b"anything", id="abc")
     assert record.message_count == 0 and record.error_count == 1
     assert store.diagnostics("abc")[0].diagnostic.code == "W-PARSER-FAILED"

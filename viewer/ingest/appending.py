@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from itertools import islice
 
-from viewer.ingest import STORED_VERSION, Analysis, examine
+from viewer.ingest.core import STORED_VERSION, examine
+from viewer.ingest.masking import Analysis
 from viewer.ingest.images import store_analysis_images
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import BOM

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import BinaryIO, Callable
 
-from viewer.ingest import STORED_VERSION, contents, examine, raw_spool
+from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
 from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_images
 from viewer.ingest.streaming import process_streamed
 from viewer.parse.thinning import Thinned

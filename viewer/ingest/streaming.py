@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from viewer.ingest import STORED_VERSION
+from viewer.ingest.core import STORED_VERSION
 from viewer.ingest.images import source_reader, store_images
 from viewer.ingest.masking import mask_secrets
 from viewer.model.collector import collector_paused
