@@ -14,8 +14,8 @@ from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.policy import Projection
-from viewer.store import (live, masked, media, migrate, owners, processing, raw as raw_bytes, rows, search, slots,
-                          streamed, summaries)
+from viewer.store import (live, masked, media, migrate, owner_search, owners, processing, raw as raw_bytes, rows,
+                          search, slots, streamed, summaries)
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -52,6 +52,8 @@ class Store:
         """The full-text index of message bodies."""
         self.owners = owners.Owners(self.engine)
         """Whose list each upload is in: the hashes of owner keys."""
+        self.owner_search = owner_search.OwnerSearch(self.engine)
+        """The search across an owner's uploads, on the same index."""
         self.media = media.MediaBlobs(self.engine)
         """Pasted images, once each, and which messages hold them."""
         self.processing = processing.Processing(self.engine)

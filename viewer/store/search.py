@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from sqlalchemy import and_, column, func, or_, select, table, text
 from sqlalchemy.engine import Connection, Engine
@@ -21,9 +21,6 @@ from sqlalchemy.exc import DBAPIError
 from viewer.policy import SHOWN_IN_FULL, Projection
 from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
-
-if TYPE_CHECKING:
-    from viewer.store.across import Across
 
 MAX_QUERY_CHARS = 500
 COUNT_CAP = 1000
@@ -208,13 +205,6 @@ class Search:
         """Messages of the transcripts (a dataset: all its conversations) that match every term of `query` in
         `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap."""
         return _find(self.engine, transcript_ids, query, view, limit, offset)
-
-    def across(self, blocks: dict[int, str], query: Query, view: str, *, before: int | None = None,
-               groups: int = 20, per_group: int = 3) -> "Across":
-        """An owner's search across their uploads (`blocks`: Owners.blocks), grouped by upload, newest block
-        first: viewer/store/across.py."""
-        from viewer.store import across  # it builds on this module's matching and hits
-        return across.find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
 
 
 def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str, limit: int,

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from viewer.store import Record, hash_key
 from viewer.store import search as store_search
-from viewer.store.across import Group
+from viewer.store.owner_search import Group
 from viewer.web import access, expiry, ownership
 from viewer.web.lookup import DEBUG, get_store, int_arg, requested_view
 from viewer.web.views.search import Found, excerpt
@@ -126,8 +126,8 @@ def search() -> Response:
         owner_hash = ownership.current_hash()
         if owner_hash is not None:  # the owner may search the debug view of every upload of theirs
             store = get_store()
-            found = store.search.across(store.owners.blocks(owner_hash), query, view, before=before, groups=GROUPS,
-                                        per_group=PER_GROUP)
+            found = store.owner_search.find(store.owners.blocks(owner_hash), query, view, before=before,
+                                            groups=GROUPS, per_group=PER_GROUP)
             matches, next_before = _matches(found.groups, query, view, raw), found.next_before
     return _private(render_template("yours_search.html", q=raw or "", query=query, view=view, matches=matches,
                                     before=before, next_before=next_before))
