@@ -52,6 +52,11 @@ FORBIDDEN_LIBRARIES = {
 }
 
 
+CYCLE_EXEMPT = ("viewer.parse",)
+"""Packages the cycle check skips for now: the JSON readings of viewer/parse/json import one another. Empty this
+tuple to check them too."""
+
+
 def imported_modules(path: Path) -> set[str]:
     modules = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -85,3 +90,93 @@ def test_every_package_has_a_place_in_the_pipeline():
                 or (path.suffix == ".py" and path.stem not in ("__init__", "__main__", "cli"))}
     assert packages == set(ALLOWED)
 
+
+
+def module_name(path: Path) -> str:
+    parts = path.with_suffix("").relative_to(VIEWER.parent).parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(VIEWER.rglob("*.py"))}
+
+
+def imported_viewer_modules(name: str, path: Path) -> set[str]:
+    """The viewer modules a module imports, wherever the import stands (at the top or inside a function):
+    `from package import name` is the module `package.name` when there is one, else the package."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the package, one level up for each dot after the first
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.update(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                         for alias in node.names)
+    return {module for module in found if module in MODULES and module != name}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, without recursion)."""
+    number: dict[str, int] = {}
+    lowest: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+    for root in graph:
+        if root in number:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        number[root] = lowest[root] = len(number)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in number:
+                    number[target] = lowest[target] = len(number)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    lowest[module] = min(lowest[module], number[target])
+                continue
+            work.pop()
+            if work:
+                lowest[work[-1][0]] = min(lowest[work[-1][0]], lowest[module])
+            if lowest[module] == number[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    cycles.append(sorted(component))
+    return cycles
+
+
+def test_no_module_imports_itself_back_through_others():
+    """Module-level and function-level imports alike: a cycle hidden inside a function still ties two modules
+    into one."""
+    checked = {name: path for name, path in MODULES.items()
+               if not any(name == package or name.startswith(package + ".") for package in CYCLE_EXEMPT)}
+    graph = {name: imported_viewer_modules(name, path) & set(checked) for name, path in checked.items()}
+    assert import_cycles(graph) == []
+
+
+def test_imports_inside_functions_count_and_name_the_submodule_they_import(tmp_path):
+    module = tmp_path / "example.py"
+    module.write_text("import json\n\n\ndef later():\n    from viewer.store import search, Store\n"
+                      "    import viewer.model.lines\n", encoding="utf-8")
+    assert imported_viewer_modules("viewer.example", module) == {"viewer.store.search", "viewer.store",
+                                                                 "viewer.model.lines"}
+
+
+def test_the_cycle_check_reports_each_cycle_with_its_modules():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "e"}, "e": {"d"}, "f": {"a"}}
+    assert sorted(import_cycles(graph)) == [["a", "b", "c"], ["d", "e"]]
