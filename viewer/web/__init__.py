@@ -12,10 +12,11 @@ from typing import Any, Mapping
 
 from flask import Flask
 
+from viewer.ingest import samples
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, processing, samples, security, spool
+from viewer.web import assets, config, errors, ownership, processing, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
