@@ -16,7 +16,7 @@ from viewer.ingest import samples
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, processing, security, spool
+from viewer.web import assets, config, errors, ownership, processor, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
@@ -37,7 +37,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
     ownership.init_app(app)
     _init_spool(app)
     _init_store(app)
-    processing.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
+    processor.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)

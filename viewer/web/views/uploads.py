@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry, ownership, processing, spool
+from viewer.web import access, admission, errors, expiry, ownership, spool
 from viewer.web.lookup import get_store
-from viewer.web.processing import get_processor
+from viewer.web.processor import defers, get_processor
 
 bp = Blueprint("uploads", __name__)
 
@@ -98,7 +98,7 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
     fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     store, processor = get_store(), get_processor()
-    if not live and processing.defers(spool.size_of(body)):
+    if not live and defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
         if ingest.streams(body, dialect):
             processor.after(fields["id"], accept)
