@@ -32,11 +32,12 @@ ALLOWED = {
     "ingest": {"model", "images", "parse", "policy", "secrets", "store", "ingest"},
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
-    "present": {"model", "images", "policy", "render", "lexers", "store", "present"},
-    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
-            "context", "present", "web"},
+    "present": {"model", "images", "policy", "render", "lexers", "settings", "store", "present"},
+    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "settings", "store", "ingest",
+            "compare", "context", "present", "web"},
     "sessions": {"model", "parse", "policy", "sessions"},
     "opener": {"opener"},
+    "settings": {"settings"},
 }
 FORBIDDEN_LIBRARIES = {
     **{stage: ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments")
@@ -49,6 +50,7 @@ FORBIDDEN_LIBRARIES = {
     "web": (),
     "sessions": ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments"),
     "opener": ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments"),
+    "settings": ("flask", "werkzeug", "markdown_it", "pygments"),
 }
 
 

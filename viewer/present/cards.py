@@ -17,6 +17,7 @@ from viewer import policy, render
 from viewer.images import thumbnail_size
 from viewer.model import Media, Message
 from viewer.render import prompts
+from viewer.settings import LONG_BODY
 from viewer.store import Entry, Located
 
 _CACHED_BODY_LIMIT = 100_000
@@ -24,9 +25,6 @@ _CACHED_BODY_LIMIT = 100_000
 RENDER_CACHE_BYTES = 32 * 1024 * 1024
 """What the cache of rendered bodies may hold per process, counted as the characters of the HTML kept and of
 the body keyed (about a byte each for most text): windows re-read the same bodies often."""
-LONG_BODY = 20_000
-"""Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
-passes its `LONG_BODY_CHARS` setting."""
 
 _REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
 """An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""

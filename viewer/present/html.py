@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from viewer import render
 from viewer.present import cards, embedded
-from viewer.present.assets import STATIC
+from viewer.settings.folders import STATIC
 from viewer.present.document import Document, buffered, conversation_heading, windows
 from viewer.present.embedded import Embedder
 from viewer.present.links import FileLinks

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.system.browser.test_flow import watch_console
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER
 from viewer.ingest import deferred
-from viewer.web.settings import SETTINGS
+from viewer.settings import SETTINGS
 
 DEFER = next(setting.default for setting in SETTINGS if setting.name == "DEFER_UPLOAD_BYTES")
 BIG = WEATHER.read_bytes() * (DEFER // len(WEATHER.read_bytes()) + 2)
