@@ -21,9 +21,9 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Rebuilt when js-tiktoken is installed anew; checked against tiktoken's SHA-256 (viewer/web/vocabulary.py).
+# Rebuilt when js-tiktoken is installed anew; checked against tiktoken's SHA-256 (viewer/tokens/vocabulary.py).
 $(VOCABULARY): node_modules/.installed | $(VENV)/.installed
-	$(PY) viewer/web/vocabulary.py --out $(dir $@)
+	$(PY) viewer/tokens/vocabulary.py --out $(dir $@)
 	touch $@
 
 run: setup

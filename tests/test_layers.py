@@ -33,15 +33,17 @@ ALLOWED = {
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
     "present": {"model", "images", "policy", "render", "lexers", "settings", "store", "present"},
+    "tokens": {"model", "context", "tokens"},
     "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "settings", "store", "ingest",
-            "compare", "context", "present", "web"},
+            "compare", "context", "tokens", "present", "web"},
     "sessions": {"model", "parse", "policy", "sessions"},
     "opener": {"opener"},
     "settings": {"settings"},
 }
 FORBIDDEN_LIBRARIES = {
     **{stage: ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments")
-       for stage in ("model", "analysis", "parse", "write", "policy", "secrets", "compare", "context", "images")},
+       for stage in ("model", "analysis", "parse", "write", "policy", "secrets", "compare", "context", "images",
+                     "tokens")},
     "lexers": ("flask", "werkzeug", "sqlalchemy", "markdown_it"),
     "render": ("flask", "werkzeug", "sqlalchemy"),
     "store": ("flask", "werkzeug", "markdown_it", "pygments"),

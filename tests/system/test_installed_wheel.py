@@ -32,7 +32,7 @@ from packaging.utils import canonicalize_name
 
 from tests.conftest import ROOT, missing
 from tests.secrets.canaries import canaries
-from viewer.web.tokens import UNAVAILABLE
+from viewer.tokens.counting import UNAVAILABLE
 
 PROJECT = "openchatml-viewer"
 HTMX = ROOT / "node_modules" / "htmx.org" / "dist"
