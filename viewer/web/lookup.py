@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
@@ -16,7 +15,6 @@ from werkzeug.exceptions import Conflict
 
 from viewer import ingest
 from viewer.policy import VIEWS
-from viewer.present.document import conversation_title, counts_of
 from viewer.store import Record, Store
 from viewer.store.processing import PROCESSING
 from viewer.web import access
@@ -248,15 +246,3 @@ def wants_partial() -> bool:
     """Whether htmx asked for a fragment (a history restore wants the whole page)."""
     return (request.headers.get("HX-Request") == "true"
             and request.headers.get("HX-History-Restore-Request") != "true")
-
-
-def title(record: Record) -> str:
-    name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
-    if record.conversation is not None:
-        named = conversation_title(record.header).get("title")  # a chat app's export names its conversations
-        return f"{name} · conversation #{record.conversation:,}" + (f" · {named}" if named else "")
-    return name
-
-
-def counts(record: Record) -> dict[str, int]:
-    return counts_of(partial(getattr, record))

@@ -11,8 +11,9 @@ from werkzeug.wrappers import Response
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
 from viewer.model.branches import FORKS_KEY, forks_in
+from viewer.present.stored import title
 from viewer.tokens import counting
-from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading, title
+from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading
 
 bp = Blueprint("context", __name__)
 

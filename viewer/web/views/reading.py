@@ -12,13 +12,13 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
-from viewer.present import cards
+from viewer.present import cards, comparison
+from viewer.present.stored import title
 from viewer.store import Entry
 from viewer.store.processing import FAILED
-from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
 from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record,
-                               reading_of, record_url, render_reading, requested_view, title, wants_partial)
+                              reading_of, record_url, render_reading, requested_view, wants_partial)
 from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
@@ -74,7 +74,7 @@ def _answers_url(reading: Reading) -> str | None:
     """For a preference pair whose rejected answer this reader may see: its chosen and rejected answers side by
     side (the compare page, in the debug view)."""
     record = reading.record
-    if not reading.may_debug or not get_store().decided_by(record.id, comparing.PREFERENCE_RULE):
+    if not reading.may_debug or not get_store().decided_by(record.id, comparison.PREFERENCE_RULE):
         return None
     named = record.owner_id if record.conversation is None else f"{record.owner_id}.{record.conversation}"
     return url_for("compare.compare", a=f"{named}~chosen", b=f"{named}~rejected", view=DEBUG)

@@ -1,5 +1,6 @@
 """Documents of stored transcripts, for the web app's exports: the entries come from the store a window at a
-time (the default view's by rank, so its hidden rows are never read), and the counts from stored totals."""
+time (the default view's by rank, so its hidden rows are never read), and the counts from stored totals; and a
+stored transcript's title."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,10 +8,9 @@ from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
-from viewer.present.document import Document
-from viewer.store import Entry, Located, Store
+from viewer.present.document import Document, conversation_title, counts_of
+from viewer.store import Entry, Located, Record, Store
 from viewer.store.media import Served
-from viewer.web.lookup import Reading, counts, title
 
 
 class StoredRows:
@@ -20,7 +20,7 @@ class StoredRows:
         self.store = store
         self.id = id
         self.unmasked = unmasked
-        """Whether the reader reads the secrets found (viewer.web.access.reads_secrets)."""
+        """Whether the reader reads the secrets found rather than their placeholders."""
 
     def entries(self, view: str) -> Iterable[Entry]:
         return self.store.iter_entries(self.id, view, unmasked=self.unmasked)
@@ -39,23 +39,19 @@ class StoredRows:
         return self.store.pairs(self.id)
 
 
-def stored_document(store: Store, reading: Reading, *, in_request: bool = True) -> Document:
-    """The reader's view of a stored transcript, conversation or dataset (`in_request`: made while the request
-    is answered, so its images' URLs can be built)."""
-    record, view = reading.record, reading.view
+def stored_document(store: Store, record: Record, view: str, *, debug: bool, unmasked: bool,
+                    media_url: Callable[[str], str] | None = None) -> Document:
+    """`view` of a stored transcript, conversation or dataset, as a reader who reads its secrets (`unmasked`) or
+    not sees it; `media_url` names each image's URL (none for a document written after its request)."""
     if record.is_dataset:
         return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
                         counts={**counts(record), "conversations": record.conversation_count},
-                        parts=lambda: _conversations(store, reading))
+                        parts=lambda: _conversations(store, record, view, debug, unmasked))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
-                    rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live,
-                    media_url=_media_urls(reading) if in_request else None,
-                    thumbnail=partial(_thumbnail, store, record.id, reading.debug))
-
-
-_ANY_IMAGE = "0" * 64
+                    rows=StoredRows(store, record.id, unmasked=unmasked), live=record.live,
+                    media_url=media_url, thumbnail=partial(_thumbnail, store, record.id, debug))
 
 
 def _thumbnail(store: Store, id: str, debug: bool, sha256: str) -> Served | None:
@@ -64,17 +60,24 @@ def _thumbnail(store: Store, id: str, debug: bool, sha256: str) -> Served | None
     return store.media.served(id, sha256, debug=debug, thumbnail=True)
 
 
-def _media_urls(reading: Reading) -> Callable[[str], str]:
-    """The URL of each image in this view, made from one URL built now: the export is written after the
-    request's context is gone."""
-    pattern = reading.links.media_url(_ANY_IMAGE, reading.view)
-    return lambda sha256: pattern.replace(_ANY_IMAGE, sha256)
-
-
-def _conversations(store: Store, dataset: Reading) -> Iterator[Document]:
-    for conversation in store.iter_conversations(dataset.record.id):
+def _conversations(store: Store, dataset: Record, view: str, debug: bool, unmasked: bool) -> Iterator[Document]:
+    for conversation in store.iter_conversations(dataset.id):
         # A conversation's row has no name of its own: its title is its dataset's, with its number.
-        named = dataclasses.replace(conversation, name=dataset.record.name)
+        named = dataclasses.replace(conversation, name=dataset.name)
         # Made as the export is written, after the request: a dataset's exports name no image URLs (its twin is
         # an index of conversations; its Markdown and HTML keep placeholders).
-        yield stored_document(store, dataclasses.replace(dataset, record=named), in_request=False)
+        yield stored_document(store, named, view, debug=debug, unmasked=unmasked)
+
+
+def title(record: Record) -> str:
+    """What a page, an export and a tab call a stored transcript: its name, and a conversation's number and title."""
+    name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
+    if record.conversation is not None:
+        named = conversation_title(record.header).get("title")  # a chat app's export names its conversations
+        return f"{name} · conversation #{record.conversation:,}" + (f" · {named}" if named else "")
+    return name
+
+
+def counts(record: Record) -> dict[str, int]:
+    """A stored transcript's counts, by the names the documents and pages show them under."""
+    return counts_of(partial(getattr, record))
