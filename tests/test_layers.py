@@ -1,15 +1,19 @@
 """The code is a pipeline of stages, each importing only itself and the stages before it:
 
-model → analysis → parse → write; model → policy → store → ingest → web; render and lexers are leaves any later
-stage may use, images (checking and cleaning pasted images with Pillow) is a leaf the parser, ingest and the web
-app use, and so is secrets (the scanner for secrets, which reads only the model); compare (aligning two
-views' entries) reads the model and the policy, and only the web app uses it; so does context (what the model
-saw when sampling a message), which reads the model, the policy and the writers. present (cards, documents and
-the exports' writers) draws what the policy lets through, from the store's read types, without Flask: the web
-app and the command line both use it. sessions (finding agents' session files on this machine) reads them
-through the parser and the policy; opener (reaching the local viewer over HTTP) uses no other stage: both serve
-the command line's `open`. So the store never parses, a parser never knows the web app, rendering
-never reads storage, and an export never needs a server. 300 lines is a guide for one job per module, not a gate."""
+model → analysis → parse → write; model → policy → store → ingest → web. render and lexers are leaves any later
+stage may use; images (checking and cleaning pasted images with Pillow) is a leaf the parser, ingest and the web
+app use; secrets (the scanner for secrets, which reads only the model) and settings (the app's settings, and where
+its installed files are) are leaves too. compare (aligning two views' entries) reads the model and the policy;
+context (what the model saw when sampling a message) reads the model, the policy and the writers, and tokens (its
+token counts, from a vocabulary rebuilt offline) reads context. ingest, the conductor, parses, masks and stores:
+at upload, in the processing worker, for the samples and when parsing again. present (cards, documents of stored
+or parsed rows, comparison pages and the exports' writers) draws what the policy lets through, reading the store,
+without Flask: the web app and the command line both use it. The web app is only the web: each of its modules
+uses Flask or Werkzeug. sessions (finding agents' session files on this machine) reads them through the parser
+and the policy; opener (reaching the local viewer over HTTP) uses no other stage: both serve the command line's
+`open`. So the store never parses, a parser never knows the web app, rendering never reads storage, and an export
+never needs a server. No module imports itself back through others, at the top or inside a function. 300 lines
+is a guide for one job per module, not a gate."""
 from __future__ import annotations
 
 import ast
@@ -32,7 +36,7 @@ ALLOWED = {
     "ingest": {"model", "images", "parse", "policy", "secrets", "store", "ingest"},
     "compare": {"model", "policy", "compare"},
     "context": {"model", "policy", "write", "context"},
-    "present": {"model", "images", "policy", "render", "lexers", "settings", "store", "present"},
+    "present": {"model", "images", "policy", "render", "lexers", "settings", "store", "compare", "present"},
     "tokens": {"model", "context", "tokens"},
     "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "settings", "store", "ingest",
             "compare", "context", "tokens", "present", "web"},
@@ -62,10 +66,13 @@ tuple to check them too."""
 
 
 def imported_modules(path: Path) -> set[str]:
+    """The modules a file imports, anywhere in it; `from viewer import compare` imports `viewer.compare`."""
     modules = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == "viewer":
+            modules.update(f"viewer.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             modules.add(node.module)
     return modules
@@ -86,6 +93,14 @@ def test_each_stage_imports_only_itself_and_earlier_stages(stage):
         if stages - ALLOWED[stage] or libraries:
             wrong[str(path.relative_to(VIEWER))] = sorted(stages - ALLOWED[stage]) + sorted(libraries)
     assert wrong == {}
+
+
+def test_the_web_app_is_only_the_web():
+    """Every module of viewer/web uses Flask or Werkzeug (routes, request reading, headers, the app's parts), or
+    is a package's face; what needs neither belongs to a stage before it."""
+    without = [str(path.relative_to(VIEWER)) for path in sources("web") if path.name != "__init__.py"
+               and not any(module.split(".")[0] in ("flask", "werkzeug") for module in imported_modules(path))]
+    assert without == []
 
 
 def test_every_package_has_a_place_in_the_pipeline():
