@@ -14,6 +14,7 @@ from typing import Hashable, Iterable, NamedTuple, Protocol
 from viewer.compare.align import Step, align
 from viewer.compare.words import WORD_DIFF_CHARS, Run, word_diff
 from viewer.model import Message
+from viewer.model.words import DEBUG, ShowAs, View
 from viewer.policy import Marker
 from viewer.policy.projection import iter_visible_entries
 
@@ -25,7 +26,7 @@ class Shown(Protocol):
     """What the store's entries offer (`viewer.store.Entry`)."""
 
     message: Message
-    show_as: str
+    show_as: ShowAs
     rank: int | None
 
     @property
@@ -55,9 +56,9 @@ class Item(NamedTuple):
     """A note's text ("used get_weather"): all the default view says of tool traffic."""
 
 
-def items(entries: Iterable[Shown], view: str) -> list[Item]:
+def items(entries: Iterable[Shown], view: View) -> list[Item]:
     """The items of a view from its stored entries, in order (the default view's from its entries only)."""
-    if view == "debug":
+    if view == DEBUG:
         return [_debug_item(entry) for entry in entries]
     result = []
     for item in iter_visible_entries(entries):
@@ -76,7 +77,7 @@ def _debug_item(entry: Shown) -> Item:
     # The fields of `header_fields`, written out: this runs once per message of both transcripts.
     fingerprint = (message.role, message.name, message.recipient, message.channel, message.content_type,
                    message.intent, len(message.content), hash(message.content))
-    return Item(message.index, message.index, "debug", fingerprint, (message.role, message.channel),
+    return Item(message.index, message.index, DEBUG, fingerprint, (message.role, message.channel),
                 message.is_call or message.is_reply)
 
 

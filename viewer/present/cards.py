@@ -16,6 +16,7 @@ from cachetools import LRUCache
 from viewer import policy, render
 from viewer.images import thumbnail_size
 from viewer.model import Media, Message
+from viewer.model.words import DEBUG, PROMPT_ROLES
 from viewer.render import prompts
 from viewer.settings import LONG_BODY
 from viewer.store import Entry, Located
@@ -28,8 +29,6 @@ the body keyed (about a byte each for most text): windows re-read the same bodie
 
 _REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
 """An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""
-PROMPT_ROLES = ("system", "developer")
-"""Roles whose bodies are shown as the model saw them, verbatim, rather than as markdown."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
                "tool": "Tool"}
 
@@ -75,7 +74,7 @@ class Card:
     def tone(self) -> str:
         """Colour class: the channel, or the role for system/developer/user/tool messages."""
         message = self.entry.message
-        if message.role in ("system", "developer"):
+        if message.role in PROMPT_ROLES:
             return "system"
         if message.role == "user":
             return "user"
@@ -209,7 +208,7 @@ def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: 
     attached: dict[int, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
-    return threaded([Card(kind="debug", index=entry.message.index, entry=entry,
+    return threaded([Card(kind=DEBUG, index=entry.message.index, entry=entry,
                           body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
                           source=_cached(render.source_code, entry.source, source_language)
                           if len(entry.source) <= long_body else None,

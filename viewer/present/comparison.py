@@ -14,6 +14,7 @@ from typing import Iterable
 from cachetools import LRUCache
 
 from viewer import compare
+from viewer.model.words import DEBUG, View
 from viewer.policy import SHOWN_IN_FULL
 from viewer.store import Entry, Record, Store
 
@@ -34,7 +35,7 @@ class Compared:
     follows."""
 
     record: Record
-    view: str
+    view: View
     unmasked: bool
     """Whether the reader reads the secrets found rather than their placeholders."""
     branch: int | None = None
@@ -44,7 +45,7 @@ class Compared:
 
     @property
     def debug(self) -> bool:
-        return self.view == "debug"
+        return self.view == DEBUG
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +176,7 @@ def _label(item: compare.Item, entry: Entry | None) -> str:
     label = message.role.capitalize()
     if item.kind == "preamble":
         label += " · preamble"
-    if item.kind == "debug":
+    if item.kind == DEBUG:
         if message.role == "tool" and message.name:
             label += f" · {message.name}"
         elif message.recipient:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from viewer import policy
 from viewer.model.collector import collector_paused
+from viewer.model.words import DEBUG, View
 from viewer.store import Entry, Located
 
 WINDOW = 500
@@ -24,7 +25,7 @@ CHUNK_CHARS = 64 * 1024
 class Rows(Protocol):
     """Where a document's entries come from: the store's rows, or a parse's."""
 
-    def entries(self, view: str) -> Iterable[Entry]:
+    def entries(self, view: View) -> Iterable[Entry]:
         """Every entry of a view in order; for the default view only those it does not hide."""
 
     def diagnostics_between(self, first: int, last: int) -> list[Located]:
@@ -105,7 +106,7 @@ class Document:
     """One view of a transcript, or of a dataset's conversations, as the exports read it."""
 
     title: str
-    view: str
+    view: View
     """`default` or `debug`: the caller has already decided that this reader may have it."""
     dialect: str
     counts: dict[str, int]
@@ -136,12 +137,16 @@ class Document:
     def is_dataset(self) -> bool:
         return self.parts is not None
 
+    @property
+    def debug(self) -> bool:
+        return self.view == DEBUG
+
 
 def items(document: Document) -> Iterator[Entry | policy.Marker]:
     """What the view draws, in order: in the default view shown entries, with each run of tool traffic one
     content-free marker (collapsed across windows); in the debug view every entry."""
     entries = document.rows.entries(document.view)
-    if document.view == "debug":
+    if document.debug:
         return iter(entries)
     return policy.iter_visible_entries(entries)
 
@@ -151,7 +156,7 @@ def windows(document: Document) -> Iterator[tuple[list[Entry | policy.Marker], l
     stream = items(document)
     while window := list(islice(stream, WINDOW)):
         found: list[Located] = []
-        if document.view == "debug":
+        if document.debug:
             found = document.rows.diagnostics_between(window[0].index, window[-1].index)
         yield window, found
 

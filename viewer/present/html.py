@@ -77,7 +77,7 @@ def _links(document: Document, images: Embedder, prefix: str) -> FileLinks:
 
 
 def _section(document: Document, anchor: str, heading: str | None, links: FileLinks) -> Section:
-    loose = list(document.rows.loose_diagnostics()) if document.view == "debug" else []
+    loose = list(document.rows.loose_diagnostics()) if document.debug else []
     return Section(document, anchor, heading, _entries(document, links), loose)
 
 
@@ -90,6 +90,6 @@ def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:
 
 
 def _cards(document: Document, window: list, diagnostics: list[Located]) -> list[cards.Card]:
-    if document.view == "debug":
+    if document.debug:
         return cards.debug_cards(window, diagnostics, long_body=WHOLE, source_language=document.source_language)
     return [cards.default_card(item, long_body=WHOLE) for item in window]

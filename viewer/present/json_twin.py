@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
 from viewer.model.branches import FORKS_KEY
+from viewer.model.words import DEBUG, DEFAULT
 from viewer.present.document import Document, buffered, conversation_names, conversation_title, sample_summary
 
 ARRAY_BATCH = 200
@@ -27,7 +28,7 @@ def stream(document: Document) -> Iterator[str]:
         head["conversation"] = document.conversation
     if document.live is not None:
         head["live"] = document.live
-    if document.view == "debug":
+    if document.debug:
         head["header"] = document.header
     elif document.header.get(FORKS_KEY):  # the default view says other versions exist, without showing them
         head["other_versions"] = True
@@ -56,15 +57,15 @@ def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
     rows = document.rows
     yield json.dumps(head)[:-1]
     named = _with_media_urls(document.media_url)
-    if document.view == "debug":
+    if document.debug:
         yield from _array("messages", (named(policy.debug_json(entry.message, show_as=entry.show_as, rule=entry.rule,
                                                                reason=entry.reason, pair=entry.pair))
-                                       for entry in rows.entries("debug")))
+                                       for entry in rows.entries(DEBUG)))
         yield from _array("pairs", rows.pairs())
         yield from _array("diagnostics", (located.diagnostic.to_json() for located in rows.diagnostics()))
     else:
         yield from _array("messages", (named(_default_item(item)) for item in
-                                       policy.iter_visible_entries(rows.entries("default"))))
+                                       policy.iter_visible_entries(rows.entries(DEFAULT))))
     yield "}"
 
 

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
+from viewer.model.words import DEBUG, PROMPT_ROLES
 from viewer.present import cards
 from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
                                      conversation_title, windows)
@@ -49,7 +50,7 @@ def _pieces(document: Document) -> Iterator[str]:
 
 def _transcript(document: Document, level: int) -> Iterator[str]:
     yield _note(document)
-    if document.view == "debug":
+    if document.debug:
         if document.header:
             yield f"Header:\n\n{fenced(json.dumps(document.header, ensure_ascii=False, indent=2, default=str), 'json')}"
         loose = [_diagnostic(located) for located in document.rows.loose_diagnostics()]
@@ -62,7 +63,7 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
         for item in window:
             if isinstance(item, policy.Marker):
                 yield f"*⚙ {inline(item.text)}*\n\n"
-            elif document.view == "debug":
+            elif document.debug:
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
                 label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
@@ -74,7 +75,7 @@ def _count(number: int, noun: str) -> str:
 
 
 def _note(document: Document) -> str:
-    if document.view == "debug":
+    if document.debug:
         return "*Debug view: every message, with the rule that decides it in the default view.*\n\n"
     hidden, total = document.counts["hidden"], document.counts["messages"]
     versions = f" {OTHER_VERSIONS}" if document.header.get(FORKS_KEY) else ""
@@ -84,7 +85,7 @@ def _note(document: Document) -> str:
 
 
 def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:
-    card = cards.Card("debug", entry.index, entry)
+    card = cards.Card(DEBUG, entry.index, entry)
     message = entry.message
     shows_channel = message.role == "assistant" or message.channel_explicit or message.channel != "final"
     channel = f" · {inline(message.channel)}" if shows_channel else ""
@@ -114,7 +115,7 @@ def body(entry: Entry) -> str:
         return "".join((f"**{inline(part.label)}**\n\n" if part.label else "")
                        + (fenced(part.text, None) if part.as_code else as_written(part.text)) for part in parts)
     content_type = (message.content_type or "").strip().lower().removeprefix("<|constrain|>")
-    if message.role in cards.PROMPT_ROLES and not content_type:
+    if message.role in PROMPT_ROLES and not content_type:
         return fenced(message.content, "text")
     if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
         content_type = content_type or "json"

@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
 from viewer.lexers import SOURCE_LEXERS
+from viewer.model.words import DEBUG, View
 from viewer.present.document import Document, conversation_title, counts_of
 from viewer.store import Entry, Located, Record, Store
 from viewer.store.media import Served
@@ -22,7 +23,7 @@ class StoredRows:
         self.unmasked = unmasked
         """Whether the reader reads the secrets found rather than their placeholders."""
 
-    def entries(self, view: str) -> Iterable[Entry]:
+    def entries(self, view: View) -> Iterable[Entry]:
         return self.store.iter_entries(self.id, view, unmasked=self.unmasked)
 
     def diagnostics_between(self, first: int, last: int) -> list[Located]:
@@ -39,19 +40,19 @@ class StoredRows:
         return self.store.pairs(self.id)
 
 
-def stored_document(store: Store, record: Record, view: str, *, debug: bool, unmasked: bool,
+def stored_document(store: Store, record: Record, view: View, *, unmasked: bool,
                     media_url: Callable[[str], str] | None = None) -> Document:
     """`view` of a stored transcript, conversation or dataset, as a reader who reads its secrets (`unmasked`) or
     not sees it; `media_url` names each image's URL (none for a document written after its request)."""
     if record.is_dataset:
         return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
                         counts={**counts(record), "conversations": record.conversation_count},
-                        parts=lambda: _conversations(store, record, view, debug, unmasked))
+                        parts=lambda: _conversations(store, record, view, unmasked))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
                     snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
                     rows=StoredRows(store, record.id, unmasked=unmasked), live=record.live,
-                    media_url=media_url, thumbnail=partial(_thumbnail, store, record.id, debug))
+                    media_url=media_url, thumbnail=partial(_thumbnail, store, record.id, view == DEBUG))
 
 
 def _thumbnail(store: Store, id: str, debug: bool, sha256: str) -> Served | None:
@@ -60,13 +61,13 @@ def _thumbnail(store: Store, id: str, debug: bool, sha256: str) -> Served | None
     return store.media.served(id, sha256, debug=debug, thumbnail=True)
 
 
-def _conversations(store: Store, dataset: Record, view: str, debug: bool, unmasked: bool) -> Iterator[Document]:
+def _conversations(store: Store, dataset: Record, view: View, unmasked: bool) -> Iterator[Document]:
     for conversation in store.iter_conversations(dataset.id):
         # A conversation's row has no name of its own: its title is its dataset's, with its number.
         named = dataclasses.replace(conversation, name=dataset.name)
         # Made as the export is written, after the request: a dataset's exports name no image URLs (its twin is
         # an index of conversations; its Markdown and HTML keep placeholders).
-        yield stored_document(store, named, view, debug=debug, unmasked=unmasked)
+        yield stored_document(store, named, view, unmasked=unmasked)
 
 
 def title(record: Record) -> str:

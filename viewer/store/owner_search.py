@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
+from viewer.model.words import VIEWS, View
 from viewer.store.search import BLOCK_BITS, Hit, Query, keyed_hits, matching
 
 GROUP_COUNT_CAP = 100
@@ -115,7 +116,7 @@ class OwnerSearch:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def find(self, blocks: dict[int, str], query: Query, view: str, *, before: int | None = None, groups: int = 20,
+    def find(self, blocks: dict[int, str], query: Query, view: View, *, before: int | None = None, groups: int = 20,
              per_group: int = 3) -> OwnerResults:
         """The uploads of `blocks` (block → upload id: `Owners.blocks`) with messages matching every term of
         `query` in `view`, newest block first, those before block `before` (None: from the newest), at most
@@ -123,9 +124,9 @@ class OwnerSearch:
         return _find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
 
 
-def _find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, before: int | None, groups: int,
+def _find(engine: Engine, blocks: dict[int, str], query: Query, view: View, *, before: int | None, groups: int,
           per_group: int) -> OwnerResults:
-    if view not in ("default", "debug"):
+    if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}")
     if not blocks or not query.terms:
         return NO_MATCHES

@@ -13,6 +13,7 @@ from typing import Any, BinaryIO, Collection, Iterable, Iterator
 from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
 from viewer.store import (live, masked, media, migrate, owner_search, owners, processing, raw as raw_bytes, rows,
                           search, slots, streamed, summaries)
@@ -298,13 +299,13 @@ class Store:
         """The upload's bytes a chunk at a time (None when it is unknown or deleted)."""
         return raw_bytes.stream(self.engine, id)
 
-    def window(self, id: str, view: str, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
+    def window(self, id: str, view: View, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it). Positions are
         dense (0, 1, 2…), so the range is bounded on both sides: with `>= start` alone PostgreSQL's planner,
         whose statistics may predate a big upload, joined and sorted every row of the transcript (0.1 s a page
         at 10 MB) instead of reading one index range. `unmasked`: rows that masking changed as written."""
-        key = messages.c.idx if view == "debug" else messages.c.vrank
+        key = messages.c.idx if view == DEBUG else messages.c.vrank
         first = _position(max(start, 0))
         query = (masked.entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))
                  .order_by(key).limit(size))
@@ -322,9 +323,9 @@ class Store:
             found = [rows.entry(row)]
             return (masked.unmasked(conn, id, found) if unmasked else found)[0]
 
-    def position(self, id: str, view: str, index: int) -> int | None:
+    def position(self, id: str, view: View, index: int) -> int | None:
         """The window position of message `index`, or of the next entry the view shows."""
-        if view == "debug":
+        if view == DEBUG:
             return index
         query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= _position(index),
                                                 messages.c.vrank.is_not(None))
@@ -344,7 +345,7 @@ class Store:
         with self.engine.connect() as conn:
             return [rows.located(row) for row in conn.execute(query)]
 
-    def iter_entries(self, id: str, view: str, *, unmasked: bool = False) -> Iterator[Entry]:
+    def iter_entries(self, id: str, view: View, *, unmasked: bool = False) -> Iterator[Entry]:
         """Every entry of a view in order, read in batches."""
         start = 0
         while True:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from flask import make_response
 from werkzeug.wrappers import Response
 
+from viewer.model.words import DEFAULT
 from viewer.present.document import conversation_label, conversation_title, sample_summary
 from viewer.present.stored import title
 from viewer.store import Record
-from viewer.web.lookup import DEFAULT, get_store, int_arg, reading_of, render_reading
+from viewer.web.lookup import get_store, int_arg, reading_of, render_reading
 from viewer.web.windows import window_size
 
 

@@ -14,7 +14,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import Conflict
 
 from viewer import ingest
-from viewer.policy import VIEWS
+from viewer.model.words import DEBUG, DEFAULT, VIEWS, View, is_view
 from viewer.store import Record, Store
 from viewer.store.processing import PROCESSING
 from viewer.web import access
@@ -95,15 +95,12 @@ def retention() -> dt.timedelta | None:
     return dt.timedelta(days=days) if days > 0 else None
 
 
-DEFAULT, DEBUG = VIEWS
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One reader's reading of one transcript, resolved once per request."""
 
     record: Record
-    view: str
+    view: View
     """The view asked for (`default` or `debug`), already allowed to this reader."""
     may_debug: bool
     """Whether this reader may open the debug view: the uploader's permission, or the uploader."""
@@ -120,7 +117,7 @@ class Reading:
         return self.view == DEBUG
 
     @property
-    def view_arg(self) -> str | None:
+    def view_arg(self) -> View | None:
         """The `view` argument of this view's URLs (none for the default view)."""
         return DEBUG if self.debug else None
 
@@ -163,20 +160,20 @@ class PageLinks:
     def anchor_id(self, index: int) -> str:
         return f"m-{index}"
 
-    def place(self, index: int, view: str) -> str:
+    def place(self, index: int, view: View) -> str:
         return record_url("reading.transcript", self.record, view=view_arg(view), at=index) + f"#m-{index}"
 
-    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+    def message_url(self, index: int, view: View, part: str | None = None) -> str:
         return record_url("reading.message", self.record, index=index, view=view_arg(view), part=part)
 
     def context_url(self, index: int) -> str:
         return record_url("context.context", self.record, index=index)
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+    def media_url(self, sha256: str, view: View, size: str | None = None) -> str:
         return record_url("media.image", self.record, sha256=sha256, view=view_arg(view), size=size)
 
 
-def view_arg(view: str) -> str | None:
+def view_arg(view: View) -> View | None:
     """The `view` argument of a URL of `view` (none for the default view)."""
     return DEBUG if view == DEBUG else None
 
@@ -193,10 +190,10 @@ def open_reading(id: str, k: int | None = None, *, unfinished: bool = False) -> 
     return reading_of(open_record(id, k, unfinished=unfinished), requested_view())
 
 
-def requested_view() -> str:
+def requested_view() -> View:
     """The `view` argument (the default view when absent); 400 for an unknown view."""
     view = request.args.get("view", DEFAULT)
-    if view not in VIEWS:
+    if not is_view(view):
         abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
     return view
 
@@ -205,7 +202,7 @@ DEBUG_REFUSAL = ("The debug view of this transcript shows hidden reasoning and p
                  "allowed it for people with the link.")
 
 
-def reading_of(record: Record, view: str, *, refusal: str = DEBUG_REFUSAL) -> Reading:
+def reading_of(record: Record, view: View, *, refusal: str = DEBUG_REFUSAL) -> Reading:
     """`record` read in `view` by this reader; 403 (saying `refusal`) for the debug view unless this reader may
     have it."""
     reading = reread(record, view)
@@ -214,7 +211,7 @@ def reading_of(record: Record, view: str, *, refusal: str = DEBUG_REFUSAL) -> Re
     return reading
 
 
-def reread(record: Record, view: str) -> Reading | None:
+def reread(record: Record, view: View) -> Reading | None:
     """`record` (perhaps as stored a moment ago) read in `view` by this reader, or None when the reader may not
     have that view: for a stream that reads a transcript again as it changes."""
     may_debug = access.can_debug(record)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
+from viewer.model.words import View
 from viewer.present import cards
 from viewer.store.processing import PROCESSING
 from viewer.web.lookup import ProcessingFailed, Reading, StillProcessing, get_store
@@ -19,7 +20,7 @@ JUMP_POINTS = 10
 class Window:
     """One window of a view: its cards and where the windows before and after it start."""
 
-    view: str
+    view: View
     cards: list[cards.Card]
     start: int
     earlier: tuple[int, int] | None

@@ -54,7 +54,8 @@ def compare(a: str, b: str) -> Response:
                        **extra) + f"#row-{row}"
 
     context = {
-        "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
+        "left": left, "right": right, "a": a, "b": b, "view": view, "debug": left_reading.debug,
+        "summary": done.summary, "total": total,
         "groups": comparison.groups(rows), "start": start, "end": start + len(rows),
         "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
         "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),

@@ -11,9 +11,10 @@ from werkzeug.wrappers import Response
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
 from viewer.model.branches import FORKS_KEY, forks_in
+from viewer.model.words import DEBUG
 from viewer.present.stored import title
 from viewer.tokens import counting
-from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading
+from viewer.web.lookup import get_store, open_record, reading_of, render_reading
 
 bp = Blueprint("context", __name__)
 

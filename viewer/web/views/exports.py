@@ -8,11 +8,12 @@ from typing import Callable
 from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
+from viewer.model.words import DEBUG
 from viewer.present.formats import FORMATS, file_name
 from viewer.present.stored import stored_document
 from viewer.store.processing import PROCESSING
-from viewer.web.lookup import (DEBUG, ProcessingFailed, Reading, StillProcessing, get_store, open_reading,
-                               open_transcript, reading_of)
+from viewer.web.lookup import (ProcessingFailed, Reading, StillProcessing, get_store, open_reading, open_transcript,
+                               reading_of)
 
 bp = Blueprint("exports", __name__)
 
@@ -44,7 +45,7 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
     reading = open_reading(id, k)
     record = reading.record
     chosen = FORMATS[format]
-    document = stored_document(get_store(), record, reading.view, debug=reading.debug, unmasked=reading.unmasked,
+    document = stored_document(get_store(), record, reading.view, unmasked=reading.unmasked,
                                media_url=None if record.is_dataset else _media_urls(reading))
     response = current_app.response_class(chosen.write(document), mimetype=chosen.mimetype)
     if download:

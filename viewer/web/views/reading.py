@@ -12,13 +12,14 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
+from viewer.model.words import DEBUG
 from viewer.present import cards, comparison
 from viewer.present.stored import title
 from viewer.store import Entry
 from viewer.store.processing import FAILED
 from viewer.web.datasets import dataset_index, neighbours
-from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record,
-                              reading_of, record_url, render_reading, requested_view, wants_partial)
+from viewer.web.lookup import (Reading, StillProcessing, get_store, int_arg, open_reading, open_record, reading_of,
+                               record_url, render_reading, requested_view, wants_partial)
 from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
