@@ -25,9 +25,14 @@ __all__ = ["Item", "Run", "Step", "Summary", "WORD_DIFF_CHARS", "align", "align_
 class Shown(Protocol):
     """What the store's entries offer (`viewer.store.Entry`)."""
 
-    message: Message
-    show_as: ShowAs
-    rank: int | None
+    @property
+    def message(self) -> Message: ...
+
+    @property
+    def show_as(self) -> ShowAs: ...
+
+    @property
+    def rank(self) -> int | None: ...
 
     @property
     def index(self) -> int: ...
@@ -40,7 +45,7 @@ class Item(NamedTuple):
     """One entry of a view, reduced to what alignment needs (a tuple of plain values, which the garbage
     collector does not track: a cached alignment holds tens of thousands)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's method, which it hides
     """The message index it anchors at (a note: its first message)."""
     position: int | None
     """Its window position in the view (index in debug, rank in default); None for a note."""

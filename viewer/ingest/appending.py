@@ -4,6 +4,7 @@ that nothing appended reaches a link holder unmasked."""
 from __future__ import annotations
 
 from itertools import islice
+from typing import cast
 
 from viewer.ingest.core import STORED_VERSION, examine
 from viewer.ingest.masking import Analysis
@@ -36,7 +37,7 @@ def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: s
         record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                            original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
         store.live.open_upload(record.id, next_tail(raw, analysis, chunks=1))
-    return store.get(id)
+    return cast(Record, store.get(id))  # stored a moment ago
 
 
 def append(store: Store, record: Record, data: bytes) -> Record:
@@ -60,7 +61,7 @@ def append(store: Store, record: Record, data: bytes) -> Record:
             store.live.replace_all(record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
                              next_tail(raw, analysis, chunks=tail.chunks + 1), original=analysis.original,
                              secret_kinds=analysis.secret_kinds)
-    return store.get(record.id)
+    return cast(Record, store.get(record.id))  # stored a moment ago
 
 
 def next_tail(raw: bytes, analysis: Analysis, *, chunks: int) -> live.Tail:
@@ -86,6 +87,8 @@ def _tail_parse(record: Record, tail: live.Tail, data: bytes) -> live.TailParse 
         return None
     projection = Projection.of(transcript)
     at, head = tail.at, len(tail.head)
+    if at is None:  # asked only of a tail with a checkpoint
+        return None
     if not transcript.messages:
         return live.TailParse(projection, head, at, live.Tail(tail.head, raw, at, tail.chunks + 1))
     first = first_unsettled(transcript)

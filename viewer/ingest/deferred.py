@@ -80,7 +80,7 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
             analysis = examine(upload.raw, upload.dialect)
             if not upload.stored():
                 return False
-            shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
+            shared = analysis.shared
             staged = None
             if shared.conversations:  # a dataset's first page is its index: stored whole
                 store_analysis_images(store, analysis, payloads)  # before the rows that name them
@@ -90,10 +90,12 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
                 # The first page's images before its rows, the others before the rest's: re-encoding every image
                 # of a big session of screenshots first held its first page back until nearly the end.
                 store_analysis_images(store, analysis, payloads, before=staged.upto)
-                if not store.processing.show_first(id, staged, STORED_VERSION, **secrets):
+                if not store.processing.show_first(id, staged, STORED_VERSION, original=analysis.original,
+                                                   secret_kinds=analysis.secret_kinds):
                     return False
                 store_analysis_images(store, analysis, payloads)
-            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged, **secrets)
+            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged,
+                                             original=analysis.original, secret_kinds=analysis.secret_kinds)
             return stored and store.processing.index(id, shared)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
         log.exception("processing upload %s failed", id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterator, cast
 
 from viewer import images
 from viewer.ingest.masking import Analysis
@@ -45,11 +45,11 @@ def store_images(store: Store, transcript: Transcript, read: Reader, *, before: 
             log.error("an image's span does not hold the bytes its parse named; it is not stored")
             continue
         try:
-            cleaned = images.clean(data, media.type)
+            cleaned = images.clean(data, cast(str, media.type))  # a shown image has its type
         except Exception:  # noqa: BLE001 - an image Pillow accepted then failed on is not shown, the upload stays
             log.exception("an accepted image could not be re-encoded; it is not stored")
             continue
-        store.media.put(sha256, media.type, media.size, cleaned)
+        store.media.put(sha256, cast(str, media.type), media.size, cleaned)
         stored += 1
     return stored
 

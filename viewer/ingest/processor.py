@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from viewer.ingest import deferred
+from viewer.parse.thinning import Thinned
 from viewer.store import Store
 
 log = logging.getLogger(__name__)
@@ -75,12 +76,13 @@ class Processor:
         finally:
             self._give_back(number)
 
-    def later(self, id: str, raw: str | bytes, dialect: str, accept: Callable[[], None]) -> None:
+    def later(self, id: str, raw: str | bytes | Thinned, dialect: str, accept: Callable[[], None]) -> None:
         """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
         of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
         bytes and record here (nothing of it is stored if `accept` fails)."""
         number = self._take()
-        done, outcome = threading.Event(), []
+        done = threading.Event()
+        outcome: list[bool] = []
 
         def stored() -> bool:
             done.wait()
@@ -110,13 +112,17 @@ class Processor:
         threading.Thread(target=self._run, args=(id, number, upload), name=f"processing-{id[:8]}",
                          daemon=True).start()
 
-    def _take(self, *, busy: bool = True) -> int | None:
-        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; without one,
-        `Busy` (or None when not `busy`)."""
+    def _take(self) -> int:
+        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; `Busy` without one."""
+        number = self._try_to_take()
+        if number is None:
+            raise Busy()
+        return number
+
+    def _try_to_take(self) -> int | None:
+        """`_take`, or None without a free slot."""
         number = self.store.slots.take(self.worker, self.limit, self.stopped)
         if number is None:
-            if busy:
-                raise Busy()
             return None
         with self._lock:
             self._slots.add(number)
@@ -185,7 +191,7 @@ class Processor:
         for id, worker, beat in self.store.processing.held():
             if not self.stopped(worker, beat):
                 continue
-            number = self._take(busy=False)
+            number = self._try_to_take()
             if number is None:
                 break
             if not self.store.processing.claim(id, worker, self.worker):  # another process was quicker

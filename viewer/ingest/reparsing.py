@@ -2,6 +2,8 @@
 another `STORED_VERSION`, after claiming it so that concurrent readers parse it once."""
 from __future__ import annotations
 
+from typing import cast
+
 from viewer.ingest.appending import next_tail
 from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
 from viewer.ingest.images import file_payloads, store_analysis_images
@@ -24,7 +26,7 @@ def reparse(store: Store, record: Record) -> Record:
     """Parse a stored transcript's raw bytes again and replace its stored parse (a big dataset a piece at a
     time, viewer/ingest/streaming.py)."""
     if record.live != live.OPEN and reparse_streamed(store, record):
-        return store.get(record.id)
+        return cast(Record, store.get(record.id))  # stored a moment ago
     if record.live != live.OPEN:  # from a copy of its raw bytes: a big session is thinned from it
         with raw_spool(store, record.id) as spool:
             analysis = examine(contents(spool, record.requested_dialect), record.requested_dialect)
@@ -32,7 +34,7 @@ def reparse(store: Store, record: Record) -> Record:
         with collector_paused:
             store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
                                 secret_kinds=analysis.secret_kinds)
-        return store.get(record.id)
+        return cast(Record, store.get(record.id))  # stored a moment ago
     raw = store.raw(record.id) or b""
     analysis = examine(raw, record.requested_dialect)
     store_analysis_images(store, analysis)
@@ -41,7 +43,7 @@ def reparse(store: Store, record: Record) -> Record:
                             secret_kinds=analysis.secret_kinds)
         if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
             store.live.set_tail(record.id, next_tail(raw, analysis, chunks=0))
-    return store.get(record.id)
+    return cast(Record, store.get(record.id))  # stored a moment ago
 
 
 def reparse_stale(store: Store, *, everything: bool = False) -> int:

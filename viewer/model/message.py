@@ -89,20 +89,21 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
     @property
     def header(self) -> Span | None:
         """`[start, end)` of the raw header in the source (control tokens included), when there is one."""
-        return None if self.header_start is None else (self.header_start, self.header_end)
+        return None if self.header_start is None else (self.header_start, self.header_end)  # type: ignore[return-value]
 
     @property
     def content(self) -> str:
         """The body as the author meant it: literal blocks unwrapped, `<<|` escapes resolved."""
         body = self.body
-        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]
+        # A body left in the source has one (the type says only that a body of its own may have none).
+        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]  # type: ignore[index]
 
     def holds(self, text: str) -> bool:
         """Whether the body holds `text`: `text in content`, without copying a body left in the source."""
         body = self.body
         if body is not None:
             return text in body
-        return self.source.find(text, self.body_at, self.body_at + self.body_length) != -1
+        return self.source.find(text, self.body_at, self.body_at + self.body_length) != -1  # type: ignore[union-attr]
 
     def changed(self, **changes: Any) -> Message:
         """A copy with some fields changed; `span`, `header` and `content` may be given as such."""

@@ -188,8 +188,9 @@ def default_json(message: Message, show_as: ShowAs) -> dict[str, Any]:
     del data["span"]
     for key in ("thread", "parent", "aside"):
         data.pop(key, None)
-    if "meta" in data:
-        data["meta"] = {"timestamp": message.meta.timestamp} if message.meta.timestamp else {}
+    meta = message.meta
+    if "meta" in data and meta is not None:  # a message's JSON has `meta` when it has one
+        data["meta"] = {"timestamp": meta.timestamp} if meta.timestamp else {}
     if "segments" in data:
         data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
     if "media" in data:

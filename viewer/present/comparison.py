@@ -132,13 +132,15 @@ def page(store: Store, a: Compared, b: Compared, done: Aligned, start: int) -> l
     left = _entries(store, a, [done.a[step.a] for step in steps if step.a is not None])
     right = _entries(store, b, [done.b[step.b] for step in steps if step.b is not None])
     rows = []
+    cx: Cell | None
+    cy: Cell | None
     for number, step in enumerate(steps, start):
         x = done.a[step.a] if step.a is not None else None
         y = done.b[step.b] if step.b is not None else None
         # A note of tool use has no entry to read: its text is all the default view says of the calls.
         ex = left.get(x.index) if x is not None and x.position is not None else None
         ey = right.get(y.index) if y is not None and y.position is not None else None
-        if step.op == "changed":
+        if step.op == "changed" and x is not None and y is not None:  # a changed row has both sides
             cx, cy = _changed(x, ex, y, ey, debug)
         else:
             cx = _cell(x, ex, debug, "equal" if step.op == "same" else "delete") if x else None

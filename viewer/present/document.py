@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol, cast
 
 from viewer import policy
 from viewer.model.collector import collector_paused
@@ -83,7 +83,9 @@ def sample_summary(header: dict[str, Any]) -> dict[str, Any] | None:
     sample = header.get("inspect_sample")
     if not isinstance(sample, dict):
         return None
-    scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+    scores = sample.get("scores")
+    if not isinstance(scores, dict):
+        scores = {}
     return {"id": sample.get("id"), "epoch": sample.get("epoch"), "target": sample.get("target"),
             "scores": {name: score.get("value") if isinstance(score, dict) else score
                        for name, score in scores.items()}}
@@ -141,11 +143,20 @@ class Document:
     def debug(self) -> bool:
         return self.view == DEBUG
 
+    @property
+    def transcript_rows(self) -> Rows:
+        """The entries of a transcript's or a conversation's document (a dataset's has `conversations` instead)."""
+        return cast(Rows, self.rows)
+
+    def conversations(self) -> Iterator[Document]:
+        """A dataset's conversations' documents, in order, made as they are read."""
+        return cast(Callable[[], Iterator[Document]], self.parts)()
+
 
 def items(document: Document) -> Iterator[Entry | policy.Marker]:
     """What the view draws, in order: in the default view shown entries, with each run of tool traffic one
     content-free marker (collapsed across windows); in the debug view every entry."""
-    entries = document.rows.entries(document.view)
+    entries = document.transcript_rows.entries(document.view)
     if document.debug:
         return iter(entries)
     return policy.iter_visible_entries(entries)
@@ -157,7 +168,9 @@ def windows(document: Document) -> Iterator[tuple[list[Entry | policy.Marker], l
     while window := list(islice(stream, WINDOW)):
         found: list[Located] = []
         if document.debug:
-            found = document.rows.diagnostics_between(window[0].index, window[-1].index)
+            # The debug view's windows hold entries only.
+            found = document.transcript_rows.diagnostics_between(cast(Entry, window[0]).index,
+                                                                 cast(Entry, window[-1]).index)
         yield window, found
 
 

@@ -38,7 +38,7 @@ def _pieces(document: Document) -> Iterator[str]:
         yield (f"{inline(document.dialect)} dataset · {document.view} view · "
                f"{_count(document.counts['conversations'], 'conversation')}, "
                f"{_count(document.counts['messages'], 'message')}\n\n")
-        for part in document.parts():
+        for part in document.conversations():
             named = conversation_title(part.header).get("title")  # a chat export's, escaped; the number is not
             yield f"## Conversation #{part.conversation:,}" + (f" · {inline(named)}" if named else "") + "\n\n"
             yield from _transcript(part, level=3)
@@ -53,11 +53,11 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
     if document.debug:
         if document.header:
             yield f"Header:\n\n{fenced(json.dumps(document.header, ensure_ascii=False, indent=2, default=str), 'json')}"
-        loose = [_diagnostic(located) for located in document.rows.loose_diagnostics()]
+        loose = [_diagnostic(located) for located in document.transcript_rows.loose_diagnostics()]
         if loose:
             yield "Diagnostics of no message:\n\n" + "".join(loose) + "\n"
     for window, diagnostics in windows(document):
-        attached: dict[int, list[Located]] = {}
+        attached: dict[int | None, list[Located]] = {}
         for located in diagnostics:
             attached.setdefault(located.diagnostic.message_index, []).append(located)
         for item in window:
@@ -91,7 +91,8 @@ def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located],
     channel = f" · {inline(message.channel)}" if shows_channel else ""
     yield f"{'#' * level} #{entry.index} · {inline(card.label)}{channel}\n\n"
     yield " · ".join(f"{name}: `{_code_span(str(value))}`" for name, value in card.fields) + "\n\n"
-    state = {"unanswered": " · **unanswered call**", "orphan": " · **orphan reply**"}.get(card.pair_state, "")
+    states: dict[str | None, str] = {"unanswered": " · **unanswered call**", "orphan": " · **orphan reply**"}
+    state = states.get(card.pair_state, "")
     pair = (f" · pair {entry.pair}: {'reply' if message.is_call else 'call'} #{entry.partner}"
             if entry.pair is not None else "")
     yield (f"*Default view: {entry.show_as} — rule `{entry.rule}`: {inline(entry.reason)}*{pair}{state}\n\n")

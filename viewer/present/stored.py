@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, cast
 
 from viewer.lexers import SOURCE_LEXERS
 from viewer.model.words import DEBUG, View
@@ -46,7 +46,7 @@ def stored_document(store: Store, record: Record, view: View, *, unmasked: bool,
     not sees it; `media_url` names each image's URL (none for a document written after its request)."""
     if record.is_dataset:
         return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
-                        counts={**counts(record), "conversations": record.conversation_count},
+                        counts={**counts(record), "conversations": cast(int, record.conversation_count)},
                         parts=lambda: _conversations(store, record, view, unmasked))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,

@@ -73,7 +73,7 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
         cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
     in_order = sorted(parses, key=lambda parse: parse[0])
-    kinds = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
+    kinds: list[dict] = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
     originals = originals or {}
     media = [row for id, projection in in_order for row in rows.media_rows(id, projection)]
     try:
@@ -92,9 +92,9 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 (transcript_media, rows.MEDIA_COLUMNS, media)):
             if (table is not unmasked_messages or originals) and (table is not transcript_media or media):
                 # most uploads have no secrets and no images
-                if shift is not None and table in _SHIFTED:
-                    new_rows = map(getattr(shift, _SHIFTED[table]), new_rows)
-                insert_many(conn, cursor, table, columns, new_rows)
+                moved = map(getattr(shift, _SHIFTED[table]), new_rows) if shift is not None and table in _SHIFTED \
+                    else new_rows
+                insert_many(conn, cursor, table, columns, moved)
         if index_search:  # after the rows, which the index reads; inside the large page cache
             search.index(conn, parses)
     finally:
@@ -122,7 +122,7 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
         return found
     cursor = conn.connection.cursor()
     try:
-        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))
+        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))  # type: ignore[arg-type]  # an iterator
     finally:
         cursor.close()
 

@@ -75,7 +75,7 @@ class _Asker:
         # Ordered like the keys' read, so that PostgreSQL plans both alike (a walk of the key range for a
         # common word, the GIN index for a rare one).
         counted = self.conn.execute(text(f"SELECT count(*) FROM ({matches} ORDER BY key "
-                                         f"LIMIT {GROUP_COUNT_CAP + 1}) AS found"), params).scalar()
+                                         f"LIMIT {GROUP_COUNT_CAP + 1}) AS found"), params).scalar_one()
         return keys, counted
 
     def newest_among(self, blocks: list[int], wanted: int) -> list[int]:

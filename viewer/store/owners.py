@@ -70,7 +70,7 @@ class Owners:
         query = (select(func.count()).select_from(owners).join(transcripts, transcripts.c.id == owners.c.transcript_id)
                  .where(owners.c.owner_hash == owner_hash, _alive(_now())))
         with self.engine.connect() as conn:
-            return conn.execute(query).scalar()
+            return conn.execute(query).scalar_one()
 
     def window(self, owner_hash: str, start: int, size: int) -> list[Record]:
         """Up to `size` of the owner's uploads from position `start`, newest first. Two reads: the window's ids

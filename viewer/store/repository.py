@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-from typing import Any, BinaryIO, Collection, Iterable, Iterator
+from typing import Any, BinaryIO, Collection, Iterable, Iterator, cast
 
 from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -90,7 +90,7 @@ class Store:
             insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
                                  parser_version)
             insert_parse(conn, id, projection, original)
-        return self.get(id)
+        return cast(Record, self.get(id))  # stored a moment ago
 
     def add_streamed(self, raw: BinaryIO, batches: Iterable[streamed.Batch], parser_version: str, *, id: str,
                      requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
@@ -110,7 +110,7 @@ class Store:
             written = raw_bytes.write(conn, id, raw)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
                 sha256=written.sha256, size=written.size, **streamed.dataset_summary(parser_version, totals)))
-        return self.get(id)
+        return cast(Record, self.get(id))  # stored a moment ago
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -174,7 +174,7 @@ class Store:
                          .values(masked_raw=raw_bytes.keep_masked(conn, id, projection, original)))
             images = media.held_by(conn, id)
             delete_parse(conn, id)
-            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
             insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
             media.drop_unheld(conn, images)  # those the new parse no longer holds
@@ -184,7 +184,7 @@ class Store:
         transaction, and release any claim. An exception from `batches` rolls everything back."""
         with bulk_transaction(self.engine) as conn:
             delete_parse(conn, id)
-            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
             totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
                                              parser_version)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
@@ -282,7 +282,7 @@ class Store:
             yield from batch
             if len(batch) < BATCH:
                 return
-            start = batch[-1].conversation + 1
+            start = cast(int, batch[-1].conversation) + 1  # a conversation's row has its number
 
     def raw(self, id: str) -> bytes | None:
         """The upload's bytes whole (small callers; a download reads `raw_stream`)."""
@@ -401,5 +401,5 @@ class Store:
         """Message rows stored for a transcript (none once deleted)."""
         with self.engine.connect() as conn:
             return conn.execute(select(func.count()).select_from(messages)
-                                .where(messages.c.transcript_id == id)).scalar()
+                                .where(messages.c.transcript_id == id)).scalar_one()
 

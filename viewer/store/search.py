@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import and_, column, func, or_, select, table, text
 from sqlalchemy.engine import Connection, Engine
@@ -127,8 +127,9 @@ def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) 
         cursor.executemany(f"{insert} SELECT sid, shown, hidden, header FROM message_search_source "
                            "WHERE transcript_id = ?", [(id,) for id, _, _ in indexed])
     else:
+        # sqlite3 takes an iterator: the rows are made as they are inserted.
         cursor.executemany(f"{insert} VALUES (?, ?, ?, ?)",
-                           (row for _, key, projection in indexed for row in search_rows(key, projection)))
+                           (row for _, key, projection in indexed for row in search_rows(key, projection)))  # type: ignore[arg-type]
     cursor.close()
 
 
@@ -219,7 +220,7 @@ def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: Vie
             return NO_RESULTS
         sql, params = _match(conn, query, view, spans)
         counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
-                               {**params, "cap": COUNT_CAP + 1}).scalar()
+                               {**params, "cap": COUNT_CAP + 1}).scalar_one()
         keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit OFFSET :offset"),
                             {**params, "limit": limit + 1, "offset": max(offset, 0)}).scalars().all()
         hits = hits_of(conn, keys[:limit], view)
@@ -282,13 +283,13 @@ def _match(conn: Connection, query: Query, view: View, spans: list[tuple[int, in
     return f"SELECT {key} AS key FROM message_search WHERE {condition} AND {where}", {**params, **span_params}
 
 
-def hits_of(conn: Connection, keys: list[int], view: View) -> list[Hit]:
+def hits_of(conn: Connection, keys: Sequence[int], view: View) -> list[Hit]:
     """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
     check here is a second one, so that an index out of step with the rows could not show a hidden body."""
     return [hit for _, hit in keyed_hits(conn, keys, view)]
 
 
-def keyed_hits(conn: Connection, keys: list[int], view: View) -> list[tuple[int, Hit]]:
+def keyed_hits(conn: Connection, keys: Sequence[int], view: View) -> list[tuple[int, Hit]]:
     """`hits_of`, each hit with its key (keys in order). Three reads whatever the keys: their ranges, their
     messages, their conversations' numbers (a search across uploads has keys in twenty transcripts)."""
     located = [(key, span.transcript_id, key - span.start) for key, span in zip(keys, _spans_of(conn, keys))]
@@ -303,7 +304,7 @@ def keyed_hits(conn: Connection, keys: list[int], view: View) -> list[tuple[int,
             if (id, idx) in rows and (view == DEBUG or rows[id, idx].show_as in SHOWN_IN_FULL)]
 
 
-def _spans_of(conn: Connection, keys: list[int]) -> list[Any]:
+def _spans_of(conn: Connection, keys: Sequence[int]) -> list[Any]:
     """The range holding each key (the one starting at or before it), one index probe each, in one read."""
     if not keys:
         return []

@@ -107,7 +107,7 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
 
     def position(self, view: View) -> int:
         """Where the entry stands in a view's windows: its index in the debug view, its rank in the default."""
-        return self.message.index if view == DEBUG else self.rank
+        return self.message.index if view == DEBUG else self.rank  # type: ignore[return-value]  # shown: ranked
 
     @property
     def tool(self) -> str | None:

@@ -9,6 +9,7 @@ link to compare the branch shown with the one before it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, request, url_for
 
@@ -90,7 +91,7 @@ def _kind(role: str) -> str:
 
 
 def _branch_url(record: Record, branch: int) -> str:
-    args = {"k": record.conversation} if record.conversation is not None else {}
+    args: dict[str, Any] = {"k": record.conversation} if record.conversation is not None else {}
     return url_for("reading.transcript", id=record.owner_id, view=DEBUG, branch=branch, **args) + f"#m-{branch}"
 
 

@@ -78,8 +78,9 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
         response = _with_header(response, status, "Allow", ", ".join(error.valid_methods))
     # A refusal that passes (still processing, every slot taken) says when to ask again.
-    if getattr(error, "retry_after", None) is not None:
-        response = _with_header(response, status, "Retry-After", str(error.retry_after))
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response = _with_header(response, status, "Retry-After", str(retry_after))
     return response, status
 
 

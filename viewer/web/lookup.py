@@ -126,6 +126,11 @@ class Reading:
         """The message whose branches this reading follows, when the reader chose one."""
         return self.branches.chosen if self.branches is not None else None
 
+    @property
+    def aside(self) -> frozenset[int]:
+        """The messages the branches the reader chose leave aside (none when the reader chose none)."""
+        return self.branches.aside if self.branches is not None and self.branches.chosen is not None else frozenset()
+
     def url(self, endpoint: str, **args: Any) -> str:
         """The URL of a page about this transcript, in this view (and, for its reading pages, on the branch
         chosen: the exports and the search read every branch the view has)."""

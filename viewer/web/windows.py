@@ -61,7 +61,8 @@ def read_window(reading: Reading, start: int) -> Window:
         raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     following, rows = (rows[size] if len(rows) > size else None), rows[:size]
     if reading.branch is not None:  # a branch the reader chose: the rows of the others are left out
-        rows = [row for row in rows if row.message.index not in reading.branches.aside]
+        aside = reading.aside
+        rows = [row for row in rows if row.message.index not in aside]
     earlier = None
     if start > 0:
         previous_start = max(start - size, 0)

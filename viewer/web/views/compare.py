@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -44,7 +45,7 @@ def compare(a: str, b: str) -> Response:
     total = len(done.steps)
     start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparison.PAGE_ROWS * comparison.PAGE_ROWS
     rows = comparison.page(store, *compared, done, start)
-    extra = {"view": left_reading.view_arg}
+    extra: dict[str, Any] = {"view": left_reading.view_arg}
     first = done.summary.first_difference
 
     def at(row: int | None) -> str | None:
@@ -97,7 +98,7 @@ def _parsed(compare_id: str) -> tuple[str, int | None, str | None]:
 def _on_branch(reading: Reading, compare_id: str) -> Reading:
     """The reading following the branch a compare id names (`@<n>`): the debug view's only (the default view
     shows the branch the app showed, and no other)."""
-    branch = _COMPARE_ID.fullmatch(compare_id)["branch"]
+    branch = _COMPARE_ID.fullmatch(compare_id)["branch"]  # type: ignore[index]  # checked by `_parsed`
     if branch is None:
         return reading
     if not reading.debug:
@@ -110,8 +111,7 @@ def _on_branch(reading: Reading, compare_id: str) -> Reading:
 
 def _compared(reading: Reading) -> comparison.Compared:
     """What the comparison needs of a reading: its transcript, view, secrets and branch."""
-    aside = reading.branches.aside if reading.branches is not None and reading.branch is not None else frozenset()
-    return comparison.Compared(reading.record, reading.view, reading.unmasked, reading.branch, aside)
+    return comparison.Compared(reading.record, reading.view, reading.unmasked, reading.branch, reading.aside)
 
 
 def _titled(reading: Reading, side: str | None) -> str:
