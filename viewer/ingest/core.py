@@ -12,8 +12,8 @@ import tempfile
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
-from viewer.ingest.images import PayloadBytes, store_analysis_images
-from viewer.ingest.masking import Analysis, mask_secrets
+from viewer.ingest.images import PayloadBytes, store_examined_images
+from viewer.ingest.masking import Examined, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.parse import DIALECTS, PARSER_VERSION, parse
@@ -34,9 +34,9 @@ again."""
 log = logging.getLogger(__name__)
 
 
-def analyse(raw: str | bytes | Thinned, dialect: str = "auto") -> Projection:
+def project(raw: str | bytes | Thinned, dialect: str = "auto") -> Projection:
     """Parse and apply the policy. Never raises on user input: a parser bug becomes a diagnostic. A thinned
-    session (viewer/parse/thinning.py) is read as it was thinned."""
+    session (its image payloads cut out) is read as it was thinned."""
     try:
         with collector_paused:  # the policy's decisions too: see viewer/model/collector.py
             return Projection.of(raw.parse() if isinstance(raw, Thinned) else parse(raw, dialect))
@@ -45,9 +45,9 @@ def analyse(raw: str | bytes | Thinned, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-def examine(raw: str | bytes | Thinned, dialect: str = "auto") -> Analysis:
+def examine(raw: str | bytes | Thinned, dialect: str = "auto") -> Examined:
     """Parse, apply the policy, scan for secrets and mask them for link holders."""
-    return mask_secrets(analyse(raw, dialect))
+    return mask_secrets(project(raw, dialect))
 
 
 def _unparsed(raw: str | bytes | Thinned, dialect: str, error: Exception) -> Transcript:
@@ -61,8 +61,8 @@ def _unparsed(raw: str | bytes | Thinned, dialect: str, error: Exception) -> Tra
 
 def contents(spool: BinaryIO, dialect: str = "auto") -> str | bytes | Thinned:
     """What is parsed of a spooled upload: a big agent session thinned (its image payloads cut out, read a line
-    at a time: viewer/parse/thinning.py); else its text when it decodes cleanly (the bytes are not held
-    meanwhile), else its bytes, whose defects the parse reports."""
+    at a time); else its text when it decodes cleanly (the bytes are not held meanwhile), else its bytes, whose
+    defects the parse reports."""
     thinned = thin(spool, dialect)
     if thinned is not None:
         return thinned
@@ -84,10 +84,10 @@ def raw_spool(store: Store, id: str) -> Iterator[BinaryIO]:
         yield spool
 
 
-def store_examined(store: Store, raw: bytes | BinaryIO, analysis: Analysis, *, id: str, requested_dialect: str,
+def store_examined(store: Store, raw: bytes | BinaryIO, examined: Examined, *, id: str, requested_dialect: str,
             payloads: PayloadBytes | None = None, **fields) -> Record:
     """Store an examined upload (its images first, then its rows) in one transaction."""
-    store_analysis_images(store, analysis, payloads)
+    store_examined_images(store, examined, payloads)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
-        return store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
-                         original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
+        return store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                         original=examined.original, secret_kinds=examined.secret_kinds, **fields)

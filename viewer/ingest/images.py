@@ -10,7 +10,7 @@ import logging
 from typing import BinaryIO, Callable, Iterator, cast
 
 from viewer import images
-from viewer.ingest.masking import Analysis
+from viewer.ingest.masking import Examined
 from viewer.model import Media, Span, Transcript
 from viewer.model.cuts import STANDIN
 from viewer.parse.inline_media import payload_bytes
@@ -24,12 +24,12 @@ PayloadBytes = Callable[[int, int], bytes]
 """Bytes `[start, end)` of the upload (where a thin text's payloads are read back from)."""
 
 
-def store_analysis_images(store: Store, analysis: Analysis, payloads: PayloadBytes | None = None, *,
+def store_examined_images(store: Store, examined: Examined, payloads: PayloadBytes | None = None, *,
                           before: int | None = None) -> int:
     """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
     (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`. With `before`,
     only the images of the messages before that index (a first page's, stored ahead of the rest)."""
-    written = (analysis.original or analysis.shared).transcript
+    written = (examined.original or examined.shared).transcript
     return store_images(store, written, source_reader(written, payloads), before=before)
 
 

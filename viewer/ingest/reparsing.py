@@ -6,13 +6,13 @@ from typing import cast
 
 from viewer.ingest.appending import next_tail
 from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
-from viewer.ingest.images import file_payloads, store_analysis_images
+from viewer.ingest.images import file_payloads, store_examined_images
 from viewer.ingest.streaming import reparse_streamed
 from viewer.model.collector import collector_paused
 from viewer.store import Record, Store, live
 
 
-def current(store: Store, record: Record) -> Record:
+def up_to_date(store: Store, record: Record) -> Record:
     """The record with a parse by this `STORED_VERSION`: parsed again here if it was stored by another one and
     this caller wins the claim; otherwise (another reader is parsing it now) the stored parse as it is."""
     if record.parser_version == STORED_VERSION or record.deleted:
@@ -29,20 +29,20 @@ def reparse(store: Store, record: Record) -> Record:
         return cast(Record, store.get(record.id))  # stored a moment ago
     if record.live != live.OPEN:  # from a copy of its raw bytes: a big session is thinned from it
         with raw_spool(store, record.id) as spool:
-            analysis = examine(contents(spool, record.requested_dialect), record.requested_dialect)
-            store_analysis_images(store, analysis, file_payloads(spool))
+            examined = examine(contents(spool, record.requested_dialect), record.requested_dialect)
+            store_examined_images(store, examined, file_payloads(spool))
         with collector_paused:
-            store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
-                                secret_kinds=analysis.secret_kinds)
+            store.replace_parse(record.id, examined.shared, STORED_VERSION, original=examined.original,
+                                secret_kinds=examined.secret_kinds)
         return cast(Record, store.get(record.id))  # stored a moment ago
     raw = store.raw(record.id) or b""
-    analysis = examine(raw, record.requested_dialect)
-    store_analysis_images(store, analysis)
+    examined = examine(raw, record.requested_dialect)
+    store_examined_images(store, examined)
     with collector_paused:
-        store.replace_parse(record.id, analysis.shared, STORED_VERSION, original=analysis.original,
-                            secret_kinds=analysis.secret_kinds)
+        store.replace_parse(record.id, examined.shared, STORED_VERSION, original=examined.original,
+                            secret_kinds=examined.secret_kinds)
         if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
-            store.live.set_tail(record.id, next_tail(raw, analysis, chunks=0))
+            store.live.set_tail(record.id, next_tail(raw, examined, chunks=0))
     return cast(Record, store.get(record.id))  # stored a moment ago
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from viewer.ingest.core import STORED_VERSION, examine
-from viewer.ingest.images import store_analysis_images
+from viewer.ingest.images import store_examined_images
 from viewer.model.collector import collector_paused
 from viewer.store import Store
 
@@ -57,8 +57,8 @@ def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     """Store a sample under its stable id unless the same bytes are already there. True if stored."""
     if store.has_same_bytes(id, raw):
         return False
-    analysis = examine(raw)
-    store_analysis_images(store, analysis)
+    examined = examine(raw)
+    store_examined_images(store, examined)
     with collector_paused:
-        return store.replace_sample(raw, analysis.shared, STORED_VERSION, id=id, name=name,
-                                    original=analysis.original, secret_kinds=analysis.secret_kinds)
+        return store.replace_sample(raw, examined.shared, STORED_VERSION, id=id, name=name,
+                                    original=examined.original, secret_kinds=examined.secret_kinds)

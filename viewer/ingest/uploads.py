@@ -26,7 +26,7 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
-    analysis = examine(contents(spool, requested_dialect), requested_dialect)
+    examined = examine(contents(spool, requested_dialect), requested_dialect)
     spool.seek(0)
-    return store_examined(store, spool, analysis, payloads=file_payloads(spool), id=id,
+    return store_examined(store, spool, examined, payloads=file_payloads(spool), id=id,
                           requested_dialect=requested_dialect, **fields)

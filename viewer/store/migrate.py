@@ -49,7 +49,7 @@ def head() -> str:
     return cast(str, ScriptDirectory.from_config(config()).get_current_head())  # the migrations have one head
 
 
-def current(engine: Engine) -> str | None:
+def database_revision(engine: Engine) -> str | None:
     """The database's revision (None: no `alembic_version` table, or an empty one)."""
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()

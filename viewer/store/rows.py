@@ -1,6 +1,6 @@
 """Conversions between the model and database rows, both ways.
 
-`*_rows` turn an analysis into rows to insert; `record`, `entry` and `located` turn rows back into the read
+`*_rows` turn a projection into rows to insert; `record`, `entry` and `located` turn rows back into the read
 types of types.py.
 """
 from __future__ import annotations

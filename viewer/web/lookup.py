@@ -65,7 +65,7 @@ def open_transcript(id: str, *, unfinished: bool = False) -> Record:
         if unfinished:
             return record
         raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
-    return ingest.current(store, record)
+    return ingest.up_to_date(store, record)
 
 
 def open_record(id: str, k: int | None = None, *, unfinished: bool = False) -> Record:
