@@ -83,8 +83,8 @@ PREFERENCE_RULE = "rejected-answer"
 """The policy's rule (viewer/policy/rules.py) that hides a preference pair's rejected answer: a transcript with a
 message it decides is a pair whose answers can be compared."""
 SIDES = {"chosen": "rejected", "rejected": "chosen"}
-"""The answers of a preference pair (viewer/parse/json/preference.py marks each message of one with its intent),
-each with the one a side leaves out: `<id>~chosen` is the conversation with its chosen answer, the prompt
+"""The answers of a preference pair (its reader marks each message of one with its intent), each with the one a
+side leaves out: `<id>~chosen` is the conversation with its chosen answer, the prompt
 included."""
 
 
@@ -149,7 +149,7 @@ def page(store: Store, a: Compared, b: Compared, done: Aligned, start: int) -> l
     return rows
 
 
-def groups(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
+def runs(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
     """Rows in runs: (folded, rows), a run of more than `SAME_RUN` identical rows folded."""
     result: list[tuple[bool, list[Row]]] = []
     for row in rows:

@@ -57,7 +57,7 @@ def compare(a: str, b: str) -> Response:
     context = {
         "left": left, "right": right, "a": a, "b": b, "view": view, "debug": left_reading.debug,
         "summary": done.summary, "total": total,
-        "groups": comparison.groups(rows), "start": start, "end": start + len(rows),
+        "row_runs": comparison.runs(rows), "start": start, "end": start + len(rows),
         "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
         "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),
         "earlier": at(start - comparison.PAGE_ROWS) if start > 0 else None,

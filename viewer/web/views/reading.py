@@ -128,17 +128,18 @@ def message(id: str, index: int, k: int | None = None) -> Response:
         abort(404, "This view has no message with that number.")
     text = entry.source if part == "source" else entry.message.content
     offset = min(max(int_arg("offset") or 0, 0), len(text))
-    piece = _piece(reading, entry, part, text, offset)
+    shown = _slice(reading, entry, part, text, offset)
     template = "_message_part.html" if wants_partial() else "message.html"
-    response = make_response(render_reading(template, reading, entry=entry, part=part, piece=piece,
+    response = make_response(render_reading(template, reading, entry=entry, part=part, shown=shown,
                                             title=title(reading.record)))
     response.vary.update(("HX-Request", "Cookie"))
     return response
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
-    """What one answer of the message endpoint shows: a rendered body, or a slice of long text."""
+class TextSlice:
+    """What one answer of the message endpoint shows: the whole body rendered, or a slice of a long text (the
+    body's or the source's)."""
 
     body: render.Rendered | None
     """The whole body rendered, when it is short enough to render at once."""
@@ -151,13 +152,13 @@ class Piece:
     """Where the rest continues, if anything is left."""
 
 
-def _piece(reading: Reading, entry: Entry, part: str, text: str, offset: int) -> Piece:
+def _slice(reading: Reading, entry: Entry, part: str, text: str, offset: int) -> TextSlice:
     if part == "body" and offset == 0 and len(text) <= PART_CHARS:
-        return Piece(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
+        return TextSlice(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
                      next_url=None)
     end = min(offset + PART_CHARS, len(text))
     next_url = None
     if end < len(text):
         next_url = record_url("reading.message", reading.record, index=entry.message.index, offset=end,
                               view=reading.view_arg, part="source" if part == "source" else None)
-    return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)
+    return TextSlice(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)
