@@ -130,7 +130,7 @@ _REMEMBERED_LENGTH = 1024
 def _call_problem_once(tool: str, content: str, arguments: Any, validator: jsonschema.protocols.Validator,
                        problems: dict[tuple[str, str], str | None]) -> str | None:
     """`_call_problem`, asked once per distinct short call: agents repeat calls word for word (polling, the same
-    lookup), and jsonschema takes about 10 µs per call, more than everything else this module does."""
+    lookup), and validating a call took more than everything else this module does."""
     if len(content) > _REMEMBERED_LENGTH:
         return _call_problem(tool, arguments, validator)
     key = (tool, content)

@@ -28,7 +28,7 @@ RENDER_CACHE_BYTES = 32 * 1024 * 1024
 the body keyed (about a byte each for most text): windows re-read the same bodies often."""
 
 _REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
-"""An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""
+"""An image placeholder's web address (the JSON readers write it first, cut with "…" when too long)."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
                "tool": "Tool"}
 

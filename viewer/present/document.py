@@ -183,9 +183,8 @@ def buffered(pieces: Iterable[str], *, ascii_only: bool = False) -> Iterator[str
     known to be ASCII (JSON with every other character escaped) need no such search.
 
     Each write is made with the cyclic collector paused (never across a `yield`, so a download the client
-    drops cannot leave it paused): the 5,000 entries of a batch of rows live until the batch is written, and
-    the collector walked them again and again, a third of the time of a big transcript's JSON twin
-    (bench/web.py)."""
+    drops cannot leave it paused): the entries of a batch of rows live until the batch is written, and the
+    collector walked them again and again, a good share of the time a big transcript's JSON twin took."""
     clean = (lambda text: text) if ascii_only else (lambda text: _UNENCODABLE.sub("\ufffd", text))
     pieces = iter(pieces)
     more = True

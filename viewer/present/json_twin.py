@@ -46,8 +46,8 @@ def conversation_summary(conversation: Document) -> dict[str, Any]:
     """What a dataset's index says of one conversation, as its page does: its counts, the start of its first user
     message that the default view shows (never of a hidden one), its name (a batch line's `custom_id`, a trace's
     `trace_id`) and an evaluation sample's id, target and scores (`sample`)."""
-    summary: dict[str, Any] = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet,
-               **conversation_names(conversation.header)}
+    summary: dict[str, Any] = {"index": conversation.conversation, **conversation.counts,
+                               "snippet": conversation.snippet, **conversation_names(conversation.header)}
     if (sample := sample_summary(conversation.header)) is not None:
         summary["sample"] = sample
     return summary | conversation_title(conversation.header)  # a chat export's title and date

@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
 BULK_CACHE_KIB = 16384
 """SQLite's page cache while a parse's rows are written (its default is 2 MB). It fills whole with a big upload's
-pages, resident beside the parse: 64 MB cost 39 MB more peak RSS than this on a 32 MB Harmony upload for the same
-processor time (wall time within the noise of a shared machine: /tmp runs of bench/memory.py's file)."""
+pages, resident beside the parse: a larger one added to the peak memory and saved no time."""
 USE_COPY = True
 """Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
@@ -106,8 +105,8 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
 def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """`conn.execute(insert(table), rows)` for rows with the same keys (a dataset's conversation rows), through
     the DB-API cursor: each column's bind processor (how SQLAlchemy hands the database a datetime, a boolean …)
-    applied here, without SQLAlchemy's per-row parameter handling, which cost 50 µs a row, a fifth of storing a
-    dataset of short conversations."""
+    applied here, without SQLAlchemy's per-row parameter handling, which took a fifth of storing a dataset of
+    short conversations."""
     if not rows:
         return
     columns = tuple(rows[0])

@@ -82,9 +82,10 @@ def _summary(part: TailParse, counts: live_rows.Counts) -> dict:
     at, projection = part.at, part.projection
     message_count = at.index + len(projection.transcript.messages)
     hidden = at.index - at.rank + projection.hidden_count
-    values: dict[str, Any] = {"message_count": message_count, "visible_count": message_count - hidden, "hidden_count": hidden,
-              "diagnostic_count": at.seq + counts.diagnostics, "error_count": at.errors + counts.errors,
-              "pair_count": at.pair + counts.pairs}
+    values: dict[str, Any] = {
+        "message_count": message_count, "visible_count": message_count - hidden, "hidden_count": hidden,
+        "diagnostic_count": at.seq + counts.diagnostics, "error_count": at.errors + counts.errors,
+        "pair_count": at.pair + counts.pairs}
     first = projection.first_visible_user_message()
     values["snippet"] = at.snippet if at.snippet is not None or first is None else first.content[:summaries.SNIPPET_CHARS]
     return values

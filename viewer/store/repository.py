@@ -303,8 +303,8 @@ class Store:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it). Positions are
         dense (0, 1, 2…), so the range is bounded on both sides: with `>= start` alone PostgreSQL's planner,
-        whose statistics may predate a big upload, joined and sorted every row of the transcript (0.1 s a page
-        at 10 MB) instead of reading one index range. `unmasked`: rows that masking changed as written."""
+        whose statistics may predate a big upload, joined and sorted every row of the transcript instead of
+        reading one index range. `unmasked`: rows that masking changed as written."""
         key = messages.c.idx if view == DEBUG else messages.c.vrank
         first = _position(max(start, 0))
         query = (masked.entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))

@@ -135,8 +135,8 @@ def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) 
 
 def _pg_clean_pending(conn: Connection) -> None:
     """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes proper:
-    every query reads the pending list whole, which made searches 20-70 ms slower until autovacuum came; this
-    costs tens of milliseconds at upload. Only the indexes' owner may: skipped for another role."""
+    every query reads the pending list whole, which slowed every search until autovacuum came; this costs a
+    little at upload. Only the indexes' owner may: skipped for another role."""
     try:
         with conn.begin_nested():
             conn.exec_driver_sql("SELECT gin_clean_pending_list('message_search_words'), "
