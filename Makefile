@@ -1,4 +1,4 @@
-# The two commands of the README: `make run` serves the viewer, `make test` runs every test.
+# The two commands of the README: `make run` serves the viewer, `make test` type-checks the code and runs every test.
 # Each sets up what it needs first: a .venv with the project, its optional native parts (Hyperscan, tiktoken,
 # gunicorn) and its test extras, htmx and js-tiktoken from npm,
 # and the o200k vocabulary the context page counts tokens with, rebuilt from js-tiktoken (nothing downloads later).
@@ -21,15 +21,17 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Rebuilt when js-tiktoken is installed anew; checked against tiktoken's SHA-256 (viewer/web/vocabulary.py).
+# Rebuilt when js-tiktoken is installed anew; checked against tiktoken's SHA-256 (viewer/tokens/vocabulary.py).
 $(VOCABULARY): node_modules/.installed | $(VENV)/.installed
-	$(PY) viewer/web/vocabulary.py --out $(dir $@)
+	$(PY) viewer/tokens/vocabulary.py --out $(dir $@)
 	touch $@
 
 run: setup
 	$(PY) -m viewer serve
 
+# mypy first ([tool.mypy] in pyproject.toml): a type error stops the run before the tests start.
 test: setup system-packages
+	$(PY) -m mypy viewer
 	$(PY) -m pytest
 
 # Debian packages the tests need: Chromium (browser tests) and PostgreSQL's server (tests/postgres.py). When one
@@ -52,4 +54,4 @@ bench: setup
 	$(PY) bench/report.py
 
 clean:
-	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules var .pytest_cache .hypothesis .mypy_cache

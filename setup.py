@@ -3,7 +3,7 @@
 Everything else about the package is in pyproject.toml. A checkout keeps `templates/`, `static/` and
 `sample_transcripts/` at its root and htmx in `node_modules/` (from `npm ci`); a wheel has no checkout, so
 `build_py` copies them into the build under `viewer/bundled/` (htmx as `vendor/htmx.org/`: the two files
-the app serves and htmx's licence, never the rest of node_modules). `viewer/present/assets.py` decides at run time
+the app serves and htmx's licence, never the rest of node_modules). `viewer/settings/folders.py` decides at run time
 which of the two places to use. Editable installs copy nothing: they run from the checkout.
 
 The sdist carries the same htmx files (MANIFEST.in), so a wheel built from it needs no npm.
@@ -20,7 +20,7 @@ from setuptools.errors import FileError
 
 ROOT = Path(__file__).resolve().parent
 BUNDLE = Path("viewer", "bundled")
-"""Where the copies go, relative to the build folder; viewer/present/assets.py reads them from there."""
+"""Where the copies go, relative to the build folder; viewer/settings/folders.py reads them from there."""
 FOLDERS = ("templates", "static", "sample_transcripts")
 HTMX = Path("node_modules", "htmx.org")
 HTMX_FILES = (Path("dist", "htmx.min.js"), Path("dist", "htmx.js"), Path("LICENSE"))

@@ -170,7 +170,7 @@ def upload(port: int, path: Path) -> dict:
     status, answer, answered = post_file(port, path)
     wait_for_first_page(port, answer["id"])
     first_page = time.perf_counter() - started
-    if status == 202:  # answered before it is processed (viewer/web/processing.py): wait until it is whole
+    if status == 202:  # answered before it is processed (viewer/ingest/processor.py): wait until it is whole
         wait_until_searchable(port, answer["id"])
     return {"status": status, "answer": answered, "first_page": first_page, "seconds": time.perf_counter() - started}
 

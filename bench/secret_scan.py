@@ -60,13 +60,13 @@ def masking_row(megabytes: float) -> tuple[str, str, str]:
     """Scan and mask (what an upload with secrets pays, `viewer.ingest.mask_secrets`) against parse, on a
     generated transcript with a GitHub token planted in one message of every 50."""
     text = with_planted_secrets(generate(megabytes))
-    (parse_time, projection), (mask_time, analysis) = best_of(
+    (parse_time, projection), (mask_time, examined) = best_of(
         3, lambda: Projection.of(parse(text)), lambda: mask_secrets(Projection.of(parse(text))),
         clock=time.process_time)
     masking = mask_time - parse_time  # mask_secrets' run parses too: the difference is the scan and the masking
     return (f"scan and mask, one secret per 50 messages ({megabytes:.0f} MB)", f"{masking / parse_time:.2f}x",
             f"scan+mask {masking * 1000:.0f} ms, parse+policy {parse_time * 1000:.0f} ms, "
-            f"{sum(analysis.secret_kinds.values())} secrets; target <= 1x")
+            f"{sum(examined.secret_kinds.values())} secrets; target <= 1x")
 
 
 def with_planted_secrets(text: str) -> str:

@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python bench/vs_harmony.py [--megabytes 10] [--runs 3]` after `pip install -e '.[bench]'` (which
 brings openai-harmony) and `make setup` (which rebuilds the o200k vocabulary that openai-harmony needs into
-var/tiktoken/ from the npm package js-tiktoken, offline, checked against tiktoken's SHA-256: viewer/web/vocabulary.py;
+var/tiktoken/ from the npm package js-tiktoken, offline, checked against tiktoken's SHA-256: viewer/tokens/vocabulary.py;
 nothing is downloaded).
 
 The text is tests/harness/gen.py's, in its `reference` form: what openai-harmony renders and reads itself
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from viewer.web.vocabulary import ensure  # noqa: E402
+from viewer.tokens.vocabulary import ensure  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from viewer.parse import parse  # noqa: E402
 

@@ -7,7 +7,7 @@ Python process, so its peak memory is its own:
 
 - upload: POST /api/transcripts through the Flask test client until the link comes back (parse, policy, store,
   commit), beside `parse()` of the same bytes in the same process (their ratio: target ≤ 1.5×), with the split
-  between analysis (parse + policy) and storing; peak RSS of the process above what
+  between projecting (parse + policy) and storing; peak RSS of the process above what
   it held before the request (the raw bytes included), and Python's own peak allocations (tracemalloc, in a
   separate run because tracing slows Python down).
 - pages: the first page of the default and the debug view, a window in the middle, and deep links near the end,
@@ -127,14 +127,14 @@ def timed(function: Callable[[], Any]) -> float:
 
 
 def child_phases(size: float, database: str) -> dict[str, Any]:
-    from viewer.ingest import analyse
+    from viewer.ingest import project
     from viewer.ingest import STORED_VERSION
     from viewer.store import Store
 
     store = Store(f"sqlite:///{database}")
     raw = transcript(size)
     started = time.perf_counter()
-    projection = analyse(raw)
+    projection = project(raw)
     analysed = time.perf_counter()
     store.add(raw, projection, STORED_VERSION, id="phases")
     stored = time.perf_counter()

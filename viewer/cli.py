@@ -233,7 +233,7 @@ def _server_app(args: argparse.Namespace, **overrides: object):
 
 def _app(args: argparse.Namespace, recover: bool = True, **overrides: object):
     from viewer.web import create_app
-    from viewer.web.config import ConfigError
+    from viewer.settings import ConfigError
 
     if getattr(args, "db", None):
         overrides["DATABASE"] = args.db
@@ -309,8 +309,8 @@ def _run_check_config(args: argparse.Namespace) -> int:
     """Prints the layers as the server would read them, without opening the database or writing anything."""
     from flask import Flask
 
-    from viewer.web import config
-    from viewer.web.settings import SETTINGS, database_url
+    from viewer.settings import layers as config
+    from viewer.settings import SETTINGS, database_url
 
     instance = Flask("viewer.web", instance_relative_config=True).instance_path
     try:

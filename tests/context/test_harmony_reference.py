@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 from viewer.context import sampling_context
 from viewer.context.text import exact_text
 from viewer.parse import parse
-from viewer.web.tokens import count, harmony_encoding
+from viewer.tokens.counting import count, harmony_encoding
 
 REFERENCE = json.loads((ROOT / "tests" / "reference" / "openai-harmony" / "contexts.json").read_text("utf-8"))
 TOKENS = {case["name"]: case["tokens"] for case in REFERENCE["cases"]}

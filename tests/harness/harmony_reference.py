@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.harness.harmony_conversations import CONVERSATIONS, PRIMED_TEXTS  # noqa: E402
-from viewer.web.vocabulary import ensure  # noqa: E402
+from viewer.tokens.vocabulary import ensure  # noqa: E402
 
 OUT = ROOT / "tests" / "reference" / "openai-harmony"
 END, RETURN = "<|end|>", "<|return|>"

@@ -66,11 +66,11 @@ def plant(data: bytes, rng: random.Random) -> bytes:
 
 def leaks(raw: bytes) -> tuple[bool, list[str]]:
     """Whether masking ran, and where (kind and field) a found secret is still readable by link holders."""
-    analysis = examine(raw)
-    if analysis.original is None:
+    examined = examine(raw)
+    if examined.original is None:
         return False, []
-    shared = "\x00".join(_strings(analysis.shared.transcript))
-    found = scan_transcript(analysis.original.transcript)
+    shared = "\x00".join(_strings(examined.shared.transcript))
+    found = scan_transcript(examined.original.transcript)
     return True, sorted({f"{item.finding.kind} in {item.field}" for item in found
                          if any(form in shared for form in _forms(item.finding.secret))})
 

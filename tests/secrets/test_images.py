@@ -23,16 +23,16 @@ def upload(text_before: str, text_after: str) -> bytes:
 
 
 def test_secrets_beside_an_image_are_found_and_the_image_s_span_moves_with_the_masking():
-    analysis = ingest.examine(upload(f"my token {TOKEN}", f"and again {TOKEN}"))
-    assert analysis.secret_kinds == {"GitHub token": 2}
-    masked = analysis.shared.transcript
+    examined = ingest.examine(upload(f"my token {TOKEN}", f"and again {TOKEN}"))
+    assert examined.secret_kinds == {"GitHub token": 2}
+    masked = examined.shared.transcript
     (media,) = masked.messages[0].media
     assert TOKEN not in masked.source and TOKEN not in masked.messages[0].content
     assert payload_bytes(masked.source[media.span[0]:media.span[1]]) == PHOTO
-    (written,) = analysis.original.transcript.messages[0].media
+    (written,) = examined.original.transcript.messages[0].media
     assert written.sha256 == media.sha256 and written.span != media.span
 
 
 def test_an_image_alone_gives_no_secret():
-    analysis = ingest.examine(upload("nothing secret here", "still nothing"))
-    assert analysis.secret_kinds == {} and analysis.original is None
+    examined = ingest.examine(upload("nothing secret here", "still nothing"))
+    assert examined.secret_kinds == {} and examined.original is None

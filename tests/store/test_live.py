@@ -124,7 +124,7 @@ def test_an_append_that_lost_a_race_is_refused(store):
     stale = store.live.tail(record.id)
     ingest.append(store, record, b"<|start|>assistant<|message|>A<|end|>")
     with pytest.raises(live.AppendConflict):
-        store.live.replace_all(record.id, stale.chunks, b"x", ingest.analyse(b"x"), ingest.STORED_VERSION, stale)
+        store.live.replace_all(record.id, stale.chunks, b"x", ingest.project(b"x"), ingest.STORED_VERSION, stale)
 
 
 def test_deleting_a_live_upload_forgets_its_chunks(store):

@@ -46,7 +46,7 @@ def _counts(path: Path) -> tuple[int, int]:
 
 def test_a_fresh_database_upgrades_to_head_and_matches_the_schema(fresh_database):
     store = Store(fresh_database(empty=True))
-    assert migrate.current(store.engine) == migrate.head()
+    assert migrate.database_revision(store.engine) == migrate.head()
     with store.engine.connect() as conn:
         # What `alembic revision --autogenerate` would write: nothing, if the revisions add up to schema.py
         # (the search index's tables, made by raw DDL, are left out as `migrate.revision` leaves them out).
@@ -76,7 +76,7 @@ def old_store(tmp_path) -> Iterator[Store]:
 
 
 def test_a_database_from_before_migrations_upgrades_in_place_and_every_transcript_reads(old_store):
-    assert migrate.current(old_store.engine) == migrate.head()
+    assert migrate.database_revision(old_store.engine) == migrate.head()
     ids = old_store.ids()
     assert len(ids) == 59
     for id in ids:
@@ -93,7 +93,7 @@ def test_transcripts_from_before_migrations_are_claimed_and_parsed_again(old_sto
     for id in old_store.ids():
         record = old_store.get(id)
         assert record.parser_version != STORED_VERSION  # stored by the old parser
-        current = ingest.current(old_store, record)  # claims it (the new column), then parses it again
+        current = ingest.up_to_date(old_store, record)  # claims it (the new column), then parses it again
         assert current.parser_version == STORED_VERSION
         assert current.message_count == len(list(old_store.iter_entries(id, "debug")))
         assert current.visible_count == len(list(old_store.iter_entries(id, "default")))
@@ -115,7 +115,7 @@ def test_processes_opening_one_new_database_at_once_all_succeed(fresh_database):
         _, stderr = process.communicate(timeout=60)
         assert (process.returncode, stderr) == (0, "")  # and quiet: no Alembic INFO lines, no warnings
     engine = create_engine(url)
-    assert migrate.current(engine) == migrate.head()
+    assert migrate.database_revision(engine) == migrate.head()
     engine.dispose()
 
 
@@ -144,7 +144,7 @@ def test_the_claimed_at_revision_downgrades_and_upgrades_again_keeping_every_row
         assert "claimed_at" not in {column["name"] for column in conn.dialect.get_columns(conn, "transcripts")}
     engine.dispose()
     store = Store(f"sqlite:///{copy}")
-    assert migrate.current(store.engine) == migrate.head()
+    assert migrate.database_revision(store.engine) == migrate.head()
     store.engine.dispose()
     assert _counts(copy) == counts
 

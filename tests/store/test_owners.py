@@ -1,4 +1,4 @@
-"""Owners and the search across an owner's uploads (viewer/store/owners.py, viewer/store/across.py): which uploads
+"""Owners and the search across an owner's uploads (viewer/store/owners.py, viewer/store/owner_search.py): which uploads
 a list may hold, its order and windows, deletion, the search keys' blocks, and the grouped search with its
 windows, caps and views. Both databases (the `store` fixture)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from tests.store.test_search import SYNTAX
 from tests.web.conftest import harmony
 from viewer import ingest
-from viewer.store import Store, across, hash_key, summaries
+from viewer.store import Store, hash_key, owner_search, summaries
 from viewer.store.search import parse_query
 
 ALICE, BOB = hash_key("alice-key"), hash_key("bob-key")
@@ -26,8 +26,8 @@ def put(store: Store, number: int, *messages: tuple[str, str, str], owner: str |
     return id
 
 
-def search(store: Store, query: str, owner: str = ALICE, view: str = "default", **window) -> across.Across:
-    return store.search.across(store.owners.blocks(owner), parse_query(query), view, **window)
+def search(store: Store, query: str, owner: str = ALICE, view: str = "default", **window) -> owner_search.OwnerResults:
+    return store.owner_search.find(store.owners.blocks(owner), parse_query(query), view, **window)
 
 
 def test_a_list_holds_live_uploads_with_a_manage_key_newest_first(store):
@@ -94,7 +94,7 @@ def test_the_search_groups_by_upload_newest_first_in_reading_order(store):
 
 @pytest.mark.parametrize("probes", [0, 1, 3, 32])
 def test_the_search_is_windowed_by_upload(store, monkeypatch, probes):
-    monkeypatch.setattr(across, "PROBES", probes)  # the newest blocks probed one by one, the older ones scanned
+    monkeypatch.setattr(owner_search, "PROBES", probes)  # the newest blocks probed one by one, the older ones scanned
     ids = [put(store, n) for n in range(5)]
     first = search(store, "tides", groups=2)
     assert [group.upload_id for group in first.groups] == ids[4:2:-1]
@@ -105,7 +105,7 @@ def test_the_search_is_windowed_by_upload(store, monkeypatch, probes):
 
 
 def test_a_groups_count_is_capped(store, monkeypatch):
-    monkeypatch.setattr(across, "GROUP_COUNT_CAP", 3)
+    monkeypatch.setattr(owner_search, "GROUP_COUNT_CAP", 3)
     put(store, 0, *[("user", "", "same")] * 5)
     group = search(store, "same").groups[0]
     assert (group.count, group.more) == (3, True)
@@ -113,7 +113,7 @@ def test_a_groups_count_is_capped(store, monkeypatch):
 
 @pytest.mark.parametrize("probes", [0, 32])
 def test_the_search_reads_only_the_owners_uploads(store, monkeypatch, probes):
-    monkeypatch.setattr(across, "PROBES", probes)
+    monkeypatch.setattr(owner_search, "PROBES", probes)
     alices = put(store, 0, ("user", "", "alice writes tides"))
     bobs = put(store, 1, ("user", "", "bob writes tides"), owner=BOB)
     put(store, 2, ("user", "", "alice again"))
@@ -139,7 +139,7 @@ def test_query_syntax_never_errors_across_uploads(store, query):
             parsed = parse_query(query)
         except ValueError:
             continue
-        store.search.across(store.owners.blocks(ALICE), parsed, view)
+        store.owner_search.find(store.owners.blocks(ALICE), parsed, view)
 
 
 def test_a_window_before_an_absurd_block_is_the_first(store):

@@ -39,16 +39,16 @@ def _rows(store: Store, id: str) -> dict[str, list]:
 
 def _process_in_two_steps(store: Store, id: str, raw: bytes, upto: int) -> None:
     ingest.accept(store, raw, id=id, worker="test")
-    analysis = examine(raw)
-    staged = Staged(id, analysis.shared, analysis.original, upto)
-    assert store.processing.show_first(id, staged, STORED_VERSION, original=analysis.original,
-                                       secret_kinds=analysis.secret_kinds)
+    examined = examine(raw)
+    staged = Staged(id, examined.shared, examined.original, upto)
+    assert store.processing.show_first(id, staged, STORED_VERSION, original=examined.original,
+                                       secret_kinds=examined.secret_kinds)
     assert store.get(id).state == PROCESSING and store.processing.progress(id).readable
-    assert store.processing.finish(id, analysis.shared, STORED_VERSION, index_search=False, staged=staged,
-                                   original=analysis.original, secret_kinds=analysis.secret_kinds)
+    assert store.processing.finish(id, examined.shared, STORED_VERSION, index_search=False, staged=staged,
+                                   original=examined.original, secret_kinds=examined.secret_kinds)
     assert store.get(id).ready and store.processing.progress(id).stage == INDEXING
     assert not store.processing.searchable(id)
-    assert store.processing.index(id, analysis.shared)
+    assert store.processing.index(id, examined.shared)
 
 
 @pytest.mark.parametrize("raw", [WEATHER.read_bytes() * 3, WEATHER.read_bytes() + SECRET,
@@ -79,9 +79,9 @@ def test_an_upload_deleted_while_processed_stores_nothing_more(store):
     raw = WEATHER.read_bytes()
     ingest.accept(store, raw, id="gone", worker="test")
     store.delete("gone")
-    analysis = examine(raw)
-    assert not store.processing.show_first("gone", Staged("gone", analysis.shared, None, 3), STORED_VERSION)
-    assert not store.processing.finish("gone", analysis.shared, STORED_VERSION)
+    examined = examine(raw)
+    assert not store.processing.show_first("gone", Staged("gone", examined.shared, None, 3), STORED_VERSION)
+    assert not store.processing.finish("gone", examined.shared, STORED_VERSION)
     assert store.message_row_count("gone") == 0 and store.get("gone").deleted
 
 
@@ -110,8 +110,8 @@ def test_processing_again_after_a_crash_between_the_steps_replaces_the_first_row
     raw = WEATHER.read_bytes() * 2
     ingest.store_upload(store, raw, id="whole")
     ingest.accept(store, raw, id="again", worker="dead")
-    analysis = examine(raw)
-    assert store.processing.show_first("again", Staged("again", analysis.shared, None, 5), STORED_VERSION)
+    examined = examine(raw)
+    assert store.processing.show_first("again", Staged("again", examined.shared, None, 5), STORED_VERSION)
     assert store.processing.claim("again", "dead", "alive")  # the first process died here
     assert ingest.process(store, "again")
     assert _rows(store, "again") == _rows(store, "whole")

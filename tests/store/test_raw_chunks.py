@@ -22,8 +22,8 @@ def chunk_count(store: Store, id: str) -> int:
 def test_an_upload_from_a_file_is_stored_in_chunks_and_read_back_byte_exact(store, monkeypatch):
     monkeypatch.setattr(raw, "CHUNK", 100)
     data = WEATHER.read_bytes() + "\n« é »\r\n".encode()
-    analysis = ingest.examine(data)
-    record = store.add(io.BytesIO(data), analysis.shared, STORED_VERSION, id="chunked")
+    examined = ingest.examine(data)
+    record = store.add(io.BytesIO(data), examined.shared, STORED_VERSION, id="chunked")
     assert chunk_count(store, "chunked") == -(-len(data) // 100)
     assert store.raw("chunked") == data and b"".join(store.raw_stream("chunked")) == data
     assert record.size == len(data) and store.has_same_bytes("chunked", data)

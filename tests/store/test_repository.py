@@ -52,7 +52,7 @@ def _made_stale(store, id):
 
 def test_a_transcript_from_an_older_parser_is_parsed_again_on_open(store):
     ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
-    fresh = ingest.current(store, _made_stale(store, "abc"))
+    fresh = ingest.up_to_date(store, _made_stale(store, "abc"))
     assert fresh.parser_version == STORED_VERSION and store.message_row_count("abc") == 8
 
 
@@ -67,7 +67,7 @@ def test_a_reader_that_loses_the_claim_is_served_the_stored_parse(store):
     ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
     stale = _made_stale(store, "abc")
     assert store.claim_reparse("abc", "old")
-    assert ingest.current(store, stale).parser_version == "old" and store.message_row_count("abc") == 3
+    assert ingest.up_to_date(store, stale).parser_version == "old" and store.message_row_count("abc") == 3
 
 
 def test_an_abandoned_claim_is_taken_over_after_its_lease(store):
@@ -80,8 +80,8 @@ def test_an_abandoned_claim_is_taken_over_after_its_lease(store):
 
 def test_the_current_parser_version_is_never_parsed_again(store, monkeypatch):
     record = ingest.store_upload(store, WEATHER.read_bytes(), id="abc")
-    monkeypatch.setattr(ingest, "analyse", lambda *args: pytest.fail("parsed again"))
-    assert ingest.current(store, record) == record
+    monkeypatch.setattr(ingest.core, "project", lambda *args: pytest.fail("parsed again"))
+    assert ingest.up_to_date(store, record) == record
 
 
 def test_reparse_stale_parses_only_older_versions_unless_asked_for_all(store):
@@ -111,7 +111,7 @@ def test_a_parser_crash_is_stored_as_a_diagnostic_not_raised(store, monkeypatch)
     def broken(*args, **kwargs):
         raise RecursionError("boom")
 
-    monkeypatch.setattr(ingest, "parse", broken)
+    monkeypatch.setattr(ingest.core, "parse", broken)
     record = ingest.store_upload(store, b"anything", id="abc")
     assert record.message_count == 0 and record.error_count == 1
     assert store.diagnostics("abc")[0].diagnostic.code == "W-PARSER-FAILED"
@@ -129,14 +129,14 @@ def test_a_body_that_is_a_slice_of_its_source_is_not_stored_twice(store):
         stored = conn.execute(text("SELECT count(*) FROM messages WHERE content IS NOT NULL")).scalar()
     assert stored == 0
     entries = store.window("abc", "debug", 0, 100)
-    transcript = ingest.analyse(WEATHER.read_bytes()).transcript
+    transcript = ingest.project(WEATHER.read_bytes()).transcript
     assert [entry.message for entry in entries] == list(transcript.messages)
 
 
 @pytest.mark.parametrize("sample", sorted(SAMPLES.iterdir()), ids=lambda path: path.name)
 def test_every_sample_reads_back_as_parsed_with_its_lines_and_columns(store, sample):
     ingest.store_upload(store, sample.read_bytes(), id="abc")
-    transcript = ingest.analyse(sample.read_bytes()).transcript
+    transcript = ingest.project(sample.read_bytes()).transcript
     entries = store.window("abc", "debug", 0, len(transcript.messages) + 1)
     assert [entry.message for entry in entries] == list(transcript.messages)
     assert [(entry.line, entry.column) for entry in entries] == \

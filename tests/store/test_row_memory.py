@@ -25,11 +25,11 @@ CHATML = ("<|im_start|>user\nWie warm ist es in Köln?<|im_end|>\n"
 
 @pytest.mark.parametrize("text", [HARMONY, CHATML], ids=["harmony", "chatml"])
 def test_storing_a_parse_leaves_its_texts_without_a_utf8_copy(store, text):
-    analysis = ingest.examine(text)
-    messages = analysis.shared.transcript.messages
+    examined = ingest.examine(text)
+    messages = examined.shared.transcript.messages
     assert any(not message.content.isascii() for message in messages)  # what the test is about
     sizes = [sys.getsizeof(message.content) for message in messages]  # counts a cached UTF-8 form
-    store.add(text.encode(), analysis.shared, ingest.STORED_VERSION, id="row-memory-1")
+    store.add(text.encode(), examined.shared, ingest.STORED_VERSION, id="row-memory-1")
     assert [sys.getsizeof(message.content) for message in messages] == sizes
 
 

@@ -275,7 +275,7 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         written = rows.message_rows  # nor the columns of what agents' logs record and of images (0010, 0013)
         patch.setattr(rows, "MESSAGE_COLUMNS", rows.MESSAGE_COLUMNS[:-2])
         patch.setattr(rows, "message_rows", lambda *given: (row[:-2] for row in written(*given)))
-        patch.setattr(ingest, "store_analysis_images", lambda *given: 0)  # nor images (revision 0013)
+        patch.setattr(ingest.core, "store_examined_images", lambda *given: 0)  # nor images (revision 0013)
         patch.setattr(old, "get", lambda id: None)
         data = WEATHER.read_bytes()  # nor raw chunks (revision 0014): the bytes whole in `transcripts.raw`
         patch.setattr(raw, "IN_CHUNKS", data)
@@ -287,7 +287,7 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
     try:
         record = store.get(ID)
         assert record.parser_version != STORED_VERSION and found(store, "tokyo") == ([], 0)
-        assert ingest.current(store, record).parser_version == STORED_VERSION
+        assert ingest.up_to_date(store, record).parser_version == STORED_VERSION
         assert found(store, "tokyo") == ([2, 7], 2)
     finally:
         store.engine.dispose()

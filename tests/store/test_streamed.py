@@ -101,8 +101,8 @@ def test_a_big_dataset_is_parsed_again_a_piece_at_a_time(store, small_pieces, mo
     def whole_parse(*args, **kwargs):
         raise AssertionError("parsed whole")
 
-    monkeypatch.setattr(ingest, "examine", whole_parse)
-    assert ingest.current(store, store.get("pieces")).parser_version == STORED_VERSION
+    monkeypatch.setattr(ingest.reparsing, "examine", whole_parse)
+    assert ingest.up_to_date(store, store.get("pieces")).parser_version == STORED_VERSION
     assert full_snapshot(store, "pieces") == full_snapshot(store, "whole")
 
 

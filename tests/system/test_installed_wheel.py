@@ -1,7 +1,7 @@
 """The package as a new user gets it: the wheel built from this checkout, installed into a clean venv without
 its optional native parts (Hyperscan, tiktoken, gunicorn: the `fast`, `tokens` and `production` extras), run
 from another folder. Its pages, static files, htmx and samples must come from the wheel (setup.py bundles them
-under viewer/bundled/; viewer/present/assets.py finds them), never from the checkout; an upload's secrets are
+under viewer/bundled/; viewer/settings/folders.py finds them), never from the checkout; an upload's secrets are
 found and masked by the scan's `re` engine; the context page says token counts are unavailable.
 
 Offline: the wheel is built with --no-build-isolation (setuptools from the test extra), and its dependencies are
@@ -32,7 +32,7 @@ from packaging.utils import canonicalize_name
 
 from tests.conftest import ROOT, missing
 from tests.secrets.canaries import canaries
-from viewer.web.tokens import UNAVAILABLE
+from viewer.tokens.counting import UNAVAILABLE
 
 PROJECT = "openchatml-viewer"
 HTMX = ROOT / "node_modules" / "htmx.org" / "dist"
@@ -123,7 +123,7 @@ def test_the_venv_has_none_of_the_native_parts_and_scans_with_re(venv: Path, wor
 
 
 def test_the_installed_wheel_runs_from_another_folder(venv: Path, work: Path) -> None:
-    where = _run([venv / "bin" / "python", "-c", "from viewer.present import assets; print(assets.TEMPLATES)"], work)
+    where = _run([venv / "bin" / "python", "-c", "from viewer.settings import folders; print(folders.TEMPLATES)"], work)
     assert Path(where.strip()).is_relative_to(venv) and "bundled" in where
     parsed = json.loads(_run([venv / "bin" / PROJECT, "parse", ROOT / "sample_transcripts" / SAMPLE], work))
     assert parsed["schema"] == "openchatml-viewer/3" and parsed["messages"]

@@ -554,7 +554,7 @@ def test_no_hidden_message_s_image_is_served_to_the_default_view(uploader, stran
 
 @pytest.mark.parametrize("dialect", (*DIALECTS, *TEXT_SHAPES))
 def test_no_default_view_of_an_upload_being_processed_holds_hidden_content(tmp_path, dialect, monkeypatch):
-    """An upload answered before it is processed (viewer/web/processing.py), held between its first rows and the
+    """An upload answered before it is processed (viewer/ingest/processor.py), held between its first rows and the
     rest: its page, fragment, deep links, windows, progress stream, twin, exports and search hold no canary."""
     import threading
 

@@ -25,7 +25,7 @@ from bs4 import BeautifulSoup
 from tests.conftest import ROOT, SAMPLES
 from tests.postgres import Cluster
 from tests.web.conftest import WEATHER
-from viewer.web.samples import sample_files, sample_ids
+from viewer.ingest.samples import sample_files, sample_ids
 
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 HOST = "127.0.0.1"

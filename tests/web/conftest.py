@@ -57,7 +57,7 @@ def stranger(app: Flask) -> FlaskClient:
 @pytest.fixture
 def upload(client: FlaskClient) -> Callable[..., dict[str, str]]:
     """Upload through the API as the uploader's browser would through the form; returns id, url, manage_url.
-    A big upload (answered 202 before it is processed: viewer/web/processing.py) is waited for."""
+    A big upload (answered 202 before it is processed: viewer/ingest/processor.py) is waited for."""
     def do(raw: bytes | None = None, **query: str) -> dict[str, str]:
         response = client.post("/api/transcripts", data=WEATHER.read_bytes() if raw is None else raw,
                                query_string=query)

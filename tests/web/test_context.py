@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.web.conftest import HIDDEN_CANARIES, soup
-from viewer.web import tokens
+from viewer.tokens import counting
 
 THREE_TURNS = ("<|start|>user<|message|>Q1<|end|>"
                "<|start|>assistant<|channel|>analysis<|message|>THINK-ONE<|end|>"
@@ -108,12 +108,12 @@ def test_a_dataset_conversation_has_its_own_page_and_the_dataset_none(client, st
 def test_a_chatml_page_says_why_it_has_no_token_counts(client, owned):
     id = owned(b"<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n")
     page = soup(client.get(f"/t/{id}/context/1"))
-    assert tokens.NOT_HARMONY in page.select_one(".ctx-note").get_text()
+    assert counting.NOT_HARMONY in page.select_one(".ctx-note").get_text()
     assert page.select_one("pre.ctx-pre").get_text() == "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
 
 
 def test_without_the_vocabulary_the_page_says_token_counts_are_unavailable(client, owned, monkeypatch):
-    monkeypatch.setattr(tokens, "harmony_encoding", lambda: None)
+    monkeypatch.setattr(counting, "harmony_encoding", lambda: None)
     page = soup(client.get(f"/t/{owned()}/context/7"))
     assert page.select_one(".ctx-note").get_text() == \
         "token counts need tiktoken with the o200k vocabulary; not installed"
@@ -121,9 +121,9 @@ def test_without_the_vocabulary_the_page_says_token_counts_are_unavailable(clien
 
 
 def test_with_the_vocabulary_counts_are_exact_o200k_harmony(client, owned):
-    encoding = tokens.harmony_encoding()
+    encoding = counting.harmony_encoding()
     if encoding is None:
-        pytest.skip(tokens.UNAVAILABLE)
+        pytest.skip(counting.UNAVAILABLE)
     # <|start|> user <|message|> Hi <|end|>: the special tokens are one token each, with their gpt-oss ids
     assert encoding.encode("<|start|>user<|message|>Hi<|end|>", allowed_special="all")[::2] == [200006, 200008,
                                                                                                 200007]
@@ -136,11 +136,11 @@ def test_with_the_vocabulary_counts_are_exact_o200k_harmony(client, owned):
 
 
 def test_a_vocabulary_file_that_is_not_o200k_base_is_not_used(tmp_path, monkeypatch):
-    (tmp_path / tokens.FILE_NAME).write_bytes(b"YQ== 0\n")
+    (tmp_path / counting.FILE_NAME).write_bytes(b"YQ== 0\n")
     monkeypatch.setenv("TIKTOKEN_ENCODINGS_BASE", str(tmp_path))
-    assert tokens.vocabulary_file() == tmp_path / tokens.FILE_NAME
-    tokens.harmony_encoding.cache_clear()
+    assert counting.vocabulary_file() == tmp_path / counting.FILE_NAME
+    counting.harmony_encoding.cache_clear()
     try:
-        assert tokens.harmony_encoding() is None
+        assert counting.harmony_encoding() is None
     finally:
-        tokens.harmony_encoding.cache_clear()
+        counting.harmony_encoding.cache_clear()

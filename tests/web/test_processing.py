@@ -1,4 +1,4 @@
-"""Uploads answered before they are processed (viewer/web/processing.py, views/processing.py): a big upload is
+"""Uploads answered before they are processed (viewer/ingest/processor.py, views/processing.py): a big upload is
 202 with its link, its page shows progress until it is the transcript, every other route says "still
 processing" (409 with Retry-After) and never shows part of it, a full house of slots is 503, a failed upload's
 page offers the uploader the raw bytes, an upload left by a dead process is processed at startup, and a big JSON
@@ -13,9 +13,8 @@ import pytest
 from tests.harness.datasets import dataset
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER, soup, text_of
 from viewer import ingest
-from viewer.ingest import streaming
+from viewer.ingest import deferred, processor, streaming
 from viewer.store.processing import PROCESSING
-from viewer.web import processing
 
 BIG = WEATHER.read_bytes() * 40
 """Over the threshold the tests set; the weather transcript holds every hidden canary."""
@@ -28,12 +27,12 @@ def gate(monkeypatch) -> Iterator[threading.Event]:
     """Holds every upload processed after its answer until the test sets it (set again at the end, so no
     thread outlives the test)."""
     opened = threading.Event()
-    real = ingest.process
+    real = deferred.process
 
     def held(store, id, **options):
         assert opened.wait(WAIT)
         return real(store, id, **options)
-    monkeypatch.setattr(ingest, "process", held)
+    monkeypatch.setattr(deferred, "process", held)
     yield opened
     opened.set()
     for thread in threading.enumerate():  # done before the test's database goes
@@ -132,6 +131,7 @@ def test_beyond_the_slots_an_upload_is_refused_503_with_retry_after(make_app, ga
     assert "nothing of this upload was stored" in refused.get_json()["error"]["message"]
     form = client.post("/transcripts", data={"text": WEATHER.read_text()})
     assert form.status_code == 503 and soup(form).select_one("[data-status='503']") is not None
+    assert "Try again in 10 seconds." in text_of(form) and form.headers["Retry-After"] == "10"
     gate.set()
     _settle(app)
     assert _upload(client, WEATHER.read_bytes()).status_code == 201
@@ -252,7 +252,7 @@ def test_an_upload_left_by_a_dead_process_is_processed_when_the_app_starts(make_
     with store.engine.begin() as conn:  # its process on this host is gone: no such pid
         from viewer.store.schema import processing as table
         conn.execute(table.update().where(table.c.transcript_id == "left-by-a-dead-process-0000001")
-                     .values(worker=f"{processing.socket.gethostname()}:{2**22 + 7}:gone"))
+                     .values(worker=f"{processor.socket.gethostname()}:{2**22 + 7}:gone"))
     second = make_app(DEFER_UPLOAD_BYTES=THRESHOLD)
     _settle(second)
     assert store.get("left-by-a-dead-process-0000001").ready
@@ -264,9 +264,9 @@ def test_a_process_on_another_host_is_dead_once_its_heartbeat_is_stale():
     import datetime as dt
 
     now = dt.datetime.now(dt.timezone.utc)
-    assert not processing.abandoned("elsewhere:12:a", now, "me")
-    assert processing.abandoned("elsewhere:12:a", now - processing.STALE_AFTER * 2, "me")
-    assert not processing.abandoned("me", now - processing.STALE_AFTER * 2, "me")
+    assert not processor.abandoned("elsewhere:12:a", now, "me")
+    assert processor.abandoned("elsewhere:12:a", now - processor.STALE_AFTER * 2, "me")
+    assert not processor.abandoned("me", now - processor.STALE_AFTER * 2, "me")
 
 
 def test_a_big_json_lines_dataset_is_answered_202_then_stored_a_piece_at_a_time(app, client, monkeypatch):

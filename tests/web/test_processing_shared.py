@@ -1,4 +1,4 @@
-"""Processing shared by several serving processes on one database (viewer/web/processing.py, store/slots.py):
+"""Processing shared by several serving processes on one database (viewer/ingest/processor.py, store/slots.py):
 two apps on one database never process more uploads at once than PROCESSING_SLOTS between them (503 with
 Retry-After beyond, nothing stored), and an upload whose process stopped saying it is alive is taken over by a
 live app within its lease, without a restart. On SQLite and PostgreSQL."""

@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import SAMPLES
 from tests.web.conftest import soup
-from viewer.web.samples import preload, sample_id, sample_ids, sample_files
+from viewer.ingest.samples import preload, sample_id, sample_ids, sample_files
 
 SAMPLE_FILES = sample_files(SAMPLES)
 

@@ -22,7 +22,8 @@ from werkzeug.serving import make_server
 from tests.conftest import ROOT
 from tests.system.hostile.html_checks import page_problems
 from tests.web.conftest import WEATHER, harmony, soup
-from viewer.web import access, samples
+from viewer.ingest import samples
+from viewer.web import access
 from viewer.web.security import CONTENT_SECURITY_POLICY, RedactKeys
 
 EXPECTED_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import ROOT
-from viewer.web.settings import SETTINGS, database_url
+from viewer.settings import SETTINGS, database_url
 
 
 def test_readme_settings_table_lists_every_setting_with_its_default():

@@ -34,7 +34,8 @@ def check(transcript: Transcript) -> list[Diagnostic]:
                 and (role != "assistant" or not required and not is_assistant_call(message))):
             continue  # most messages: nothing below applies to them
         is_call = role == "assistant" and is_assistant_call(message)
-        validator = validators.get(message.recipient) if is_call else None
+        recipient = message.recipient
+        validator = validators.get(recipient) if is_call and recipient is not None else None
         wants_json = validator is not None or role == "tool"
         value: Any = _NOT_JSON
         if message.constrained and (message.content_type or "").lower() == "json":
@@ -47,8 +48,8 @@ def check(transcript: Transcript) -> list[Diagnostic]:
             value = _unwrap(value)
         if required and role == "assistant" and not message.channel_explicit:
             add(_diagnostic(message, "E-PARSE-CHANNEL-MISSING"))
-        if validator is not None:
-            problem = _call_problem_once(message.recipient, message.content, value, validator, problems)
+        if validator is not None and recipient is not None:  # a validator is found by the recipient
+            problem = _call_problem_once(recipient, message.content, value, validator, problems)
             if problem is not None:
                 add(_diagnostic(message, "E-CALL-SCHEMA", problem))
         elif role == "tool" and isinstance(value, dict):
@@ -129,7 +130,7 @@ _REMEMBERED_LENGTH = 1024
 def _call_problem_once(tool: str, content: str, arguments: Any, validator: jsonschema.protocols.Validator,
                        problems: dict[tuple[str, str], str | None]) -> str | None:
     """`_call_problem`, asked once per distinct short call: agents repeat calls word for word (polling, the same
-    lookup), and jsonschema takes about 10 µs per call, more than everything else this module does."""
+    lookup), and validating a call took more than everything else this module does."""
     if len(content) > _REMEMBERED_LENGTH:
         return _call_problem(tool, arguments, validator)
     key = (tool, content)

@@ -1,10 +1,10 @@
-"""`json.loads`, five times faster on the small documents transcripts are full of (call arguments, tool replies,
-JSON message objects), with exactly its results.
+"""`json.loads`, several times faster on the small documents transcripts are full of (call arguments, tool
+replies, JSON message objects), with exactly its results.
 
-msgspec's decoder reads a 60-byte tool reply in about 0.3 µs where `json.loads` takes 1.7 µs. Where the two
-could disagree, msgspec refuses instead: `NaN`, `Infinity` and numbers that overflow a float, escapes of lone
+msgspec's decoder reads a short tool reply in a fraction of `json.loads`'s time. Where the two could disagree,
+msgspec refuses instead: `NaN`, `Infinity` and numbers that overflow a float, escapes of lone
 surrogates (`"\\ud800"`), nesting deeper than its limit. Every refusal is read again by `json.loads`, whose
-value or exception is then the answer, so callers see `json.loads` exactly (tests/analysis/test_jsontext.py).
+value or exception is then the answer, so callers see `json.loads` exactly (its tests compare the two).
 (orjson was the other candidate; it turns integers beyond 64 bits into floats, which `json.loads` does not.)
 """
 from __future__ import annotations

@@ -31,9 +31,10 @@ class _OpenCalls:
         self.in_order: dict[bool, deque[Message]] = {True: deque(), False: deque()}
 
     def add(self, call: Message) -> None:
-        has_id = call.call_id is not None
-        if has_id:
-            self.by_id.setdefault(call.call_id, []).append(call)
+        call_id = call.call_id
+        has_id = call_id is not None
+        if call_id is not None:
+            self.by_id.setdefault(call_id, []).append(call)
         self.by_tool[(has_id, call.recipient)].append(call)
         self.in_order[has_id].append(call)
 

@@ -14,6 +14,7 @@ from typing import Hashable, Iterable, NamedTuple, Protocol
 from viewer.compare.align import Step, align
 from viewer.compare.words import WORD_DIFF_CHARS, Run, word_diff
 from viewer.model import Message
+from viewer.model.words import DEBUG, ShowAs, View
 from viewer.policy import Marker
 from viewer.policy.projection import iter_visible_entries
 
@@ -24,9 +25,14 @@ __all__ = ["Item", "Run", "Step", "Summary", "WORD_DIFF_CHARS", "align", "align_
 class Shown(Protocol):
     """What the store's entries offer (`viewer.store.Entry`)."""
 
-    message: Message
-    show_as: str
-    rank: int | None
+    @property
+    def message(self) -> Message: ...
+
+    @property
+    def show_as(self) -> ShowAs: ...
+
+    @property
+    def rank(self) -> int | None: ...
 
     @property
     def index(self) -> int: ...
@@ -39,7 +45,7 @@ class Item(NamedTuple):
     """One entry of a view, reduced to what alignment needs (a tuple of plain values, which the garbage
     collector does not track: a cached alignment holds tens of thousands)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's method, which it hides
     """The message index it anchors at (a note: its first message)."""
     position: int | None
     """Its window position in the view (index in debug, rank in default); None for a note."""
@@ -55,9 +61,9 @@ class Item(NamedTuple):
     """A note's text ("used get_weather"): all the default view says of tool traffic."""
 
 
-def items(entries: Iterable[Shown], view: str) -> list[Item]:
+def items(entries: Iterable[Shown], view: View) -> list[Item]:
     """The items of a view from its stored entries, in order (the default view's from its entries only)."""
-    if view == "debug":
+    if view == DEBUG:
         return [_debug_item(entry) for entry in entries]
     result = []
     for item in iter_visible_entries(entries):
@@ -76,7 +82,7 @@ def _debug_item(entry: Shown) -> Item:
     # The fields of `header_fields`, written out: this runs once per message of both transcripts.
     fingerprint = (message.role, message.name, message.recipient, message.channel, message.content_type,
                    message.intent, len(message.content), hash(message.content))
-    return Item(message.index, message.index, "debug", fingerprint, (message.role, message.channel),
+    return Item(message.index, message.index, DEBUG, fingerprint, (message.role, message.channel),
                 message.is_call or message.is_reply)
 
 

@@ -1,12 +1,14 @@
 """Live uploads: an agent appends to its upload as it runs, and each append parses again only the unfinished
-tail (viewer/parse/tail.py) when it can. An upload with secrets is parsed and masked whole at every append, so
-that nothing appended reaches a link holder unmasked."""
+tail when it can. An upload with secrets is parsed and masked whole at every append, so that nothing appended
+reaches a link holder unmasked."""
 from __future__ import annotations
 
 from itertools import islice
+from typing import cast
 
-from viewer.ingest import STORED_VERSION, Analysis, examine
-from viewer.ingest.images import store_analysis_images
+from viewer.ingest.core import STORED_VERSION, examine
+from viewer.ingest.masking import Examined
+from viewer.ingest.images import store_examined_images
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import BOM
 from viewer.parse.tail import TAIL_DIALECTS, first_unsettled, parse_tail
@@ -27,20 +29,20 @@ class CannotBeLive(NotLive):
 
 def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Store an upload that stays open for appends (`append`) until `live.finish`."""
-    analysis = examine(raw, requested_dialect)
-    if analysis.shared.conversations:
+    examined = examine(raw, requested_dialect)
+    if examined.shared.conversations:
         raise CannotBeLive("A dataset cannot be live: upload one conversation to append to.")
-    store_analysis_images(store, analysis)
+    store_examined_images(store, examined)
     with collector_paused:
-        record = store.add(raw, analysis.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
-                           original=analysis.original, secret_kinds=analysis.secret_kinds, **fields)
-        store.live.open_upload(record.id, next_tail(raw, analysis, chunks=1))
-    return store.get(id)
+        record = store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                           original=examined.original, secret_kinds=examined.secret_kinds, **fields)
+        store.live.open_upload(record.id, next_tail(raw, examined, chunks=1))
+    return cast(Record, store.get(id))  # stored a moment ago
 
 
 def append(store: Store, record: Record, data: bytes) -> Record:
     """Append text (or §9 event lines) to an open live upload and store its parse: the unfinished tail is
-    parsed again alone (viewer/parse/tail.py), and the whole upload only when the tail cannot be read alone.
+    parsed again alone, and the whole upload only when the tail cannot be read alone.
     The one place every appended byte goes through. Raises NotLive when `record` is not open, and
     live.AppendConflict when another append was stored first."""
     tail = store.live.tail(record.id)
@@ -52,22 +54,22 @@ def append(store: Store, record: Record, data: bytes) -> Record:
             store.live.replace_tail(record.id, tail.chunks, data, part)
         else:  # the tail cannot be read alone, or holds a secret, whose masking moves every offset after it
             raw = (store.raw(record.id) or b"") + data
-            analysis = examine(raw, record.requested_dialect)
-            if analysis.shared.conversations:
+            examined = examine(raw, record.requested_dialect)
+            if examined.shared.conversations:
                 raise NotLive("This append would make the upload a dataset, which cannot be live.")
-            store_analysis_images(store, analysis)
-            store.live.replace_all(record.id, tail.chunks, data, analysis.shared, STORED_VERSION,
-                             next_tail(raw, analysis, chunks=tail.chunks + 1), original=analysis.original,
-                             secret_kinds=analysis.secret_kinds)
-    return store.get(record.id)
+            store_examined_images(store, examined)
+            store.live.replace_all(record.id, tail.chunks, data, examined.shared, STORED_VERSION,
+                             next_tail(raw, examined, chunks=tail.chunks + 1), original=examined.original,
+                             secret_kinds=examined.secret_kinds)
+    return cast(Record, store.get(record.id))  # stored a moment ago
 
 
-def next_tail(raw: bytes, analysis: Analysis, *, chunks: int) -> live.Tail:
+def next_tail(raw: bytes, examined: Examined, *, chunks: int) -> live.Tail:
     """Where the next append's parse starts: the tail of this whole parse, or nowhere (every append parsed
     whole) once a secret was found, since the stored rows are then in the masked text's offsets."""
-    if analysis.original is not None:
+    if examined.original is not None:
         return live.Tail("", b"", None, chunks)
-    return _whole_tail(raw, analysis.shared, chunks=chunks)
+    return _whole_tail(raw, examined.shared, chunks=chunks)
 
 
 def _tail_parse(record: Record, tail: live.Tail, data: bytes) -> live.TailParse | None:
@@ -85,6 +87,8 @@ def _tail_parse(record: Record, tail: live.Tail, data: bytes) -> live.TailParse 
         return None
     projection = Projection.of(transcript)
     at, head = tail.at, len(tail.head)
+    if at is None:  # asked only of a tail with a checkpoint
+        return None
     if not transcript.messages:
         return live.TailParse(projection, head, at, live.Tail(tail.head, raw, at, tail.chunks + 1))
     first = first_unsettled(transcript)

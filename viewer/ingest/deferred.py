@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import BinaryIO, Callable
 
-from viewer.ingest import STORED_VERSION, contents, examine, raw_spool
-from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_images
+from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
+from viewer.ingest.images import PayloadBytes, file_payloads, store_examined_images
 from viewer.ingest.streaming import process_streamed
 from viewer.parse.thinning import Thinned
 from viewer.model.collector import collector_paused
@@ -47,7 +47,7 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
     `upload`, its bytes are read from the store (a big JSON Lines dataset, or an upload taken over from a process
     that died), through a copy of them that a big dataset is read from a piece at a time
-    (viewer/ingest/streaming.py) and a big session is thinned from (viewer/parse/thinning.py)."""
+    (`streaming`) and a big session is thinned from (its image payloads cut out)."""
     if upload is not None:  # a thin parse's images are read back from the stored bytes
         return _process(store, id, window, upload, partial(store.raw_range, id))
     record = store.get(id)
@@ -77,23 +77,25 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
         # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
         # the parse made runs between the parse and the first page's rows, delaying them.
         with collector_paused:
-            analysis = examine(upload.raw, upload.dialect)
+            examined = examine(upload.raw, upload.dialect)
             if not upload.stored():
                 return False
-            shared, secrets = analysis.shared, dict(original=analysis.original, secret_kinds=analysis.secret_kinds)
+            shared = examined.shared
             staged = None
             if shared.conversations:  # a dataset's first page is its index: stored whole
-                store_analysis_images(store, analysis, payloads)  # before the rows that name them
+                store_examined_images(store, examined, payloads)  # before the rows that name them
                 store.processing.stage(id, STORING)
             else:
-                staged = Staged(id, shared, analysis.original, first_rows(shared, window))
+                staged = Staged(id, shared, examined.original, first_rows(shared, window))
                 # The first page's images before its rows, the others before the rest's: re-encoding every image
                 # of a big session of screenshots first held its first page back until nearly the end.
-                store_analysis_images(store, analysis, payloads, before=staged.upto)
-                if not store.processing.show_first(id, staged, STORED_VERSION, **secrets):
+                store_examined_images(store, examined, payloads, before=staged.upto)
+                if not store.processing.show_first(id, staged, STORED_VERSION, original=examined.original,
+                                                   secret_kinds=examined.secret_kinds):
                     return False
-                store_analysis_images(store, analysis, payloads)
-            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged, **secrets)
+                store_examined_images(store, examined, payloads)
+            stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged,
+                                             original=examined.original, secret_kinds=examined.secret_kinds)
             return stored and store.processing.index(id, shared)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
         log.exception("processing upload %s failed", id)

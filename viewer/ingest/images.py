@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterator, cast
 
 from viewer import images
-from viewer.ingest.masking import Analysis
+from viewer.ingest.masking import Examined
 from viewer.model import Media, Span, Transcript
 from viewer.model.cuts import STANDIN
 from viewer.parse.inline_media import payload_bytes
@@ -24,12 +24,12 @@ PayloadBytes = Callable[[int, int], bytes]
 """Bytes `[start, end)` of the upload (where a thin text's payloads are read back from)."""
 
 
-def store_analysis_images(store: Store, analysis: Analysis, payloads: PayloadBytes | None = None, *,
+def store_examined_images(store: Store, examined: Examined, payloads: PayloadBytes | None = None, *,
                           before: int | None = None) -> int:
     """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
     (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`. With `before`,
     only the images of the messages before that index (a first page's, stored ahead of the rest)."""
-    written = (analysis.original or analysis.shared).transcript
+    written = (examined.original or examined.shared).transcript
     return store_images(store, written, source_reader(written, payloads), before=before)
 
 
@@ -45,11 +45,11 @@ def store_images(store: Store, transcript: Transcript, read: Reader, *, before: 
             log.error("an image's span does not hold the bytes its parse named; it is not stored")
             continue
         try:
-            cleaned = images.clean(data, media.type)
+            cleaned = images.clean(data, cast(str, media.type))  # a shown image has its type
         except Exception:  # noqa: BLE001 - an image Pillow accepted then failed on is not shown, the upload stays
             log.exception("an accepted image could not be re-encoded; it is not stored")
             continue
-        store.media.put(sha256, media.type, media.size, cleaned)
+        store.media.put(sha256, cast(str, media.type), media.size, cleaned)
         stored += 1
     return stored
 

@@ -15,8 +15,9 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
-class Analysis:
-    """An upload's parse as link holders read it, and as written when the two differ."""
+class Examined:
+    """An upload examined (`ingest.examine`): its parse as link holders read it, and as written when the two
+    differ."""
 
     shared: Projection
     """What link holders read: the parse with every secret masked (the parse itself when none was found)."""
@@ -26,7 +27,7 @@ class Analysis:
     """How many secrets of each kind were found."""
 
 
-def mask_secrets(projection: Projection) -> Analysis:
+def mask_secrets(projection: Projection) -> Examined:
     """Scan a parse for secrets, warn of each, and mask them all in what link holders read. Fails closed: if
     the scanner itself fails, link holders read nothing of the upload."""
     with collector_paused:
@@ -34,9 +35,9 @@ def mask_secrets(projection: Projection) -> Analysis:
             found = scan_transcript(projection.transcript)
         except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
             log.exception("the secret scan failed on an upload")
-            return Analysis(_withheld(projection), projection)
+            return Examined(_withheld(projection), projection)
         if not found:
-            return Analysis(projection)
+            return Examined(projection)
         warned = _warned(projection, found)
         in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
                      if item.field == "source"]
@@ -45,7 +46,7 @@ def mask_secrets(projection: Projection) -> Analysis:
         shared = Projection(masked, warned.rules, tuple(
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))
-    return Analysis(shared, warned, count_kinds(found))
+    return Examined(shared, warned, count_kinds(found))
 
 
 def _withheld(projection: Projection) -> Projection:

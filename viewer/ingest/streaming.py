@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from viewer.ingest import STORED_VERSION
+from viewer.ingest.core import STORED_VERSION
 from viewer.ingest.images import source_reader, store_images
 from viewer.ingest.masking import mask_secrets
 from viewer.model.collector import collector_paused
@@ -29,7 +29,7 @@ STREAM_FROM = 16 << 20
 PIECE_BYTES = 4 << 20
 """Bytes read per piece (then on to the end of the line): a piece's parse and rows take about 20 times this."""
 HEAD_BYTES = 65536
-"""What the dialect is detected from (viewer/parse/detect.py reads as much), then on to the end of its line."""
+"""What the dialect is detected from (the parser's detection reads as much), then on to the end of its line."""
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class NotStreamable(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class WholeLines:
     """Whole lines of the upload's text and where they start in it."""
 
     text: str
@@ -130,7 +130,7 @@ def _head(spool: BinaryIO) -> str:
         raise NotStreamable("not clean UTF-8") from None
 
 
-def _pieces(spool: BinaryIO) -> Iterator[Piece]:
+def _pieces(spool: BinaryIO) -> Iterator[WholeLines]:
     """The spool's text in pieces of whole lines, each decoded alone (a piece ends at a line break, so no
     character is cut)."""
     spool.seek(0)
@@ -144,12 +144,12 @@ def _pieces(spool: BinaryIO) -> Iterator[Piece]:
             raise NotStreamable("not clean UTF-8 (decode reports and replaces the bytes in the whole text)") from None
         if chars == 0 and text.startswith(BOM):
             raise NotStreamable("a byte-order mark (offsets count from after it in the whole text)")
-        yield Piece(text, chars, lines)
+        yield WholeLines(text, chars, lines)
         chars += len(text)
         lines += data.count(b"\n")
 
 
-def _batches(store: Store, pieces: Iterator[Piece]) -> Iterator[Batch]:
+def _batches(store: Store, pieces: Iterator[WholeLines]) -> Iterator[Batch]:
     """Each piece parsed, its policy applied and scanned for secrets, its images stored before its rows name
     them (as the whole path does: viewer/ingest/images.py)."""
     for piece in pieces:

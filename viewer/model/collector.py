@@ -11,9 +11,7 @@ class _CollectorPause:
     """One pause of the cyclic garbage collector shared by every parse that overlaps it.
 
     A long transcript makes hundreds of thousands of small objects that all live on and hold no cycles; the
-    collector would walk them again and again. Measured on tests/harness/gen.py's 30 MB Harmony text (CPython
-    3.11, best of 5): the Harmony reader takes about 350 ms with the collector paused and 470 ms without (four
-    full collections cost about 100 ms of it), and all of `parse()` about 630 ms against 750 ms.
+    collector would walk them again and again, full collections taking a good share of a big parse.
 
     The collector is process-wide, so the pause is too: while a parse runs, other threads' cyclic garbage
     waits to be freed (reference counting still frees everything else at once), which changes no result.

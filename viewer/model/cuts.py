@@ -1,5 +1,5 @@
 """Payloads cut out of a source: a big agent session is parsed from a thin text in which each big base64 string
-(a screenshot, nearly all of the file's bytes) stands as a short stand-in (viewer/parse/thinning.py). A transcript
+(a screenshot, nearly all of the file's bytes) stands as a short stand-in (the parser's thinning). A transcript
 parsed so keeps its `Cuts`; its spans count the thin text, and `Relocation` moves them to the file's.
 
 A stand-in is found by its shape in whichever text holds it (the thin text, or that text with secrets masked,

@@ -9,10 +9,8 @@ import msgspec
 
 from viewer.model.pieces import (Media, Meta, Segment, Span, changed_copy, hash_of_text, other_text, repr_of_text,
                                  same_text)
+from viewer.model.words import Channel, End, Role
 
-ROLES = ("system", "developer", "user", "assistant", "tool")
-CHANNELS = ("analysis", "commentary", "final")
-ENDS = ("end", "call", "return", "eof")
 NON_TOOL_RECIPIENTS = ("assistant", "user", "all")
 """`to=` values that address a person or everyone rather than a tool."""
 
@@ -26,7 +24,7 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
     """Position in the transcript, from 0."""
     turn: int
     """Index of the source envelope it came from (one ChatML turn may give several messages)."""
-    role: str
+    role: Role | str
     """`system` `developer` `user` `assistant` `tool`, or the unknown word as written (with a diagnostic)."""
     body: str | None
     """The body as a string of its own; None when it is a stretch of `source` (`content` reads it)."""
@@ -37,7 +35,7 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
     """`name=` alias; for tool replies the tool's name (`functions.get_weather`)."""
     recipient: str | None = None
     """`to=` destination, wherever it was written."""
-    channel: str = "final"
+    channel: Channel | str = "final"
     """`analysis` `commentary` `final` (or the unknown word as written); `final` when absent."""
     channel_explicit: bool = False
     """Whether the source named the channel."""
@@ -51,7 +49,7 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
     blocks), or none."""
     call_id: str | None = None
     """Tool-call correlation id from the header."""
-    end: str = "end"
+    end: End = "end"
     """How it ended: `end` `call` `return`, or `eof` when the stream was cut."""
     segments: tuple[Segment, ...] = ()
     """Optional finer structure of the body."""
@@ -91,20 +89,21 @@ class Message(msgspec.Struct, frozen=True, gc=False, eq=False):
     @property
     def header(self) -> Span | None:
         """`[start, end)` of the raw header in the source (control tokens included), when there is one."""
-        return None if self.header_start is None else (self.header_start, self.header_end)
+        return None if self.header_start is None else (self.header_start, self.header_end)  # type: ignore[return-value]
 
     @property
     def content(self) -> str:
         """The body as the author meant it: literal blocks unwrapped, `<<|` escapes resolved."""
         body = self.body
-        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]
+        # A body left in the source has one (the type says only that a body of its own may have none).
+        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]  # type: ignore[index]
 
     def holds(self, text: str) -> bool:
         """Whether the body holds `text`: `text in content`, without copying a body left in the source."""
         body = self.body
         if body is not None:
             return text in body
-        return self.source.find(text, self.body_at, self.body_at + self.body_length) != -1
+        return self.source.find(text, self.body_at, self.body_at + self.body_length) != -1  # type: ignore[union-attr]
 
     def changed(self, **changes: Any) -> Message:
         """A copy with some fields changed; `span`, `header` and `content` may be given as such."""

@@ -22,7 +22,7 @@ Span = tuple[int, int]
 # way each kept its bodies, and a repr never prints the whole source. `changed` copies one with some fields changed,
 # taking `span`, `header`, `content` and `text` as their readers name them. The functions below are those methods.
 
-def same_text(self, other: object) -> bool:
+def same_text(self: Any, other: Any) -> bool:
     return type(other) is type(self) and self._compared() == other._compared()
 
 
@@ -83,7 +83,8 @@ class Segment(msgspec.Struct, frozen=True, gc=False, eq=False):
     def text(self) -> str:
         """The piece's text as the author meant it (markers removed)."""
         body = self.body
-        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]
+        # A text left in the source has one (the type says only that a text of its own may have none).
+        return body if body is not None else self.source[self.body_at:self.body_at + self.body_length]  # type: ignore[index]
 
     @classmethod
     def of(cls, kind: str, text: str, span: Span) -> Segment:

@@ -98,9 +98,11 @@ class Transcript:
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset in the source."""
-        if self._lines is None:
-            object.__setattr__(self, "_lines", LineIndex(self.source))  # a cache: the dataclass is frozen
-        return self._lines.position(offset)
+        lines = self._lines
+        if lines is None:
+            lines = LineIndex(self.source)
+            object.__setattr__(self, "_lines", lines)  # a cache: the dataclass is frozen
+        return lines.position(offset)
 
     def text(self, span: Span) -> str:
         """The source text of a span."""

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from viewer.model import Message, Transcript
-from viewer.policy.rules import VIEWS, Rule, default_rules
+from viewer.model.words import DEBUG, DEFAULT, VIEWS, ShowAs, View
+from viewer.policy.rules import Rule, default_rules
 
-SHOWN_IN_FULL = ("message", "preamble")
-"""The default view's treatments that show a body; markers and hidden messages never do."""
+SHOWN_IN_FULL: tuple[ShowAs, ...] = ("message", "preamble")
+"""The default view's treatments that show a body; markers and hidden messages never do. The store's search
+index is written from the same definition."""
 
 
 class Shown(Protocol):
@@ -26,7 +28,7 @@ class Shown(Protocol):
     def index(self) -> int: ...
 
     @property
-    def show_as(self) -> str: ...
+    def show_as(self) -> ShowAs: ...
 
     @property
     def tool(self) -> str | None: ...
@@ -70,7 +72,7 @@ class Projection:
                 yield rank
                 rank += 1
 
-    def decisions(self, view: str = "default") -> tuple[Decision, ...]:
+    def decisions(self, view: View = DEFAULT) -> tuple[Decision, ...]:
         """One decision per message, in order, for the `default` or the `debug` view."""
         if view not in VIEWS:
             raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
@@ -83,13 +85,13 @@ class Decision:
 
     index: int
     """The message's index in the transcript."""
-    show_as: str
+    show_as: ShowAs
     """How this view shows the message: `message`, `preamble`, `marker` or `hidden`."""
     rule: str
     """Name of the rule that decides the message in the default view."""
     reason: str
     """That rule's reason, for a person."""
-    default_show_as: str
+    default_show_as: ShowAs
     """How the default view shows the message (equal to `show_as` there; what the debug view explains)."""
     tool: str | None = None
     """For markers only: the tool called or replying, the one thing a marker may say."""
@@ -110,12 +112,12 @@ class Marker:
         return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
 
 
-def _decide(message: Message, rule: Rule, view: str) -> Decision:
-    return Decision(message.index, "message" if view == "debug" else rule.show_as, rule.name, rule.reason,
+def _decide(message: Message, rule: Rule, view: View) -> Decision:
+    return Decision(message.index, "message" if view == DEBUG else rule.show_as, rule.name, rule.reason,
                     rule.show_as, marker_tool(message, rule.show_as))
 
 
-def marker_tool(message: Message, show_as: str) -> str | None:
+def marker_tool(message: Message, show_as: ShowAs) -> str | None:
     """The one thing a marker may say of a message: the tool a call goes to. A reply's tool name is not used:
     some formats take it from the reply's own (hidden) content, which a hostile tool could fill with text."""
     return message.recipient if show_as == "marker" and message.is_call else None
@@ -175,7 +177,7 @@ def marker_json(marker: Marker) -> dict[str, Any]:
     return {"index": marker.indices[0], "show_as": "marker", "text": marker.text, "indices": list(marker.indices)}
 
 
-def default_json(message: Message, show_as: str) -> dict[str, Any]:
+def default_json(message: Message, show_as: ShowAs) -> dict[str, Any]:
     """A message the default view shows in full, as its JSON: without its span or its segments' and images'
     spans, and of
     what the log recorded about it only its time (its parent, thread and branch would point at hidden messages;
@@ -186,8 +188,9 @@ def default_json(message: Message, show_as: str) -> dict[str, Any]:
     del data["span"]
     for key in ("thread", "parent", "aside"):
         data.pop(key, None)
-    if "meta" in data:
-        data["meta"] = {"timestamp": message.meta.timestamp} if message.meta.timestamp else {}
+    meta = message.meta
+    if "meta" in data and meta is not None:  # a message's JSON has `meta` when it has one
+        data["meta"] = {"timestamp": meta.timestamp} if meta.timestamp else {}
     if "segments" in data:
         data["segments"] = [{"kind": segment["kind"], "text": segment["text"]} for segment in data["segments"]]
     if "media" in data:
@@ -196,7 +199,7 @@ def default_json(message: Message, show_as: str) -> dict[str, Any]:
     return data
 
 
-def debug_json(message: Message, *, show_as: str, rule: str, reason: str, pair: int | None) -> dict[str, Any]:
+def debug_json(message: Message, *, show_as: ShowAs, rule: str, reason: str, pair: int | None) -> dict[str, Any]:
     """Any message as the debug view's JSON: everything, with how the default view treats it (`show_as`, by
     `rule`, for `reason`) and its pair number."""
     data = message.to_json()

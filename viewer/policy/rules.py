@@ -11,12 +11,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from viewer.model import Message, Transcript
+from viewer.model.words import PROMPT_ROLES, ShowAs
 
-VIEWS = ("default", "debug")
 POLICY_VERSION = "4"
 """Bump when a rule's predicate, treatment or reason changes: stored decisions are then made again (with the
-parse: see `viewer.ingest.STORED_VERSION`). `tests/policy/test_rules_version.py` fails until it is bumped."""
-SHOW_AS = ("message", "preamble", "marker", "hidden")
+parse: see `viewer.ingest.STORED_VERSION`). A test of the table's decisions fails until it is bumped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +26,7 @@ class Rule:
     """Short, stable name shown in the debug view (`tool-call`)."""
     applies: Callable[[Message, Transcript], bool]
     """Whether the rule decides this message; the first rule that applies wins."""
-    show_as: str
+    show_as: ShowAs
     """`message` (in full), `preamble` (a plan note), `marker` (a content-free note) or `hidden` (nothing)."""
     reason: str
     """One sentence for a person, saying why."""
@@ -72,7 +71,7 @@ RULES: tuple[Rule, ...] = (
     Rule("injected-context", lambda m, t: m.intent == "context", "hidden",
          "Text an agent wrote into the user's turn (command output, reminders, environment and instruction "
          "blocks, summaries) is not what the user typed."),
-    Rule("system-prompt", lambda m, t: m.role in ("system", "developer"), "hidden",
+    Rule("system-prompt", lambda m, t: m.role in PROMPT_ROLES, "hidden",
          "System and developer instructions are hidden from end users (OpenChatML 2.2 §4)."),
     Rule("user", lambda m, t: m.role == "user", "message",
          "The user's own messages are always shown."),
@@ -114,8 +113,8 @@ def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
     The rules read a message's header fields, whether it is in a sub-agent's thread or aside (`_decided_by`),
     the dialect and whether the transcript has a header (`_is_harmony_preamble`), never its body or place, so
     messages with equal keys get the same rule.
-    Asking the table for each message cost 8 µs each, 2.4 s for a 50 MB transcript; this costs a dictionary
-    lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
+    Asking the whole table for each message took a large share of a big transcript's parse; this costs a
+    dictionary lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
     messages each, ask the table once between them rather than a few times each."""
     # A tuple made from a generator, not from a list: the list and its copy, 16 bytes a message, were both held
     # at the end of a parse, its highest point in memory.

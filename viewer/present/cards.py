@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from cachetools import LRUCache
 
 from viewer import policy, render
 from viewer.images import thumbnail_size
 from viewer.model import Media, Message
+from viewer.model.words import CHANNELS, DEBUG, PROMPT_ROLES
 from viewer.render import prompts
+from viewer.settings import LONG_BODY
 from viewer.store import Entry, Located
 
 _CACHED_BODY_LIMIT = 100_000
@@ -24,14 +26,9 @@ _CACHED_BODY_LIMIT = 100_000
 RENDER_CACHE_BYTES = 32 * 1024 * 1024
 """What the cache of rendered bodies may hold per process, counted as the characters of the HTML kept and of
 the body keyed (about a byte each for most text): windows re-read the same bodies often."""
-LONG_BODY = 20_000
-"""Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it. The app
-passes its `LONG_BODY_CHARS` setting."""
 
 _REMOTE_IMAGE = re.compile(r"\[(?:image|screenshot): (https?://[^\s,\]…]+)[,\]]")
-"""An image placeholder's web address (parse/json/media.py writes it first, cut with "…" when too long)."""
-PROMPT_ROLES = ("system", "developer")
-"""Roles whose bodies are shown as the model saw them, verbatim, rather than as markdown."""
+"""An image placeholder's web address (the JSON readers write it first, cut with "…" when too long)."""
 ROLE_LABELS = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant",
                "tool": "Tool"}
 
@@ -57,8 +54,13 @@ class Card:
     """For a `thread` card: the debug cards of a sub-agent's messages, drawn nested and collapsible."""
 
     @property
+    def drawn(self) -> Entry:
+        """The entry of a card that draws a message (every kind but `marker` and `thread`, which have none)."""
+        return cast(Entry, self.entry)
+
+    @property
     def body_size(self) -> int:
-        return len(self.entry.message.content)
+        return len(self.drawn.message.content)
 
     @property
     def body_collapsed(self) -> bool:
@@ -67,29 +69,29 @@ class Card:
 
     @property
     def source_collapsed(self) -> bool:
-        return len(self.entry.source) > self.long_body
+        return len(self.drawn.source) > self.long_body
 
     @property
     def label(self) -> str:
-        return role_label(self.entry.message)
+        return role_label(self.drawn.message)
 
     @property
     def tone(self) -> str:
         """Colour class: the channel, or the role for system/developer/user/tool messages."""
-        message = self.entry.message
-        if message.role in ("system", "developer"):
+        message = self.drawn.message
+        if message.role in PROMPT_ROLES:
             return "system"
         if message.role == "user":
             return "user"
         if message.role == "tool":
             return "tool"
-        return message.channel if message.channel in ("analysis", "commentary", "final") else "unknown"
+        return message.channel if message.channel in CHANNELS else "unknown"
 
     @property
     def fold(self) -> str | None:
         """What a debug card may be collapsed as, one by one or all at once: `reasoning` (the analysis
         channel), `tool` (calls and replies), or None."""
-        message = self.entry.message
+        message = self.drawn.message
         if message.role == "assistant" and message.channel == "analysis":
             return "reasoning"
         if message.is_call or message.is_reply:
@@ -99,8 +101,8 @@ class Card:
     @property
     def pair_state(self) -> str | None:
         """`unanswered` for a call with no reply, `orphan` for a reply to nothing, else None."""
-        message = self.entry.message
-        if self.entry.pair is not None:
+        message = self.drawn.message
+        if self.drawn.pair is not None:
             return None
         if message.is_call:
             return "unanswered"
@@ -111,7 +113,7 @@ class Card:
     @property
     def fields(self) -> list[tuple[str, Any]]:
         """The raw header fields the debug view lists, in the order a header is written."""
-        message = self.entry.message
+        message = self.drawn.message
         # An implied channel is only worth listing for the assistant, whose channel decides visibility.
         channel = message.channel if message.channel_explicit else (
             f"{message.channel} (implied)" if message.role == "assistant" else None)
@@ -145,12 +147,12 @@ class Card:
     @property
     def thread(self) -> str | None:
         """For a `thread` card: the sub-agent's id."""
-        return self.inner[0].entry.message.thread if self.inner else None
+        return self.inner[0].drawn.message.thread if self.inner else None
 
     @property
     def thread_call(self) -> int | None:
         """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
-        return self.inner[0].entry.thread_call if self.inner else None
+        return self.inner[0].drawn.thread_call if self.inner else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,7 @@ class Picture:
 
 
 def picture(media: Media) -> Picture:
-    width, height = thumbnail_size(media.width, media.height)
+    width, height = thumbnail_size(media.width, media.height)  # type: ignore[arg-type]  # drawn ones have a size
     kind = (media.type or "image").removeprefix("image/").upper()
     alt = f"Image sha256 {media.sha256[:12]} ({kind}, {media.width:,} × {media.height:,} pixels)"
     return Picture(media.sha256, width, height, alt)
@@ -208,10 +210,10 @@ def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: 
                 source_language: str | None = None) -> list[Card]:
     """One card per message with its diagnostics and its source highlighted as `source_language` (long bodies
     and sources collapsed)."""
-    attached: dict[int, list[Located]] = {}
+    attached: dict[int | None, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
-    return threaded([Card(kind="debug", index=entry.message.index, entry=entry,
+    return threaded([Card(kind=DEBUG, index=entry.message.index, entry=entry,
                           body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
                           source=_cached(render.source_code, entry.source, source_language)
                           if len(entry.source) <= long_body else None,
@@ -224,8 +226,8 @@ def threaded(cards: list[Card]) -> list[Card]:
     gathered: list[Card] = []
     run: list[Card] = []
     for card in cards:
-        thread = card.entry.message.thread
-        if run and thread != run[0].entry.message.thread:
+        thread = card.drawn.message.thread
+        if run and thread != run[0].drawn.message.thread:
             gathered.append(_thread_card(run))
             run = []
         if thread is None:
@@ -266,7 +268,9 @@ def panel_parts(message: Message) -> list[render.Panel]:
     Each part is shown on its own, so a FIM prefix is never run through markdown together with its suffix."""
     if PANEL_KINDS.isdisjoint(segment.kind for segment in message.segments):
         return []
-    parts, files = [], 0
+    parts: list[render.Panel] = []
+    files = 0
+    label: str | None
     for segment in message.segments:
         if segment.kind in SKIPPED_SEGMENTS or (segment.kind not in CODE_PANELS and not segment.text.strip()):
             continue

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol, cast
 
 from viewer import policy
 from viewer.model.collector import collector_paused
+from viewer.model.words import DEBUG, View
 from viewer.store import Entry, Located
 
 WINDOW = 500
@@ -24,7 +25,7 @@ CHUNK_CHARS = 64 * 1024
 class Rows(Protocol):
     """Where a document's entries come from: the store's rows, or a parse's."""
 
-    def entries(self, view: str) -> Iterable[Entry]:
+    def entries(self, view: View) -> Iterable[Entry]:
         """Every entry of a view in order; for the default view only those it does not hide."""
 
     def diagnostics_between(self, first: int, last: int) -> list[Located]:
@@ -82,7 +83,9 @@ def sample_summary(header: dict[str, Any]) -> dict[str, Any] | None:
     sample = header.get("inspect_sample")
     if not isinstance(sample, dict):
         return None
-    scores = sample.get("scores") if isinstance(sample.get("scores"), dict) else {}
+    scores = sample.get("scores")
+    if not isinstance(scores, dict):
+        scores = {}
     return {"id": sample.get("id"), "epoch": sample.get("epoch"), "target": sample.get("target"),
             "scores": {name: score.get("value") if isinstance(score, dict) else score
                        for name, score in scores.items()}}
@@ -105,7 +108,7 @@ class Document:
     """One view of a transcript, or of a dataset's conversations, as the exports read it."""
 
     title: str
-    view: str
+    view: View
     """`default` or `debug`: the caller has already decided that this reader may have it."""
     dialect: str
     counts: dict[str, int]
@@ -136,12 +139,25 @@ class Document:
     def is_dataset(self) -> bool:
         return self.parts is not None
 
+    @property
+    def debug(self) -> bool:
+        return self.view == DEBUG
+
+    @property
+    def transcript_rows(self) -> Rows:
+        """The entries of a transcript's or a conversation's document (a dataset's has `conversations` instead)."""
+        return cast(Rows, self.rows)
+
+    def conversations(self) -> Iterator[Document]:
+        """A dataset's conversations' documents, in order, made as they are read."""
+        return cast(Callable[[], Iterator[Document]], self.parts)()
+
 
 def items(document: Document) -> Iterator[Entry | policy.Marker]:
     """What the view draws, in order: in the default view shown entries, with each run of tool traffic one
     content-free marker (collapsed across windows); in the debug view every entry."""
-    entries = document.rows.entries(document.view)
-    if document.view == "debug":
+    entries = document.transcript_rows.entries(document.view)
+    if document.debug:
         return iter(entries)
     return policy.iter_visible_entries(entries)
 
@@ -151,8 +167,10 @@ def windows(document: Document) -> Iterator[tuple[list[Entry | policy.Marker], l
     stream = items(document)
     while window := list(islice(stream, WINDOW)):
         found: list[Located] = []
-        if document.view == "debug":
-            found = document.rows.diagnostics_between(window[0].index, window[-1].index)
+        if document.debug:
+            # The debug view's windows hold entries only.
+            found = document.transcript_rows.diagnostics_between(cast(Entry, window[0]).index,
+                                                                 cast(Entry, window[-1]).index)
         yield window, found
 
 
@@ -165,9 +183,8 @@ def buffered(pieces: Iterable[str], *, ascii_only: bool = False) -> Iterator[str
     known to be ASCII (JSON with every other character escaped) need no such search.
 
     Each write is made with the cyclic collector paused (never across a `yield`, so a download the client
-    drops cannot leave it paused): the 5,000 entries of a batch of rows live until the batch is written, and
-    the collector walked them again and again, a third of the time of a big transcript's JSON twin
-    (bench/web.py)."""
+    drops cannot leave it paused): the entries of a batch of rows live until the batch is written, and the
+    collector walked them again and again, a good share of the time a big transcript's JSON twin took."""
     clean = (lambda text: text) if ascii_only else (lambda text: _UNENCODABLE.sub("\ufffd", text))
     pieces = iter(pieces)
     more = True

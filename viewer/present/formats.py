@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from viewer.model.words import DEBUG, View
 from viewer.present import json_twin
 from viewer.present.document import Document
 from viewer.present.html import html
@@ -25,13 +26,13 @@ FORMATS = {"html": Format(html, "text/html", "html"), "md": Format(markdown, "te
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def file_name(name: str | None, fallback: str, view: str, extension: str, conversation: int | None = None) -> str:
+def file_name(name: str | None, fallback: str, view: View, extension: str, conversation: int | None = None) -> str:
     """A download's name: the upload's name without its folder or extension, in letters, digits, `.`, `_` and
     `-` only (it becomes a header value, and a file name on any system), then the conversation and the view."""
     stem = _UNSAFE.sub("-", (name or "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip(".-")
     parts = [stem[:100] or fallback]
     if conversation is not None:
         parts.append(f"conversation-{conversation}")
-    if view == "debug":
-        parts.append("debug")
+    if view == DEBUG:
+        parts.append(DEBUG)
     return "-".join(parts) + "." + extension

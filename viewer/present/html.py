@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from markupsafe import Markup
 
 from viewer import render
 from viewer.present import cards, embedded
-from viewer.present.assets import STATIC
+from viewer.settings.folders import STATIC
 from viewer.present.document import Document, buffered, conversation_heading, windows
 from viewer.present.embedded import Embedder
 from viewer.present.links import FileLinks
@@ -64,8 +64,8 @@ def _sections(document: Document, images: Embedder) -> Iterator[Section]:
     if not document.is_dataset:
         yield _section(document, "transcript", None, _links(document, images, ""))
         return
-    for part in document.parts():
-        number = part.conversation
+    for part in document.conversations():
+        number = cast(int, part.conversation)  # a dataset's conversation has its number
         yield _section(part, f"c-{number}", conversation_heading(number, part.header),
                        _links(part, images, f"c{number}-"))
 
@@ -77,7 +77,7 @@ def _links(document: Document, images: Embedder, prefix: str) -> FileLinks:
 
 
 def _section(document: Document, anchor: str, heading: str | None, links: FileLinks) -> Section:
-    loose = list(document.rows.loose_diagnostics()) if document.view == "debug" else []
+    loose = list(document.transcript_rows.loose_diagnostics()) if document.debug else []
     return Section(document, anchor, heading, _entries(document, links), loose)
 
 
@@ -90,6 +90,6 @@ def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:
 
 
 def _cards(document: Document, window: list, diagnostics: list[Located]) -> list[cards.Card]:
-    if document.view == "debug":
+    if document.debug:
         return cards.debug_cards(window, diagnostics, long_body=WHOLE, source_language=document.source_language)
     return [cards.default_card(item, long_body=WHOLE) for item in window]

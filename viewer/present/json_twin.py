@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Iterator
 from viewer import policy
 from viewer.model import DATASET_SCHEMA, SCHEMA
 from viewer.model.branches import FORKS_KEY
+from viewer.model.words import DEBUG, DEFAULT
 from viewer.present.document import Document, buffered, conversation_names, conversation_title, sample_summary
 
 ARRAY_BATCH = 200
@@ -17,6 +18,7 @@ ARRAY_BATCH = 200
 
 def stream(document: Document) -> Iterator[str]:
     """The view as one JSON object, in chunks; a dataset's is its index."""
+    head: dict[str, Any]
     if document.is_dataset:
         head = {"schema": DATASET_SCHEMA, "id": document.id, "view": document.view, "dialect": document.dialect,
                 "counts": document.counts}
@@ -27,7 +29,7 @@ def stream(document: Document) -> Iterator[str]:
         head["conversation"] = document.conversation
     if document.live is not None:
         head["live"] = document.live
-    if document.view == "debug":
+    if document.debug:
         head["header"] = document.header
     elif document.header.get(FORKS_KEY):  # the default view says other versions exist, without showing them
         head["other_versions"] = True
@@ -36,7 +38,7 @@ def stream(document: Document) -> Iterator[str]:
 
 def _dataset_pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
     yield json.dumps(head)[:-1]
-    yield from _array("conversations", (conversation_summary(part) for part in document.parts()))
+    yield from _array("conversations", (conversation_summary(part) for part in document.conversations()))
     yield "}"
 
 
@@ -44,8 +46,8 @@ def conversation_summary(conversation: Document) -> dict[str, Any]:
     """What a dataset's index says of one conversation, as its page does: its counts, the start of its first user
     message that the default view shows (never of a hidden one), its name (a batch line's `custom_id`, a trace's
     `trace_id`) and an evaluation sample's id, target and scores (`sample`)."""
-    summary = {"index": conversation.conversation, **conversation.counts, "snippet": conversation.snippet,
-               **conversation_names(conversation.header)}
+    summary: dict[str, Any] = {"index": conversation.conversation, **conversation.counts,
+                               "snippet": conversation.snippet, **conversation_names(conversation.header)}
     if (sample := sample_summary(conversation.header)) is not None:
         summary["sample"] = sample
     return summary | conversation_title(conversation.header)  # a chat export's title and date
@@ -53,18 +55,18 @@ def conversation_summary(conversation: Document) -> dict[str, Any]:
 
 def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
     """The head's keys, then `messages` (and, for debug, `pairs` and `diagnostics`) one item at a time."""
-    rows = document.rows
+    rows = document.transcript_rows
     yield json.dumps(head)[:-1]
     named = _with_media_urls(document.media_url)
-    if document.view == "debug":
+    if document.debug:
         yield from _array("messages", (named(policy.debug_json(entry.message, show_as=entry.show_as, rule=entry.rule,
                                                                reason=entry.reason, pair=entry.pair))
-                                       for entry in rows.entries("debug")))
+                                       for entry in rows.entries(DEBUG)))
         yield from _array("pairs", rows.pairs())
         yield from _array("diagnostics", (located.diagnostic.to_json() for located in rows.diagnostics()))
     else:
         yield from _array("messages", (named(_default_item(item)) for item in
-                                       policy.iter_visible_entries(rows.entries("default"))))
+                                       policy.iter_visible_entries(rows.entries(DEFAULT))))
     yield "}"
 
 
@@ -78,9 +80,10 @@ def _with_media_urls(media_url: Callable[[str], str] | None) -> Callable[[dict[s
     """What names the URL of each shown image of a message's JSON (`url`, beside its hash), where there is a
     server to serve it."""
     def named(data: dict[str, Any]) -> dict[str, Any]:
-        for media in data.get("media", ()) if media_url is not None else ():
-            if "refused" not in media:
-                media["url"] = media_url(media["sha256"])
+        if media_url is not None:
+            for media in data.get("media", ()):
+                if "refused" not in media:
+                    media["url"] = media_url(media["sha256"])
         return data
     return named
 

@@ -8,6 +8,8 @@ from typing import Callable, Protocol
 
 from markupsafe import Markup
 
+from viewer.model.words import View
+
 
 class Links(Protocol):
     interactive: bool
@@ -21,16 +23,16 @@ class Links(Protocol):
     def anchor_id(self, index: int) -> str:
         """The element id of message `index`."""
 
-    def place(self, index: int, view: str) -> str:
+    def place(self, index: int, view: View) -> str:
         """Where message `index` is shown in `view`."""
 
-    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+    def message_url(self, index: int, view: View, part: str | None = None) -> str:
         """Where the whole body (or `part="source"`) of a collapsed long message is fetched from."""
 
     def context_url(self, index: int) -> str:
         """The page of what the model saw when it sampled message `index`."""
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str | None:
+    def media_url(self, sha256: str, view: View, size: str | None = None) -> str | None:
         """Where image `sha256` of this transcript is served in `view` (`size="thumb"`: its thumbnail); None
         where there is none (a file holds thumbnails alone, and those up to its cap)."""
 
@@ -54,10 +56,10 @@ class FileLinks:
     def anchor_id(self, index: int) -> str:
         return f"{self.prefix}m-{index}"
 
-    def place(self, index: int, view: str) -> str:
+    def place(self, index: int, view: View) -> str:
         return f"#{self.anchor_id(index)}"
 
-    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+    def message_url(self, index: int, view: View, part: str | None = None) -> str:
         raise ValueError("an exported file shows every body whole")
 
     def context_url(self, index: int) -> str:
@@ -67,7 +69,7 @@ class FileLinks:
         """An exported file draws no branch switcher: it has no server to choose a branch."""
         return None
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str | None:
+    def media_url(self, sha256: str, view: View, size: str | None = None) -> str | None:
         """The thumbnail inside the file; no full size (the file would hold each image twice)."""
         if self.images is None:
             raise ValueError("this file shows images by their placeholders")

@@ -14,6 +14,7 @@ from typing import Iterator
 
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
+from viewer.model.words import DEBUG, PROMPT_ROLES
 from viewer.present import cards
 from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
                                      conversation_title, windows)
@@ -37,7 +38,7 @@ def _pieces(document: Document) -> Iterator[str]:
         yield (f"{inline(document.dialect)} dataset · {document.view} view · "
                f"{_count(document.counts['conversations'], 'conversation')}, "
                f"{_count(document.counts['messages'], 'message')}\n\n")
-        for part in document.parts():
+        for part in document.conversations():
             named = conversation_title(part.header).get("title")  # a chat export's, escaped; the number is not
             yield f"## Conversation #{part.conversation:,}" + (f" · {inline(named)}" if named else "") + "\n\n"
             yield from _transcript(part, level=3)
@@ -49,20 +50,20 @@ def _pieces(document: Document) -> Iterator[str]:
 
 def _transcript(document: Document, level: int) -> Iterator[str]:
     yield _note(document)
-    if document.view == "debug":
+    if document.debug:
         if document.header:
             yield f"Header:\n\n{fenced(json.dumps(document.header, ensure_ascii=False, indent=2, default=str), 'json')}"
-        loose = [_diagnostic(located) for located in document.rows.loose_diagnostics()]
+        loose = [_diagnostic(located) for located in document.transcript_rows.loose_diagnostics()]
         if loose:
             yield "Diagnostics of no message:\n\n" + "".join(loose) + "\n"
     for window, diagnostics in windows(document):
-        attached: dict[int, list[Located]] = {}
+        attached: dict[int | None, list[Located]] = {}
         for located in diagnostics:
             attached.setdefault(located.diagnostic.message_index, []).append(located)
         for item in window:
             if isinstance(item, policy.Marker):
                 yield f"*⚙ {inline(item.text)}*\n\n"
-            elif document.view == "debug":
+            elif document.debug:
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
                 label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
@@ -74,7 +75,7 @@ def _count(number: int, noun: str) -> str:
 
 
 def _note(document: Document) -> str:
-    if document.view == "debug":
+    if document.debug:
         return "*Debug view: every message, with the rule that decides it in the default view.*\n\n"
     hidden, total = document.counts["hidden"], document.counts["messages"]
     versions = f" {OTHER_VERSIONS}" if document.header.get(FORKS_KEY) else ""
@@ -84,13 +85,14 @@ def _note(document: Document) -> str:
 
 
 def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:
-    card = cards.Card("debug", entry.index, entry)
+    card = cards.Card(DEBUG, entry.index, entry)
     message = entry.message
     shows_channel = message.role == "assistant" or message.channel_explicit or message.channel != "final"
     channel = f" · {inline(message.channel)}" if shows_channel else ""
     yield f"{'#' * level} #{entry.index} · {inline(card.label)}{channel}\n\n"
     yield " · ".join(f"{name}: `{_code_span(str(value))}`" for name, value in card.fields) + "\n\n"
-    state = {"unanswered": " · **unanswered call**", "orphan": " · **orphan reply**"}.get(card.pair_state, "")
+    states: dict[str | None, str] = {"unanswered": " · **unanswered call**", "orphan": " · **orphan reply**"}
+    state = states.get(card.pair_state, "")
     pair = (f" · pair {entry.pair}: {'reply' if message.is_call else 'call'} #{entry.partner}"
             if entry.pair is not None else "")
     yield (f"*Default view: {entry.show_as} — rule `{entry.rule}`: {inline(entry.reason)}*{pair}{state}\n\n")
@@ -114,7 +116,7 @@ def body(entry: Entry) -> str:
         return "".join((f"**{inline(part.label)}**\n\n" if part.label else "")
                        + (fenced(part.text, None) if part.as_code else as_written(part.text)) for part in parts)
     content_type = (message.content_type or "").strip().lower().removeprefix("<|constrain|>")
-    if message.role in cards.PROMPT_ROLES and not content_type:
+    if message.role in PROMPT_ROLES and not content_type:
         return fenced(message.content, "text")
     if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
         content_type = content_type or "json"

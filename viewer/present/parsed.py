@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from viewer.lexers import SOURCE_LEXERS
+from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
 from viewer.present.document import Document, counts_of
 from viewer.store import Entry, Located
@@ -26,8 +27,8 @@ class ParsedRows:
             self._by_message.setdefault(located.diagnostic.message_index, []).append(located)
         self._pairs = [pair.to_json() for pair in transcript.pairs]
 
-    def entries(self, view: str) -> Iterable[Entry]:
-        if view == "debug":
+    def entries(self, view: View) -> Iterable[Entry]:
+        if view == DEBUG:
             return iter(self._entries)
         return (entry for entry in self._entries if entry.show_as != "hidden")
 
@@ -44,7 +45,7 @@ class ParsedRows:
         return self._pairs
 
 
-def parsed_document(projection: Projection, view: str, title: str) -> Document:
+def parsed_document(projection: Projection, view: View, title: str) -> Document:
     """The `view` of a freshly parsed transcript or dataset, titled `title` (the file's name)."""
     counts = counts_of(summary(projection, "").__getitem__)
     transcript = projection.transcript
@@ -57,7 +58,7 @@ def parsed_document(projection: Projection, view: str, title: str) -> Document:
                     source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
 
 
-def _conversation(projection: Projection, number: int, view: str, title: str) -> Document:
+def _conversation(projection: Projection, number: int, view: View, title: str) -> Document:
     found = summary(projection, "")
     transcript = projection.transcript
     return Document(title=f"{title} · conversation #{number:,}", view=view, dialect=transcript.dialect,

@@ -6,7 +6,7 @@ from functools import cache
 
 from jinja2 import Environment, FileSystemLoader
 
-from viewer.present.assets import TEMPLATES
+from viewer.settings.folders import TEMPLATES
 from viewer.present.document import NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN
 from viewer.render import LINK_REL
 

@@ -123,7 +123,8 @@ WIDEST = 64
 
 def _widest(expressions: list[tuple[str, bool]]) -> int:
     """The most characters any anchor pattern can match (an unbounded one would be an error here)."""
-    return max(re._parser.parse(expression).getwidth()[1] for expression, _ in expressions)
+    return max(re._parser.parse(expression).getwidth()[1]  # type: ignore[attr-defined]  # the stub omits it
+               for expression, _ in expressions)
 
 
 if _widest(EXPRESSIONS) > WIDEST:  # a slice's view must hold every match that starts in it

@@ -36,5 +36,6 @@ def key_block(text: str, start: int, end: int) -> tuple[int, int]:
     if closing:
         return start, closing.end()
     dashes = CLOSING_DASHES.match(text, end, limit)
-    end = REST_OF_LINE.match(text, dashes.end() if dashes else end, limit).end()
-    return start, KEY_LINES.match(text, end, limit).end()
+    # Both patterns match the empty string too: never None.
+    end = REST_OF_LINE.match(text, dashes.end() if dashes else end, limit).end()  # type: ignore[union-attr]
+    return start, KEY_LINES.match(text, end, limit).end()  # type: ignore[union-attr]

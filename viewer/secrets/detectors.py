@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Pattern
+from typing import Callable, Iterable, Iterator, Pattern, TypedDict
 
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -87,7 +87,7 @@ def grow_tail(tail: Pattern[str]) -> Grow:
     """Widen to the end of the token: the library's patterns stop at a fixed length (`sk_live_` and 24
     characters, where Stripe's keys are now 99) or end lazily (the JWT's signature)."""
     def grow(text: str, start: int, end: int) -> tuple[int, int]:
-        end = tail.match(text, end).end()
+        end = tail.match(text, end).end()  # type: ignore[union-attr]  # a tail matches the empty string too
         return start, end - (tail is JWT_TAIL and text[end - 1] == ".")
     return grow
 
@@ -156,7 +156,8 @@ def _npm(window: str) -> Iterator[Hit]:
     while at >= 0:
         start = max(0, window.rfind("//", max(0, at - 256), at))
         for hit in NPM.find(window[start:at + 128]):
-            end = min(hit.end, TOKEN_TAIL.match(window, start + hit.start).end() - start)
+            tail = TOKEN_TAIL.match(window, start + hit.start).end()  # type: ignore[union-attr]  # matches ""
+            end = min(hit.end, tail - start)
             yield Hit(start + hit.start, start + end, hit.kind, hit.grow)
         at = window.find("_authToken", at + 1)
 
@@ -173,17 +174,33 @@ def _named(kind: str, words: str) -> Callable[[int, re.Match[str]], str]:
                                                                                                  - match.start()])
 
 
+class Window(TypedDict, total=False):
+    """Where a detector runs around its anchor: `Detector`'s and `library`'s arguments of that name."""
+
+    before: int
+    reach: int
+
+
+class NamedWindow(Window, total=False):
+    """A window around a secret-sounding name, and what must follow the name (`library`'s arguments)."""
+
+    named: tuple[str, ...]
+    gate: Pattern[str] | None
+
+
 TOKEN = grow_tail(TOKEN_TAIL)
-PREFIXED = {"before": 16, "reach": 256}
+PREFIXED: Window = {"before": 16, "reach": 256}
 """Where a key that starts with its anchor's prefix (`ghp_`, `sk_live_`) is looked for: its pattern needs far
-less than this after the anchor, and `grow` widens a longer key past the window. (With windows of 2 KB, each
-detector took 7 ms on the 770 GitHub tokens of a 10 MB transcript.)"""
+less than this after the anchor, and `grow` widens a longer key past the window (a window of the default width
+made each such detector slow on transcripts full of tokens)."""
 NPM = library(NpmDetector(), "npm token", anchor=anchors("npm"), trim=" \t", before=512, reach=512)
-NAMED = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
+NAMED: NamedWindow = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
 """Where the patterns that need a name (`cloudant_password = "…"`) run. Cloudant's and SoftLayer's patterns for
 a key in a URL run apart, around their host names."""
+AWS_NAMED: NamedWindow = {**NAMED, "reach": 128, "gate": GIVEN_40}
+"""Where AWS's patterns run: as `NAMED`, in a shorter reach, gated on the 40 characters of its secret key."""
 LIBRARY: tuple[Detector, ...] = (
-    library(AWSKeyDetector(), _aws, anchor=anchors("AWS"), **{**NAMED, "reach": 128, "gate": GIVEN_40},
+    library(AWSKeyDetector(), _aws, anchor=anchors("AWS"), **AWS_NAMED,
             kinds=("AWS access key", "AWS secret access key")),
     library(GitHubTokenDetector(), "GitHub token", anchor=anchors("GitHub"), group=False, grow=TOKEN, **PREFIXED),
     library(GitLabTokenDetector(), "GitLab token", anchor=anchors("GitLab"), group=False, grow=TOKEN, **PREFIXED),

@@ -1,9 +1,9 @@
 """`Names`: where a pattern of secret-sounding names matches in a window, as `finditer` finds it, but faster.
 
 Python's `re` has no fast way to look for an alternation of twenty words: it tries the alternation at nearly
-every letter of a text, about 50 ns a character, which was nearly all the time the token-named detector spent on
-a window. Every name of such a pattern starts with one of a few words (`api`, `pass`, `token` …) that `str.find`
-finds at memory speed, so the pattern is tried only where one of them is.
+every letter of a text, which was nearly all the time the token-named detector spent on a window. Every name of
+such a pattern starts with one of a few words (`api`, `pass`, `token` …) that `str.find` finds at memory speed,
+so the pattern is tried only where one of them is.
 """
 from __future__ import annotations
 

@@ -56,18 +56,21 @@ class FieldSecret:
 def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
     """Every secret in every field a link holder could see, field by field (the same secret once per field)."""
     source = transcript.source
-    parts = list(enumerate(transcript.conversations)) if transcript.is_dataset else [(None, transcript)]
+    parts: list[tuple[int | None, Transcript]] = (list(enumerate(transcript.conversations)) if transcript.is_dataset
+                                                   else [(None, transcript)])
     found: list[FieldSecret] = []
     in_source = scan_text(source)
-    owners = _Owners(parts, transcript.is_dataset) if in_source else None
-    for finding in in_source:
-        message, conversation = owners.of(finding.start)
-        found.append(FieldSecret(finding, "source", message.index if message else None, conversation,
-                             span=(finding.start, finding.end), exact=True))
-        if message is not None:
-            found += _in_message(source, finding, message, conversation)
+    if in_source:
+        owners = _Owners(parts, transcript.is_dataset)
+        for finding in in_source:
+            message, conversation = owners.of(finding.start)
+            found.append(FieldSecret(finding, "source", message.index if message else None, conversation,
+                                     span=(finding.start, finding.end), exact=True))
+            if message is not None:
+                found += _in_message(source, finding, message, conversation)
     pending: dict[str, list[tuple]] = defaultdict(list)
-    fields, combinations = attrgetter(*MESSAGE_FIELDS), set()
+    fields = attrgetter(*MESSAGE_FIELDS)
+    combinations: set[tuple] = set()
     startswith = source.startswith
     for conversation, part in parts:  # transcripts have 100,000 messages and more: comprehensions, not loops
         combinations.update(map(fields, part.messages))
@@ -107,7 +110,7 @@ def _messages(parts: list[tuple[int | None, Transcript]]) -> Iterator[tuple[int 
 
 def _in_message(source: str, finding: Finding, message: Message, conversation: int | None) -> Iterator[FieldSecret]:
     """A secret found in the source, in the message fields that are verbatim slices of it there."""
-    places = [("content", (), message.content, message.span)]
+    places: list[tuple[str, tuple[int, ...], str, Span]] = [("content", (), message.content, message.span)]
     places += [("segments", (number,), segment.text, segment.span) for number, segment in enumerate(message.segments)]
     if message.header:
         places.append(("header", (), source[message.header[0]:message.header[1]], message.header))
@@ -210,7 +213,7 @@ class _Owners:
         if not all(map(lt, starts, islice(starts, 1, None))):  # not strictly in order: sort by span
             order = sorted(range(len(messages)), key=lambda number: messages[number].span)
             messages = [messages[number] for number in order]
-            conversations = [conversations[number] for number in order] if dataset else None
+            conversations = [conversations[number] for number in order] if conversations is not None else None
             starts = [message.span[0] for message in messages]
         self.messages, self.conversations, self.starts = messages, conversations, starts
         self.extents = sorted((_extent(part), conversation) for conversation, part in parts) if dataset else []

@@ -16,8 +16,7 @@ if TYPE_CHECKING:
 
 BULK_CACHE_KIB = 16384
 """SQLite's page cache while a parse's rows are written (its default is 2 MB). It fills whole with a big upload's
-pages, resident beside the parse: 64 MB cost 39 MB more peak RSS than this on a 32 MB Harmony upload for the same
-processor time (wall time within the noise of a shared machine: /tmp runs of bench/memory.py's file)."""
+pages, resident beside the parse: a larger one added to the peak memory and saved no time."""
 USE_COPY = True
 """Whether PostgreSQL gets the rows by COPY (bench/sooner.py turns it off to measure executemany beside it)."""
 PARSE_TABLES = (messages, unmasked_messages, message_kinds, diagnostics, pairs, transcript_media)
@@ -73,7 +72,7 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
         cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
     in_order = sorted(parses, key=lambda parse: parse[0])
-    kinds = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
+    kinds: list[dict] = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
     originals = originals or {}
     media = [row for id, projection in in_order for row in rows.media_rows(id, projection)]
     try:
@@ -92,9 +91,9 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 (transcript_media, rows.MEDIA_COLUMNS, media)):
             if (table is not unmasked_messages or originals) and (table is not transcript_media or media):
                 # most uploads have no secrets and no images
-                if shift is not None and table in _SHIFTED:
-                    new_rows = map(getattr(shift, _SHIFTED[table]), new_rows)
-                insert_many(conn, cursor, table, columns, new_rows)
+                moved = map(getattr(shift, _SHIFTED[table]), new_rows) if shift is not None and table in _SHIFTED \
+                    else new_rows
+                insert_many(conn, cursor, table, columns, moved)
         if index_search:  # after the rows, which the index reads; inside the large page cache
             search.index(conn, parses)
     finally:
@@ -106,8 +105,8 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
 def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """`conn.execute(insert(table), rows)` for rows with the same keys (a dataset's conversation rows), through
     the DB-API cursor: each column's bind processor (how SQLAlchemy hands the database a datetime, a boolean …)
-    applied here, without SQLAlchemy's per-row parameter handling, which cost 50 µs a row, a fifth of storing a
-    dataset of short conversations."""
+    applied here, without SQLAlchemy's per-row parameter handling, which took a fifth of storing a dataset of
+    short conversations."""
     if not rows:
         return
     columns = tuple(rows[0])
@@ -122,7 +121,7 @@ def insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> N
         return found
     cursor = conn.connection.cursor()
     try:
-        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))
+        cursor.executemany(_insert_sql(conn, table, columns), map(values, rows))  # type: ignore[arg-type]  # an iterator
     finally:
         cursor.close()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -81,9 +82,10 @@ def _summary(part: TailParse, counts: live_rows.Counts) -> dict:
     at, projection = part.at, part.projection
     message_count = at.index + len(projection.transcript.messages)
     hidden = at.index - at.rank + projection.hidden_count
-    values = {"message_count": message_count, "visible_count": message_count - hidden, "hidden_count": hidden,
-              "diagnostic_count": at.seq + counts.diagnostics, "error_count": at.errors + counts.errors,
-              "pair_count": at.pair + counts.pairs}
+    values: dict[str, Any] = {
+        "message_count": message_count, "visible_count": message_count - hidden, "hidden_count": hidden,
+        "diagnostic_count": at.seq + counts.diagnostics, "error_count": at.errors + counts.errors,
+        "pair_count": at.pair + counts.pairs}
     first = projection.first_visible_user_message()
     values["snippet"] = at.snippet if at.snippet is not None or first is None else first.content[:summaries.SNIPPET_CHARS]
     return values
@@ -135,7 +137,7 @@ class LiveUploads:
             row = conn.execute(select(live_tails).where(live_tails.c.transcript_id == id)).first()
             if row is None:
                 return None
-            chunks = conn.execute(select(func.count()).where(live_chunks.c.transcript_id == id)).scalar()
+            chunks = conn.execute(select(func.count()).where(live_chunks.c.transcript_id == id)).scalar_one()
         at = Checkpoint(**json.loads(row.checkpoint)) if row.checkpoint else None
         return Tail(row.head, row.tail, at, chunks)
 

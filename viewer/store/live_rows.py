@@ -176,7 +176,7 @@ def index_from(conn: Connection, id: str, first: int, projection) -> None:
                            (id, start + first))
         else:
             cursor.executemany("INSERT INTO message_search (rowid, shown, hidden, header) VALUES (?, ?, ?, ?)",
-                               rows.search_rows(start + first, projection))
+                               rows.search_rows(start + first, projection))  # type: ignore[arg-type]  # an iterator
     finally:
         cursor.close()
 
@@ -191,4 +191,4 @@ def _new_block(conn: Connection) -> int:
     if conn.dialect.name == "sqlite":
         newest = conn.execute(select(func.max(search.ranges.c.start))).scalar()
         return ((newest >> search.BLOCK_BITS) + 1 if newest is not None else 1) << search.BLOCK_BITS
-    return conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar() << search.BLOCK_BITS
+    return conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar_one() << search.BLOCK_BITS

@@ -76,7 +76,7 @@ class Secrets:
             conn.execute(update(transcripts).where(or_(transcripts.c.id == id, transcripts.c.parent_id == id))
                          .values(secrets_unmasked=unmasked))
 
-    def findings(self, id: str, limit: int = FINDINGS_LIMIT) -> Iterator[tuple[int | None, Located]]:
+    def findings(self, id: str, limit: int = FINDINGS_LIMIT) -> list[tuple[int | None, Located]]:
         """The `W-SECRET` warnings of upload `id` (each with its conversation number for a dataset), in order."""
         conversations = select(transcripts.c.id, transcripts.c.conversation).where(
             or_(transcripts.c.id == id, transcripts.c.parent_id == id)).subquery()

@@ -24,11 +24,20 @@ from viewer.store.schema import transcripts
 class CleanImage(Protocol):
     """What `put` stores of an image (viewer.images.Cleaned has it; the store does not import viewer.images)."""
 
-    type: str
-    data: bytes
-    width: int
-    height: int
-    thumbnail: bytes
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def data(self) -> bytes: ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def thumbnail(self) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ import logging
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 # Before importing Alembic, which logs INFO lines as it loads its plugins, then more ("Context impl SQLiteImpl."
 # …) on every open, in every process; an upgrade that changes something is logged once below instead.
@@ -14,7 +15,7 @@ logging.getLogger("alembic").setLevel(logging.WARNING)
 from alembic import command  # noqa: E402
 from alembic.config import Config  # noqa: E402
 from alembic.runtime.migration import MigrationContext  # noqa: E402
-from alembic.script import ScriptDirectory  # noqa: E402
+from alembic.script import Script, ScriptDirectory  # noqa: E402
 from sqlalchemy import inspect  # noqa: E402
 from sqlalchemy.engine import Connection, Engine  # noqa: E402
 from sqlalchemy.exc import OperationalError  # noqa: E402
@@ -45,10 +46,10 @@ def config(connection: Connection | None = None) -> Config:
 
 def head() -> str:
     """The newest revision: where `upgrade` takes every database."""
-    return ScriptDirectory.from_config(config()).get_current_head()
+    return cast(str, ScriptDirectory.from_config(config()).get_current_head())  # the migrations have one head
 
 
-def current(engine: Engine) -> str | None:
+def database_revision(engine: Engine) -> str | None:
     """The database's revision (None: no `alembic_version` table, or an empty one)."""
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
@@ -119,7 +120,7 @@ def revision(message: str) -> Path:
                                           process_revision_directives=_without_search_tables)
         finally:
             engine.dispose()
-    return Path(script.path)
+    return Path(cast(Script, script).path)  # one revision, never several
 
 
 def include_name(name: str | None, type_: str, parent_names: dict) -> bool:

@@ -70,7 +70,7 @@ class Owners:
         query = (select(func.count()).select_from(owners).join(transcripts, transcripts.c.id == owners.c.transcript_id)
                  .where(owners.c.owner_hash == owner_hash, _alive(_now())))
         with self.engine.connect() as conn:
-            return conn.execute(query).scalar()
+            return conn.execute(query).scalar_one()
 
     def window(self, owner_hash: str, start: int, size: int) -> list[Record]:
         """Up to `size` of the owner's uploads from position `start`, newest first. Two reads: the window's ids
@@ -93,11 +93,10 @@ class Owners:
         return [found[id] for id in ids if id in found]
 
     def blocks(self, owner_hash: str) -> dict[int, str]:
-        """The search index's key blocks of the owner's uploads (viewer/store/search.py: one block an upload,
-        a dataset's conversations in its block), each with its upload's id. Read from the owner's pairings and
-        the index's ranges alone: a deleted upload has no ranges, but one past its expiry keeps them until it
-        is pruned, so the caller drops it with its record. (Joining each upload's row to check it cost 20 ms at
-        1,000 uploads on SQLite, against 1 ms.)"""
+        """The search index's key blocks of the owner's uploads (`search`: one block an upload, a dataset's
+        conversations in its block), each with its upload's id. Read from the owner's pairings and the index's
+        ranges alone, since joining each upload's row made a long list slow: a deleted upload has no ranges, but
+        one past its expiry keeps them until it is pruned, so the caller drops it with its record."""
         owned = select(owners.c.transcript_id).where(owners.c.owner_hash == owner_hash)
         singles = select(ranges.c.start, ranges.c.transcript_id).where(ranges.c.transcript_id.in_(owned))
         conversations = (select(ranges.c.start, transcripts.c.parent_id)

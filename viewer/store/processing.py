@@ -123,7 +123,7 @@ class Processing:
                          .values(**summaries.summary(projection, parser_version), state=None,
                                  **{**summaries.secrets(secret_kinds), "masked_raw": masked}))
             delete_parse(conn, id)  # rows of a run that died before it was done
-            parent = conn.execute(select(transcripts).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(transcripts).where(transcripts.c.id == id)).one()._asdict()
             insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original, index_search=index_search)
             if index_search:
@@ -138,7 +138,7 @@ class Processing:
             if not self._hold(conn, id, STORING):
                 return False
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(state=None))  # its rows' too
-            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
             totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
                                              parser_version)
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))

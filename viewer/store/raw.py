@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterator, cast
 
 from sqlalchemy import delete, false, func, insert, select
 from sqlalchemy.engine import Connection, Engine
@@ -73,11 +73,12 @@ def _masked_bytes(conn: Connection, id: str, shared: Projection) -> Iterator[byt
     text, nothing in them was masked."""
     text, cuts = shared.transcript.source, shared.transcript.cuts
     done = 0
-    for match in STANDIN.finditer(text) if cuts is not None else ():
-        yield from _encoded(text, done, match.start())
-        cut = cuts.of(match)
-        yield read_range(conn, id, cut.at_byte, cut.at_byte + cut.chars)
-        done = match.end()
+    if cuts is not None:
+        for match in STANDIN.finditer(text):
+            yield from _encoded(text, done, match.start())
+            cut = cuts.of(match)
+            yield read_range(conn, id, cut.at_byte, cut.at_byte + cut.chars)
+            done = match.end()
     yield from _encoded(text, done, len(text))
 
 
@@ -121,9 +122,9 @@ def forget(conn: Connection, id: str) -> None:
 def _chunks_in(conn: Connection, table, id: str, masked: bool = False) -> Iterator[bytes]:
     """The chunks of `id` in `table`, in order, one row read at a time."""
     rows = _rows(table, id, masked)
-    count = conn.execute(select(func.count()).where(rows)).scalar()
+    count = conn.execute(select(func.count()).where(rows)).scalar_one()
     for number in range(count):
-        yield conn.execute(select(table.c.data).where(rows, table.c.number == number)).scalar()
+        yield cast(bytes, conn.execute(select(table.c.data).where(rows, table.c.number == number)).scalar())
 
 
 def chunks(conn: Connection, id: str, whole: bytes | None, *, masked: bool = False) -> Iterator[bytes]:
@@ -157,7 +158,7 @@ def stream(engine: Engine, id: str, *, masked: bool = False) -> Iterator[bytes] 
 
 def _streamed(engine: Engine, id: str, masked: bool) -> Iterator[bytes]:
     with engine.connect() as conn:
-        counts = {table: conn.execute(select(func.count()).where(_rows(table, id, masked))).scalar()
+        counts = {table: conn.execute(select(func.count()).where(_rows(table, id, masked))).scalar_one()
                   for table in (raw_chunks, live_chunks)}
     table = raw_chunks if counts[raw_chunks] or masked or not counts[live_chunks] else live_chunks
     for number in range(counts[table]):

@@ -8,14 +8,15 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-from typing import Any, BinaryIO, Collection, Iterable, Iterator
+from typing import Any, BinaryIO, Collection, Iterable, Iterator, cast
 
 from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
-from viewer.store import (live, masked, media, migrate, owners, processing, raw as raw_bytes, rows, search, slots,
-                          streamed, summaries)
+from viewer.store import (live, masked, media, migrate, owner_search, owners, processing, raw as raw_bytes, rows,
+                          search, slots, streamed, summaries)
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -52,6 +53,8 @@ class Store:
         """The full-text index of message bodies."""
         self.owners = owners.Owners(self.engine)
         """Whose list each upload is in: the hashes of owner keys."""
+        self.owner_search = owner_search.OwnerSearch(self.engine)
+        """The search across an owner's uploads, on the same index."""
         self.media = media.MediaBlobs(self.engine)
         """Pasted images, once each, and which messages hold them."""
         self.processing = processing.Processing(self.engine)
@@ -87,7 +90,7 @@ class Store:
             insert_conversations(conn, {**row, "sha256": written.sha256, "size": written.size}, projection,
                                  parser_version)
             insert_parse(conn, id, projection, original)
-        return self.get(id)
+        return cast(Record, self.get(id))  # stored a moment ago
 
     def add_streamed(self, raw: BinaryIO, batches: Iterable[streamed.Batch], parser_version: str, *, id: str,
                      requested_dialect: str = "auto", debug_allowed: bool = False, manage_hash: str | None = None,
@@ -107,7 +110,7 @@ class Store:
             written = raw_bytes.write(conn, id, raw)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
                 sha256=written.sha256, size=written.size, **streamed.dataset_summary(parser_version, totals)))
-        return self.get(id)
+        return cast(Record, self.get(id))  # stored a moment ago
 
     def has_same_bytes(self, id: str, raw: bytes) -> bool:
         """Whether `id` is stored, not deleted, with exactly these bytes."""
@@ -171,7 +174,7 @@ class Store:
                          .values(masked_raw=raw_bytes.keep_masked(conn, id, projection, original)))
             images = media.held_by(conn, id)
             delete_parse(conn, id)
-            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
             insert_conversations(conn, {**parent, "raw": None}, projection, parser_version)
             insert_parse(conn, id, projection, original)
             media.drop_unheld(conn, images)  # those the new parse no longer holds
@@ -181,7 +184,7 @@ class Store:
         transaction, and release any claim. An exception from `batches` rolls everything back."""
         with bulk_transaction(self.engine) as conn:
             delete_parse(conn, id)
-            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).first()._asdict()
+            parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
             totals = streamed.insert_batches(conn, {**parent, "raw": None, "masked_raw": None}, batches,
                                              parser_version)
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(
@@ -279,7 +282,7 @@ class Store:
             yield from batch
             if len(batch) < BATCH:
                 return
-            start = batch[-1].conversation + 1
+            start = cast(int, batch[-1].conversation) + 1  # a conversation's row has its number
 
     def raw(self, id: str) -> bytes | None:
         """The upload's bytes whole (small callers; a download reads `raw_stream`)."""
@@ -296,13 +299,13 @@ class Store:
         """The upload's bytes a chunk at a time (None when it is unknown or deleted)."""
         return raw_bytes.stream(self.engine, id)
 
-    def window(self, id: str, view: str, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
+    def window(self, id: str, view: View, start: int, size: int, *, unmasked: bool = False) -> list[Entry]:
         """Up to `size` entries of a view from position `start` (a message index in the debug view, a rank
         among the non-hidden entries in the default view, so hidden rows are never read for it). Positions are
         dense (0, 1, 2…), so the range is bounded on both sides: with `>= start` alone PostgreSQL's planner,
-        whose statistics may predate a big upload, joined and sorted every row of the transcript (0.1 s a page
-        at 10 MB) instead of reading one index range. `unmasked`: rows that masking changed as written."""
-        key = messages.c.idx if view == "debug" else messages.c.vrank
+        whose statistics may predate a big upload, joined and sorted every row of the transcript instead of
+        reading one index range. `unmasked`: rows that masking changed as written."""
+        key = messages.c.idx if view == DEBUG else messages.c.vrank
         first = _position(max(start, 0))
         query = (masked.entries().where(messages.c.transcript_id == id, key >= first, key < _position(first + size))
                  .order_by(key).limit(size))
@@ -320,9 +323,9 @@ class Store:
             found = [rows.entry(row)]
             return (masked.unmasked(conn, id, found) if unmasked else found)[0]
 
-    def position(self, id: str, view: str, index: int) -> int | None:
+    def position(self, id: str, view: View, index: int) -> int | None:
         """The window position of message `index`, or of the next entry the view shows."""
-        if view == "debug":
+        if view == DEBUG:
             return index
         query = (select(messages.c.vrank).where(messages.c.transcript_id == id, messages.c.idx >= _position(index),
                                                 messages.c.vrank.is_not(None))
@@ -342,7 +345,7 @@ class Store:
         with self.engine.connect() as conn:
             return [rows.located(row) for row in conn.execute(query)]
 
-    def iter_entries(self, id: str, view: str, *, unmasked: bool = False) -> Iterator[Entry]:
+    def iter_entries(self, id: str, view: View, *, unmasked: bool = False) -> Iterator[Entry]:
         """Every entry of a view in order, read in batches."""
         start = 0
         while True:
@@ -398,5 +401,5 @@ class Store:
         """Message rows stored for a transcript (none once deleted)."""
         with self.engine.connect() as conn:
             return conn.execute(select(func.count()).select_from(messages)
-                                .where(messages.c.transcript_id == id)).scalar()
+                                .where(messages.c.transcript_id == id)).scalar_one()
 

@@ -1,6 +1,6 @@
 """Conversions between the model and database rows, both ways.
 
-`*_rows` turn an analysis into rows to insert; `record`, `entry` and `located` turn rows back into the read
+`*_rows` turn a projection into rows to insert; `record`, `entry` and `located` turn rows back into the read
 types of types.py.
 """
 from __future__ import annotations
@@ -60,6 +60,8 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
     counted = transcript.messages[0].span[0] if transcript.messages else 0
     line, column = transcript.position(counted) if counted else (1, 1)
     line_start = counted - column + 1
+    body_start: int | None
+    body_end: int | None
     for message, rule, rank in zip(transcript.messages, projection.rules, projection.ranks()):
         key = (message.role, message.name, message.recipient, message.channel, message.channel_explicit,
                message.content_type, message.constrained, message.intent, message.end, rule.name)

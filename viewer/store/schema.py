@@ -42,7 +42,7 @@ transcripts = Table(
     Column("error_count", Integer, nullable=False),
     Column("pair_count", Integer, nullable=False),
     Column("deleted_at", DateTime(timezone=True), nullable=True),
-    # When a reader claimed this transcript to parse it again (viewer.ingest.current); None when no one has.
+    # When a reader claimed this transcript to parse it again (viewer.ingest.up_to_date); None when no one has.
     Column("claimed_at", DateTime(timezone=True), nullable=True),
     # When the share link stops working and the content is deleted; None: kept until pruned by age.
     Column("expires_at", DateTime(timezone=True), nullable=True),

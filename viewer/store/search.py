@@ -12,18 +12,16 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import and_, column, func, or_, select, table, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
+from viewer.model.words import DEBUG, VIEWS, View
 from viewer.policy import SHOWN_IN_FULL, Projection
 from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
-
-if TYPE_CHECKING:
-    from viewer.store.across import Across
 
 MAX_QUERY_CHARS = 500
 COUNT_CAP = 1000
@@ -129,15 +127,16 @@ def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) 
         cursor.executemany(f"{insert} SELECT sid, shown, hidden, header FROM message_search_source "
                            "WHERE transcript_id = ?", [(id,) for id, _, _ in indexed])
     else:
+        # sqlite3 takes an iterator: the rows are made as they are inserted.
         cursor.executemany(f"{insert} VALUES (?, ?, ?, ?)",
-                           (row for _, key, projection in indexed for row in search_rows(key, projection)))
+                           (row for _, key, projection in indexed for row in search_rows(key, projection)))  # type: ignore[arg-type]
     cursor.close()
 
 
 def _pg_clean_pending(conn: Connection) -> None:
     """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes proper:
-    every query reads the pending list whole, which made searches 20-70 ms slower until autovacuum came; this
-    costs tens of milliseconds at upload. Only the indexes' owner may: skipped for another role."""
+    every query reads the pending list whole, which slowed every search until autovacuum came; this costs a
+    little at upload. Only the indexes' owner may: skipped for another role."""
     try:
         with conn.begin_nested():
             conn.exec_driver_sql("SELECT gin_clean_pending_list('message_search_words'), "
@@ -163,7 +162,8 @@ def _pg_blanks(expression: str) -> str:
 
 _PG_BODY = "coalesce(m.content, substr(m.source, m.body_start - m.span_start + 1, m.body_end - m.body_start))"
 _PG_HEADER = "concat_ws(' ', k.role, k.name, k.recipient, k.channel, k.content_type, m.call_id)"
-_PG_WEIGHT = "CAST(CASE WHEN k.show_as IN ('message', 'preamble') THEN 'A' ELSE 'B' END AS \"char\")"
+_PG_SHOWN_IN_FULL = ", ".join(f"'{show_as}'" for show_as in SHOWN_IN_FULL)
+_PG_WEIGHT = f"CAST(CASE WHEN k.show_as IN ({_PG_SHOWN_IN_FULL}) THEN 'A' ELSE 'B' END AS \"char\")"
 # One tsvector a message, weighted: A the bodies the default view shows, B other bodies, D (the default) headers.
 # (A second tsvector column for the default view took a fifth longer to store and a fifth more room than the
 # expression index on ts_filter(words, '{a}') that the default view's queries use.)
@@ -203,23 +203,16 @@ class Search:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def find(self, transcript_ids: Iterable[str], query: Query, view: str, limit: int = 50,
+    def find(self, transcript_ids: Iterable[str], query: Query, view: View, limit: int = 50,
              offset: int = 0) -> Results:
         """Messages of the transcripts (a dataset: all its conversations) that match every term of `query` in
         `view`, in reading order from `offset`, at most `limit`; with the count of all matches up to the cap."""
         return _find(self.engine, transcript_ids, query, view, limit, offset)
 
-    def across(self, blocks: dict[int, str], query: Query, view: str, *, before: int | None = None,
-               groups: int = 20, per_group: int = 3) -> "Across":
-        """An owner's search across their uploads (`blocks`: Owners.blocks), grouped by upload, newest block
-        first: viewer/store/across.py."""
-        from viewer.store import across  # it builds on this module's matching and hits
-        return across.find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
 
-
-def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str, limit: int,
+def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: View, limit: int,
           offset: int) -> Results:
-    if view not in ("default", "debug"):
+    if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}")
     with engine.connect() as conn:
         spans = [span for id in transcript_ids if (span := _key_range(conn, id)) is not None]
@@ -227,7 +220,7 @@ def _find(engine: Engine, transcript_ids: Iterable[str], query: Query, view: str
             return NO_RESULTS
         sql, params = _match(conn, query, view, spans)
         counted = conn.execute(text(f"SELECT count(*) FROM ({sql} LIMIT :cap) AS matched"),
-                               {**params, "cap": COUNT_CAP + 1}).scalar()
+                               {**params, "cap": COUNT_CAP + 1}).scalar_one()
         keys = conn.execute(text(f"{sql} ORDER BY key LIMIT :limit OFFSET :offset"),
                             {**params, "limit": limit + 1, "offset": max(offset, 0)}).scalars().all()
         hits = hits_of(conn, keys[:limit], view)
@@ -256,14 +249,14 @@ def _spans_sql(key: str, spans: list[tuple[int, int]]) -> tuple[str, dict[str, i
     return f"({sql})", params
 
 
-def fts5_query(query: Query, view: str) -> str:
+def fts5_query(query: Query, view: View) -> str:
     """The FTS5 query: every term a quoted string (its own quotes doubled), so FTS5 reads no operator, column
     name, prefix star or NEAR from the user; the default view's looks in the `shown` column alone."""
     phrases = " ".join('"' + term.replace('"', '""') + '"' for term in query.terms)
     return f"shown : ({phrases})" if view == "default" else phrases
 
 
-def matching(conn: Connection, query: Query, view: str, *,
+def matching(conn: Connection, query: Query, view: View, *,
              statistics: bool = False) -> tuple[str, str, dict[str, str]]:
     """How to ask the index for the messages that match every term of `query` in `view`: the key column, the
     condition and its parameters, for `SELECT {key} FROM message_search WHERE {condition}`.
@@ -275,7 +268,7 @@ def matching(conn: Connection, query: Query, view: str, *,
         return "rowid", "message_search MATCH :match", {"match": fts5_query(query, view)}
     terms = {f"term{n}": term for n, term in enumerate(query.terms)}
     tsquery = " && ".join(f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name in terms)
-    if view == "debug":
+    if view == DEBUG:
         return "sid", f"words @@ ({tsquery})", terms
     shown = f"ts_filter(words, '{{a}}') @@ ({tsquery})"
     # With `statistics`, all the words are matched too: that changes nothing found, but gives the planner the
@@ -284,19 +277,19 @@ def matching(conn: Connection, query: Query, view: str, *,
     return "sid", f"words @@ ({tsquery}) AND {shown}" if statistics else shown, terms
 
 
-def _match(conn: Connection, query: Query, view: str, spans: list[tuple[int, int]]) -> tuple[str, dict]:
+def _match(conn: Connection, query: Query, view: View, spans: list[tuple[int, int]]) -> tuple[str, dict]:
     key, condition, params = matching(conn, query, view)
     where, span_params = _spans_sql(key, spans)
     return f"SELECT {key} AS key FROM message_search WHERE {condition} AND {where}", {**params, **span_params}
 
 
-def hits_of(conn: Connection, keys: list[int], view: str) -> list[Hit]:
+def hits_of(conn: Connection, keys: Sequence[int], view: View) -> list[Hit]:
     """The messages of a page of keys, in key order. The default view's keys are of shown messages only; the
     check here is a second one, so that an index out of step with the rows could not show a hidden body."""
     return [hit for _, hit in keyed_hits(conn, keys, view)]
 
 
-def keyed_hits(conn: Connection, keys: list[int], view: str) -> list[tuple[int, Hit]]:
+def keyed_hits(conn: Connection, keys: Sequence[int], view: View) -> list[tuple[int, Hit]]:
     """`hits_of`, each hit with its key (keys in order). Three reads whatever the keys: their ranges, their
     messages, their conversations' numbers (a search across uploads has keys in twenty transcripts)."""
     located = [(key, span.transcript_id, key - span.start) for key, span in zip(keys, _spans_of(conn, keys))]
@@ -308,10 +301,10 @@ def keyed_hits(conn: Connection, keys: list[int], view: str) -> list[tuple[int, 
     numbers = {row.id: row.conversation for row in
                conn.execute(select(transcripts.c.id, transcripts.c.conversation).where(transcripts.c.id.in_(ids)))}
     return [(key, _hit(id, numbers.get(id), rows[id, idx])) for key, id, idx in located
-            if (id, idx) in rows and (view == "debug" or rows[id, idx].show_as in SHOWN_IN_FULL)]
+            if (id, idx) in rows and (view == DEBUG or rows[id, idx].show_as in SHOWN_IN_FULL)]
 
 
-def _spans_of(conn: Connection, keys: list[int]) -> list[Any]:
+def _spans_of(conn: Connection, keys: Sequence[int]) -> list[Any]:
     """The range holding each key (the one starting at or before it), one index probe each, in one read."""
     if not keys:
         return []

@@ -68,10 +68,10 @@ class Relocated(Shift):
         return cls(0, 0, cuts, cuts.relocation(text))
 
     def offset(self, value: int | None) -> int | None:
-        return None if value is None else self.relocation.offset(value)
+        return None if value is None else self.relocation.offset(value)  # type: ignore[union-attr]  # set by `of`
 
     def column(self, at: int, column: int) -> int:
-        return self.relocation.column(at, column)
+        return self.relocation.column(at, column)  # type: ignore[union-attr]  # set by `of`
 
     def message(self, row: tuple) -> tuple:
         moved = Shift.message(self, row)
@@ -85,7 +85,7 @@ class Relocated(Shift):
         return (*moved[:12], body_start, body_end, content, STANDIN.sub(self._said, source), *moved[16:])
 
     def _said(self, match: re.Match[str]) -> str:
-        return f"[{self.cuts.of(match).chars:,} characters of base64, not shown here: download the file]"
+        return f"[{self.cuts.of(match).chars:,} characters of base64, not shown here: download the file]"  # type: ignore[union-attr]
 
 
 __all__ = ["Relocated", "Shift"]

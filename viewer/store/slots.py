@@ -3,11 +3,11 @@ stored only in a slot, a row of `processing_slots` numbered below the process's 
 bound on uploads processed at once holds however many processes serve. A slot is taken by inserting its row
 (the primary key lets exactly one of two processes have it) and given back by deleting it; its holder's
 heartbeat (`beat`) is its lease, and a slot whose holder stopped is taken over (`take`, with the caller's
-judgement of which holders stopped: viewer/web/processing.py's `abandoned`).
+judgement of which holders stopped: the processor's `abandoned`).
 
 Their writes do not wait for the disk (`_passing`): a slot lasts no longer than its process, so one lost in a
 crash is free anyway, and one whose release was lost is held by a process that is gone, which the next taker
-takes over. Every upload takes and gives back a slot: durable commits would cost it 7 ms on SQLite.
+takes over. Every upload takes and gives back a slot, so durable commits would slow every one of them.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from viewer.model import Diagnostic, Message
+from viewer.model.words import DEBUG, ShowAs, View
 from viewer.policy.projection import marker_tool
 
 
@@ -83,7 +84,7 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     (viewer/model/message.py): a big transcript's exports read hundreds of thousands."""
 
     message: Message
-    show_as: str
+    show_as: ShowAs
     """The default view's treatment: `message` `preamble` `marker` `hidden`."""
     rank: int | None
     """Position among the default view's entries; None when the default view hides it."""
@@ -104,9 +105,9 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     def index(self) -> int:
         return self.message.index
 
-    def position(self, view: str) -> int:
+    def position(self, view: View) -> int:
         """Where the entry stands in a view's windows: its index in the debug view, its rank in the default."""
-        return self.message.index if view == "debug" else self.rank
+        return self.message.index if view == DEBUG else self.rank  # type: ignore[return-value]  # shown: ranked
 
     @property
     def tool(self) -> str | None:

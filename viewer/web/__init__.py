@@ -1,6 +1,6 @@
 """The web app: the Flask application factory. Production: `gunicorn -c gunicorn.conf.py 'viewer.web:create_app()'`.
 
-Defaults, then a settings file, then the environment (`VIEWER_…`), then the caller's overrides (`config`); after
+Defaults, then a settings file, then the environment (`VIEWER_…`), then the caller's overrides (`overrides`); after
 that, one line per part.
 """
 from __future__ import annotations
@@ -12,13 +12,15 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-from viewer.store import Store
+from viewer.ingest import samples
 from viewer.present import templates
-from viewer.present.assets import STATIC, TEMPLATES
-from viewer.web import assets, config, errors, ownership, processing, samples, security, spool
+from viewer.settings import database_url, layers
+from viewer.settings.folders import STATIC, TEMPLATES
+from viewer.store import Store
+from viewer.web import assets, errors, ownership, processor, security, spool
 from viewer.web.lookup import get_store, record_url
-from viewer.web.settings import database_url
 from viewer.web.views import BLUEPRINTS
+
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = True) -> Flask:
     """The app; with `recover` (a server, not a one-off command) it takes up the uploads a stopped server left
@@ -26,7 +28,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=str(STATIC),
                 instance_relative_config=True)
     app.request_class = spool.SpoolingRequest  # an upload form's file goes to a spool file (viewer/web/spool.py)
-    layered = config.load(app.instance_path, overrides)
+    layered = layers.load(app.instance_path, overrides)
     app.config.from_mapping(layered.values)
     app.extensions["viewer.config_sources"] = layered.sources
     _derive_config(app)
@@ -36,7 +38,7 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
     ownership.init_app(app)
     _init_spool(app)
     _init_store(app)
-    processing.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
+    processor.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     assets.init_app(app)

@@ -13,6 +13,7 @@ import secrets
 from flask import Request, session
 from werkzeug.exceptions import Forbidden
 
+from viewer.model.words import DEBUG, View
 from viewer.store import Record, hash_key
 from viewer.web import ownership
 
@@ -53,10 +54,10 @@ def can_debug(record: Record) -> bool:
     return record.debug_allowed or owns(record)
 
 
-def reads_secrets(record: Record, view: str) -> bool:
+def reads_secrets(record: Record, view: View) -> bool:
     """Whether this reader reads the secrets found in the upload rather than their placeholders: in the debug
     view only, and there the uploader, or a link holder once the uploader has unmasked them for the link."""
-    return (view == "debug" and record.secret_count > 0
+    return (view == DEBUG and record.secret_count > 0
             and (owns(record) or (record.secrets_unmasked and record.debug_allowed)))
 
 

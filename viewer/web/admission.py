@@ -9,7 +9,8 @@ from typing import BinaryIO
 
 from flask import abort, request
 
-from viewer.web import sniff, spool
+from viewer.ingest import binary
+from viewer.web import spool
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +48,7 @@ def admitted(body: BinaryIO, admission: Admission) -> BinaryIO:
     (415): both read from its head."""
     if admission.empty is not None and spool.is_blank(body, whitespace_counts=admission.blank_is_empty):
         abort(400, admission.empty)
-    reason = sniff.binary_reason(spool.head(body, sniff.SNIFF_BYTES))
+    reason = binary.binary_reason(spool.head(body, binary.SNIFF_BYTES))
     if reason is not None:
         abort(415, reason)
     return body

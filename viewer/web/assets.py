@@ -1,5 +1,5 @@
 """Serving what the pages load besides code: htmx and its `sse` extension from npm, and Pygments' stylesheet.
-Where every such file is found is viewer/present/assets.py's to decide."""
+Where every such file is found is `viewer.settings.folders`' to decide."""
 from __future__ import annotations
 
 from pathlib import Path

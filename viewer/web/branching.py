@@ -9,10 +9,12 @@ link to compare the branch shown with the one before it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, request, url_for
 
 from viewer.model.branches import Fork, aside_for, followed, forks_in
+from viewer.model.words import DEBUG
 from viewer.store import Record
 
 BRANCH_ARG = "branch"
@@ -89,11 +91,11 @@ def _kind(role: str) -> str:
 
 
 def _branch_url(record: Record, branch: int) -> str:
-    args = {"k": record.conversation} if record.conversation is not None else {}
-    return url_for("reading.transcript", id=record.owner_id, view="debug", branch=branch, **args) + f"#m-{branch}"
+    args: dict[str, Any] = {"k": record.conversation} if record.conversation is not None else {}
+    return url_for("reading.transcript", id=record.owner_id, view=DEBUG, branch=branch, **args) + f"#m-{branch}"
 
 
 def _compare_url(record: Record, left: int, right: int) -> str:
     """Two branches of this conversation side by side, as the compare page names them (`<id>[.<k>]@<branch>`)."""
     named = record.owner_id if record.conversation is None else f"{record.owner_id}.{record.conversation}"
-    return url_for("compare.compare", a=f"{named}@{left}", b=f"{named}@{right}", view="debug")
+    return url_for("compare.compare", a=f"{named}@{left}", b=f"{named}@{right}", view=DEBUG)

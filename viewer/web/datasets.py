@@ -2,12 +2,16 @@
 to reach as the first), each with its counts and the start of its first user message the default view shows."""
 from __future__ import annotations
 
+from typing import cast
+
 from flask import make_response
 from werkzeug.wrappers import Response
 
+from viewer.model.words import DEFAULT
 from viewer.present.document import conversation_label, conversation_title, sample_summary
+from viewer.present.stored import title
 from viewer.store import Record
-from viewer.web.lookup import DEFAULT, get_store, int_arg, reading_of, render_reading, title
+from viewer.web.lookup import get_store, int_arg, reading_of, render_reading
 from viewer.web.windows import window_size
 
 
@@ -32,7 +36,7 @@ def dataset_index(record: Record) -> Response:
 def neighbours(record: Record) -> dict[str, int | None]:
     """For a conversation's page: how many its dataset holds, and the numbers before and after it."""
     dataset = get_store().get(record.parent_id) if record.parent_id else None
-    total = dataset.conversation_count if dataset is not None else 0
+    total = cast(int, dataset.conversation_count) if dataset is not None else 0  # a dataset counts them
     number = record.conversation or 0
     return {"total": total, "previous": number - 1 if number > 0 else None,
             "next": number + 1 if number + 1 < total else None}

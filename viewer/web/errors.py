@@ -8,9 +8,10 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
-from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, UnprocessableEntity
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, ServiceUnavailable, UnprocessableEntity
 
 from viewer import ingest
+from viewer.ingest.processor import Busy
 from viewer.store import live
 
 log = logging.getLogger(__name__)
@@ -29,9 +30,11 @@ REFUSALS: dict[type[Exception], tuple[type[HTTPException], str | None]] = {
     ingest.NotLive: (Conflict, None),
     live.AppendConflict: (Conflict, "Another append to this transcript was stored at the same moment; send this "
                                     "one again."),
+    Busy: (ServiceUnavailable, None),
 }
 """Each refusal of a lower stage: its HTTP error, and what to say (None: the refusal's own message). Flask picks
-the handler of the most derived class, so `CannotBeLive` wins over `NotLive`."""
+the handler of the most derived class, so `CannotBeLive` wins over `NotLive`. A refusal's `hint` and
+`retry_after`, when it has them, go with its answer."""
 
 
 def init_app(app: Flask) -> None:
@@ -42,8 +45,12 @@ def init_app(app: Flask) -> None:
 
 
 def _refused(refusal: Exception) -> tuple[Response | str, int] | HTTPException:
-    error, message = next(REFUSALS[kind] for kind in type(refusal).__mro__ if kind in REFUSALS)
-    return _http_error(error(message or str(refusal)))
+    kind, message = next(REFUSALS[kind] for kind in type(refusal).__mro__ if kind in REFUSALS)
+    error = kind(message or str(refusal))
+    for carried in ("hint", "retry_after"):
+        if getattr(refusal, carried, None) is not None:
+            setattr(error, carried, getattr(refusal, carried))
+    return _http_error(error)
 
 
 def wants_json() -> bool:
@@ -71,8 +78,9 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
         response = _with_header(response, status, "Allow", ", ".join(error.valid_methods))
     # A refusal that passes (still processing, every slot taken) says when to ask again.
-    if getattr(error, "retry_after", None) is not None:
-        response = _with_header(response, status, "Retry-After", str(error.retry_after))
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response = _with_header(response, status, "Retry-After", str(retry_after))
     return response, status
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
@@ -15,8 +14,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import Conflict
 
 from viewer import ingest
-from viewer.policy import VIEWS
-from viewer.present.document import conversation_title, counts_of
+from viewer.model.words import DEBUG, DEFAULT, VIEWS, View, is_view
 from viewer.store import Record, Store
 from viewer.store.processing import PROCESSING
 from viewer.web import access
@@ -67,7 +65,7 @@ def open_transcript(id: str, *, unfinished: bool = False) -> Record:
         if unfinished:
             return record
         raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
-    return ingest.current(store, record)
+    return ingest.up_to_date(store, record)
 
 
 def open_record(id: str, k: int | None = None, *, unfinished: bool = False) -> Record:
@@ -97,15 +95,12 @@ def retention() -> dt.timedelta | None:
     return dt.timedelta(days=days) if days > 0 else None
 
 
-DEFAULT, DEBUG = VIEWS
-
-
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One reader's reading of one transcript, resolved once per request."""
 
     record: Record
-    view: str
+    view: View
     """The view asked for (`default` or `debug`), already allowed to this reader."""
     may_debug: bool
     """Whether this reader may open the debug view: the uploader's permission, or the uploader."""
@@ -122,7 +117,7 @@ class Reading:
         return self.view == DEBUG
 
     @property
-    def view_arg(self) -> str | None:
+    def view_arg(self) -> View | None:
         """The `view` argument of this view's URLs (none for the default view)."""
         return DEBUG if self.debug else None
 
@@ -130,6 +125,11 @@ class Reading:
     def branch(self) -> int | None:
         """The message whose branches this reading follows, when the reader chose one."""
         return self.branches.chosen if self.branches is not None else None
+
+    @property
+    def aside(self) -> frozenset[int]:
+        """The messages the branches the reader chose leave aside (none when the reader chose none)."""
+        return self.branches.aside if self.branches is not None and self.branches.chosen is not None else frozenset()
 
     def url(self, endpoint: str, **args: Any) -> str:
         """The URL of a page about this transcript, in this view (and, for its reading pages, on the branch
@@ -165,20 +165,20 @@ class PageLinks:
     def anchor_id(self, index: int) -> str:
         return f"m-{index}"
 
-    def place(self, index: int, view: str) -> str:
+    def place(self, index: int, view: View) -> str:
         return record_url("reading.transcript", self.record, view=view_arg(view), at=index) + f"#m-{index}"
 
-    def message_url(self, index: int, view: str, part: str | None = None) -> str:
+    def message_url(self, index: int, view: View, part: str | None = None) -> str:
         return record_url("reading.message", self.record, index=index, view=view_arg(view), part=part)
 
     def context_url(self, index: int) -> str:
         return record_url("context.context", self.record, index=index)
 
-    def media_url(self, sha256: str, view: str, size: str | None = None) -> str:
+    def media_url(self, sha256: str, view: View, size: str | None = None) -> str:
         return record_url("media.image", self.record, sha256=sha256, view=view_arg(view), size=size)
 
 
-def view_arg(view: str) -> str | None:
+def view_arg(view: View) -> View | None:
     """The `view` argument of a URL of `view` (none for the default view)."""
     return DEBUG if view == DEBUG else None
 
@@ -195,10 +195,10 @@ def open_reading(id: str, k: int | None = None, *, unfinished: bool = False) -> 
     return reading_of(open_record(id, k, unfinished=unfinished), requested_view())
 
 
-def requested_view() -> str:
+def requested_view() -> View:
     """The `view` argument (the default view when absent); 400 for an unknown view."""
     view = request.args.get("view", DEFAULT)
-    if view not in VIEWS:
+    if not is_view(view):
         abort(400, f"Unknown view; choose one of {', '.join(VIEWS)}.")
     return view
 
@@ -207,7 +207,7 @@ DEBUG_REFUSAL = ("The debug view of this transcript shows hidden reasoning and p
                  "allowed it for people with the link.")
 
 
-def reading_of(record: Record, view: str, *, refusal: str = DEBUG_REFUSAL) -> Reading:
+def reading_of(record: Record, view: View, *, refusal: str = DEBUG_REFUSAL) -> Reading:
     """`record` read in `view` by this reader; 403 (saying `refusal`) for the debug view unless this reader may
     have it."""
     reading = reread(record, view)
@@ -216,7 +216,7 @@ def reading_of(record: Record, view: str, *, refusal: str = DEBUG_REFUSAL) -> Re
     return reading
 
 
-def reread(record: Record, view: str) -> Reading | None:
+def reread(record: Record, view: View) -> Reading | None:
     """`record` (perhaps as stored a moment ago) read in `view` by this reader, or None when the reader may not
     have that view: for a stream that reads a transcript again as it changes."""
     may_debug = access.can_debug(record)
@@ -248,15 +248,3 @@ def wants_partial() -> bool:
     """Whether htmx asked for a fragment (a history restore wants the whole page)."""
     return (request.headers.get("HX-Request") == "true"
             and request.headers.get("HX-History-Restore-Request") != "true")
-
-
-def title(record: Record) -> str:
-    name = record.name or ("Pasted transcript" if not record.is_sample else record.owner_id)
-    if record.conversation is not None:
-        named = conversation_title(record.header).get("title")  # a chat app's export names its conversations
-        return f"{name} · conversation #{record.conversation:,}" + (f" · {named}" if named else "")
-    return name
-
-
-def counts(record: Record) -> dict[str, int]:
-    return counts_of(partial(getattr, record))

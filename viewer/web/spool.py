@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import tempfile
 from functools import cached_property
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from flask import Request, abort, current_app, request
 from werkzeug.exceptions import HTTPException
@@ -90,7 +90,7 @@ class SpoolingRequest(Request):
 
     def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
                          filename: str | None = None, content_length: int | None = None) -> BinaryIO:
-        return _FormSpool(new_spool())
+        return cast(BinaryIO, _FormSpool(new_spool()))  # a file in all but `write`
 
 
 class _FormSpool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask import current_app
 
 from viewer.lexers import SOURCE_LEXERS
+from viewer.model.words import View
 from viewer.present import cards
 from viewer.store.processing import PROCESSING
 from viewer.web.lookup import ProcessingFailed, Reading, StillProcessing, get_store
@@ -19,7 +20,7 @@ JUMP_POINTS = 10
 class Window:
     """One window of a view: its cards and where the windows before and after it start."""
 
-    view: str
+    view: View
     cards: list[cards.Card]
     start: int
     earlier: tuple[int, int] | None
@@ -60,7 +61,8 @@ def read_window(reading: Reading, start: int) -> Window:
         raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
     following, rows = (rows[size] if len(rows) > size else None), rows[:size]
     if reading.branch is not None:  # a branch the reader chose: the rows of the others are left out
-        rows = [row for row in rows if row.message.index not in reading.branches.aside]
+        aside = reading.aside
+        rows = [row for row in rows if row.message.index not in aside]
     earlier = None
     if start > 0:
         previous_start = max(start - size, 0)

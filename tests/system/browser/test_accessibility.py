@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from tests.conftest import ROOT, SAMPLES, missing
 from tests.secrets.canaries import canaries
 from tests.web.conftest import WEATHER
-from viewer.web.samples import sample_id
+from viewer.ingest.samples import sample_id
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

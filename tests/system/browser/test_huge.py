@@ -32,7 +32,7 @@ def huge(server: str) -> tuple[str, int]:
 
 
 def wait_until_processed(url: str, seconds: float = 120) -> None:
-    """Wait for an upload answered 202 (viewer/web/processing.py) to be whole: its search, built last, answers
+    """Wait for an upload answered 202 (viewer/ingest/processor.py) to be whole: its search, built last, answers
     409 until then."""
     deadline = time.monotonic() + seconds
     while True:

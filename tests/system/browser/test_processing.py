@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from tests.system.browser.test_flow import watch_console
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER
-from viewer import ingest
-from viewer.web.settings import SETTINGS
+from viewer.ingest import deferred
+from viewer.settings import SETTINGS
 
 DEFER = next(setting.default for setting in SETTINGS if setting.name == "DEFER_UPLOAD_BYTES")
 BIG = WEATHER.read_bytes() * (DEFER // len(WEATHER.read_bytes()) + 2)
@@ -24,12 +24,12 @@ BIG = WEATHER.read_bytes() * (DEFER // len(WEATHER.read_bytes()) + 2)
 @pytest.fixture
 def gate(monkeypatch) -> Iterator[threading.Event]:
     """Holds uploads processed after their answer (the server runs in this process) until it is set."""
-    opened, real = threading.Event(), ingest.process
+    opened, real = threading.Event(), deferred.process
 
     def held(store, id, **options):
         assert opened.wait(60)
         return real(store, id, **options)
-    monkeypatch.setattr(ingest, "process", held)
+    monkeypatch.setattr(deferred, "process", held)
     yield opened
     opened.set()
 

@@ -1,7 +1,6 @@
 """Two engines that find where each anchor pattern of `anchors.py` starts in a text's ASCII view, behind one
-interface: Hyperscan (the `fast` extra), every pattern in one pass, and Python's `re`, one search per pattern,
-for a machine where Hyperscan cannot be installed (about 30 times slower: 35 ms a megabyte against 1.1, which
-makes the scan of a transcript without secrets three times its parse instead of a third: bench/secret_scan.py).
+interface (`interface.py`): Hyperscan (the `fast` extra), every pattern in one pass, and Python's `re`, one search
+per pattern, for a machine where Hyperscan cannot be installed (much slower: bench/secret_scan.py measures both).
 
 Both find the same starts. A pattern is an ASCII expression in the syntax both read (PCRE's, as `re` has it),
 matched against bytes, case-insensitively if it says so; an engine returns, for each pattern, every offset where
@@ -12,20 +11,12 @@ engines against each other, and test_anchors.py both against `re` on the text it
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Sequence
+
+from viewer.secrets.engines.interface import AnchorPattern, Engine
 
 NAMES = ("hyperscan", "re")
 """The engines, fastest first."""
-AnchorPattern = tuple[str, bool]
-"""An expression and whether it is matched case-insensitively."""
-
-
-class Engine(Protocol):
-    name: str
-
-    def starts(self, view: bytes) -> list[list[int]]:
-        """For each pattern, in the order the engine was built with, the offsets where a match starts (in no
-        order)."""
 
 
 def build(name: str, patterns: Sequence[AnchorPattern]) -> Engine:
@@ -45,3 +36,6 @@ def fastest(patterns: Sequence[AnchorPattern]) -> Engine:
         return build("hyperscan", patterns)
     except ImportError:
         return build("re", patterns)
+
+
+__all__ = ["NAMES", "AnchorPattern", "Engine", "build", "fastest"]

@@ -7,7 +7,7 @@ from typing import Sequence
 
 import hyperscan
 
-from viewer.secrets.engines import AnchorPattern
+from viewer.secrets.engines.interface import AnchorPattern
 
 
 class HyperscanEngine:

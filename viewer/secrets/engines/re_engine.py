@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from viewer.secrets.engines import AnchorPattern
+from viewer.secrets.engines.interface import AnchorPattern
 
 ESCAPED_LETTER = re.compile(r"\\[A-Za-z]")
 """What lowercasing a pattern could change the meaning of (`\\S` is not `\\s`), so never in a caseless one."""

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from viewer.present import comparison
+from viewer.present.stored import title
 from viewer.store import Record
-from viewer.web import access, comparing
+from viewer.web import access
 from viewer.web.branching import branches_of
-from viewer.web.lookup import Reading, get_store, int_arg, open_record, reading_of, requested_view, title, view_arg
+from viewer.web.lookup import Reading, get_store, int_arg, open_record, reading_of, requested_view, view_arg
 
 bp = Blueprint("compare", __name__)
 
@@ -37,26 +40,28 @@ def compare(a: str, b: str) -> Response:
     # Each refuses the debug view (403) unless this reader may open it.
     left_reading, right_reading = (_on_branch(reading_of(record, view), compare_id)
                                    for record, compare_id in ((left, a), (right, b)))
-    done = comparing.aligned(left_reading, right_reading, (names[0][2], names[1][2]))
+    store, compared = get_store(), (_compared(left_reading), _compared(right_reading))
+    done = comparison.aligned(store, *compared, (names[0][2], names[1][2]))
     total = len(done.steps)
-    start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparing.PAGE_ROWS * comparing.PAGE_ROWS
-    rows = comparing.page(left_reading, right_reading, done, start)
-    extra = {"view": left_reading.view_arg}
+    start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparison.PAGE_ROWS * comparison.PAGE_ROWS
+    rows = comparison.page(store, *compared, done, start)
+    extra: dict[str, Any] = {"view": left_reading.view_arg}
     first = done.summary.first_difference
 
     def at(row: int | None) -> str | None:
         if row is None:
             return None
-        return url_for("compare.compare", a=a, b=b, at=(row // comparing.PAGE_ROWS * comparing.PAGE_ROWS) or None,
+        return url_for("compare.compare", a=a, b=b, at=(row // comparison.PAGE_ROWS * comparison.PAGE_ROWS) or None,
                        **extra) + f"#row-{row}"
 
     context = {
-        "left": left, "right": right, "a": a, "b": b, "view": view, "summary": done.summary, "total": total,
-        "groups": comparing.groups(rows), "start": start, "end": start + len(rows),
+        "left": left, "right": right, "a": a, "b": b, "view": view, "debug": left_reading.debug,
+        "summary": done.summary, "total": total,
+        "row_runs": comparison.runs(rows), "start": start, "end": start + len(rows),
         "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
         "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),
-        "earlier": at(start - comparing.PAGE_ROWS) if start > 0 else None,
-        "later": at(start + comparing.PAGE_ROWS) if start + comparing.PAGE_ROWS < total else None,
+        "earlier": at(start - comparison.PAGE_ROWS) if start > 0 else None,
+        "later": at(start + comparison.PAGE_ROWS) if start + comparison.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
         "can_debug": left_reading.may_debug and right_reading.may_debug,
         "swap": url_for("compare.compare", a=b, b=a, **extra),
@@ -93,7 +98,7 @@ def _parsed(compare_id: str) -> tuple[str, int | None, str | None]:
 def _on_branch(reading: Reading, compare_id: str) -> Reading:
     """The reading following the branch a compare id names (`@<n>`): the debug view's only (the default view
     shows the branch the app showed, and no other)."""
-    branch = _COMPARE_ID.fullmatch(compare_id)["branch"]
+    branch = _COMPARE_ID.fullmatch(compare_id)["branch"]  # type: ignore[index]  # checked by `_parsed`
     if branch is None:
         return reading
     if not reading.debug:
@@ -102,6 +107,11 @@ def _on_branch(reading: Reading, compare_id: str) -> Reading:
         abort(404, "This conversation has no message with that number to follow.")
     branches = branches_of(reading.record, get_store(), int(branch))
     return dataclasses.replace(reading, branches=branches) if branches is not None else reading
+
+
+def _compared(reading: Reading) -> comparison.Compared:
+    """What the comparison needs of a reading: its transcript, view, secrets and branch."""
+    return comparison.Compared(reading.record, reading.view, reading.unmasked, reading.branch, reading.aside)
 
 
 def _titled(reading: Reading, side: str | None) -> str:

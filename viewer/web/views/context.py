@@ -11,8 +11,10 @@ from werkzeug.wrappers import Response
 from viewer.context import NotSampled, sampling_context
 from viewer.context.text import exact_text
 from viewer.model.branches import FORKS_KEY, forks_in
-from viewer.web import tokens
-from viewer.web.lookup import DEBUG, get_store, open_record, reading_of, render_reading, title
+from viewer.model.words import DEBUG
+from viewer.present.stored import title
+from viewer.tokens import counting
+from viewer.web.lookup import get_store, open_record, reading_of, render_reading
 
 bp = Blueprint("context", __name__)
 
@@ -37,7 +39,7 @@ def context(id: str, index: int, k: int | None = None) -> Response:
         abort(404, str(error))
     # The forks are the viewer's record of the tree, not part of any header the model read.
     text = exact_text(found, record.dialect, {k: v for k, v in record.header.items() if k != FORKS_KEY})
-    counts = tokens.count(found, text, record.dialect)
+    counts = counting.count(found, text, record.dialect)
     response = make_response(render_reading("context.html", reading, context=found, text=text, counts=counts,
                                             title=title(record), preview_chars=PREVIEW_CHARS))
     response.vary.add("Cookie")

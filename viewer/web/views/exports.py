@@ -3,14 +3,16 @@ download, and the exact uploaded bytes. Every view export is of the reader's `lo
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
+from viewer.model.words import DEBUG
 from viewer.present.formats import FORMATS, file_name
-from viewer.web.documents import stored_document
+from viewer.present.stored import stored_document
 from viewer.store.processing import PROCESSING
-from viewer.web.lookup import (DEBUG, ProcessingFailed, StillProcessing, get_store, open_reading, open_transcript,
+from viewer.web.lookup import (ProcessingFailed, Reading, StillProcessing, get_store, open_reading, open_transcript,
                                reading_of)
 
 bp = Blueprint("exports", __name__)
@@ -43,12 +45,23 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
     reading = open_reading(id, k)
     record = reading.record
     chosen = FORMATS[format]
-    response = current_app.response_class(chosen.write(stored_document(get_store(), reading)),
-                                          mimetype=chosen.mimetype)
+    document = stored_document(get_store(), record, reading.view, unmasked=reading.unmasked,
+                               media_url=None if record.is_dataset else _media_urls(reading))
+    response = current_app.response_class(chosen.write(document), mimetype=chosen.mimetype)
     if download:
         name = file_name(record.name, record.owner_id, reading.view, chosen.extension, record.conversation)
         response.headers.set("Content-Disposition", "attachment", filename=name)
     return response
+
+
+_ANY_IMAGE = "0" * 64
+
+
+def _media_urls(reading: Reading) -> Callable[[str], str]:
+    """The URL of each image in this view, made from one URL built now: the export is written after the
+    request's context is gone."""
+    pattern = reading.links.media_url(_ANY_IMAGE, reading.view)
+    return lambda sha256: pattern.replace(_ANY_IMAGE, sha256)
 
 
 @bp.get("/t/<id>/raw")

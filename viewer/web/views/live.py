@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from typing import Iterator
+from typing import Iterator, cast
 
 from flask import Blueprint, Response, abort, jsonify, request, stream_with_context, url_for
 
@@ -56,7 +56,7 @@ def finish(id: str) -> tuple[Response, int]:
     record = _managed(id)
     _require_open(record)
     get_store().live.finish(record.id)
-    return jsonify(_state(get_store().get(record.id))), 200
+    return jsonify(_state(cast(Record, get_store().get(record.id)))), 200  # finished, not deleted
 
 
 def _managed(id: str) -> Record:
@@ -133,7 +133,7 @@ def _stream(reading: Reading, start: int) -> Iterator[str]:
             current = store.get(record.id)
             # Read again as of now (the uploader may have masked the secrets or closed the debug view since).
             now = reread(current, reading.view) if current is not None and not current.deleted else None
-            if now is None:
+            if current is None or now is None:
                 yield "event: end\ndata: \n\n"
                 return
             # With the page's counts, replaced in place (the size only for whom the page shows it: reading.py).

@@ -13,10 +13,11 @@ from typing import Iterator
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, stream_with_context, url_for
 
+from viewer.present.stored import title
 from viewer.store import Record
 from viewer.store.processing import FAILED, PROCESSING, STAGES, Progress
 from viewer.web import access
-from viewer.web.lookup import get_store, open_transcript, title
+from viewer.web.lookup import get_store, open_transcript
 from viewer.web.views.live import RETRY_MS, STREAM_SECONDS, sse_event
 
 bp = Blueprint("processing", __name__)

@@ -12,13 +12,14 @@ from flask import Blueprint, abort, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import policy, render
-from viewer.present import cards
+from viewer.model.words import DEBUG
+from viewer.present import cards, comparison
+from viewer.present.stored import title
 from viewer.store import Entry
 from viewer.store.processing import FAILED
-from viewer.web import comparing
 from viewer.web.datasets import dataset_index, neighbours
-from viewer.web.lookup import (DEBUG, Reading, StillProcessing, get_store, int_arg, open_reading, open_record,
-                               reading_of, record_url, render_reading, requested_view, title, wants_partial)
+from viewer.web.lookup import (Reading, StillProcessing, get_store, int_arg, open_reading, open_record, reading_of,
+                               record_url, render_reading, requested_view, wants_partial)
 from viewer.web.views import live, processing
 from viewer.web.windows import Window, jump_points, read_window, shown_index, start_of
 
@@ -74,7 +75,7 @@ def _answers_url(reading: Reading) -> str | None:
     """For a preference pair whose rejected answer this reader may see: its chosen and rejected answers side by
     side (the compare page, in the debug view)."""
     record = reading.record
-    if not reading.may_debug or not get_store().decided_by(record.id, comparing.PREFERENCE_RULE):
+    if not reading.may_debug or not get_store().decided_by(record.id, comparison.PREFERENCE_RULE):
         return None
     named = record.owner_id if record.conversation is None else f"{record.owner_id}.{record.conversation}"
     return url_for("compare.compare", a=f"{named}~chosen", b=f"{named}~rejected", view=DEBUG)
@@ -127,17 +128,18 @@ def message(id: str, index: int, k: int | None = None) -> Response:
         abort(404, "This view has no message with that number.")
     text = entry.source if part == "source" else entry.message.content
     offset = min(max(int_arg("offset") or 0, 0), len(text))
-    piece = _piece(reading, entry, part, text, offset)
+    shown = _slice(reading, entry, part, text, offset)
     template = "_message_part.html" if wants_partial() else "message.html"
-    response = make_response(render_reading(template, reading, entry=entry, part=part, piece=piece,
+    response = make_response(render_reading(template, reading, entry=entry, part=part, shown=shown,
                                             title=title(reading.record)))
     response.vary.update(("HX-Request", "Cookie"))
     return response
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
-    """What one answer of the message endpoint shows: a rendered body, or a slice of long text."""
+class TextSlice:
+    """What one answer of the message endpoint shows: the whole body rendered, or a slice of a long text (the
+    body's or the source's)."""
 
     body: render.Rendered | None
     """The whole body rendered, when it is short enough to render at once."""
@@ -150,13 +152,13 @@ class Piece:
     """Where the rest continues, if anything is left."""
 
 
-def _piece(reading: Reading, entry: Entry, part: str, text: str, offset: int) -> Piece:
+def _slice(reading: Reading, entry: Entry, part: str, text: str, offset: int) -> TextSlice:
     if part == "body" and offset == 0 and len(text) <= PART_CHARS:
-        return Piece(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
+        return TextSlice(body=cards.body(entry), text="", offset=0, end=len(text), size=len(text),
                      next_url=None)
     end = min(offset + PART_CHARS, len(text))
     next_url = None
     if end < len(text):
         next_url = record_url("reading.message", reading.record, index=entry.message.index, offset=end,
                               view=reading.view_arg, part="source" if part == "source" else None)
-    return Piece(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)
+    return TextSlice(body=None, text=text[offset:end], offset=offset, end=end, size=len(text), next_url=next_url)

@@ -15,9 +15,9 @@ from flask import Blueprint, abort, make_response, request, url_for
 from werkzeug.exceptions import Conflict
 from werkzeug.wrappers import Response
 
+from viewer.present.stored import title
 from viewer.store import search as store_search
-from viewer.web.lookup import (Reading, get_store, int_arg, open_reading, record_url, render_reading, title,
-                               wants_partial)
+from viewer.web.lookup import Reading, get_store, int_arg, open_reading, record_url, render_reading, wants_partial
 
 bp = Blueprint("search", __name__)
 

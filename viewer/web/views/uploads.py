@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import partial
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -11,9 +11,9 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry, ownership, processing, spool
+from viewer.web import access, admission, errors, expiry, ownership, spool
 from viewer.web.lookup import get_store
-from viewer.web.processing import get_processor
+from viewer.web.processor import defers, get_processor
 
 bp = Blueprint("uploads", __name__)
 
@@ -32,15 +32,17 @@ def upload_form() -> Response | tuple[Response, int]:
     if request.mimetype not in FORM_TYPES:
         abort(415, "This address takes the upload form; send a raw transcript as the body of "
                    "POST /api/transcripts instead.")
-    if request.mimetype != "multipart/form-data" and (request.content_length or 0) > request.max_form_memory_size:
+    if request.mimetype != "multipart/form-data" and (request.content_length or 0) > request.max_form_memory_size:  # type: ignore[operator]  # the app sets it
         abort(413)  # Werkzeug bounds a multipart form's text fields, not a URL-encoded body, which it reads whole
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
-    chosen = upload is not None and spool.size_of(upload.stream) > 0  # a form without a file sends an empty part
+    # The file is a spool file already (spool.SpoolingRequest); a form without a file sends an empty part.
+    stream = cast(BinaryIO, upload.stream) if upload is not None else None
+    chosen = stream is not None and spool.size_of(stream) > 0
     if chosen and pasted.strip():
         abort(400, "Choose a file or paste text, not both.")
-    body = upload.stream if chosen else spool.spooled_text(pasted)  # the file is a spool file already
-    name = upload.filename if chosen and upload.filename else None
+    body = stream if stream is not None and chosen else spool.spooled_text(pasted)
+    name = upload.filename if upload is not None and chosen and upload.filename else None
     record, key = _store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")))
@@ -70,16 +72,16 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     if owner_hash is not None:  # a tool's uploads, in one list that a browser may take on (viewer/web/ownership.py)
         get_store().owners.add(owner_hash, [record.id])
     url = url_for("reading.transcript", id=record.id, _external=True)
-    body = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
-                                                               _external=True),
-            "expires_at": record.expires_at.isoformat() if record.expires_at else None,
-            # What was found and masked for link holders, so that a tool can refuse to share it (null while it is
-            # processed: `state` is "processing", and the link answers 409 until it is readable).
-            "secrets": {"count": record.secret_count, "kinds": record.secret_kinds} if record.ready else None,
-            "state": record.state or "ready",
-            # Whether it is in the list of the owner key the request named (ownership.HEADER).
-            "listed": owner_hash is not None}
-    return jsonify(body), _created(record), {"Location": url}
+    answer = {"id": record.id, "url": url, "manage_url": url_for("manage.manage", id=record.id, key=key,
+                                                                 _external=True),
+              "expires_at": record.expires_at.isoformat() if record.expires_at else None,
+              # What was found and masked for link holders, so that a tool can refuse to share it (null while it is
+              # processed: `state` is "processing", and the link answers 409 until it is readable).
+              "secrets": {"count": record.secret_count, "kinds": record.secret_kinds} if record.ready else None,
+              "state": record.state or "ready",
+              # Whether it is in the list of the owner key the request named (ownership.HEADER).
+              "listed": owner_hash is not None}
+    return jsonify(answer), _created(record), {"Location": url}
 
 
 def _dialect(value: str | None) -> str:
@@ -95,10 +97,10 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
     stored raw and processed after the answer (a big JSON Lines dataset read back from its stored bytes a piece at
     a time, never held whole), any other in the request (a live one stays open for appends)."""
     key = access.new_key()
-    fields = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
+    fields: dict[str, Any] = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
     store, processor = get_store(), get_processor()
-    if not live and processing.defers(spool.size_of(body)):
+    if not live and defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
         if ingest.streams(body, dialect):
             processor.after(fields["id"], accept)
@@ -106,7 +108,7 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
             text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes
             body.seek(0)
             processor.later(fields["id"], text, dialect, accept)
-        return store.get(fields["id"]), key
+        return cast(Record, store.get(fields["id"])), key  # stored by `accept`
     with processor.slot():
         return ingest.store_spooled(store, body, live=live, **fields), key
 

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from viewer.model.words import DEBUG, View
 from viewer.store import Record, hash_key
 from viewer.store import search as store_search
-from viewer.store.across import Group
+from viewer.store.owner_search import Group
 from viewer.web import access, expiry, ownership
-from viewer.web.lookup import DEBUG, get_store, int_arg, requested_view
+from viewer.web.lookup import get_store, int_arg, requested_view, view_arg
 from viewer.web.views.search import Found, excerpt
 
 bp = Blueprint("yours", __name__)
@@ -126,23 +127,24 @@ def search() -> Response:
         owner_hash = ownership.current_hash()
         if owner_hash is not None:  # the owner may search the debug view of every upload of theirs
             store = get_store()
-            found = store.search.across(store.owners.blocks(owner_hash), query, view, before=before, groups=GROUPS,
-                                        per_group=PER_GROUP)
+            found = store.owner_search.find(store.owners.blocks(owner_hash), query, view, before=before,
+                                            groups=GROUPS, per_group=PER_GROUP)
             matches, next_before = _matches(found.groups, query, view, raw), found.next_before
-    return _private(render_template("yours_search.html", q=raw or "", query=query, view=view, matches=matches,
-                                    before=before, next_before=next_before))
+    return _private(render_template("yours_search.html", q=raw or "", query=query, view=view, debug=view == DEBUG,
+                                    view_arg=view_arg(view), matches=matches, before=before,
+                                    next_before=next_before))
 
 
-def _matches(groups: tuple[Group, ...], query: store_search.Query, view: str, raw: str) -> list[Matches]:
-    view_arg = DEBUG if view == DEBUG else None
+def _matches(groups: tuple[Group, ...], query: store_search.Query, view: View, raw: str) -> list[Matches]:
+    debug_arg = view_arg(view)
     records = {record.id: record for record in get_store().owners.records([group.upload_id for group in groups])}
     now, made = dt.datetime.now(dt.timezone.utc), []
     for group in groups:
         record = records.get(group.upload_id)
         if record is None or record.deleted or record.expired(now):  # deleted since, or expired and not pruned
             continue
-        found = [_found(record, hit, query.terms, view_arg) for hit in group.hits]
-        made.append(Matches(record, group, found, url_for("search.search", id=record.id, q=raw, view=view_arg)))
+        found = [_found(record, hit, query.terms, debug_arg) for hit in group.hits]
+        made.append(Matches(record, group, found, url_for("search.search", id=record.id, q=raw, view=debug_arg)))
     return made
 
 

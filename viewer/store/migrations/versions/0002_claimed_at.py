@@ -1,4 +1,4 @@
-"""transcripts.claimed_at: when a reader claimed a transcript to parse it again (viewer.ingest.current).
+"""transcripts.claimed_at: when a reader claimed a transcript to parse it again (viewer.ingest.up_to_date).
 
 Revision ID: 0002
 Revises: 0001

@@ -33,7 +33,7 @@ branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
 STALE = "unindexed"
-"""A parser version no release writes: viewer.ingest.current parses such a transcript again."""
+"""A parser version no release writes: viewer.ingest.up_to_date parses such a transcript again."""
 
 SQLITE_BODY = ("coalesce(m.content, substr(m.source, m.body_start - m.span_start + 1, m.body_end - m.body_start))")
 SQLITE_SHOWN = "k.show_as IN ('message', 'preamble')"

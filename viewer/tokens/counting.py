@@ -6,7 +6,7 @@ encoding is built here from the local file (checked against tiktoken's pinned SH
 
 Where the file is looked for: `$TIKTOKEN_ENCODINGS_BASE/o200k_base.tiktoken` (the folder openai-harmony reads),
 tiktoken's cache (`$TIKTOKEN_CACHE_DIR`, under the SHA-1 of the download URL), and var/tiktoken/, where `make setup`
-rebuilds it from the npm package js-tiktoken (vocabulary.py)."""
+rebuilds it from the npm package js-tiktoken (`vocabulary`)."""
 from __future__ import annotations
 
 import base64
@@ -20,7 +20,7 @@ from typing import Any
 from viewer.context import Context
 from viewer.context.text import ExactText, message_parts
 from viewer.model import Message
-from viewer.web.vocabulary import FILE_NAME, FOLDER, SHA256
+from viewer.tokens.vocabulary import FILE_NAME, FOLDER, SHA256
 
 CONTEXT_WINDOW = 131_072
 """gpt-oss's context window, in tokens."""

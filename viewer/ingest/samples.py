@@ -1,4 +1,4 @@
-"""Preloading sample_transcripts/ at startup, under stable ids derived from the file names.
+"""The sample transcripts (sample_transcripts/), stored at startup under stable ids derived from their file names.
 
 Idempotent: a sample whose bytes are already stored is left alone, so restarts are cheap and links stay put.
 """
@@ -9,7 +9,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from viewer import ingest
+from viewer.ingest.core import STORED_VERSION, examine
+from viewer.ingest.images import store_examined_images
+from viewer.model.collector import collector_paused
 from viewer.store import Store
 
 log = logging.getLogger(__name__)
@@ -44,8 +46,19 @@ def preload(store: Store, folder: Path) -> int:
     """Store every sample not already stored with the same bytes; returns how many were (re)stored."""
     stored = 0
     for path, id in sample_ids(sample_files(folder)).items():
-        if ingest.store_sample(store, path.read_bytes(), id=id, name=path.name):
+        if store_sample(store, path.read_bytes(), id=id, name=path.name):
             stored += 1
     if stored:
         log.info("preloaded %d sample transcript(s) from %s", stored, folder)
     return stored
+
+
+def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
+    """Store a sample under its stable id unless the same bytes are already there. True if stored."""
+    if store.has_same_bytes(id, raw):
+        return False
+    examined = examine(raw)
+    store_examined_images(store, examined)
+    with collector_paused:
+        return store.replace_sample(raw, examined.shared, STORED_VERSION, id=id, name=name,
+                                    original=examined.original, secret_kinds=examined.secret_kinds)

@@ -3,9 +3,10 @@
 answered, and every upload whose process stopped taken over and processed again from its stored raw bytes, at
 startup and every quarter of `PROCESSING_LEASE_SECONDS` after.
 
-An upload takes a slot (a row of the store's shared slots: viewer/store/slots.py) before anything is stored,
-whether it is processed in its request or after it; without one it is refused (503 with Retry-After), so several
-big uploads at once never pile up work or memory, however many gunicorn workers or servers share the database.
+An upload takes a slot (a row of the store's shared slots, `Store.slots`) before anything is stored, whether it
+is processed in its request or after it; without one it is refused (`Busy`: the web app answers 503 with
+Retry-After), so several big uploads at once never pile up work or memory, however many server processes share
+the database.
 Each process names itself (`host:pid:token`) on the slots and uploads it holds and, while it holds any, says
 every twelfth of its lease that it is alive. A holder has stopped when its process is gone: on this host, no
 process has that pid; on another, it has not said it is alive for `PROCESSING_LEASE_SECONDS`.
@@ -22,10 +23,8 @@ import weakref
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from flask import Flask, current_app
-from werkzeug.exceptions import ServiceUnavailable
-
-from viewer import ingest
+from viewer.ingest import deferred
+from viewer.parse.thinning import Thinned
 from viewer.store import Store
 
 log = logging.getLogger(__name__)
@@ -41,15 +40,16 @@ BUSY_RETRY_SECONDS = 10
 """The Retry-After of an upload refused because every slot is taken."""
 
 
-class Busy(ServiceUnavailable):
-    """Every processing slot is taken: the upload is refused before anything is stored."""
+class Busy(Exception):
+    """Every processing slot is taken: the upload is refused before anything is stored. Says when to send it
+    again (`retry_after`, in seconds) and, for a person, what to do (`hint`)."""
 
-    description = ("The server is processing as many uploads as it can at once; nothing of this upload was "
-                   "stored. Send it again in a few seconds.")
+    retry_after = BUSY_RETRY_SECONDS
     hint = f"Try again in {BUSY_RETRY_SECONDS} seconds."
 
     def __init__(self) -> None:
-        super().__init__(retry_after=BUSY_RETRY_SECONDS)
+        super().__init__("The server is processing as many uploads as it can at once; nothing of this upload was "
+                         "stored. Send it again in a few seconds.")
 
 
 class Processor:
@@ -76,17 +76,18 @@ class Processor:
         finally:
             self._give_back(number)
 
-    def later(self, id: str, raw: str | bytes, dialect: str, accept: Callable[[], None]) -> None:
+    def later(self, id: str, raw: str | bytes | Thinned, dialect: str, accept: Callable[[], None]) -> None:
         """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
         of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
         bytes and record here (nothing of it is stored if `accept` fails)."""
         number = self._take()
-        done, outcome = threading.Event(), []
+        done = threading.Event()
+        outcome: list[bool] = []
 
         def stored() -> bool:
             done.wait()
             return bool(outcome)
-        self.start(id, number, ingest.Upload(raw, dialect, stored))
+        self.start(id, number, deferred.Upload(raw, dialect, stored))
         try:
             accept()
             outcome.append(True)
@@ -104,20 +105,24 @@ class Processor:
             raise
         self.start(id, number)
 
-    def start(self, id: str, number: int, upload: ingest.Upload | None = None) -> None:
+    def start(self, id: str, number: int, upload: deferred.Upload | None = None) -> None:
         """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in slot
         `number`, already taken for it."""
         self._hold(id)
         threading.Thread(target=self._run, args=(id, number, upload), name=f"processing-{id[:8]}",
                          daemon=True).start()
 
-    def _take(self, *, busy: bool = True) -> int | None:
-        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; without one,
-        `Busy` (or None when not `busy`)."""
+    def _take(self) -> int:
+        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; `Busy` without one."""
+        number = self._try_to_take()
+        if number is None:
+            raise Busy()
+        return number
+
+    def _try_to_take(self) -> int | None:
+        """`_take`, or None without a free slot."""
         number = self.store.slots.take(self.worker, self.limit, self.stopped)
         if number is None:
-            if busy:
-                raise Busy()
             return None
         with self._lock:
             self._slots.add(number)
@@ -144,9 +149,9 @@ class Processor:
             self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
             self._heartbeat.start()
 
-    def _run(self, id: str, number: int, upload: ingest.Upload | None) -> None:
+    def _run(self, id: str, number: int, upload: deferred.Upload | None) -> None:
         try:
-            ingest.process(self.store, id, window=self.window, upload=upload)
+            deferred.process(self.store, id, window=self.window, upload=upload)
         finally:
             with self._lock:
                 self._held.discard(id)
@@ -186,7 +191,7 @@ class Processor:
         for id, worker, beat in self.store.processing.held():
             if not self.stopped(worker, beat):
                 continue
-            number = self._take(busy=False)
+            number = self._try_to_take()
             if number is None:
                 break
             if not self.store.processing.claim(id, worker, self.worker):  # another process was quicker
@@ -251,24 +256,4 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def init_app(app: Flask, *, recover: bool = True) -> None:
-    processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]),
-                          max(int(app.config["WINDOW_SIZE"]), 1),
-                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])))
-    app.extensions["viewer.processor"] = processor
-    if recover:
-        processor.recover()
-
-
-def get_processor() -> Processor:
-    """The current app's processor."""
-    return current_app.extensions["viewer.processor"]
-
-
-def defers(size: int) -> bool:
-    """Whether an upload of `size` bytes is answered before it is processed."""
-    threshold = int(current_app.config["DEFER_UPLOAD_BYTES"])
-    return threshold > 0 and size > threshold
-
-
-__all__ = ["Busy", "Processor", "abandoned", "defers", "get_processor", "init_app"]
+__all__ = ["Busy", "Processor", "STALE_AFTER", "abandoned"]

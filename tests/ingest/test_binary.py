@@ -6,7 +6,7 @@ import zlib
 
 import pytest
 
-from viewer.web.sniff import binary_reason
+from viewer.ingest.binary import binary_reason
 
 PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06\x00\x00\x00"
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from viewer.web.settings import SECRET_SETTINGS, SETTINGS, defaults
+from viewer.settings.declared import SECRET_SETTINGS, SETTINGS, defaults
 
 PREFIX = "VIEWER_"
 DEFAULT_FILE_NAME = "viewer.toml"

@@ -1,6 +1,7 @@
-"""Two stored transcripts compared in one view: their items aligned once (kept in a small cache per process,
-keyed by the view and both parses: id, parser version, creation time), then one page of aligned rows at a time, with the bodies of
-that page's entries read through the store's windows and word-diffed when they changed.
+"""Two stored transcripts compared in one view: their items aligned once (by the compare stage; kept in a small
+cache per process, keyed by the view and both parses: id, parser version, creation time), then one page of aligned
+rows at a time, with the bodies of that page's entries read through the store's windows and word-diffed when they
+changed. Here rather than in the compare stage, which is pure: this reads the store.
 
 The default view reads only its stored entries (`Store.iter_entries(…, "default")` never reads a hidden row),
 so nothing hidden is aligned, counted or drawn."""
@@ -13,9 +14,9 @@ from typing import Iterable
 from cachetools import LRUCache
 
 from viewer import compare
+from viewer.model.words import DEBUG, View
 from viewer.policy import SHOWN_IN_FULL
-from viewer.store import Entry
-from viewer.web.lookup import Reading, get_store
+from viewer.store import Entry, Record, Store
 
 PAGE_ROWS = 200
 """Aligned rows a compare page shows."""
@@ -26,6 +27,25 @@ SAME_RUN = 3
 
 _cache: LRUCache = LRUCache(maxsize=8)
 _lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """One transcript as a reader compares it: the view read, whether its secrets are read, and the branch it
+    follows."""
+
+    record: Record
+    view: View
+    unmasked: bool
+    """Whether the reader reads the secrets found rather than their placeholders."""
+    branch: int | None = None
+    """The message whose branches are followed (None: every message the view has)."""
+    aside: frozenset[int] = frozenset()
+    """The messages those branches leave aside, left out."""
+
+    @property
+    def debug(self) -> bool:
+        return self.view == DEBUG
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +83,13 @@ PREFERENCE_RULE = "rejected-answer"
 """The policy's rule (viewer/policy/rules.py) that hides a preference pair's rejected answer: a transcript with a
 message it decides is a pair whose answers can be compared."""
 SIDES = {"chosen": "rejected", "rejected": "chosen"}
-"""The answers of a preference pair (viewer/parse/json/preference.py marks each message of one with its intent),
-each with the one a side leaves out: `<id>~chosen` is the conversation with its chosen answer, the prompt
+"""The answers of a preference pair (its reader marks each message of one with its intent), each with the one a
+side leaves out: `<id>~chosen` is the conversation with its chosen answer, the prompt
 included."""
 
 
-def aligned(a: Reading, b: Reading, sides: tuple[str | None, str | None] = (None, None)) -> Aligned:
-    """The two readings' entries aligned (both readings are of the same view); a side of a preference pair reads
+def aligned(store: Store, a: Compared, b: Compared, sides: tuple[str | None, str | None] = (None, None)) -> Aligned:
+    """The two transcripts' entries aligned (both are read in the same view); a side of a preference pair reads
     only the prompt and that answer."""
     view = a.view
     # What identifies a parse: a sample replaced under its stable id gets a new creation time.
@@ -80,7 +100,6 @@ def aligned(a: Reading, b: Reading, sides: tuple[str | None, str | None] = (None
         found = _cache.get(key)
     if found is not None:
         return found
-    store = get_store()
     left = compare.items(_side(_branch(store.iter_entries(a.record.id, view, unmasked=a.unmasked), a), sides[0]), view)
     right = compare.items(_side(_branch(store.iter_entries(b.record.id, view, unmasked=b.unmasked), b), sides[1]),
                           view)
@@ -91,11 +110,11 @@ def aligned(a: Reading, b: Reading, sides: tuple[str | None, str | None] = (None
     return result
 
 
-def _branch(entries: Iterable[Entry], reading: Reading) -> Iterable[Entry]:
-    """The entries of the branch the reading chose (all of them when it chose none)."""
-    if reading.branch is None:
+def _branch(entries: Iterable[Entry], compared: Compared) -> Iterable[Entry]:
+    """The entries of the branch the reader chose (all of them when they chose none)."""
+    if compared.branch is None:
         return entries
-    aside = reading.branches.aside
+    aside = compared.aside
     return (entry for entry in entries if entry.message.index not in aside)
 
 
@@ -106,20 +125,22 @@ def _side(entries: Iterable[Entry], side: str | None) -> Iterable[Entry]:
     return (entry for entry in entries if entry.message.intent != left_out)
 
 
-def page(a: Reading, b: Reading, done: Aligned, start: int) -> list[Row]:
+def page(store: Store, a: Compared, b: Compared, done: Aligned, start: int) -> list[Row]:
     """The rows `start … start + PAGE_ROWS`, with their entries read in one window per side."""
     steps = done.steps[start:start + PAGE_ROWS]
     debug = a.debug
-    left = _entries(a, [done.a[step.a] for step in steps if step.a is not None])
-    right = _entries(b, [done.b[step.b] for step in steps if step.b is not None])
+    left = _entries(store, a, [done.a[step.a] for step in steps if step.a is not None])
+    right = _entries(store, b, [done.b[step.b] for step in steps if step.b is not None])
     rows = []
+    cx: Cell | None
+    cy: Cell | None
     for number, step in enumerate(steps, start):
         x = done.a[step.a] if step.a is not None else None
         y = done.b[step.b] if step.b is not None else None
         # A note of tool use has no entry to read: its text is all the default view says of the calls.
         ex = left.get(x.index) if x is not None and x.position is not None else None
         ey = right.get(y.index) if y is not None and y.position is not None else None
-        if step.op == "changed":
+        if step.op == "changed" and x is not None and y is not None:  # a changed row has both sides
             cx, cy = _changed(x, ex, y, ey, debug)
         else:
             cx = _cell(x, ex, debug, "equal" if step.op == "same" else "delete") if x else None
@@ -128,7 +149,7 @@ def page(a: Reading, b: Reading, done: Aligned, start: int) -> list[Row]:
     return rows
 
 
-def groups(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
+def runs(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
     """Rows in runs: (folded, rows), a run of more than `SAME_RUN` identical rows folded."""
     result: list[tuple[bool, list[Row]]] = []
     for row in rows:
@@ -140,14 +161,14 @@ def groups(rows: list[Row]) -> list[tuple[bool, list[Row]]]:
     return [(len(run) > SAME_RUN and run[0].op == "same", run) for _, run in result]
 
 
-def _entries(reading: Reading, items: list[compare.Item]) -> dict[int, Entry]:
+def _entries(store: Store, compared: Compared, items: list[compare.Item]) -> dict[int, Entry]:
     positions = [item.position for item in items if item.position is not None]
     if not positions:
         return {}
     first, last = min(positions), max(positions)
     # The default view's window holds its tool notes' entries too (calls and replies): never kept here.
-    found = get_store().window(reading.record.id, reading.view, first, last - first + 1, unmasked=reading.unmasked)
-    return {entry.index: entry for entry in found if reading.debug or entry.show_as in SHOWN_IN_FULL}
+    found = store.window(compared.record.id, compared.view, first, last - first + 1, unmasked=compared.unmasked)
+    return {entry.index: entry for entry in found if compared.debug or entry.show_as in SHOWN_IN_FULL}
 
 
 def _label(item: compare.Item, entry: Entry | None) -> str:
@@ -157,7 +178,7 @@ def _label(item: compare.Item, entry: Entry | None) -> str:
     label = message.role.capitalize()
     if item.kind == "preamble":
         label += " · preamble"
-    if item.kind == "debug":
+    if item.kind == DEBUG:
         if message.role == "tool" and message.name:
             label += f" · {message.name}"
         elif message.recipient:

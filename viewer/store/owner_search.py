@@ -1,5 +1,5 @@
-"""An owner's search across every upload they hold, with the same full-text index as the search inside one
-(viewer/store/search.py), grouped by upload and windowed by upload.
+"""An owner's search across every upload they hold (`Store.owner_search`), with the same full-text index as the
+search inside one (`search`), grouped by upload and windowed by upload.
 
 An upload's index keys are one block (`key >> BLOCK_BITS`), blocks numbered in the order uploads were indexed,
 so an upload's first matches are one read of one key range, and their count another, which stops at a cap.
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
+from viewer.model.words import VIEWS, View
 from viewer.store.search import BLOCK_BITS, Hit, Query, keyed_hits, matching
 
 GROUP_COUNT_CAP = 100
@@ -42,13 +43,15 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
-class Across:
+class OwnerResults:
+    """One window of an owner's search: the uploads with matches, newest first."""
+
     groups: tuple[Group, ...]
     next_before: int | None
     """The `before` of the next window (None: this is the last)."""
 
 
-NOTHING = Across((), None)
+NO_MATCHES = OwnerResults((), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +75,7 @@ class _Asker:
         # Ordered like the keys' read, so that PostgreSQL plans both alike (a walk of the key range for a
         # common word, the GIN index for a rare one).
         counted = self.conn.execute(text(f"SELECT count(*) FROM ({matches} ORDER BY key "
-                                         f"LIMIT {GROUP_COUNT_CAP + 1}) AS found"), params).scalar()
+                                         f"LIMIT {GROUP_COUNT_CAP + 1}) AS found"), params).scalar_one()
         return keys, counted
 
     def newest_among(self, blocks: list[int], wanted: int) -> list[int]:
@@ -107,14 +110,26 @@ class _Asker:
         return found
 
 
-def find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, before: int | None, groups: int,
-         per_group: int) -> Across:
-    """The uploads of `blocks` (block → upload id) with messages matching every term of `query` in `view`,
-    newest block first, those before block `before` (None: from the newest), at most `groups` of them."""
-    if view not in ("default", "debug"):
+class OwnerSearch:
+    """The search across an owner's uploads, on the store's full-text index (`Store.owner_search`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def find(self, blocks: dict[int, str], query: Query, view: View, *, before: int | None = None, groups: int = 20,
+             per_group: int = 3) -> OwnerResults:
+        """The uploads of `blocks` (block → upload id: `Owners.blocks`) with messages matching every term of
+        `query` in `view`, newest block first, those before block `before` (None: from the newest), at most
+        `groups` of them, each with its first `per_group` matches."""
+        return _find(self.engine, blocks, query, view, before=before, groups=groups, per_group=per_group)
+
+
+def _find(engine: Engine, blocks: dict[int, str], query: Query, view: View, *, before: int | None, groups: int,
+          per_group: int) -> OwnerResults:
+    if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}")
     if not blocks or not query.terms:
-        return NOTHING
+        return NO_MATCHES
     bound = min(before if before is not None else BLOCK_LIMIT, BLOCK_LIMIT)
     with engine.connect() as conn:
         asker = _Asker(conn, *matching(conn, query, view, statistics=True))
@@ -126,7 +141,7 @@ def find(engine: Engine, blocks: dict[int, str], query: Query, view: str, *, bef
             hits.setdefault(key >> BLOCK_BITS, []).append(hit)
     made = (Group(blocks[block], tuple(hits.get(block, ())), min(counted, GROUP_COUNT_CAP),
                   counted > GROUP_COUNT_CAP) for block, _, counted in shown)
-    return Across(tuple(group for group in made if group.hits), shown[-1][0] if len(matched) > groups else None)
+    return OwnerResults(tuple(group for group in made if group.hits), shown[-1][0] if len(matched) > groups else None)
 
 
 def _matching_blocks(asker: _Asker, below: list[int], wanted: int,

@@ -1,4 +1,4 @@
-"""The o200k_base vocabulary that the context page counts tokens with (tokens.py), rebuilt offline.
+"""The o200k_base vocabulary that the context page counts tokens with (`counting`), rebuilt offline.
 
 tiktoken would download `o200k_base.tiktoken` at first use; the viewer never downloads at run time. The npm
 package `js-tiktoken` (pinned in package.json, installed by `npm ci`) carries the same ranks in a compact form: in
@@ -7,9 +7,9 @@ package `js-tiktoken` (pinned in package.json, installed by `npm ci`) carries th
 `<base64 token> <rank>` line each, in rank order, they are tiktoken's file byte for byte, which the SHA-256 that
 tiktoken pins (tiktoken_ext/openai_public.py, `o200k_base`) proves.
 
-`make setup` runs this file once, as a script (`python viewer/web/vocabulary.py`: standard library only, nothing
-else of the viewer imported), which writes var/tiktoken/o200k_base.tiktoken, where tokens.py looks;
-bench/vs_harmony.py points openai-harmony at the same folder.
+`make setup` runs this file once, as a script (standard library only, nothing else of the viewer imported), which
+writes var/tiktoken/o200k_base.tiktoken, where `counting` looks; the benchmark against openai-harmony points it at
+the same folder.
 """
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The web app's settings, declared once as data: name, default and help.
+"""The app's settings, declared once as data: name, default and help.
 
-Each is read from a settings file and from the environment as `VIEWER_<NAME>` (viewer/web/config.py: values
-are JSON where they parse as JSON, `VIEWER_PORT=8080` is a number). The README's settings table must list the
-same names; tests/web/test_settings.py checks that it does.
+Each is read from a settings file and from the environment as `VIEWER_<NAME>` (`layers`: values are JSON where
+they parse as JSON, `VIEWER_PORT=8080` is a number). The README's settings table must list the same names, which a
+test checks.
 """
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from viewer.present.assets import asset_folder
-from viewer.present.cards import LONG_BODY
+from viewer.settings.folders import asset_folder
 
 MIB = 1024 * 1024
+LONG_BODY = 20_000
+"""Characters; a longer body (or debug source) is collapsed to its size until the reader asks for it: the default
+of `LONG_BODY_CHARS`, and of the cards drawn without the app."""
 
 
 @dataclass(frozen=True, slots=True)

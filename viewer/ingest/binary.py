@@ -3,8 +3,8 @@
 A transcript with a few stray NUL bytes or bad UTF-8 sequences still renders, with diagnostics; a file that is
 mostly such bytes (an image, an archive, a database) gets a clear 415 instead of a page of replacement
 characters. The test reads the first 8 KiB, as git and grep do; no file-type library is needed for a yes/no.
-A zip archive is let through: Inspect AI writes its .eval logs as zip archives, and the parser reads them
-(viewer/parse/json/eval_archive.py, bounded).
+A zip archive is let through: Inspect AI writes its .eval logs as zip archives, which the parser unpacks
+itself, within bounds.
 """
 from __future__ import annotations
 
