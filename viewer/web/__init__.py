@@ -15,6 +15,8 @@ from flask import Flask
 from viewer.store import Store
 from viewer.present import templates
 from viewer.present.assets import STATIC, TEMPLATES
+from viewer.render import workers
+from viewer.render.budget import BoundedAnswers
 from viewer.web import assets, config, errors, ownership, processing, samples, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.settings import database_url
@@ -41,6 +43,10 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
         app.register_blueprint(blueprint)
     assets.init_app(app)
     app.jinja_env.globals["record_url"] = record_url
+    # Every answer, streamed exports included, shares one highlighting budget (viewer/render/budget.py).
+    app.wsgi_app = BoundedAnswers(app.wsgi_app)  # type: ignore[method-assign]
+    if recover:  # a server: its first page need not wait for a highlighting worker to start
+        workers.POOL.warm()
     if app.config["PRELOAD_SAMPLES"]:
         with app.app_context():
             samples.preload(get_store(), Path(app.config["SAMPLES_DIR"]))
