@@ -126,14 +126,21 @@ def test_nested_deadlines_cut_the_inner_block_and_let_the_outer_go_on() -> None:
     clock.install()
     try:
         outer_done = False
-        with clock.within(2.0):
+        with clock.within(0.3):
             with pytest.raises(clock.Overtime):
                 with clock.within(0.05):
                     while True:
                         time.sleep(0.001)
             assert not clock.expired()
+            with pytest.raises(clock.Overtime):  # the outer deadline is still kept
+                while True:
+                    time.sleep(0.001)
             outer_done = True
         assert outer_done
+        with clock.within(0.05):
+            pass
+        time.sleep(0.1)  # its alarm comes after it closed: nothing is raised
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -83,17 +83,22 @@ def lex(name: str, text: str, run: Callable[[], str]) -> str | Skip:
     extra = min(budget.DEADLINE, max(job_slack, 0.0))
     allowed = budget.expected(len(text), budget.BLOCK_COST)
     started = time.monotonic() - clock.held_seconds
+    body: str | None = None
     try:
         with clock.within(allowed + extra):
-            return run()
+            body = run()
     except clock.Overtime:
-        if clock.expired():
-            raise  # the job's own deadline passed too: it is cut whole
-        if extra < budget.MEANINGFUL:
-            transient = True
-            return Skip.SHORT
-        slow.add(key)
-        learned.append(key)
-        return Skip.SLOW
-    finally:
-        job_slack -= max(time.monotonic() - clock.held_seconds - started - allowed, 0.0)
+        pass
+    overrun = max(time.monotonic() - clock.held_seconds - started - allowed, 0.0)
+    job_slack -= overrun
+    clock.extend(overrun)  # what the block overran, its own deadline bounded: the job keeps its time for the rest
+    if body is not None:
+        return body
+    if clock.expired():
+        raise clock.Overtime()  # the job's own deadline passed too: it is cut whole
+    if extra < budget.MEANINGFUL:
+        transient = True
+        return Skip.SHORT
+    slow.add(key)
+    learned.append(key)
+    return Skip.SLOW

@@ -26,11 +26,13 @@ passed; html and note None; transient when it had no slack to spend) or `failed`
 def run_job(job: Job, slack: float) -> Reply:
     """One job under its deadline: its expected time and up to `budget.DEADLINE` of the slack."""
     extra = min(budget.DEADLINE, max(slack, 0.0))
+    clock.reset()
     inside.start_job(extra)
     started = time.monotonic() - clock.held_seconds  # time held (setting up lexers) is not the job's
     try:
         with clock.within(budget.expected(job.size) + extra):
             html, note = KINDS[job.kind](job.payload, job.language)
+        clock.reset()  # no alarm may come once the job is done
         status = "done"
     except clock.Overtime:
         html = note = None
@@ -64,7 +66,8 @@ def serve(requests: Connection, replies: Connection) -> None:
             # A lexer's set-up is not counted by the deadlines: the server must not take the wait for a hang.
             replies.send("held")
         clock.after_held = still_at_work
-        for job in batch:
+        for kind, payload, language in batch:
+            job = Job(kind, payload, language)
             reply = run_job(job, slack)
             slack -= max(reply[4] - budget.expected(job.size), 0.0)
             ready.append(reply)

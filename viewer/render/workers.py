@@ -53,7 +53,9 @@ class WorkerFailed(Exception):
 class _Worker:
     """One worker process and the two pipes to it."""
 
-    def __init__(self, lexers: dict[str, str]) -> None:
+    def __init__(self, lexers: dict[str, str], generation: int = 0) -> None:
+        self.generation = generation
+        """Which of the pool's lexer tables it was started with (`Pool.use_lexers`)."""
         to_read, to_write = os.pipe()
         back_read, back_write = os.pipe()
         path = [entry for entry in sys.path if entry]
@@ -109,8 +111,12 @@ class Pool:
         self._changed = threading.Condition()
         self._idle: list[_Worker] = []
         self._started = 0
+        """Workers running or starting, at most `size`."""
+        self._starting = 0
+        """Workers being started now (one at a time: an answer waits for it rather than start another)."""
         self._pid = os.getpid()
         self._lexers: dict[str, str] = {}
+        self._generation = 0
         self._slow = inside.SlowBlocks()
         self._slow_log: collections.deque[tuple[int, inside.SlowKey]] = collections.deque(maxlen=inside.SLOW_KEYS)
         self._slow_seq = 0
@@ -124,6 +130,7 @@ class Pool:
         stopped, so the next ones start knowing them)."""
         with self._changed:
             self._lexers = dict(extra)
+            self._generation += 1  # workers busy or starting now are stopped when they are released
             idle, self._idle = self._idle, []
             self._started -= len(idle)
         highlight.use_lexers(extra)
@@ -158,34 +165,50 @@ class Pool:
             return [worker.process.pid for worker in self._idle]
 
     def _acquire(self) -> _Worker | None:
-        deadline = time.monotonic() + WAIT_FOR_WORKER
+        """An idle worker, or a new one when none is idle, fewer than `size` run and none is starting; else wait
+        for one: while one starts (up to `START_SECONDS`), or up to `WAIT_FOR_WORKER` while all are busy."""
+        waited_from = time.monotonic()
         with self._changed:
             if self._pid != os.getpid():  # a forked server process: the workers are its parent's
-                self._idle, self._started, self._pid = [], 0, os.getpid()
-            while not self._idle and self._started >= self.size:
-                left = deadline - time.monotonic()
+                self._idle, self._started, self._starting, self._pid = [], 0, 0, os.getpid()
+            while not self._idle:
+                if self._started < self.size and not self._starting:
+                    self._started += 1
+                    self._starting += 1
+                    lexers, generation = dict(self._lexers), self._generation
+                    break
+                patience = START_SECONDS if self._starting else WAIT_FOR_WORKER
+                left = waited_from + patience - time.monotonic()
                 if left <= 0:
                     return None
                 self._changed.wait(left)
-            if self._idle:
+            else:
                 return self._idle.pop()
-            self._started += 1
-            lexers = dict(self._lexers)
         try:
-            return _Worker(lexers)
+            return _Worker(lexers, generation)
         except WorkerFailed:
             self._lost()
             return None
+        finally:
+            with self._changed:
+                self._starting -= 1
+                self._changed.notify_all()
 
     def _release(self, worker: _Worker) -> None:
         with self._changed:
-            self._idle.append(worker)
-            self._changed.notify()
+            current = worker.generation == self._generation
+            if current:
+                self._idle.append(worker)
+            else:
+                self._started -= 1
+            self._changed.notify_all()
+        if not current:
+            worker.stop()  # it knows an older table of lexers
 
     def _lost(self) -> None:
         with self._changed:
             self._started -= 1
-            self._changed.notify()
+            self._changed.notify_all()
 
     # -- slow jobs -------------------------------------------------------------------------------------------
 
@@ -239,7 +262,9 @@ class Pool:
         plain), the worker released, or killed if it failed."""
         outcomes: list[Outcome] = []
         try:
-            worker.requests.send((answer.slack, self._news_for(worker), batch))
+            # Plain tuples on the wire: pickling a dataclass costs ten times as much.
+            wire = [(job.kind, job.payload, job.language) for job in batch]
+            worker.requests.send((answer.slack, self._news_for(worker), wire))
             while len(outcomes) < len(batch):
                 waiting = time.monotonic()
                 if not worker.replies.poll(_patience(batch[len(outcomes):], answer)):
@@ -283,8 +308,9 @@ class Pool:
 
 def _patience(left: list[Job], answer: budget.Budget) -> float:
     """How long to wait for the worker's next replies before it is taken for hung: the time its own deadlines
-    allow every job not yet answered, and the grace."""
-    return sum(budget.expected(job.size) for job in left) + max(answer.slack, 0.0) + GRACE
+    allow every job not yet answered (the slack twice: a job's code blocks may spend it, and the job as much
+    again for the rest of its work), and the grace."""
+    return sum(budget.expected(job.size) for job in left) + 2 * max(answer.slack, 0.0) + GRACE
 
 
 def _take_batch(pending: collections.deque[int], jobs: list[Job]) -> list[int]:
