@@ -81,7 +81,9 @@ def test_an_answer_out_of_slack_cuts_hostile_blocks_at_their_expected_time(slow_
     assert not made[0].transient and made[0].degraded == highlight.HIGHLIGHT_SLOW
     assert made[-2].transient and made[-2].degraded == highlight.ANSWER_SLOW
     assert not slow_lexers.is_slow(Job("lex", HOSTILE + "3-5", EXPONENTIAL))
-    assert '<span class="tok-n">z</span>' in made[-1].html  # honest work still gets its expected time
+    # Honest work still gets its expected time: highlighted, or (a busy machine) plain for this answer only.
+    assert '<span class="tok-n">z</span>' in made[-1].html or made[-1].transient
+    assert not slow_lexers.is_slow(honest)
 
 
 def test_an_answer_past_its_debt_shows_the_rest_plain_without_trying(slow_lexers: workers.Pool) -> None:

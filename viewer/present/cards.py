@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from cachetools import LRUCache
 
@@ -191,21 +191,26 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
 
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
     """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin; long bodies
-    left unrendered, collapsed); the window's bodies are rendered in one batch."""
-    items = policy.visible_entries(entries)
-    if with_bodies:
-        rendered([body_job(item) for item in items
-                  if not isinstance(item, policy.Marker) and len(item.message.content) <= long_body])
-    return [default_card(item, with_bodies=with_bodies, long_body=long_body) for item in items]
+    left unrendered, collapsed)."""
+    return shown_cards(policy.visible_entries(entries), with_bodies=with_bodies, long_body=long_body)
 
 
-def default_card(item: Entry | policy.Marker, *, with_bodies: bool = True, long_body: int = LONG_BODY) -> Card:
-    """The card of one item the default view draws: a shown entry, or a marker standing for tool traffic."""
+def shown_cards(items: Sequence[Entry | policy.Marker], *, with_bodies: bool = True,
+                long_body: int = LONG_BODY) -> list[Card]:
+    """The cards of the items the default view draws, their bodies rendered in one batch."""
+    jobs = [body_job(item) if with_bodies and not isinstance(item, policy.Marker)
+            and len(item.message.content) <= long_body else None for item in items]
+    done = iter(rendered([job for job in jobs if job is not None]))
+    return [_default_card(item, next(done) if job is not None else None, long_body)
+            for item, job in zip(items, jobs)]
+
+
+def _default_card(item: Entry | policy.Marker, drawn: render.Rendered | None, long_body: int) -> Card:
+    """The card of one item the default view draws: a shown entry (its body `drawn`, if rendered), or a marker
+    standing for tool traffic."""
     if isinstance(item, policy.Marker):
         return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices)
-    wanted = with_bodies and len(item.message.content) <= long_body
-    return Card(kind=item.show_as, index=item.index, entry=item, body=body(item) if wanted else None,
-                long_body=long_body)
+    return Card(kind=item.show_as, index=item.index, entry=item, body=drawn, long_body=long_body)
 
 
 def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY,
