@@ -1,4 +1,6 @@
-"""Time to render 100 short markdown final answers (about 25 KB), with and without fenced code blocks.
+"""Time to render 100 short markdown final answers (about 25 KB), with and without fenced code blocks: one body
+at a time through `render.render_body` (markdown here, each code block a round trip to a highlighting worker),
+and as a page's cards render them, all 100 in one batch to a worker (viewer/render/workers.py).
 
 Run: .venv/bin/python bench/render.py
 """
@@ -14,6 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from markdown_it import MarkdownIt  # noqa: E402
 
 from viewer import render  # noqa: E402
+from viewer.render import workers  # noqa: E402
+from viewer.render.jobs import Job  # noqa: E402
 
 ANSWERS = 100
 RUNS = 20
@@ -52,10 +56,17 @@ def main() -> None:
         warm = statistics.median(timed(texts) for _ in range(RUNS))
         # The same texts through a bare markdown-it (no highlighting, no link rules), to show what ours adds.
         bare = statistics.median(timed(texts, MarkdownIt("js-default").render) for _ in range(RUNS))
+        batch = statistics.median(_one_batch(texts) for _ in range(RUNS))
         label = "with a code block each" if with_code else "prose, lists, a table"
         print(f"{ANSWERS} answers, {size / 1000:.1f} KB, {label}: first run {cold * 1000:.1f} ms, "
               f"then median {warm * 1000:.1f} ms ({size / warm / 1e6:.2f} MB/s) over {RUNS} runs; "
-              f"bare markdown-it {bare * 1000:.1f} ms")
+              f"as a page's batch {batch * 1000:.1f} ms; bare markdown-it {bare * 1000:.1f} ms")
+
+
+def _one_batch(texts: list[str]) -> float:
+    start = time.perf_counter()
+    workers.render([Job("body", text, None) for text in texts])
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -151,6 +151,8 @@ Not part of `make bench` (slow, or needing extras), each run alone with `.venv/b
 - `live.py`: what one live append costs with 1 MB and 10 MB already stored.
 - `compare.py`: `/compare/<a>/<b>` on 1 and 10 MB transcripts.
 - `render.py`: Markdown and Pygments rendering of 100 short answers.
+- `hostile.py`: every Pygments lexer against classic super-linear inputs through the bounded highlighter, then
+  every view and export of transcripts holding the slow blocks; `--twins`: hostile samples beside their twins.
 - `load.py`: gunicorn under a bounded loopback load.
 - `crash.py`: uploads while gunicorn is killed with SIGKILL; nothing confirmed may be lost.
 - `fuzz.py`, `secret_fuzz.py`: long fuzz runs of parse, policy and render, and of the secret masking.

@@ -175,13 +175,15 @@ def _run_render(args: argparse.Namespace) -> int:
     from viewer.policy import Projection
     from viewer.present.formats import FORMATS
     from viewer.present.parsed import parsed_document
+    from viewer.render.budget import answering
 
     chosen = FORMATS[args.format or _format_of(args.output)]
     title = "standard input" if args.file == "-" else os.path.basename(args.file)
     analysis = mask_secrets(Projection.of(_parse_file(args.file, args)))
     projection = analysis.original if args.show_secrets and analysis.original else analysis.shared
     document = parsed_document(projection, args.view, title)
-    _write(chosen.write(document), args.output)
+    with answering():  # the whole file is one answer: its highlighting shares one slack (viewer/render/budget.py)
+        _write(chosen.write(document), args.output)
     return 0
 
 

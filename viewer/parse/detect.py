@@ -25,7 +25,9 @@ _PHI_CHATML = re.compile(r"<\|im_start\|>[^<\n]*<\|im_sep\|>")
 """Phi-4 writes ChatML's envelope with `<|im_sep|>` after the role."""
 _BRACKET_TEXT = re.compile(r"\[(?:BOS|INST|SYSTEM_PROMPT|AVAILABLE_TOOLS|TOOL_RESULTS)\]")
 """Texts that start with `[` but are not JSON: ChatML's `[BOS]`, Mistral's control tokens."""
-_YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
+_YAML_VERSION = re.compile(r"\A\s*+(?:---[^\S\n]*\n)?(?:#[^\n]*\n|[^\S\n]*\n)*version\s*:", re.MULTILINE)
+r"""Blank lines are one line at a time (`[^\S\n]*\n`) and the leading white space is taken whole: with `\s*\n`
+inside the repeat, a run of newlines could be split in exponentially many ways (30 newlines: minutes)."""
 _EVENT_PREFIXES = ("response.", "tool.")
 _CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""

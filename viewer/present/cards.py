@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, cast
+from typing import Any, Callable, Sequence, cast
 
 from cachetools import LRUCache
 
@@ -17,7 +17,8 @@ from viewer import policy, render
 from viewer.images import thumbnail_size
 from viewer.model import Media, Message
 from viewer.model.words import CHANNELS, DEBUG, PROMPT_ROLES
-from viewer.render import prompts
+from viewer.render import prompts, workers
+from viewer.render.jobs import Job
 from viewer.settings import LONG_BODY
 from viewer.store import Entry, Located
 
@@ -193,31 +194,44 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:
     """Cards of the default view from its non-hidden entries (bodies unrendered for the JSON twin; long bodies
     left unrendered, collapsed)."""
-    return [default_card(item, with_bodies=with_bodies, long_body=long_body)
-            for item in policy.visible_entries(entries)]
+    return shown_cards(policy.visible_entries(entries), with_bodies=with_bodies, long_body=long_body)
 
 
-def default_card(item: Entry | policy.Marker, *, with_bodies: bool = True, long_body: int = LONG_BODY) -> Card:
-    """The card of one item the default view draws: a shown entry, or a marker standing for tool traffic."""
+def shown_cards(items: Sequence[Entry | policy.Marker], *, with_bodies: bool = True,
+                long_body: int = LONG_BODY) -> list[Card]:
+    """The cards of the items the default view draws, their bodies rendered in one batch."""
+    jobs = [body_job(item) if with_bodies and not isinstance(item, policy.Marker)
+            and len(item.message.content) <= long_body else None for item in items]
+    done = iter(rendered([job for job in jobs if job is not None]))
+    return [_default_card(item, next(done) if job is not None else None, long_body)
+            for item, job in zip(items, jobs)]
+
+
+def _default_card(item: Entry | policy.Marker, drawn: render.Rendered | None, long_body: int) -> Card:
+    """The card of one item the default view draws: a shown entry (its body `drawn`, if rendered), or a marker
+    standing for tool traffic."""
     if isinstance(item, policy.Marker):
         return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices)
-    wanted = with_bodies and len(item.message.content) <= long_body
-    return Card(kind=item.show_as, index=item.index, entry=item, body=body(item) if wanted else None,
-                long_body=long_body)
+    return Card(kind=item.show_as, index=item.index, entry=item, body=drawn, long_body=long_body)
 
 
 def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY,
                 source_language: str | None = None) -> list[Card]:
     """One card per message with its diagnostics and its source highlighted as `source_language` (long bodies
-    and sources collapsed)."""
+    and sources collapsed); the window's bodies and sources are rendered in one batch."""
     attached: dict[int | None, list[Located]] = {}
     for located in diagnostics:
         attached.setdefault(located.diagnostic.message_index, []).append(located)
+    bodies = [body_job(entry) if len(entry.message.content) <= long_body else None for entry in entries]
+    sources = [Job("source", entry.source, source_language) if len(entry.source) <= long_body else None
+               for entry in entries]
+    done = iter(rendered([job for job in (*bodies, *sources) if job is not None]))
+    drawn = {id(job): next(done) for job in (*bodies, *sources) if job is not None}
     return threaded([Card(kind=DEBUG, index=entry.message.index, entry=entry,
-                          body=body(entry) if len(entry.message.content) <= long_body else None, long_body=long_body,
-                          source=_cached(render.source_code, entry.source, source_language)
-                          if len(entry.source) <= long_body else None,
-                          diagnostics=tuple(attached.get(entry.message.index, ()))) for entry in entries])
+                          body=drawn[id(body_of)] if body_of is not None else None, long_body=long_body,
+                          source=drawn[id(source)] if source is not None else None,
+                          diagnostics=tuple(attached.get(entry.message.index, ())))
+                     for entry, body_of, source in zip(entries, bodies, sources)])
 
 
 def threaded(cards: list[Card]) -> list[Card]:
@@ -288,45 +302,53 @@ def panel_parts(message: Message) -> list[render.Panel]:
 def body(entry: Entry) -> render.Rendered:
     """A message body as safe HTML: labelled panels for structured bodies, JSON for JSON bodies and tool-call
     arguments, else by content type."""
+    return rendered([body_job(entry)])[0]
+
+
+def body_job(entry: Entry) -> Job:
+    """How a message body is rendered (viewer/render/jobs.py): as panels, a prompt, JSON or by content type."""
     message = entry.message
     parts = panel_parts(message)
     if parts:
-        return render.panels(parts)
+        return Job("panels", tuple(parts))
     content_type = message.content_type
     if message.role in PROMPT_ROLES and content_type is None:
-        return _cached(_prompt, message.content, None)
+        return Job("prompt", message.content)
     # Tool traffic is usually JSON even when no content type says so; render_body keeps non-JSON as written.
     if (message.is_call or message.is_reply) and content_type is None \
             and message.content.lstrip().startswith(("{", "[")):
         content_type = "json"
-    return _cached(render.render_body, message.content, content_type)
+    return Job("body", message.content, content_type)
 
 
-def _prompt(text: str, _language: str | None) -> render.Rendered:
-    return prompts.prompt(text)
+def _cost(item: render.Rendered) -> int:
+    return len(item.html) + 100  # the 100: a small body's key, tuple and entry overhead
 
 
-def _cost(item: tuple[str, render.Rendered]) -> int:
-    text, rendered = item
-    return len(text) + len(rendered.html) + 100  # the 100: a small body's key, tuple and entry overhead
+def _key_cost(job: Job) -> int:
+    return job.size
 
 
-_CACHE: LRUCache = LRUCache(maxsize=RENDER_CACHE_BYTES, getsizeof=_cost)
+_CACHE: LRUCache = LRUCache(maxsize=RENDER_CACHE_BYTES, getsizeof=lambda item: _key_cost(item[0]) + _cost(item[1]))
 _CACHE_LOCK = threading.Lock()  # cachetools' caches are not thread-safe, and gunicorn runs threads
 
 
-def _cached(renderer: Callable[[str, str | None], render.Rendered], text: str,
-            language: str | None) -> render.Rendered:
-    """`renderer(text, language)`, remembered in a cache bounded in bytes (rendering is the expensive step);
-    texts over `_CACHED_BODY_LIMIT` are rendered each time rather than kept."""
-    if len(text) > _CACHED_BODY_LIMIT:
-        return renderer(text, language)
-    key = (renderer, text, language)
+def rendered(jobs: list[Job]) -> list[render.Rendered]:
+    """Each job rendered, remembered in a cache bounded in bytes (rendering is the expensive step); those not
+    cached are rendered together, in one round trip to a highlighting worker (viewer/render/workers.py). Texts
+    over `_CACHED_BODY_LIMIT`, and what was made plainer only for want of time, are not kept."""
+    found: list[render.Rendered | None] = [None] * len(jobs)
     with _CACHE_LOCK:
-        found = _CACHE.get(key)
-    if found is not None:
-        return found[1]
-    rendered = renderer(text, language)
-    with _CACHE_LOCK:
-        _CACHE[key] = (text, rendered)
-    return rendered
+        for position, job in enumerate(jobs):
+            cached = _CACHE.get(job) if job.size <= _CACHED_BODY_LIMIT else None
+            found[position] = cached[1] if cached is not None else None
+    missing = [position for position, item in enumerate(found) if item is None]
+    if missing:
+        made = workers.render([jobs[position] for position in missing])
+        with _CACHE_LOCK:
+            for position, item in zip(missing, made):
+                found[position] = item
+                job = jobs[position]
+                if job.size <= _CACHED_BODY_LIMIT and not item.transient:
+                    _CACHE[job] = (job, item)
+    return [item for item in found if item is not None]

@@ -92,4 +92,4 @@ def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:
 def _cards(document: Document, window: list, diagnostics: list[Located]) -> list[cards.Card]:
     if document.debug:
         return cards.debug_cards(window, diagnostics, long_body=WHOLE, source_language=document.source_language)
-    return [cards.default_card(item, long_body=WHOLE) for item in window]
+    return cards.shown_cards(window, long_body=WHOLE)  # the window's bodies in one batch

@@ -7,6 +7,7 @@ from viewer.render.bodies import MARKDOWN_TYPES, Panel, code, json_block, markdo
 from viewer.render.highlight import (CODE_CLASS, HIGHLIGHT_CAP, HIGHLIGHT_SKIPPED, TOKEN_CLASS_PREFIX, Rendered, lexer_for,
                                      source_code, stylesheet)
 from viewer.render.markdown import BRACKETS_SKIPPED, LINK_REL, MARKDOWN_CAP, MARKDOWN_SKIPPED, is_allowed_url
+from viewer.render import workers  # noqa: F401 - hands highlighting to the worker processes (highlight.lexed)
 
 __all__ = ["BRACKETS_SKIPPED", "CODE_CLASS", "MARKDOWN_TYPES", "HIGHLIGHT_CAP", "HIGHLIGHT_SKIPPED", "LINK_REL", "MARKDOWN_CAP",
            "MARKDOWN_SKIPPED", "TOKEN_CLASS_PREFIX", "Panel", "Rendered", "code", "is_allowed_url", "json_block",

@@ -60,7 +60,7 @@ class Panel:
 
 def panels(parts: list[Panel]) -> Rendered:
     """A body made of labelled parts: one panel per part, in order, each rendered safely on its own."""
-    html, notes = [], []
+    html, notes, transient = [], [], False
     for part in parts:
         rendered = highlighted(clean(part.text), None) if part.as_code else rendered_markdown(clean(part.text))
         label = f'<p class="panel-label">{escape(part.label)}</p>' if part.label else ""
@@ -68,7 +68,8 @@ def panels(parts: list[Panel]) -> Rendered:
         html.append(f'<div class="panel panel-{kind}">{label}{rendered.html}</div>\n')
         if rendered.degraded and rendered.degraded not in notes:
             notes.append(rendered.degraded)
-    return Rendered(Markup("".join(html)), " ".join(notes) or None)
+        transient = transient or rendered.transient
+    return Rendered(Markup("".join(html)), " ".join(notes) or None, transient)
 
 
 _PANEL_KIND = re.compile(r"[a-z_]{1,32}")

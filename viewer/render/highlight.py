@@ -1,13 +1,19 @@
 """Code and JSON as safe HTML: Pygments with CSS classes (never `style=`), a size cap past which code is shown
 escaped but not highlighted, and the stylesheet for both colour schemes. Also the pieces every renderer shares:
-`Rendered`, `clean` and `pre`."""
+`Rendered`, `clean` and `pre`.
+
+Pygments never runs in the server's own process: a lexer chosen by the transcript may backtrack for hours on a
+few dozen characters, and no thread can be stopped inside `re`. In a worker process (viewer/render/worker.py,
+`inside.ACTIVE`) a block is lexed under a deadline that stops it; anywhere else it is sent to one
+(viewer/render/workers.py). A block that runs out of time is shown escaped with a note."""
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from markupsafe import Markup, escape
 from pygments import highlight
@@ -15,6 +21,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from viewer.render import clock, inside
 
 HIGHLIGHT_CAP = 50_000
 """Characters; a code block longer than this is shown escaped but not highlighted. Pygments has no time limit,
@@ -27,6 +35,9 @@ LIGHT_STYLE = "default"
 DARK_STYLE = "github-dark"
 
 HIGHLIGHT_SKIPPED = "A code block longer than 50,000 characters is shown without highlighting."
+HIGHLIGHT_SLOW = "A code block took too long to highlight, so it is shown without highlighting."
+ANSWER_SLOW = "This page ran out of time to highlight and format, so some of it is shown plain."
+SKIP_NOTES = {inside.Skip.SLOW: HIGHLIGHT_SLOW, inside.Skip.SHORT: ANSWER_SLOW}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +48,8 @@ class Rendered:
     """Safe HTML for the body."""
     degraded: str | None = None
     """One sentence for the page to show when a cap applied (not highlighted, not formatted), else None."""
+    transient: bool = False
+    """Made plainer only because its answer ran out of time, not by anything in the text: not to be cached."""
 
 
 _UNENCODABLE = re.compile("[\x00\ud800-\udfff]")
@@ -72,13 +85,59 @@ _LANGUAGE_NAME = re.compile(r"[a-z0-9_+#.\-]{1,40}")
 _FORMATTER = HtmlFormatter(nowrap=True, classprefix=TOKEN_CLASS_PREFIX)
 
 
+_EXTRA_LEXERS: dict[str, str] = {}
+"""Lexers by alias beside Pygments' own and its plugins', as "module:Class" (a test's lexer)."""
+
+
 @functools.lru_cache(maxsize=256)
 def lexer_for(name: str) -> Lexer | None:
-    """The Pygments lexer for a language name, or None; cached because a lookup that misses is slow."""
+    """The Pygments lexer for a language name, or None; cached because a lookup that misses is slow. Set up
+    whole, never cut by a worker's deadline: a lexer's first use compiles its regexes (a tenth of a second for
+    some), from no transcript text."""
+    with clock.held():
+        return _new_lexer(name)
+
+
+def _new_lexer(name: str) -> Lexer | None:
+    extra = _EXTRA_LEXERS.get(name)
+    if extra is not None:
+        module, _, cls = extra.partition(":")
+        return getattr(importlib.import_module(module), cls)(stripnl=False)
     try:
         return get_lexer_by_name(name, stripnl=False)
     except ClassNotFound:
         return None
+
+
+def use_lexers(extra: dict[str, str]) -> None:
+    """Lexers by alias ("module:Class") to find beside Pygments' own, in this process."""
+    _EXTRA_LEXERS.clear()
+    _EXTRA_LEXERS.update(extra)
+    lexer_for.cache_clear()
+
+
+def extra_lexers() -> dict[str, str]:
+    return dict(_EXTRA_LEXERS)
+
+
+Lexing = Callable[[str, str], "str | inside.Skip"]
+_by_worker: list[Lexing] = []
+"""How the server has a worker lex a block: set by viewer/render/workers.py when it is imported (the package
+imports it), so that this module, which the workers' jobs use, does not import it back."""
+
+
+def lex_by_worker(lexing: Lexing) -> None:
+    _by_worker[:] = [lexing]
+
+
+def lexed(text: str, name: str) -> str | inside.Skip:
+    """Pygments' HTML for `text` with the lexer called `name` (which must exist), or why it was not made: here
+    under a deadline in a worker, else by a worker."""
+    if not inside.ACTIVE:
+        return _by_worker[0](text, name)
+    lexer = lexer_for(name)
+    assert lexer is not None, name
+    return inside.lex(name, text, lambda: highlight(text, lexer, _FORMATTER))
 
 
 def highlighted(text: str, language: str | None, css_class: str = CODE_CLASS) -> Rendered:
@@ -91,7 +150,9 @@ def highlighted(text: str, language: str | None, css_class: str = CODE_CLASS) ->
         return Rendered(pre(escape(text), css_class, name))
     if len(text) > HIGHLIGHT_CAP:
         return Rendered(pre(escape(text), css_class, name), HIGHLIGHT_SKIPPED)
-    body = highlight(text, lexer, _FORMATTER)
+    body = lexed(text, name)
+    if isinstance(body, inside.Skip):
+        return Rendered(pre(escape(text), css_class, name), SKIP_NOTES[body], transient=body is inside.Skip.SHORT)
     if not text.endswith("\n"):
         body = body.removesuffix("\n")  # Pygments ends every text with a newline; show the text as written
     return Rendered(pre(body, css_class, name))
@@ -99,11 +160,12 @@ def highlighted(text: str, language: str | None, css_class: str = CODE_CLASS) ->
 
 def highlighted_spans(text: str, language: str) -> Markup:
     """`text` highlighted as `language` without a box of its own, for code inside a larger block of text;
-    escaped plain text when no lexer has that name or the text is over the cap."""
-    lexer = lexer_for(language)
-    if lexer is None or len(text) > HIGHLIGHT_CAP:
+    escaped plain text when no lexer has that name, the text is over the cap or it takes too long."""
+    if lexer_for(language) is None or len(text) > HIGHLIGHT_CAP:
         return escape(text)
-    body = highlight(text, lexer, _FORMATTER)
+    body = lexed(text, language)
+    if isinstance(body, inside.Skip):
+        return escape(text)
     return Markup(body if text.endswith("\n") else body.removesuffix("\n"))
 
 

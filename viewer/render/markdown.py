@@ -93,6 +93,8 @@ def _fence(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
     rendered = highlighted(token.content, language)
     if rendered.degraded:
         env.setdefault("degraded", []).append(rendered.degraded)
+    if rendered.transient:
+        env["transient"] = True
     return rendered.html
 
 
@@ -123,7 +125,8 @@ def rendered_markdown(text: str) -> Rendered:
     env: dict[str, Any] = {}
     html_text = _MD.render(text, env)
     notes = env.get("degraded")
-    return Rendered(Markup(html_text), " ".join(dict.fromkeys(notes)) if notes else None)
+    return Rendered(Markup(html_text), " ".join(dict.fromkeys(notes)) if notes else None,
+                    transient=env.get("transient", False))
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")

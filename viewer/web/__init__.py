@@ -14,6 +14,8 @@ from flask import Flask
 
 from viewer.ingest import samples
 from viewer.present import templates
+from viewer.render import workers
+from viewer.render.budget import BoundedAnswers
 from viewer.settings import database_url, layers
 from viewer.settings.folders import STATIC, TEMPLATES
 from viewer.store import Store
@@ -43,6 +45,10 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
         app.register_blueprint(blueprint)
     assets.init_app(app)
     app.jinja_env.globals["record_url"] = record_url
+    # Every answer, streamed exports included, shares one highlighting budget (viewer/render/budget.py).
+    app.wsgi_app = BoundedAnswers(app.wsgi_app)  # type: ignore[method-assign]
+    if recover:  # a server: its first page need not wait for a highlighting worker to start
+        workers.POOL.warm()
     if app.config["PRELOAD_SAMPLES"]:
         with app.app_context():
             samples.preload(get_store(), Path(app.config["SAMPLES_DIR"]))

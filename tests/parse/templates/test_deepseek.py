@@ -51,3 +51,14 @@ def test_a_generation_prompt_with_think_is_frame():
     transcript = parse(f"{USER}Hi{ASSISTANT}<think>\n")
     assert [m.role for m in transcript.messages] == ["user"]
     assert [segment.kind for segment in transcript.frame] == ["generation_prompt"]
+
+
+def test_a_fenced_call_with_a_long_run_of_spaces_is_read_in_linear_time():
+    # The fence's pattern tried `\s*` again at every space of the run: cubic, minutes for this call.
+    spaced = f'{CALL_BEGIN}function{SEPARATOR}w\n```json\n{{"c":' + " " * 20_000 + f'"Hangzhou"}}\n```{CALL_END}'
+    unclosed = f'{CALL_BEGIN}function{SEPARATOR}w\n```json\n' + " " * 20_000 + f"{CALL_END}"
+    for call, readable in ((spaced, True), (unclosed, False)):
+        transcript = parse(f"{USER}Weather?{ASSISTANT}{CALLS_BEGIN}{call}{CALLS_END}{EOS}")
+        assert transcript.messages[1].recipient == ("functions.w" if readable else None)
+    assert json.loads(parse(f"{USER}Weather?{ASSISTANT}{CALLS_BEGIN}{spaced}{CALLS_END}{EOS}").messages[1].content) \
+        == {"c": "Hangzhou"}

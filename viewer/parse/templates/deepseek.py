@@ -54,7 +54,9 @@ _PATTERN = re.compile("|".join(re.escape(mark) for mark in _MARKS))
 GRAMMAR = Grammar(_PATTERN, lambda match: _MARKS[match.group()],
                   prompt_tail=re.compile(r"\s*(?:<think>\s*(?:</think>)?|</think>)?\s*"), open_ended=("user",))
 ROLES = {"system": "system", "user": "user", "assistant": "assistant", "tool_outputs": "tool", "tool": "tool"}
-_FENCED = re.compile(r"\s*([^\s`]+)\s*```(?:json)?\s*(.*?)\s*```\s*", re.DOTALL)
+_FENCED = re.compile(r"\s*+([^\s`]+)\s*+```(?:json)?\s*+((?:.*?(?<!\s))??)\s*```\s*", re.DOTALL)
+r"""The arguments: empty, or the shortest text ending in a non-space before the closing fence (what `(.*?)\s*` found,
+without trying `\s*` again at every space of a run: cubic, 1.3 s for 1,000 spaces)."""
 
 
 def parse_deepseek(text: str, options: ParseOptions) -> Transcript:
