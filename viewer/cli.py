@@ -12,9 +12,10 @@ import sys
 from typing import Iterable, Sequence
 
 from viewer.model import Transcript
-from viewer.parse import DIALECTS, parse
+from viewer import formats
+from viewer.parse import parse
 from viewer.policy import VIEWS
-from viewer.write import TARGETS, convert
+from viewer.write import convert
 
 EXPORT_FORMATS = ("html", "md", "json")
 _EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".json": "json"}
@@ -66,7 +67,8 @@ def _arguments() -> argparse.ArgumentParser:
     convert = commands.add_parser("convert", help="rewrite a transcript in another dialect; what the target "
                                                   "cannot express is reported on standard error")
     convert.add_argument("file", help="transcript file, or - for standard input")
-    convert.add_argument("--to", required=True, choices=TARGETS, help="the dialect to write")
+    convert.add_argument("--to", required=True, choices=[writer.target for writer in formats.writers()],
+                         help="the dialect to write")
     convert.add_argument("-o", "--output", metavar="OUT", help="file to write (default: standard output)")
     _add_parse_options(convert)
     convert.set_defaults(run=_run_convert)
@@ -122,7 +124,7 @@ def _age(text: str) -> dt.timedelta:
 
 
 def _add_parse_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--dialect", default="auto", choices=("auto", *DIALECTS),
+    command.add_argument("--dialect", default="auto", choices=("auto", *formats.NAMES),
                          help="read the input as this dialect instead of guessing")
     command.add_argument("--primed-role", metavar="ROLE",
                          help="the input is a completion after a prefilled <|start|>ROLE header")

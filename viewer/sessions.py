@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from viewer import formats
 from viewer.parse import detect, parse
 from viewer.policy import Projection
 
-AGENT_DIALECTS = ("claude-code", "codex")
 HEAD_BYTES = 256 * 1024
 """What is read of each file to know its dialect and first message."""
 SNIPPET_CHARS = 100
@@ -36,7 +36,7 @@ class Session:
 
 
 def sessions_under(folder: Path) -> list[Session]:
-    """Every Claude Code session and Codex rollout under `folder`, newest first."""
+    """Every agent's session under `folder` (the formats whose record names an agent), newest first."""
     found = []
     for path in folder.rglob("*.jsonl"):
         if path.name.startswith("agent-") or "subagents" in path.relative_to(folder).parts or not path.is_file():
@@ -56,7 +56,8 @@ def _session(path: Path) -> Session | None:
         return None
     text = head.decode("utf-8", errors="replace")
     dialect = detect(text)
-    if dialect not in AGENT_DIALECTS:
+    record = formats.find(dialect)
+    if record is None or record.session is None:
         return None
     first = Projection.of(parse(text, dialect)).first_visible_user_message()
     snippet = " ".join(first.content.split())[:SNIPPET_CHARS] if first is not None else None
@@ -64,9 +65,13 @@ def _session(path: Path) -> Session | None:
 
 
 def companions(path: Path) -> list[Path]:
-    """The logs of a Claude Code session's sub-agents, beside it in `<session>/subagents/`, in name order."""
-    folder = path.with_suffix("") / "subagents"
-    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    """The logs of a session's sub-agents, beside it where its agent writes them (Claude Code:
+    `<session>/subagents/`), in name order."""
+    folder = path.with_suffix("")
+    if not folder.is_dir():
+        return []
+    patterns = {record.session.companions for record in formats.agents() if record.session.companions}
+    return sorted({found for pattern in patterns for found in folder.glob(pattern)})
 
 
 def session_bytes(path: Path) -> bytes:

@@ -23,10 +23,10 @@ from flask.testing import FlaskClient
 from tests.system.export_canaries import EXPORT_BUILDERS
 from tests.conftest import ROOT, SAMPLES
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
-from viewer.parse import IMPORTERS
+from viewer.formats import NAMES
 from viewer.web import create_app
 
-DIALECTS = tuple(IMPORTERS)
+DIALECTS = NAMES
 """Every dialect the parser can read: a new importer fails `test_every_importer_has_a_canary_transcript` until
 it gets a canary transcript in `BUILDERS`."""
 WINDOW_SIZE = 2

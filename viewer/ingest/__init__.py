@@ -15,7 +15,8 @@ from viewer.ingest.images import PayloadBytes, file_payloads, store_analysis_ima
 from viewer.ingest.masking import Analysis, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
-from viewer.parse import DIALECTS, PARSER_VERSION, parse
+from viewer.formats import NAMES as DIALECTS
+from viewer.parse import PARSER_VERSION, parse
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import decode, decode_file
 from viewer.parse.thinning import Thinned, thin

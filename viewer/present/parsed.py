@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from viewer.lexers import SOURCE_LEXERS
+from viewer.formats import source_lexer
 from viewer.policy import Projection
 from viewer.present.document import Document, counts_of
 from viewer.store import Entry, Located
@@ -54,7 +54,7 @@ def parsed_document(projection: Projection, view: str, title: str) -> Document:
                         parts=lambda: (_conversation(part, number, view, title)
                                        for number, part in enumerate(projection.conversations)))
     return Document(title=title, view=view, dialect=transcript.dialect, counts=counts, header=transcript.header,
-                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+                    source_language=source_lexer(transcript.dialect), rows=ParsedRows(projection))
 
 
 def _conversation(projection: Projection, number: int, view: str, title: str) -> Document:
@@ -62,4 +62,4 @@ def _conversation(projection: Projection, number: int, view: str, title: str) ->
     transcript = projection.transcript
     return Document(title=f"{title} · conversation #{number:,}", view=view, dialect=transcript.dialect,
                     counts=counts_of(found.__getitem__), header=transcript.header, conversation=number, snippet=found["snippet"],
-                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+                    source_language=source_lexer(transcript.dialect), rows=ParsedRows(projection))

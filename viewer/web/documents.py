@@ -6,7 +6,7 @@ import dataclasses
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator
 
-from viewer.lexers import SOURCE_LEXERS
+from viewer.formats import source_lexer
 from viewer.present.document import Document
 from viewer.store import Entry, Located, Store
 from viewer.store.media import Served
@@ -49,7 +49,7 @@ def stored_document(store: Store, reading: Reading, *, in_request: bool = True) 
                         parts=lambda: _conversations(store, reading))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
-                    snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
+                    snippet=record.snippet, source_language=source_lexer(record.dialect),
                     rows=StoredRows(store, record.id, unmasked=reading.unmasked), live=record.live,
                     media_url=_media_urls(reading) if in_request else None,
                     thumbnail=partial(_thumbnail, store, record.id, reading.debug))
