@@ -18,7 +18,7 @@ from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.inspect_log import member_sample_spans, sample_spans
-from viewer.parse.json.records import is_record
+from viewer.parse.json.shapes import in_datasets
 from viewer.parse.options import ParseOptions
 
 CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
@@ -63,9 +63,9 @@ def _is_conversation(element: str) -> bool:
 
 
 def _holds_conversation(value: Any) -> bool:
-    # A record (a batch line, a preference pair, an API response: viewer/parse/json/records.py) is one too.
+    # A record (a batch line, a preference pair, an API response: viewer/parse/json/shapes.py) is one too.
     return isinstance(value, dict) and (any(isinstance(value.get(key), list) for key in CONVERSATION_KEYS)
-                                        or is_record(value))
+                                        or in_datasets(value))
 
 
 def _array_elements(text: str, bracket: int) -> list[Span] | None:

@@ -1,4 +1,4 @@
-"""API records (viewer/parse/json/records.py and its shape modules): Gemini, Chat Completions responses, batch
+"""API records (viewer/parse/json/shapes.py, level `record`, and its shape modules): Gemini, Chat Completions responses, batch
 lines, Ollama and preference pairs read into the right roles, channels, calls, pairs and header."""
 from __future__ import annotations
 

@@ -10,10 +10,10 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Segment, Span
 from viewer.parse.agents.lines import Line
-from viewer.parse.json.container import frame
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.unpacked import frame
 
 LOCATED_DEPTH = 2
 """Levels of a message object read with spans when it gives several messages (its members and its content's

@@ -52,6 +52,14 @@ def _is_sdk_part(part: Any) -> bool:
     return isinstance(kind, str) and (kind in KNOWN_PARTS or kind.startswith(("tool-", "data-")))
 
 
+def is_element(value: dict[str, Any]) -> bool:
+    return is_ui_message(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_ui_message(source, builder)
+
+
 def read_ui_message(source: JsonObject, builder: Any) -> list[Piece]:
     role, _ = author(source)
     if isinstance(source.get("parts"), list):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from viewer.model import Span
-from viewer.parse.json import batches, completions, preference
-from viewer.parse.json.conversation import ENVELOPE_KEYS
+from viewer.model import Span, Transcript
+from viewer.parse.json import batches, completions, plain_records, preference
 from viewer.parse.json.plain import key_pattern
+from viewer.parse.json.unpacked import ENVELOPE_KEYS
 
 FIRST_KEYS = ("id", "custom_id")
 """How OpenAI starts a batch output line: its `id`, then its `custom_id`."""
@@ -23,6 +23,10 @@ _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
 _MESSAGE_KEY = key_pattern("message")
 _SCAN = json.JSONDecoder().scan_once
+
+
+def read_record(text: str, span: Span) -> Transcript | None:
+    return plain_records.read_line(text, span, marked, elements)
 
 
 def marked(text: str, start: int, end: int) -> bool:

@@ -105,7 +105,7 @@ class MessageBuilder:
         self._number(pieces, span, turn)
 
     def mark(self, first: int, fields: dict[str, Any]) -> None:
-        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (records.py's marks); a call
+        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (a record shape's marks); a call
         keeps its end, and only the last message keeps the meta's usage (a sum over messages counts it once)."""
         meta = fields.get("meta")
         last = len(self.messages) - 1

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.parse.json import pieces
-from viewer.parse.json.container import Reading
 from viewer.parse.json.nodes import envelope, items, said
 from viewer.parse.json.positions import Node
 from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.unpacked import Unpacked
 
 DETAIL_TEXT = {"reasoning.text": ("text", None), "reasoning.summary": ("summary", "summary")}
 """`reasoning_details` entry types that hold reasoning text, the key of their text and the analysis' intent."""
@@ -26,8 +26,12 @@ def is_record(value: dict) -> bool:
         isinstance(choice, dict) and ("message" in choice or "text" in choice) for choice in choices)
 
 
-def reading(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, "choices"))
+def in_datasets(value: dict) -> bool:
+    return is_record(value)
+
+
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
+    found = Unpacked([], envelope(node, "choices"))
     for choice in items(text, node.members["choices"].node, 1):
         message = choice.members.get("message")
         if message is not None and isinstance(message.node.value, dict):

@@ -23,6 +23,15 @@ PHASES = {"commentary": "commentary", "final_answer": "final"}
 marked a preamble) or the final answer."""
 
 
+def is_element(value: dict[str, Any]) -> bool:
+    """Any element the other shapes do not claim is read as a chat message (the element level's last shape)."""
+    return True
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_message(source, builder)
+
+
 def read_message(source: JsonObject, builder: Any) -> list[Piece]:
     """A message object's messages: each distinct reasoning text, the content, then each tool call."""
     role, name = author(source)

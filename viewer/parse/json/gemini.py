@@ -11,10 +11,11 @@ from typing import Any
 
 from viewer.model import make_diagnostic
 from viewer.parse.common import shown_json
-from viewer.parse.json.container import Reading
+from viewer.parse.json import gemini_chunks
 from viewer.parse.json.gemini_content import snake
 from viewer.parse.json.nodes import envelope, items, member
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.unpacked import Unpacked
 
 HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
 SYSTEM = ("systemInstruction", "system_instruction")
@@ -24,8 +25,13 @@ def is_record(value: dict) -> bool:
     return isinstance(value.get("contents"), list) or isinstance(value.get("candidates"), list)
 
 
-def reading(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
+def in_datasets(value: dict) -> bool:
+    """A request or a whole answer (a chunk before its answer's last is a piece of a stream)."""
+    return is_record(value) and not gemini_chunks.is_partial(value)
+
+
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
+    found = Unpacked([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
     config = member(text, node, "config")
     holders = [node] + ([config] if config is not None and isinstance(config.value, dict) else [])
     for holder in holders[1:]:
@@ -43,7 +49,7 @@ def reading(node: Node, text: str) -> Reading:
     return found
 
 
-def _system(holder: Node, found: Reading) -> None:
+def _system(holder: Node, found: Unpacked) -> None:
     """The system instruction (a content, its parts, or text) as the envelope's `system` prompt."""
     for key in SYSTEM:
         written = holder.members.get(key)
@@ -54,7 +60,7 @@ def _system(holder: Node, found: Reading) -> None:
         found.envelope["system"] = Member(Node(parts, written.node.span), written.span)
 
 
-def _declared(holder: Node, found: Reading) -> None:
+def _declared(holder: Node, found: Unpacked) -> None:
     """`tools: [{"functionDeclarations": [{name, parameters}]}]` as declared tools (conversation.py reads the
     envelope's `functions`), each schema as JSON Schema: the OpenAPI subset's `OBJECT` is `object`, and the
     nulls of an SDK dump are left out."""
@@ -80,7 +86,7 @@ def _json_schema(schema: Any) -> Any:
             for key, value in schema.items() if value is not None}
 
 
-def _blocked(node: Node, found: Reading) -> None:
+def _blocked(node: Node, found: Unpacked) -> None:
     """A prompt the API blocked has no candidates, only `promptFeedback.blockReason`."""
     for key in ("promptFeedback", "prompt_feedback"):
         feedback = node.members.get(key)

@@ -38,6 +38,14 @@ def is_content(value: dict) -> bool:
     return "parts" in value and "content" not in value and "type" not in value
 
 
+def is_element(value: dict) -> bool:
+    return is_content(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_content(source, builder)
+
+
 def may_split(value: dict) -> bool:
     """Whether a content may give several messages or a diagnostic about one part (then the importer reads its
     parts' spans at once rather than reading it twice)."""

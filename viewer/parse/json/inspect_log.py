@@ -18,9 +18,9 @@ from typing import Any
 import msgspec
 
 from viewer.model import make_diagnostic
-from viewer.parse.json.container import Reading
 from viewer.parse.json.inspect_messages import plain_view, read_inspect_message, read_plain
 from viewer.parse.json.positions import JsonError, Node, Partial, read_value
+from viewer.parse.json.unpacked import Unpacked
 
 SAMPLE_MARKS = ("epoch", "target")
 """Keys beside `messages` that make an object an Inspect sample."""
@@ -77,12 +77,21 @@ def _value(written: str) -> Any:
         return None
 
 
-def is_sample_reading(reading: Reading) -> bool:
+def read_document(reading: Unpacked, builder: Any) -> dict[str, Any] | None:
+    """A sample, a log of one sample, or a log without samples, read into the builder: its header; None for
+    anything else (nothing was read)."""
+    reading = only_sample(reading, builder.text) or reading
+    if is_sample_reading(reading):
+        return read_sample(reading, builder)
+    return read_sampleless_log(reading, builder)
+
+
+def is_sample_reading(reading: Unpacked) -> bool:
     """One sample: its `messages` read as the elements, its other members the envelope."""
     return reading.key == "messages" and all(key in reading.envelope for key in SAMPLE_MARKS)
 
 
-def read_sample(reading: Reading, builder: Any) -> dict[str, Any]:
+def read_sample(reading: Unpacked, builder: Any) -> dict[str, Any]:
     """A sample's messages; returns its header (id, epoch, target, scores)."""
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
     return read_sample_elements(envelope, reading.elements, builder)
@@ -102,7 +111,7 @@ def read_sample_elements(envelope: dict[str, Any], elements: list[Node], builder
     return {"inspect_sample": header}
 
 
-def only_sample(reading: Reading, text: str) -> Reading | None:
+def only_sample(reading: Unpacked, text: str) -> Unpacked | None:
     """A log of exactly one sample (a dataset holds the others): that sample's reading."""
     if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value):
         return None
@@ -112,10 +121,10 @@ def only_sample(reading: Reading, text: str) -> Reading | None:
         return None
     sample = read_value(text, items[0].span[0], 2)
     envelope = {key: member for key, member in sample.members.items() if key != "messages"}
-    return Reading(list(sample.members["messages"].node.items), envelope, key="messages")
+    return Unpacked(list(sample.members["messages"].node.items), envelope, key="messages")
 
 
-def read_sampleless_log(reading: Reading, builder: Any) -> dict[str, Any] | None:
+def read_sampleless_log(reading: Unpacked, builder: Any) -> dict[str, Any] | None:
     """A log without samples (one still running, or written with its header alone): no messages, and a
     diagnostic that says so; None for anything else."""
     if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value) \

@@ -1,7 +1,7 @@
 """A sample of an Inspect AI log (a conversation of the log's dataset) read where it stands, the fast way: decoded
 once by msgspec (which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py), its
 `messages` found in its text by their key, or by walking its members when the key is written more than once, and
-each message added by the builder as the general reading (container.py, frameworks.py, inspect_log.read_sample)
+each message added by the builder as the general reading (container.py, inspect_log.read_document)
 adds it: the same conversation, without reading the sample's other members with spans, a Reading and the framework
 checks. Any other object is left to the general reading. tests/parse/json/test_inspect_sample.py reads logs both
 ways and compares."""
@@ -13,11 +13,11 @@ from typing import Any
 import msgspec
 
 from viewer.model import Span, Transcript
-from viewer.parse.json import inspect_log, records
+from viewer.parse.json import inspect_log, shapes
 from viewer.parse.json.builder import MessageBuilder
-from viewer.parse.json.container import frame, list_key
 from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
 from viewer.parse.json.positions import Node
+from viewer.parse.json.unpacked import frame, list_key
 
 FIRST_KEYS = ("id", "epoch")
 """How Inspect starts a sample: its `id`, then its `epoch`."""
@@ -26,6 +26,10 @@ _HEAD = 256
 """How far into a sample its `epoch` is looked for before it is decoded (Inspect writes it second, after `id`)."""
 _DECODE = msgspec.json.Decoder().decode
 _MESSAGES_KEY = key_pattern("messages")
+
+
+def read_record(text: str, span: Span) -> Transcript | None:
+    return read_sample(text, span)
 
 
 def read_sample(text: str, span: Span) -> Transcript | None:
@@ -58,7 +62,7 @@ def _is_plain_sample(value: Any) -> bool:
     """A sample that the general reading reads as one: no record shape claims it, and `messages` holds its
     elements."""
     return type(value) is dict and inspect_log.is_sample(value) and list_key(value) == "messages" \
-        and not any(shape.is_record(value) for shape in records.SHAPES)
+        and not shapes.is_record(value)
 
 
 def _message_spans(text: str, span: Span, value: dict[str, Any], written: str) -> list[Span] | None:

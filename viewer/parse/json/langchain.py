@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.parse.common import Pending
-from viewer.parse.json.container import Reading
-from viewer.parse.json.elements import read_message
 from viewer.model import Span
+from viewer.parse.common import Pending
+from viewer.parse.json.elements import read_message
 from viewer.parse.json.plain import walk_object
 from viewer.parse.json.positions import Member, read_value
 from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.unpacked import Unpacked
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "tool",
          "developer": "developer", "remove": None}
@@ -115,7 +115,20 @@ def view_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] 
     return spans
 
 
-def state_reading(reading: Reading, text: str) -> Reading | None:
+def is_element(value: dict[str, Any]) -> bool:
+    return is_message(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_lc_message(source, builder)
+
+
+def read_document(reading: Unpacked, builder: Any) -> Unpacked | None:
+    """A LangGraph state: its messages, to be read as the conversation; None for anything else."""
+    return state_reading(reading, builder.text)
+
+
+def state_reading(reading: Unpacked, text: str) -> Unpacked | None:
     """A LangGraph thread state or checkpoint: its `messages` as the elements, its other members the envelope."""
     if len(reading.elements) != 1 or reading.envelope or not isinstance(reading.elements[0].value, dict):
         return None
@@ -127,7 +140,7 @@ def state_reading(reading: Reading, text: str) -> Reading | None:
     top = read_value(text, reading.elements[0].span[0], 2)
     values = read_value(text, top.members[key].node.span[0], 2)
     envelope = {name: member for name, member in top.members.items() if name != key}
-    return Reading(list(values.members["messages"].node.items), envelope, key="messages")
+    return Unpacked(list(values.members["messages"].node.items), envelope, key="messages")
 
 
 def _class_type(path: list[Any]) -> str | None:

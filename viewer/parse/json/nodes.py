@@ -1,4 +1,4 @@
-"""Small helpers for the record shapes (records.py): reading a nested value again with its members' spans, an
+"""Small helpers for the record shapes (shapes.py, level `record`): reading a nested value again with its members' spans, an
 envelope without the members a record consumed, a message element made from a text member, and a streamed
 answer marked cut short."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import Span, make_diagnostic
-from viewer.parse.json.container import Reading
 from viewer.parse.json.positions import Member, Node, read_value
+from viewer.parse.json.unpacked import Unpacked
 
 CUT = {"end": "eof"}
 """The mark of the messages of an answer whose stream ends before the answer does."""
@@ -52,7 +52,7 @@ def said(role: str, found: Member, **fields: Any) -> Node:
     return Node(value, found.span, {"content": found})
 
 
-def cut_short(found: Reading, position: int, span: Span, sentence: str) -> None:
+def cut_short(found: Unpacked, position: int, span: Span, sentence: str) -> None:
     """Mark the element at `position` as an answer whose stream was cut (its messages end `eof`) and say so with
     E-STREAM-TRUNCATED over `span` (the last chunk read)."""
     found.marks[position] = CUT

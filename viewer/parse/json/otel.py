@@ -28,14 +28,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from viewer.model import Span, make_diagnostic
+from viewer.model import Span, Transcript, make_diagnostic
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import pieces
-from viewer.parse.json.container import Reading
+from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.otel_parts import instruction_pieces, message_pieces
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.unpacked import Unpacked, conversation_transcript, frame
 
 MESSAGE_KEYS = ("gen_ai.system_instructions", "gen_ai.input.messages", "gen_ai.output.messages")
 _FLAT = re.compile(r"gen_ai\.(prompt|completion)\.(\d{1,9})\.(.+)")
@@ -62,7 +63,29 @@ class TraceSpan:
         return self.attributes[key][0] if key in self.attributes else None
 
 
-def is_trace(reading: Reading) -> bool:
+def read_file(text: str, reading: Unpacked) -> Transcript | None:
+    """OpenTelemetry spans: one trace is a conversation, several a dataset of one conversation each (the file's
+    frame and unread text are the dataset's); None when the file holds no span."""
+    if not is_trace(reading):
+        return None
+    found = traces(reading, text)
+    if len(found) <= 1:
+        builder = MessageBuilder(text)
+        header = read_trace(found[0] if found else [], builder)
+        return conversation_transcript(text, reading, builder, header)
+    conversations = []
+    claimed = [diagnostic.span for diagnostic in (*reading.unread, *reading.notes)]
+    for spans in found:
+        builder = MessageBuilder(text)
+        header = read_trace(spans, builder)
+        claimed += [message.span for message in builder.messages] + [d.span for d in builder.diagnostics]
+        conversations.append(Transcript(dialect="json", source=text, messages=tuple(builder.messages),
+                                        diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools))
+    return Transcript(dialect="json", source=text, diagnostics=(*reading.unread, *reading.notes),
+                      frame=frame(text, claimed), conversations=tuple(conversations))
+
+
+def is_trace(reading: Unpacked) -> bool:
     """OTLP JSON documents, or the console exporter's span objects."""
     values = [element.value for element in reading.elements]
     return bool(values) and not reading.envelope and all(
@@ -74,7 +97,7 @@ def _is_console_span(value: dict[str, Any]) -> bool:
     return isinstance(value.get("context"), dict) and isinstance(value.get("attributes"), dict) and "name" in value
 
 
-def traces(reading: Reading, text: str) -> list[list[TraceSpan]]:
+def traces(reading: Unpacked, text: str) -> list[list[TraceSpan]]:
     """The spans of every trace, in the order the traces first appear (grouped in one pass: a file may hold
     thousands); each trace's spans numbered in source order, then put in time order."""
     by_trace: dict[str | None, list[TraceSpan]] = {}

@@ -14,9 +14,9 @@ every message not `chosen`.
 """
 from __future__ import annotations
 
-from viewer.parse.json.container import Reading
 from viewer.parse.json.nodes import envelope, items, member, said
 from viewer.parse.json.positions import Node
+from viewer.parse.json.unpacked import Unpacked
 
 TRL = ("prompt", "chosen", "rejected")
 OPENAI = ("input", "preferred_output", "non_preferred_output")
@@ -29,10 +29,14 @@ def is_record(value: dict) -> bool:
                                                            and "non_preferred_output" in value)
 
 
-def reading(node: Node, text: str) -> Reading:
+def in_datasets(value: dict) -> bool:
+    return is_record(value)
+
+
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
     if "preferred_output" in node.value:
         return _openai(node, text)
-    found = Reading([], envelope(node, *TRL))
+    found = Unpacked([], envelope(node, *TRL))
     if not repeats_prompt(node.value.get("chosen")):
         _add(found, text, node, _prompt_key(node.value), "user", None)
     _add(found, text, node, "chosen", "assistant", CHOSEN)
@@ -40,8 +44,8 @@ def reading(node: Node, text: str) -> Reading:
     return found
 
 
-def _openai(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, *OPENAI))
+def _openai(node: Node, text: str) -> Unpacked:
+    found = Unpacked([], envelope(node, *OPENAI))
     request = member(text, node, "input")
     if request is not None and isinstance(request.value, dict):
         found.envelope.update(envelope(request, "messages"))
@@ -66,7 +70,7 @@ def _prompt_key(record: dict) -> str:
     return next((key for key in ("conversations", "messages") if isinstance(record.get(key), list)), "prompt")
 
 
-def _add(found: Reading, text: str, node: Node, key: str, role: str, mark: dict | None) -> None:
+def _add(found: Unpacked, text: str, node: Node, key: str, role: str, mark: dict | None) -> None:
     """The member's messages as elements: a text is one message of `role`, a list its messages, an object one."""
     written = node.members.get(key)
     if written is None or written.node.value is None:

@@ -50,6 +50,14 @@ def is_item(value: dict[str, Any]) -> bool:
     return kind is not None and kind != "message" and "role" not in value and "author" not in value
 
 
+def is_element(value: dict[str, Any]) -> bool:
+    return is_item(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_item(source, builder)
+
+
 def read_item(source: JsonObject, builder: Any) -> list[Piece]:
     kind = source.get("type")
     if kind == "message":

@@ -35,6 +35,14 @@ def is_turn(value: dict[str, Any]) -> bool:
     return "from" in value and "role" not in value and "author" not in value
 
 
+def is_element(value: dict[str, Any]) -> bool:
+    return is_turn(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+    return read_turn(source, builder)
+
+
 def read_turn(source: JsonObject, builder: Any) -> list[Piece]:
     speaker = source.get("from")
     text = _value(source)
