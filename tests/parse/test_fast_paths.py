@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from viewer.model import Segment
-from viewer.parse.chatml.pieces import UNREADABLE, whole_json
+from viewer.parse.chatml.scanning import UNREADABLE, whole_json
 from viewer.parse.chatml.tags import json_run
 from viewer.parse.common import shown_json
 from viewer.parse.detect import _json_object, _line_kind

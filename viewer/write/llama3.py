@@ -14,7 +14,7 @@ import json
 import re
 
 from viewer.model import Message, Transcript
-from viewer.parse.chatml.pieces import whole_json
+from viewer.parse.chatml.scanning import whole_json
 from viewer.parse.templates.llama3 import CALL_START, PYTHON_TAG, USER_TOOLS
 from viewer.write.losses import Losses, Written
 from viewer.write.raw import Said, call_json, note_losses

@@ -31,10 +31,10 @@ from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import NOTHING, between, openai_usage, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending
-from viewer.parse.json import pieces
-from viewer.parse.json.flat import flat_text, part_text
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text, part_text
 from viewer.parse.json.responses import read_item
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
 ROLLOUT_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
@@ -76,7 +76,7 @@ class _Rollout:
         kind, value = line.get("type"), line.get("payload")
         if kind not in ROLLOUT_TYPES or not isinstance(value, dict):
             what = f"A line {type_phrase(kind, line.value)}"
-            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
+            self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
             return
         if kind == "response_item":
             self._item(line, value)
@@ -143,7 +143,7 @@ class _Rollout:
                 return None
         return None
 
-    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+    def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
 
     def finished(self) -> list[Message]:
@@ -169,7 +169,7 @@ def _kept(value: dict[str, Any]) -> dict[str, Any]:
     return {"timestamp": value["timestamp"]} if "timestamp" in value else {}
 
 
-def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
+def _item_pieces(source: JsonObject, session: Session) -> list[Draft]:
     """A Responses item's messages; a user or developer message's injected parts marked as context."""
     found = read_item(source, session)
     if source.get("type") != "message" or source.get("role") not in ("user", "developer"):
@@ -190,7 +190,7 @@ def _mixes_injected(content: Any) -> bool:
     return kinds == {True, False}
 
 
-def _parts_one_by_one(source: JsonObject) -> list[Piece]:
+def _parts_one_by_one(source: JsonObject) -> list[Draft]:
     node = source.node_of("content")
     spans = [item.span for item in node.items] if node is not None and node.items else []
     found = []
@@ -198,10 +198,10 @@ def _parts_one_by_one(source: JsonObject) -> list[Piece]:
         text = part_text(part)
         span = spans[at] if at < len(spans) else source.span
         if text is None:
-            found.append(pieces.unclassified("unknown", part.get("type") if isinstance(part, dict) else None, part,
+            found.append(drafts.unclassified("unknown", part.get("type") if isinstance(part, dict) else None, part,
                                              span, "W-JSON-UNKNOWN-PART", "A content part beside injected context"))
             continue
-        found.append(Piece(dict(role=source.get("role"), channel="final", content=text, end="end",
+        found.append(Draft(dict(role=source.get("role"), channel="final", content=text, end="end",
                                 intent="context" if _injected(text) else None), span))
     return found
 
@@ -210,8 +210,8 @@ def _injected(text: str) -> bool:
     return text.lstrip().startswith(INJECTED_OPENINGS)
 
 
-def _system(value: Any, name: str) -> Piece:
-    return Piece(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
+def _system(value: Any, name: str) -> Draft:
+    return Draft(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
 
 
 def _usage(value: dict[str, Any]) -> Usage | None:

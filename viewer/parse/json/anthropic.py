@@ -16,27 +16,27 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.common import Pending, qualified_tool_name
-from viewer.parse.json import pieces
-from viewer.parse.json.flat import flat_text
-from viewer.parse.json.source import Piece
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.source import Draft
 
-BlockReader = Callable[[dict[str, Any], Span, str, Any], list[Piece]]
+BlockReader = Callable[[dict[str, Any], Span, str, Any], list[Draft]]
 """(block, its span, the role of its message, the MessageBuilder) -> its messages."""
 
 
-def _thinking(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
+def _thinking(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:
     text = block.get("thinking")
-    piece = pieces.analysis(role, text if isinstance(text, str) else "", span)
+    piece = drafts.analysis(role, text if isinstance(text, str) else "", span)
     if block.get("signature"):
-        piece.problems.append(pieces.opaque_problem("thinking block", block["signature"], "signature", span))
+        piece.problems.append(drafts.opaque_problem("thinking block", block["signature"], "signature", span))
     return [piece]
 
 
-def _redacted(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
-    return [pieces.opaque(role, "redacted thinking", block.get("data") or "", "data", span)]
+def _redacted(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:
+    return [drafts.opaque(role, "redacted thinking", block.get("data") or "", "data", span)]
 
 
-def _tool_use(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
+def _tool_use(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:
     name = block.get("name")
     if not isinstance(name, str) or not name:
         recipient = None
@@ -47,17 +47,17 @@ def _tool_use(block: dict[str, Any], span: Span, role: str, builder: Any) -> lis
     else:
         recipient = qualified_tool_name(name)
     call_id = block.get("id") if isinstance(block.get("id"), str) else None
-    piece = pieces.call(recipient, pieces.arguments_text(block.get("input")), span, call_id)
+    piece = drafts.call(recipient, drafts.arguments_text(block.get("input")), span, call_id)
     if recipient is None:
         piece.problems.append(Pending("W-JSON-SHAPE", "This tool_use block does not say which tool it calls.", span))
     builder.note_call(call_id, recipient)
     return [piece]
 
 
-def _tool_result(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Piece]:
+def _tool_result(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:
     call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
     name = builder.tool_named(call_id)
-    piece = pieces.reply(name, flat_text(block.get("content")), span, call_id)
+    piece = drafts.reply(name, flat_text(block.get("content")), span, call_id)
     if block.get("is_error") is True:
         tool = f"The tool {name} " if name else "The tool "
         piece.problems.append(Pending("W-TOOL-ERROR", f"{tool}reported a failure (is_error: true).", span))

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from viewer.model import make_diagnostic
 from viewer.parse.common import shown_json
-from viewer.parse.json.nodes import envelope, member
 from viewer.parse.json.positions import Node
+from viewer.parse.json.record_helpers import envelope, member
 from viewer.parse.json.unpacked import InnerReader, Unpacked
 
 INNER = ("body", "params", "response", "result")

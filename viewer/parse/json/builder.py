@@ -14,7 +14,7 @@ from viewer.parse.common import Pending
 from viewer.parse.json import gemini_content, gemini_plain, langchain
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
-from viewer.parse.json.source import JsonObject, Piece, kind_of
+from viewer.parse.json.source import JsonObject, Draft, kind_of
 
 ELEMENT_DEPTH = 2
 """Levels of an element read with spans (its members and the items of its arrays) when it gives several
@@ -24,7 +24,7 @@ SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "t
                   "toolInvocations")
 """Keys that may make one element give several messages (a content list may too)."""
 
-Reader = Callable[[JsonObject, "MessageBuilder"], list[Piece]]
+Reader = Callable[[JsonObject, "MessageBuilder"], list[Draft]]
 """A shape's reader of one element: its messages before they are numbered."""
 FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
 """A shape's reader of its common elements straight into messages (False: not such an element, nothing added)."""
@@ -99,7 +99,7 @@ class MessageBuilder:
         self.turn += 1
         return True
 
-    def add_pieces(self, pieces: list[Piece], span: Span) -> None:
+    def add_pieces(self, pieces: list[Draft], span: Span) -> None:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1
         self._number(pieces, span, turn)
@@ -128,11 +128,11 @@ class MessageBuilder:
     def _located(self, element: Node, depth: int = ELEMENT_DEPTH) -> Node:
         return read_value(self.text, element.span[0], depth)
 
-    def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Piece]]:
+    def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Draft]]:
         source = JsonObject(element.value, element.span, element.members)
         return source, read(source, self)
 
-    def _number(self, pieces: list[Piece], span: Span, turn: int) -> None:
+    def _number(self, pieces: list[Draft], span: Span, turn: int) -> None:
         for piece in pieces:
             at = span if len(pieces) == 1 else (piece.span or span)
             fields = piece.fields  # numbered once: its fields become the message's, its `content` the `body`

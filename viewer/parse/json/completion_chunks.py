@@ -19,8 +19,8 @@ from typing import Any
 
 from viewer.model import Span, make_diagnostic
 from viewer.parse.json import stream_meta
-from viewer.parse.json.nodes import cut_short, spanning
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import cut_short, spanning
 from viewer.parse.json.source import kind_of
 from viewer.parse.json.unpacked import Unpacked
 

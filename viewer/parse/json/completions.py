@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.parse.json import pieces
-from viewer.parse.json.nodes import envelope, items, said
+from viewer.parse.json import drafts
 from viewer.parse.json.positions import Node
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.record_helpers import envelope, items, said
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.json.unpacked import Unpacked
 
 DETAIL_TEXT = {"reasoning.text": ("text", None), "reasoning.summary": ("summary", "summary")}
@@ -41,11 +41,11 @@ def reading(node: Node, text: str, inner: object = None) -> Unpacked:
     return found
 
 
-def details_pieces(source: JsonObject, role: str) -> list[Piece]:
+def details_pieces(source: JsonObject, role: str) -> list[Draft]:
     """The analysis messages of a `reasoning_details` list, in order; an encrypted entry is opaque."""
     node = source.node_of("reasoning_details")
     spans = [item.span for item in node.items] if node is not None and node.items else []
-    found: list[Piece] = []
+    found: list[Draft] = []
     value = source.get("reasoning_details")
     for at, detail in enumerate(value if isinstance(value, list) else []):
         span = spans[at] if at < len(spans) else source.span_of("reasoning_details")
@@ -53,13 +53,13 @@ def details_pieces(source: JsonObject, role: str) -> list[Piece]:
     return found
 
 
-def _detail(detail: Any, span: tuple[int, int], role: str) -> Piece:
+def _detail(detail: Any, span: tuple[int, int], role: str) -> Draft:
     kind = detail.get("type") if isinstance(detail, dict) else None
     # A `type` of a list or an object is no key of a dict: it is unhashable.
     if isinstance(kind, str) and kind in DETAIL_TEXT and isinstance(detail.get(DETAIL_TEXT[kind][0]), str):
         key, intent = DETAIL_TEXT[kind]
-        return pieces.analysis(role, detail[key], span, intent)
+        return drafts.analysis(role, detail[key], span, intent)
     if kind == "reasoning.encrypted":
-        return pieces.opaque(role, "encrypted reasoning", detail.get("data") or "", "data", span)
-    return pieces.unclassified(role, kind, detail, span, "W-JSON-UNKNOWN-PART",
+        return drafts.opaque(role, "encrypted reasoning", detail.get("data") or "", "data", span)
+    return drafts.unclassified(role, kind, detail, span, "W-JSON-UNKNOWN-PART",
                                f"A reasoning detail {type_phrase(kind, detail)}")

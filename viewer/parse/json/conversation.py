@@ -23,10 +23,10 @@ from viewer.model import Span, make_diagnostic
 from viewer.parse.json import shapes
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.container import conversation_of
-from viewer.parse.json.flat import flat_text
+from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.positions import Member, Node, read_value
 from viewer.parse.json.shapes import plain_view, read_element, view_spans
-from viewer.parse.json.source import Piece
+from viewer.parse.json.source import Draft
 from viewer.parse.json.tools import declared_tools, tools_value
 from viewer.parse.json.unpacked import ENVELOPE_KEYS, Unpacked
 
@@ -65,7 +65,7 @@ def read_plain_conversation(reading: Unpacked, builder: MessageBuilder) -> dict[
     return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
 
 
-def _add_with_prompts(reading: Unpacked, prompts: list[tuple[Span, list[Piece]]], builder: MessageBuilder) -> None:
+def _add_with_prompts(reading: Unpacked, prompts: list[tuple[Span, list[Draft]]], builder: MessageBuilder) -> None:
     """The elements, and the envelope's prompts where they stand among them; an element continues the turn
     before it, or marks its messages, as the reading says."""
     for position, element in enumerate(reading.elements):
@@ -91,14 +91,14 @@ def _add_elements(elements: list[Node], builder: MessageBuilder) -> None:
             add(element, read_element, plain_view, view_spans=view_spans)
 
 
-def _prompts(envelope: dict[str, Member]) -> list[tuple[tuple[int, int], list[Piece]]]:
+def _prompts(envelope: dict[str, Member]) -> list[tuple[tuple[int, int], list[Draft]]]:
     """The envelope's members that are messages, each with its span."""
     found = []
     for key, role in PROMPT_KEYS.items():
         member = envelope.get(key)
         if member is None or member.node.value is None or key == "input" and not isinstance(member.node.value, str):
             continue
-        found.append((member.span, [Piece(dict(role=role, channel="final", content=flat_text(member.node.value),
+        found.append((member.span, [Draft(dict(role=role, channel="final", content=flat_text(member.node.value),
                                                end="end"), member.span)]))
     return found
 

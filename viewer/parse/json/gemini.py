@@ -13,8 +13,8 @@ from viewer.model import make_diagnostic
 from viewer.parse.common import shown_json
 from viewer.parse.json import gemini_chunks
 from viewer.parse.json.gemini_content import snake
-from viewer.parse.json.nodes import envelope, items, member
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import envelope, items, member
 from viewer.parse.json.unpacked import Unpacked
 
 HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")

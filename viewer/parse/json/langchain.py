@@ -24,7 +24,7 @@ from viewer.parse.common import Pending
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.plain import walk_object
 from viewer.parse.json.positions import Member, read_value
-from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.source import JsonObject, Draft
 from viewer.parse.json.unpacked import Unpacked
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "tool",
@@ -55,7 +55,7 @@ def wrapped_key(value: dict[str, Any]) -> str | None:
     return "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
 
 
-def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
+def read_lc_message(source: JsonObject, builder: Any) -> list[Draft]:
     """One LangChain message as the OpenAI chat message it stands for."""
     value = source.value
     key = wrapped_key(value)
@@ -119,7 +119,7 @@ def is_element(value: dict[str, Any]) -> bool:
     return is_message(value)
 
 
-def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_lc_message(source, builder)
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.json import stream_meta
-from viewer.parse.json.nodes import cut_short, envelope
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import cut_short, envelope
 from viewer.parse.json.unpacked import Unpacked
 
 

@@ -30,12 +30,12 @@ from typing import Any
 
 from viewer.model import Span, Transcript, make_diagnostic
 from viewer.parse.common import Pending, qualified_tool_name
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.otel_parts import instruction_pieces, message_pieces
 from viewer.parse.json.positions import Node, read_value
-from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.source import JsonObject, Draft
 from viewer.parse.json.unpacked import Unpacked, conversation_transcript, frame
 
 MESSAGE_KEYS = ("gen_ai.system_instructions", "gen_ai.input.messages", "gen_ai.output.messages")
@@ -262,10 +262,10 @@ class _Conversation:
         found = []
         if "gen_ai.tool.call.arguments" in span.attributes:
             arguments, at = span.attributes["gen_ai.tool.call.arguments"]
-            found.append(pieces.call(recipient, pieces.arguments_text(arguments), at, call_id))
+            found.append(drafts.call(recipient, drafts.arguments_text(arguments), at, call_id))
         if "gen_ai.tool.call.result" in span.attributes or span.failed is not None:
             result, at = span.attributes.get("gen_ai.tool.call.result", (span.failed, span.span))
-            reply = pieces.reply(recipient, pieces.arguments_text(result), at, call_id)
+            reply = drafts.reply(recipient, drafts.arguments_text(result), at, call_id)
             if span.failed is not None:
                 tool = f"The tool {name} " if isinstance(name, str) else "The tool "
                 reply.problems.append(Pending("W-TOOL-ERROR", f"{tool}failed (the span's status is an error).", at))
@@ -273,7 +273,7 @@ class _Conversation:
         if found:
             self._add(found, span.span, repeats_history=True)
 
-    def _add(self, found: list[Piece], at: Span, repeats_history: bool) -> None:
+    def _add(self, found: list[Draft], at: Span, repeats_history: bool) -> None:
         """The pieces that are new: an input's copy of earlier messages is left out."""
         here: Counter = Counter()
         new = []
@@ -293,7 +293,7 @@ class _Conversation:
         self.builder.diagnostics.append(make_diagnostic(code, at, message))
 
 
-def _key(piece: Piece) -> tuple:
+def _key(piece: Draft) -> tuple:
     fields = piece.fields
     if fields.get("call_id"):
         return ("call" if fields.get("end") == "call" else "reply", fields["call_id"])

@@ -13,12 +13,12 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.common import Pending
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import block_reader
-from viewer.parse.json.flat import TEXT_KEYS, join, part_text
+from viewer.parse.json.content_text import TEXT_KEYS, join, part_text
 from viewer.parse.json.harmony_text import developer_text, system_text
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.json.think import split_think
 from viewer.parse.json.tools import namespace_tools
 
@@ -27,14 +27,14 @@ REASONING_PARTS = {"reasoning_text": None, "summary_text": "summary"}
 `thinking` blocks, which carry a signature, are read by anthropic.py)."""
 
 
-def content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:
+def content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Draft]:
     """The messages of a `content` list: runs of text and media with the message's own fields (`base`), and a
     message for every other part, in the order written."""
     value = source.get("content")
     parts = value if isinstance(value, list) else [value]
     node = source.node_of("content")
     spans = [item.span for item in node.items] if node is not None and node.items else []
-    found: list[Piece] = []
+    found: list[Draft] = []
     run: list[tuple[str, bool, Span]] = []
     for at, part in enumerate(parts):
         span = spans[at] if at < len(spans) else source.span_of("content")
@@ -48,7 +48,7 @@ def content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> li
     return found + _run_pieces(run, base)
 
 
-def _part(part: Any, span: Span, role: str, source: JsonObject, builder: Any) -> tuple[str, bool] | list[Piece]:
+def _part(part: Any, span: Span, role: str, source: JsonObject, builder: Any) -> tuple[str, bool] | list[Draft]:
     """A text part as (text, is a placeholder); any other part as its messages."""
     text = part_text(part)
     if text is not None:
@@ -64,7 +64,7 @@ def _part(part: Any, span: Span, role: str, source: JsonObject, builder: Any) ->
         return []
     if kind in REASONING_PARTS:
         reasoning = part.get("text")
-        return [pieces.analysis(role, reasoning if isinstance(reasoning, str) else "", span, REASONING_PARTS[kind])]
+        return [drafts.analysis(role, reasoning if isinstance(reasoning, str) else "", span, REASONING_PARTS[kind])]
     if kind in ("system_content", "developer_content"):
         builder.tools.update(namespace_tools(part.get("tools")))
         return (system_text(part) if kind == "system_content" else developer_text(part)), False
@@ -74,12 +74,12 @@ def _part(part: Any, span: Span, role: str, source: JsonObject, builder: Any) ->
     return [_unknown(role, kind, part, span)]
 
 
-def _unknown(role: str, kind: Any, part: Any, span: Span) -> Piece:
+def _unknown(role: str, kind: Any, part: Any, span: Span) -> Draft:
     what = f"A content part {type_phrase(kind, part)}"
-    return pieces.unclassified(role, kind, part, span, "W-JSON-UNKNOWN-PART", what)
+    return drafts.unclassified(role, kind, part, span, "W-JSON-UNKNOWN-PART", what)
 
 
-def _run_pieces(run: list[tuple[str, bool, Span]], base: dict[str, Any]) -> list[Piece]:
+def _run_pieces(run: list[tuple[str, bool, Span]], base: dict[str, Any]) -> list[Draft]:
     """One run of text and placeholders as the message's content (an empty run gives nothing)."""
     if not run:
         return []
@@ -88,17 +88,17 @@ def _run_pieces(run: list[tuple[str, bool, Span]], base: dict[str, Any]) -> list
     return text_pieces(text, base, span)
 
 
-def text_pieces(text: str, base: dict[str, Any], span: Span) -> list[Piece]:
+def text_pieces(text: str, base: dict[str, Any], span: Span) -> list[Draft]:
     """The message's text with its own fields; an assistant's answer split at `<think>` tags."""
     if not text:
         return []
     if base["role"] != "assistant" or base.get("end") == "call":
-        return [Piece({**base, "content": text}, span)]
-    found: list[Piece] = []
+        return [Draft({**base, "content": text}, span)]
+    found: list[Draft] = []
     runs, unclosed = split_think(text)
     for reasoning, run_text in runs:
-        found.append(pieces.analysis(base["role"], run_text, span) if reasoning
-                     else Piece({**base, "content": run_text}, span))
+        found.append(drafts.analysis(base["role"], run_text, span) if reasoning
+                     else Draft({**base, "content": run_text}, span))
     if unclosed and found:
         found[-1].problems.append(Pending("W-UNCLOSED-BLOCK", "A <think> block is not closed: the rest of the text "
                                                               "was read as reasoning.", span))

@@ -14,8 +14,8 @@ every message not `chosen`.
 """
 from __future__ import annotations
 
-from viewer.parse.json.nodes import envelope, items, member, said
 from viewer.parse.json.positions import Node
+from viewer.parse.json.record_helpers import envelope, items, member, said
 from viewer.parse.json.unpacked import Unpacked
 
 TRL = ("prompt", "chosen", "rejected")

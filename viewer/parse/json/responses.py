@@ -20,11 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.elements import read_message
-from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import placeholder
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.json.tools import as_list
 
 SERVER_TOOLS = {
@@ -54,11 +54,11 @@ def is_element(value: dict[str, Any]) -> bool:
     return is_item(value)
 
 
-def read_element(source: JsonObject, builder: Any) -> list[Piece]:
+def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_item(source, builder)
 
 
-def read_item(source: JsonObject, builder: Any) -> list[Piece]:
+def read_item(source: JsonObject, builder: Any) -> list[Draft]:
     kind = source.get("type")
     if kind == "message":
         return read_message(source, builder)
@@ -72,12 +72,12 @@ def read_item(source: JsonObject, builder: Any) -> list[Piece]:
         return [_client_call(source, kind)]
     if isinstance(kind, str) and kind.endswith("_call_output"):
         return [_output(source, kind, builder)]
-    return [pieces.unclassified("unknown", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
+    return [drafts.unclassified("unknown", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
                                 f"An item {type_phrase(kind, source.value)}")]
 
 
-def _reasoning(source: JsonObject) -> list[Piece]:
-    found: list[Piece] = []
+def _reasoning(source: JsonObject) -> list[Draft]:
+    found: list[Draft] = []
     for key, intent in (("summary", "summary"), ("content", None)):
         node = source.node_of(key)
         spans = [item.span for item in node.items] if node is not None and node.items else []
@@ -87,27 +87,27 @@ def _reasoning(source: JsonObject) -> list[Piece]:
     if encrypted:
         span = source.span_of("encrypted_content")
         if found:
-            found[0].problems.append(pieces.opaque_problem("reasoning item", encrypted, "encrypted_content", span))
+            found[0].problems.append(drafts.opaque_problem("reasoning item", encrypted, "encrypted_content", span))
         else:
-            found.append(pieces.opaque("assistant", "encrypted reasoning", encrypted, "encrypted_content", span))
+            found.append(drafts.opaque("assistant", "encrypted reasoning", encrypted, "encrypted_content", span))
     return found
 
 
-def _reasoning_part(part: Any, span: tuple[int, int], intent: str | None) -> Piece:
+def _reasoning_part(part: Any, span: tuple[int, int], intent: str | None) -> Draft:
     kind = part.get("type") if isinstance(part, dict) else None
     if kind in ("summary_text", "reasoning_text", "text") and isinstance(part.get("text"), str):
-        return pieces.analysis("assistant", part["text"], span, intent)
-    return pieces.unclassified("assistant", kind, part, span, "W-JSON-UNKNOWN-PART",
+        return drafts.analysis("assistant", part["text"], span, intent)
+    return drafts.unclassified("assistant", kind, part, span, "W-JSON-UNKNOWN-PART",
                                f"A reasoning part {type_phrase(kind, part)}")
 
 
-def _client_call(source: JsonObject, kind: str) -> Piece:
+def _client_call(source: JsonObject, kind: str) -> Draft:
     call_id = source.text("call_id") or source.text("id")
     if kind in ("function_call", "custom_tool_call"):
         name = source.text("name")
         recipient = qualified_tool_name(name) if name else None
         key = "arguments" if kind == "function_call" else "input"
-        piece = pieces.call(recipient, pieces.arguments_text(source.get(key)), source.span, call_id,
+        piece = drafts.call(recipient, drafts.arguments_text(source.get(key)), source.span, call_id,
                             json_arguments=kind == "function_call")
         if recipient is None:
             piece.problems.append(Pending("W-JSON-SHAPE", f"This {kind} item does not say which tool it calls.",
@@ -115,17 +115,17 @@ def _client_call(source: JsonObject, kind: str) -> Piece:
         return piece
     keys = CLIENT_ARGUMENTS.get(kind) or tuple(key for key in source.value if key not in BOOKKEEPING)
     content, is_json = _fields(source.value, keys)
-    return pieces.call(kind.removesuffix("_call"), content, source.span, call_id, json_arguments=is_json)
+    return drafts.call(kind.removesuffix("_call"), content, source.span, call_id, json_arguments=is_json)
 
 
-def _output(source: JsonObject, kind: str, builder: Any) -> Piece:
+def _output(source: JsonObject, kind: str, builder: Any) -> Draft:
     call_id = source.text("call_id") or source.text("id")
     tool = kind.removesuffix("_call_output")
     name = builder.tool_named(call_id) or (None if tool in ("function", "custom_tool") else tool)
-    return pieces.reply(name, flat_text(source.get("output")), source.span, call_id)
+    return drafts.reply(name, flat_text(source.get("output")), source.span, call_id)
 
 
-def _server_call(source: JsonObject, kind: str, builder: Any) -> list[Piece]:
+def _server_call(source: JsonObject, kind: str, builder: Any) -> list[Draft]:
     """A tool the server ran: the call, and the reply the item records (its results, or only its status)."""
     address, argument_keys, result_keys = SERVER_TOOLS[kind]
     if address is None:  # mcp_call
@@ -134,9 +134,9 @@ def _server_call(source: JsonObject, kind: str, builder: Any) -> list[Piece]:
     call_id = source.text("id") or source.text("call_id")
     arguments = source.get("arguments") if kind == "mcp_call" else None
     content, is_json = (arguments, True) if isinstance(arguments, str) else _fields(source.value, argument_keys)
-    call = pieces.call(address, content, source.span, call_id, json_arguments=is_json)
+    call = drafts.call(address, content, source.span, call_id, json_arguments=is_json)
     builder.note_call(call_id, address)
-    reply = pieces.reply(address, _result(source.value, kind, result_keys), source.span, call_id)
+    reply = drafts.reply(address, _result(source.value, kind, result_keys), source.span, call_id)
     if source.get("error"):
         reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {address} reported a failure: "
                                                       f"{flat_text(source.get('error'))[:200]}", source.span))
@@ -163,7 +163,7 @@ def _fields(item: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, bool]:
     return (shown_json(present), True) if present else ("", False)
 
 
-def _declared(source: JsonObject, builder: Any) -> list[Piece]:
+def _declared(source: JsonObject, builder: Any) -> list[Draft]:
     """`mcp_list_tools`: the MCP server's tools and their input schemas, declared; no message."""
     label = source.text("server_label") or "mcp"
     for tool in as_list(source.get("tools")):

@@ -12,7 +12,7 @@ there; a module provides, by level:
   `in_datasets(value)`.
 - `stream`: `starts(first) -> bool` (the first element of a list is a chunk of its streamed answer) and
   `streamed(unpacked) -> Unpacked` (the chunks merged, one element per answer or choice).
-- `element`: `is_element(value)` and `read_element(source, builder) -> list[Piece]`; a framework's message
+- `element`: `is_element(value)` and `read_element(source, builder) -> list[Draft]`; a framework's message
   that stands for a plain chat message also has `plain_view(value)` and `view_spans(text, start, value)`.
 
 The modules are loaded when first asked for: this module imports none of them.

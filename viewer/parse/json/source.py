@@ -11,7 +11,7 @@ from viewer.parse.json.positions import Member, Node
 
 
 @dataclass(slots=True)
-class Piece:
+class Draft:
     """A message before it has an index: its Message fields and the sub-value it came from."""
 
     fields: dict[str, Any]

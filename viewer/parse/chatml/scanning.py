@@ -20,7 +20,7 @@ DECODER = json.JSONDecoder()
 
 
 @dataclass(frozen=True, slots=True)
-class Piece:
+class Stretch:
     """One stretch of a body: plain text, or a token or tag block with what belongs to it."""
 
     kind: str

@@ -6,8 +6,8 @@ from typing import Any
 
 from viewer.model import CHANNELS, Span
 from viewer.parse.common import Pending, shown_json
-from viewer.parse.json.flat import without_opaque
-from viewer.parse.json.source import Piece
+from viewer.parse.json.content_text import without_opaque
+from viewer.parse.json.source import Draft
 
 REVEALING_ROLES = ("user", "tool")
 """Roles the policy shows (user) or marks (tool) whatever their channel: an unclassified part of such a message
@@ -20,13 +20,13 @@ def hidden_role(role: str) -> str:
     return "unknown" if role in REVEALING_ROLES else role
 
 
-def analysis(role: str, content: str, span: Span | None, intent: str | None = None) -> Piece:
+def analysis(role: str, content: str, span: Span | None, intent: str | None = None) -> Draft:
     """Reasoning in any spelling: the `analysis` channel (a reasoning summary has intent `summary`)."""
-    return Piece(dict(role=hidden_role(role), channel="analysis", channel_explicit=True, content=content,
+    return Draft(dict(role=hidden_role(role), channel="analysis", channel_explicit=True, content=content,
                       intent=intent, end="end"), span)
 
 
-def opaque(role: str, what: str, data: Any, key: str, span: Span) -> Piece:
+def opaque(role: str, what: str, data: Any, key: str, span: Span) -> Draft:
     """Reasoning the provider withheld (Anthropic's `redacted_thinking`, an encrypted reasoning item): an
     analysis message that says so; the data itself stays in the source, which only the debug view shows."""
     size = len(data) if isinstance(data, str) else len(shown_json(data))
@@ -44,16 +44,16 @@ def opaque_problem(what: str, data: Any, key: str, span: Span) -> Pending:
 
 
 def call(recipient: str | None, content: str, span: Span | None, call_id: str | None, *,
-         json_arguments: bool = True) -> Piece:
+         json_arguments: bool = True) -> Draft:
     """A tool call: the assistant on `commentary` to the tool's address, ended by `call`."""
-    return Piece(dict(role="assistant", recipient=recipient, channel="commentary", channel_explicit=True,
+    return Draft(dict(role="assistant", recipient=recipient, channel="commentary", channel_explicit=True,
                       content_type="json" if json_arguments else None, constrained=json_arguments,
                       call_id=call_id, content=content, end="call"), span)
 
 
-def reply(name: str | None, content: str, span: Span | None, call_id: str | None) -> Piece:
+def reply(name: str | None, content: str, span: Span | None, call_id: str | None) -> Draft:
     """A tool's reply: role `tool` on `commentary`, named after the tool."""
-    return Piece(dict(role="tool", name=name, channel="commentary", content=content, call_id=call_id, end="end"),
+    return Draft(dict(role="tool", name=name, channel="commentary", content=content, call_id=call_id, end="end"),
                  span)
 
 
@@ -64,14 +64,14 @@ def arguments_text(value: Any) -> str:
     return value if isinstance(value, str) else shown_json(value)
 
 
-def unclassified(role: str, kind: Any, value: Any, span: Span, code: str, what: str) -> Piece:
+def unclassified(role: str, kind: Any, value: Any, span: Span, code: str, what: str) -> Draft:
     """A part or item the importer cannot positively classify as visible: its own message, which the policy's
     `unknown` rule hides (its channel is the type's name, never a channel the policy shows), shown in the debug
     view, and named by a diagnostic (`code`: W-JSON-UNKNOWN-PART or W-JSON-UNKNOWN-ITEM) that says `what` it is
     ("A content part of type 'x'")."""
     channel = kind if isinstance(kind, str) and kind and kind not in CHANNELS else "unknown"
     content = shown_json(without_opaque(value))
-    piece = Piece(dict(role=hidden_role(role), channel=channel, content=content, end="end"), span)
+    piece = Draft(dict(role=hidden_role(role), channel=channel, content=content, end="end"), span)
     piece.problems.append(Pending(code, f"{what} is not one the importer knows; it is kept as a message of its "
                                         "own, hidden from the default view.", span))
     return piece

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import Span
-from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, declare, whole_json
+from viewer.parse.chatml.scanning import DECODER, SPACE, UNREADABLE, declare, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 from viewer.parse.templates.build import LEAD, TurnBuilder, segment
 
