@@ -1,4 +1,5 @@
-"""The code is a pipeline of stages, each importing only itself and the stages before it:
+"""The code is a pipeline of stages, each importing only itself and the stages before it; the format registry
+(formats: every format's record, plain data naming code rather than importing it) is a leaf every stage may read:
 
 model → analysis → parse → write; model → policy → store → ingest → web; render and lexers are leaves any later
 stage may use, images (checking and cleaning pasted images with Pillow) is a leaf the parser, ingest and the web
@@ -19,28 +20,30 @@ import pytest
 
 VIEWER = Path(__file__).resolve().parent.parent / "viewer"
 ALLOWED = {
-    "model": {"model"},
-    "analysis": {"model", "analysis"},
-    "parse": {"model", "analysis", "images", "parse"},
-    "write": {"model", "parse", "write"},
-    "policy": {"model", "policy"},
-    "secrets": {"model", "secrets"},
-    "lexers": {"lexers"},
-    "images": {"images"},
-    "render": {"render", "lexers"},
-    "store": {"model", "policy", "store"},
-    "ingest": {"model", "images", "parse", "policy", "secrets", "store", "ingest"},
-    "compare": {"model", "policy", "compare"},
-    "context": {"model", "policy", "write", "context"},
-    "present": {"model", "images", "policy", "render", "lexers", "store", "present"},
-    "web": {"model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
+    "formats": {"formats"},
+    "model": {"formats", "model"},
+    "analysis": {"formats", "model", "analysis"},
+    "parse": {"formats", "model", "analysis", "images", "parse"},
+    "write": {"formats", "model", "parse", "write"},
+    "policy": {"formats", "model", "policy"},
+    "secrets": {"formats", "model", "secrets"},
+    "lexers": {"formats", "lexers"},
+    "images": {"formats", "images"},
+    "render": {"formats", "render", "lexers"},
+    "store": {"formats", "model", "policy", "store"},
+    "ingest": {"formats", "model", "images", "parse", "policy", "secrets", "store", "ingest"},
+    "compare": {"formats", "model", "policy", "compare"},
+    "context": {"formats", "model", "policy", "write", "context"},
+    "present": {"formats", "model", "images", "policy", "render", "lexers", "store", "present"},
+    "web": {"formats", "model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
             "context", "present", "web"},
-    "sessions": {"model", "parse", "policy", "sessions"},
-    "opener": {"opener"},
+    "sessions": {"formats", "model", "parse", "policy", "sessions"},
+    "opener": {"formats", "opener"},
 }
 FORBIDDEN_LIBRARIES = {
     **{stage: ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments")
-       for stage in ("model", "analysis", "parse", "write", "policy", "secrets", "compare", "context", "images")},
+       for stage in ("formats", "model", "analysis", "parse", "write", "policy", "secrets", "compare", "context",
+                     "images")},
     "lexers": ("flask", "werkzeug", "sqlalchemy", "markdown_it"),
     "render": ("flask", "werkzeug", "sqlalchemy"),
     "store": ("flask", "werkzeug", "markdown_it", "pygments"),

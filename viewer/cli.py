@@ -1,5 +1,5 @@
-"""Command line: `parse`, `lint`, `render` (a view exported as the web app exports it) and `convert` (another
-dialect), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
+"""Command line: `parse`, `lint`, `render` (a view exported as the web app exports it), `convert` (another
+dialect) and `formats` (every format the viewer reads), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
 `check-config`; `open`, a file or an agent's session in the viewer on this machine."""
 from __future__ import annotations
 
@@ -106,6 +106,11 @@ def _arguments() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="print the settings in force and where each comes from")
     _add_database_option(check)
     check.set_defaults(run=_run_check_config)
+
+    listing = commands.add_parser("formats", help="list every format the viewer reads: what writes it, an example, "
+                                                  "whether a transcript can be written in it")
+    listing.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
+    listing.set_defaults(run=_run_formats)
     return parser
 
 
@@ -304,6 +309,15 @@ def _run_prune(args: argparse.Namespace) -> int:
     before = dt.datetime.now(dt.timezone.utc) - args.older_than if args.older_than else None
     deleted = store.prune(created_before=before)
     print(f"deleted: {len(deleted)} upload{'' if len(deleted) == 1 else 's'}")
+    return 0
+
+
+def _run_formats(args: argparse.Namespace) -> int:
+    from viewer.formats import listing
+    if args.markdown:
+        sys.stdout.write(listing.markdown_table())
+    else:
+        sys.stdout.writelines(listing.text_listing())
     return 0
 
 

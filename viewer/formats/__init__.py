@@ -8,8 +8,8 @@ import importlib
 from typing import Any
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Detection, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Pairing, Preambles, Prompt,
-    Reference, SessionFiles, Threads, Tokens, Writer, YamlHeader)
+    AnyJson, AnyText, Detection, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles,
+    Prompt, Reference, SessionFiles, Threads, Tokens, Writer, YamlHeader)
 from viewer.formats.registry import DIALECTS, JSON_SHAPES
 
 NAMES: tuple[str, ...] = tuple(dialect.name for dialect in DIALECTS)
@@ -74,6 +74,6 @@ def load(reference: Reference) -> Any:
 
 
 __all__ = ["DIALECTS", "JSON_SHAPES", "NAMES", "AnyJson", "AnyText", "Detection", "Dialect", "JsonKeys",
-           "JsonLines", "JsonShape", "Level", "Line", "Pairing", "Preambles", "Prompt", "Reference", "SessionFiles",
+           "JsonLines", "JsonShape", "Level", "Line", "Opens", "Pairing", "Preambles", "Prompt", "Reference", "SessionFiles",
            "Threads", "Tokens", "UnknownDialect", "Writer", "YamlHeader", "agents", "detected_by", "dialect", "find",
            "load", "readers_at", "source_lexer", "writers"]

@@ -78,6 +78,17 @@ class Line:
     """It has none of these members."""
     objects: tuple[str, ...] = ()
     """These members hold objects."""
+    test: Reference | None = None
+    """`(first: dict) -> bool`, asked of the whole first object when the rest holds: for what the fields above
+    cannot say."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opens:
+    """A text whose first characters (after blanks) match one of these regular expressions: a log whose first
+    line names its producer (`# aider chat started at`). Asked before any other way."""
+
+    patterns: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,9 @@ class JsonKeys:
     """Members whose value is an object."""
     arrays: tuple[str, ...] = ()
     """Members whose value is an array."""
+    patterns: tuple[str, ...] = ()
+    """Regular expressions that must each be found in the head too (a key's value: `"schema_version":
+    "ATIF-v1.`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +141,7 @@ class AnyText:
     """Any text no other format claims: read as stray text of this format."""
 
 
-Detection = Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
+Detection = Opens | Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Guess the dialect of a transcript from its first structural marks, as each format's record says it is told
 apart (viewer/formats: its `detection`).
 
-The ways are tried in a fixed order, whatever the format: a JSON text is a chat app's export by its keys, else
+The ways are tried in a fixed order, whatever the format: a text that opens with a producer's own first line is
+that producer's; a JSON text is an export or a document by its keys, else
 line-oriented by its first whole object line, else plain JSON; server-sent events carrying JSON are JSON; a
 text is OpenChatML 2.x by its YAML header, else the format whose marker token comes first, else the format its
 first characters open, else stray text of the catch-all text format.
@@ -14,7 +15,7 @@ import re
 
 import msgspec
 
-from viewer.formats import AnyJson, AnyText, JsonKeys, JsonLines, Line, Tokens, YamlHeader, detected_by
+from viewer.formats import AnyJson, AnyText, JsonKeys, JsonLines, Line, Opens, Tokens, YamlHeader, detected_by, load
 
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
@@ -31,6 +32,9 @@ screenshot is several hundred kilobytes)."""
 def detect(text: str) -> str:
     """The name of the dialect the text reads as (one of viewer.formats.NAMES)."""
     head = text[:_SNIFF].lstrip()
+    for dialect, opening in _openings():
+        if opening.match(head):
+            return dialect
     if head.startswith(("{", "[")) and not head.startswith(_not_json()):
         return _json_kind(head, text)
     if _sse_kind(head) == _only(AnyJson):
@@ -88,7 +92,13 @@ def _looks(first: dict, kind: str, line: Line) -> bool:
             and (not line.with_any or any(key in first for key in line.with_any))
             and all(key in first for key in line.with_all)
             and not any(key in first for key in line.without)
-            and all(isinstance(first.get(key), dict) for key in line.objects))
+            and all(isinstance(first.get(key), dict) for key in line.objects)
+            and (line.test is None or load(line.test)(_whole(first))))
+
+
+def _whole(first: dict) -> dict:
+    """The first object with every member decoded (`_json_object` leaves most as msgspec.Raw)."""
+    return {key: _VALUE(value) if isinstance(value, msgspec.Raw) else value for key, value in first.items()}
 
 
 def _token_kind(head: str) -> str:
@@ -143,8 +153,13 @@ def _export_keys() -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
     def key(name: str, opening: str = "") -> re.Pattern[str]:
         return re.compile(r'(?<!\\)"%s"\s*:%s' % (re.escape(name), r"\s*" + re.escape(opening) if opening else ""))
     return tuple((dialect.name, (*(key(name, "{") for name in way.objects), *(key(name, "[") for name in way.arrays),
-                                 *(key(name) for name in way.keys)))
+                                 *(key(name) for name in way.keys), *map(re.compile, way.patterns)))
                  for dialect, way in detected_by(JsonKeys))
+
+
+@functools.cache
+def _openings() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((dialect.name, re.compile("|".join(way.patterns))) for dialect, way in detected_by(Opens))
 
 
 @functools.cache
