@@ -301,8 +301,8 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonKeys(objects=("mapping",), keys=("current_node",)),),
         reader="viewer.parse.exports:parse_chatgpt",
         writer=None,
-        prompt=Prompt(target="openchatml"),
-        source_lexer=None, json_escapes=True),
+        prompt=OPENAI_CHAT,
+        source_lexer="json", json_escapes=True),
     Dialect(
         name="claude-ai",
         title="A Claude.ai data export (conversations.json): conversations with their branches",
@@ -316,6 +316,6 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonKeys(arrays=("chat_messages",), keys=("sender",)),),
         reader="viewer.parse.exports:parse_claude_ai",
         writer=None,
-        prompt=Prompt(target="openchatml"),
-        source_lexer=None, json_escapes=True),
+        prompt=OPENAI_CHAT,
+        source_lexer="json", json_escapes=True),
 )
