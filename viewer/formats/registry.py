@@ -17,6 +17,33 @@ CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
 BAR, BLOCK = "\uff5c", "\u2581"
 """DeepSeek's special tokens are spelled with FULLWIDTH VERTICAL LINE and LOWER ONE EIGHTH BLOCK."""
+JSON_ARRAY = r"\A\[\s*\{"
+"""A JSON array of objects (detection looks at the text after its leading blanks)."""
+ENVIRONMENT_BLOCK = r'(?<!\\)"text"\s*:\s*"<environment_details>\\n'
+"""The `<environment_details>` block Cline and its forks end every user turn with (a text block of its own)."""
+CLINE_HISTORY = (r'(?<!\\)"(?:modelInfo"\s*:\s*\{\s*"modelId|metrics"\s*:\s*\{\s*"tokens|text"\s*:\s*"(?:<task>\\n|'
+                 r'<environment_details>\\n|\[[a-z_]+(?: for [^"\]\n]*)?\] Result:))')
+"""Any mark of Cline's (and its forks') API history: an assistant's `modelInfo` or `metrics`, the first turn's
+`<task>`, the environment details, a tool result written as text. Plain Anthropic messages have none."""
+ROO_ENVIRONMENT = r"Current time in ISO 8601 UTC format:|# Current Mode\\n<slug>"
+"""How Roo Code (and Kilo Code) write the time and the mode in the environment details; Cline writes neither."""
+KILO_ENVIRONMENT = r"<tool_format>(?:xml|native)</tool_format>"
+"""The tool protocol Kilo Code 4.x and 5.x lock a task to, which its environment details name."""
+
+JSON_OBJECT = r"\A\{"
+SDK_AGENT = r'(?<!\\)"agent"\s*:\s*"(?:lead|subagent|teammate)"'
+"""Who wrote a Cline SDK messages file: the session's lead agent, a sub-agent or a teammate."""
+UI_ROWS = r'\A\[\s*\{\s*"ts"\s*:\s*\d+\s*,\s*"type"\s*:\s*"(?:say|ask)"'
+"""The first row of a chat panel's `ui_messages.json`: `{"ts": …, "type": "say", …}`."""
+
+
+def vscode_tasks(extension: str) -> tuple[str, ...]:
+    """The task folders of a VS Code extension in VS Code and its forks, on Linux and macOS."""
+    return tuple(f"{base}/{editor}/User/globalStorage/{extension}/tasks"
+                 for base in ("~/.config", "~/Library/Application Support")
+                 for editor in ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"))
+
+
 OPENAI_CHAT = Prompt(target="openai-json")
 """A log of calls to a chat API: the model read the messages as the API's JSON, its server wrote the prompt."""
 
@@ -287,6 +314,95 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline",
+        title="A Cline task's api_conversation_history.json: tool results and environment details in the user's "
+              "turns, XML or native tool calls",
+        written_by="Cline (VS Code's globalStorage `saoudrizwan.claude-dev/tasks/<task>/`, `~/.cline/data/tasks/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<task>\\nWhat is 2+2?\\n</task>"}], '
+                '"ts": 1781170924627}, {"role": "assistant", "content": [{"type": "text", "text": "4"}], '
+                '"ts": 1781170929537}]',
+        samples=("cline-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, CLINE_HISTORY)),),
+        priority=1,
+        reader="viewer.parse.agents.cline:parse_cline",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cline", folders=(*vscode_tasks("saoudrizwan.claude-dev"), "~/.cline/data/tasks"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="roo-code",
+        title="A Roo Code task's api_conversation_history.json: Cline's shape with Roo's reasoning blocks, "
+              "condensing and sub-tasks",
+        written_by="Roo Code (VS Code's globalStorage `rooveterinaryinc.roo-cline/tasks/<task>/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<user_message>\\nWhat is 2+2?\\n'
+                '</user_message>"}, {"type": "text", "text": "<environment_details>\\n# Current Time\\nCurrent time '
+                'in ISO 8601 UTC format: 2026-04-16T12:00:13.551Z\\n</environment_details>"}], "ts": 1776340813545}, '
+                '{"role": "assistant", "content": [{"type": "text", "text": "4"}], "ts": 1776340818745}]',
+        samples=("roo-code-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, ENVIRONMENT_BLOCK, ROO_ENVIRONMENT)),),
+        priority=2,
+        reader="viewer.parse.agents.cline:parse_roo_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Roo Code", folders=vscode_tasks("rooveterinaryinc.roo-cline"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="kilo-code",
+        title="A Kilo Code 4.x or 5.x task's api_conversation_history.json: Roo Code's shape, locked to XML or native "
+              "tool calls",
+        written_by="Kilo Code 4.x and 5.x (VS Code's globalStorage `kilocode.kilo-code/tasks/<task>/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<task>\\nWhat is 2+2?\\n</task>"}, '
+                '{"type": "text", "text": "<environment_details>\\n# Current Mode\\n<slug>code</slug>\\n'
+                '<tool_format>xml</tool_format>\\n</environment_details>"}], "ts": 1773311045020}, '
+                '{"role": "assistant", "content": [{"type": "text", "text": "4"}], "ts": 1773311050320}]',
+        samples=("kilo-code-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, ENVIRONMENT_BLOCK, KILO_ENVIRONMENT)),),
+        priority=3,
+        reader="viewer.parse.agents.cline:parse_kilo_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kilo Code", folders=vscode_tasks("kilocode.kilo-code"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline-sdk",
+        title="A Cline SDK session's <session>.messages.json (Cline 4.x's SDK bundle, the cline CLI 2.x), or one "
+              "of its sub-agents'",
+        written_by="Cline's SDK (`~/.cline/data/sessions/<session>/<session>.messages.json`)",
+        example='{"version": 1, "updated_at": "2026-07-21T08:24:02.761Z", "agent": "lead", "sessionId": "s1", '
+                '"messages": [{"id": "m1", "role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}, '
+                '{"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "4"}], '
+                '"modelInfo": {"id": "claude-sonnet-4-6", "provider": "anthropic"}}]}',
+        samples=("cline-*-sdk-*.messages.json",),
+        detection=(JsonKeys(keys=("version", "sessionId"), arrays=("messages",), patterns=(JSON_OBJECT, SDK_AGENT)),),
+        reader="viewer.parse.agents.cline.sdk:parse_cline_sdk",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cline", folders=("~/.cline/data/sessions",), pattern="*.messages.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline-ui",
+        title="A Cline, Roo Code or Kilo Code task's ui_messages.json read alone: the rows of the agent's chat "
+              "panel, with each request's tokens and cost",
+        written_by="Cline, Roo Code and Kilo Code (`ui_messages.json` beside the task's API history)",
+        example='[{"ts": 1781170923417, "type": "say", "say": "task", "text": "What is 2+2?"}, '
+                '{"ts": 1781170924597, "type": "say", "say": "api_req_started", "text": "{\\"tokensIn\\": 12, '
+                '\\"tokensOut\\": 1, \\"cost\\": 0.0001}"}, '
+                '{"ts": 1781170926467, "type": "say", "say": "completion_result", "text": "4"}]',
+        samples=("cline-*-ui-messages.json", "roo-code-*-ui-messages.json", "kilo-code-*-ui-messages.json"),
+        detection=(JsonKeys(keys=("ts", "type"), patterns=(UI_ROWS,)),),
+        reader="viewer.parse.agents.cline.ui_messages:parse_cline_ui",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="chatgpt",

@@ -1,0 +1,112 @@
+"""Canary transcripts of Cline, Roo Code, Kilo Code, the Cline SDK, Pi, Aider and Kimi for the leak test
+(tests/system/test_leaks.py): one session each, written in the agent's shape, with a canary in every place the
+default view hides (reasoning, signatures, tool arguments and results, environment details and other injected
+context, system prompts, unknown records) and the three shown texts where the user typed and the agent answered."""
+from __future__ import annotations
+
+import json
+
+SHOWN = ("SHOWN-QUESTION", "SHOWN-ANSWER", "SHOWN-FOLLOWUP")
+
+
+def canary(dialect: str, place: str) -> str:
+    return f"CANARY-{dialect}-{place}-Q7"
+
+
+def _text(value: str) -> dict:
+    return {"type": "text", "text": value}
+
+
+def _cline_history(dialect: str, environment: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    env = f"<environment_details>\n# VSCode Open Tabs\n{c('environment')}.md\n\n{environment}\n</environment_details>"
+    records = [
+        {"role": "user", "content": [_text(f"<task>\n{SHOWN[0]}\n</task>\n\n<file_content path=\"a.ts\">\n"
+                                           f"{c('mention')}\n</file_content>"), _text(env)], "ts": 1781170924627},
+        {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": c("thinking"), "signature": "c2lnbmF0dXJl"},
+            {"type": "tool_use", "id": "toolu_1", "name": "execute_command", "input": {"command": c("arguments")}}],
+         "ts": 1781170929537},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": f"[execute_command for 'x'] Result:\n{c('reply')}"}, _text(env)],
+         "ts": 1781170930427},
+        {"role": "assistant", "content": [_text(f"<thinking>\n{c('xmlthinking')}\n</thinking>\n\n<read_file>\n"
+                                                f"<path>{c('xmlarguments')}</path>\n</read_file>")],
+         "ts": 1781170935897},
+        {"role": "user", "content": [_text("[read_file for 'a.ts'] Result:"), _text(c("xmlreply")), _text(env)],
+         "ts": 1781170952347},
+        {"role": "assistant", "content": [{"type": "reasoning", "text": c("reasoning"), "summary": []},
+                                          _text(SHOWN[1]), {"type": "gadget", "payload": c("unknown")}],
+         "ts": 1781170956727},
+        {"role": "user", "content": [_text(f"[TASK RESUMPTION] {c('resumption')}"),
+                                     _text(f"New instructions for task continuation:\n<user_message>\n{SHOWN[2]}\n"
+                                           "</user_message>"), _text(env)], "ts": 1781171032897},
+    ]
+    return json.dumps(records, separators=(",", ":"))
+
+
+def _cline_body(dialect: str) -> str:
+    return _cline_history(dialect, "# Current Time\n6/11/2026, 11:42:03 AM (Europe/Berlin, UTC+2:00)\n\n"
+                                   "# Current Mode\nACT MODE")
+
+
+def _roo_code_body(dialect: str) -> str:
+    return _cline_history(dialect, "# Current Time\nCurrent time in ISO 8601 UTC format: 2026-04-16T12:00:13.551Z\n"
+                                   "\n# Current Mode\n<slug>code</slug>\n<name>Code</name>\n<model>m</model>")
+
+
+def _kilo_code_body(dialect: str) -> str:
+    return _cline_history(dialect, "# Current Time\nCurrent time in ISO 8601 UTC format: 2026-03-12T10:24:05.301Z\n"
+                                   "\n# Current Mode\n<slug>code</slug>\n<name>Code</name>\n<model>m</model>\n"
+                                   "<tool_format>xml</tool_format>")
+
+
+def _cline_sdk_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def message(id, role, *blocks, **extra):
+        return {"id": id, "role": role, "content": list(blocks), **extra}
+
+    messages = [
+        message("m1", "user", _text(f"<mode_notice>{c('notice')}</mode_notice><user_input mode=\"act\">{SHOWN[0]}"
+                                    "</user_input>"), {"type": "file", "path": "a.ts", "content": c("file")}),
+        message("m2", "assistant", {"type": "thinking", "thinking": c("thinking")},
+                {"type": "tool_use", "id": "toolu_1", "name": "spawn_agent", "input": {"systemPrompt": c("arguments")}},
+                modelInfo={"id": "m", "provider": "p"}),
+        message("m3", "user", {"type": "tool_result", "tool_use_id": "toolu_1", "name": "spawn_agent",
+                               "content": [{"query": "q", "result": c("reply"), "success": True}]}),
+        message("m4", "assistant", _text(SHOWN[1]), {"type": "gadget", "payload": c("unknown")},
+                modelInfo={"id": "m", "provider": "p"},
+                metrics={"inputTokens": 9, "outputTokens": 3, "cacheReadTokens": 1, "cacheWriteTokens": 1,
+                         "cost": 0.01}),
+        message("m5", "user", _text(f"[TASK RESUMPTION] {c('resumption')}")),
+        message("m6", "user", _text(f"<user_input mode=\"act\">{SHOWN[2]}</user_input>")),
+    ]
+    return json.dumps({"version": 1, "updated_at": "2026-07-21T08:24:02.761Z", "agent": "lead", "sessionId": "s1",
+                       "origin": {"source": "vscode", "mode": "user", "sessionId": "s1"}, "messages": messages,
+                       "system_prompt": c("system")}, indent=2) + "\n"
+
+
+def _cline_ui_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    rows = [
+        {"ts": 1781170923417, "type": "say", "say": "task", "text": SHOWN[0], "images": [], "files": []},
+        {"ts": 1781170924597, "type": "say", "say": "api_req_started",
+         "text": json.dumps({"request": f"<task>\n{SHOWN[0]}\n</task>\n\n<environment_details>{c('environment')}"
+                                        "</environment_details>", "tokensIn": 3, "tokensOut": 2, "cost": 0.01})},
+        {"ts": 1781170926467, "type": "say", "say": "reasoning", "text": c("reasoning")},
+        {"ts": 1781170935927, "type": "ask", "ask": "tool",
+         "text": json.dumps({"tool": "editedExistingFile", "path": "a.ts", "content": c("arguments")})},
+        {"ts": 1781170936477, "type": "ask", "ask": "command", "text": c("command")},
+        {"ts": 1781170941367, "type": "say", "say": "command_output", "text": c("reply")},
+        {"ts": 1781170942000, "type": "say", "say": "task_progress", "text": "- [ ] test"},
+        {"ts": 1781170943000, "type": "say", "say": "gizmo", "text": c("unknown")},
+        {"ts": 1781170947017, "type": "say", "say": "completion_result", "text": SHOWN[1]},
+        {"ts": 1781170947057, "type": "ask", "ask": "completion_result", "text": ""},
+        {"ts": 1781171032827, "type": "say", "say": "user_feedback", "text": SHOWN[2], "images": [], "files": []},
+    ]
+    return json.dumps(rows, separators=(",", ":"))
+
+
+AGENT_BUILDERS = {"cline": _cline_body, "roo-code": _roo_code_body, "kilo-code": _kilo_code_body,
+                  "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body}
