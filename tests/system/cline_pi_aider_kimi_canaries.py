@@ -108,5 +108,41 @@ def _cline_ui_body(dialect: str) -> str:
     return json.dumps(rows, separators=(",", ":"))
 
 
+def _pi_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def entry(id, parent, kind="message", **fields):
+        return {"type": kind, "id": id, "parentId": parent, "timestamp": "2026-03-10T14:02:29.607Z", **fields}
+
+    def user(id, parent, said):
+        return entry(id, parent, message={"role": "user", "content": [_text(said)], "timestamp": 1773151349607})
+
+    def assistant(id, parent, *content, stop="stop"):
+        return entry(id, parent, message={"role": "assistant", "content": list(content), "model": "m",
+                                          "usage": {"input": 1, "output": 1, "cost": {"total": 0.01}},
+                                          "stopReason": stop})
+
+    lines = [
+        {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-03-10T14:02:11.407Z", "cwd": "/w"},
+        entry("m0", None, "model_change", provider="anthropic", modelId="claude"),
+        user("u1", "m0", SHOWN[0]),
+        assistant("a1", "u1", {"type": "thinking", "thinking": c("thinking"), "thinkingSignature": "c2ln"},
+                  {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {"command": c("arguments")}},
+                  stop="toolUse"),
+        entry("r1", "a1", message={"role": "toolResult", "toolCallId": "t1", "toolName": "bash",
+                                   "content": [_text(c("reply"))], "isError": False}),
+        # A branch the user left with /tree: shown while it was the last line (a live upload's prefix), so it
+        # holds no canary.
+        assistant("x1", "r1", _text("LEFT-BRANCH")),
+        entry("b1", "r1", "branch_summary", fromId="x1", summary=c("branch")),
+        assistant("a2", "b1", _text(SHOWN[1])),
+        entry("c1", "a2", "custom_message", customType="guard", content=c("extension"), display=False),
+        entry("k1", "c1", "compaction", summary=c("compaction"), firstKeptEntryId="a2", tokensBefore=100),
+        entry("z1", "k1", "teleport", payload=c("unknown")),
+        user("u2", "z1", SHOWN[2]),
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
 AGENT_BUILDERS = {"cline": _cline_body, "roo-code": _roo_code_body, "kilo-code": _kilo_code_body,
-                  "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body}
+                  "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body, "pi": _pi_body}

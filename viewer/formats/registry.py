@@ -30,6 +30,9 @@ ROO_ENVIRONMENT = r"Current time in ISO 8601 UTC format:|# Current Mode\\n<slug>
 KILO_ENVIRONMENT = r"<tool_format>(?:xml|native)</tool_format>"
 """The tool protocol Kilo Code 4.x and 5.x lock a task to, which its environment details name."""
 
+PI_ENTRIES = ("message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom_message",
+              "custom", "label", "session_info")
+"""The entries of a pi session after its header line (a session whose header is lost opens with one)."""
 JSON_OBJECT = r"\A\{"
 SDK_AGENT = r'(?<!\\)"agent"\s*:\s*"(?:lead|subagent|teammate)"'
 """Who wrote a Cline SDK messages file: the session's lead agent, a sub-agent or a teammate."""
@@ -403,6 +406,25 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="pi",
+        title="A pi coding agent session (~/.pi/agent/sessions/…/*.jsonl): the id/parentId tree of /tree and "
+              "/fork, or the older linear layout; compaction, the user's ! commands",
+        written_by="pi (`@mariozechner/pi-coding-agent`, `~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl`)",
+        example='{"type": "session", "version": 3, "id": "6b0f2c9e-41d7-4a8e-9e53-8c1d2f7a90b4", '
+                '"timestamp": "2026-03-10T14:02:11.407Z", "cwd": "/w"}\n'
+                '{"type": "message", "id": "c81d4e2a", "parentId": null, "timestamp": "2026-03-10T14:02:29.607Z", '
+                '"message": {"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}}\n',
+        samples=("pi-*",),
+        detection=(JsonLines((Line(types=("session",), with_all=("id", "timestamp", "cwd"),
+                                   without=("message", "payload", "sessionId", "uuid", "role")),
+                              Line(types=PI_ENTRIES, with_all=("id", "parentId", "timestamp")))),),
+        reader="viewer.parse.agents.pi:parse_pi",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions",), pattern="*.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="chatgpt",
