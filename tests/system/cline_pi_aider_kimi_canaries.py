@@ -144,5 +144,32 @@ def _pi_body(dialect: str) -> str:
     return "".join(json.dumps(line) + "\n" for line in lines)
 
 
+def _aider_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    thinking = "thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b"
+    return (f"\n# aider chat started at 2026-02-14 09:31:07\n\n> /usr/bin/aider {c('commandline')}  \n"
+            f"> Aider v0.86.2  \n> Main model: anthropic/claude-x with diff edit format  \n\n"
+            f"#### {SHOWN[0]}  \n\n<{thinking}>\n\n{c('thinking')}\n\n</{thinking}>\n\n{SHOWN[1]}\n\n"
+            f"> Tokens: 2.9k sent, 312 received. Cost: $0.0094 message, $0.0094 session.  \n"
+            f"> Applied edit to {c('output')}.py  \n> Commit 3f2a9c1 {c('commit')}  \n\n"
+            f"#### /run {SHOWN[2]}  \n> Add 0.2k tokens of command output to the chat? (Y)es/(N)o [Yes]: y  \n"
+            f">  \n> ^C again to exit  \n\n<think>{c('interrupted')}\n\n")
+
+
+def _aider_llm_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+    context = (f"-------\nSYSTEM Act as an expert software developer.\nSYSTEM {c('system')}\n"
+               f"-------\nUSER Here are summaries of some files present in my git repository.\nUSER {c('repomap')}\n"
+               "-------\nASSISTANT Ok, I won't try and edit those files without asking first.\n")
+    return (f"TO LLM 2026-02-14T09:31:38\n{context}-------\nUSER {SHOWN[0]}\n"
+            f"LLM RESPONSE 2026-02-14T09:31:46\nASSISTANT <think>\nASSISTANT {c('thinking')}\nASSISTANT </think>\n"
+            f"ASSISTANT {SHOWN[1]}\n"
+            f"TO LLM 2026-02-14T09:33:02\n{context}-------\nUSER {SHOWN[0]}\n-------\nASSISTANT {SHOWN[1]}\n"
+            f"-------\nUSER I ran this command:\nUSER \nUSER pytest\nUSER \nUSER And got this output:\nUSER \n"
+            f"USER {c('output')}\n-------\nASSISTANT Ok.\n-------\nUSER {SHOWN[2]}\n"
+            f"LLM RESPONSE 2026-02-14T09:33:05\nASSISTANT Looking.\n")
+
+
 AGENT_BUILDERS = {"cline": _cline_body, "roo-code": _roo_code_body, "kilo-code": _kilo_code_body,
-                  "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body, "pi": _pi_body}
+                  "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body, "pi": _pi_body,
+                  "aider": _aider_body, "aider-llm": _aider_llm_body}

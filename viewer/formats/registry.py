@@ -6,7 +6,8 @@ by a format's name. docs/architecture.md, "How to add a format", says what to wr
 from __future__ import annotations
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Pairing, Preambles, Prompt, SessionFiles,
+    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles, Prompt,
+    SessionFiles,
     Threads, Tokens, Writer, YamlHeader)
 
 HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
@@ -426,6 +427,32 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions",), pattern="*.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="aider",
+        title="Aider's .aider.chat.history.md: what the user typed (`####`), aider's output (`>`), the model's "
+              "replies with their SEARCH/REPLACE edits, run after run",
+        written_by="Aider (`.aider.chat.history.md` in the repository's root)",
+        example="\n# aider chat started at 2026-02-14 09:31:07\n\n#### What is 2+2?  \n\n4\n\n"
+                "> Tokens: 2.9k sent, 12 received. Cost: $0.0094 message, $0.0094 session.  \n",
+        samples=("aider-*.md",),
+        detection=(Opens((r"# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d",)),),
+        reader="viewer.parse.agents.aider_chat:parse_aider_chat",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="markdown"),
+    Dialect(
+        name="aider-llm",
+        title="Aider's .aider.llm.history: every request as the model got it (SYSTEM, USER, ASSISTANT lines) and its "
+              "answer",
+        written_by="Aider with `--llm-history-file` (`.aider.llm.history` is the documented name)",
+        example="TO LLM 2026-02-14T09:31:38\n-------\nSYSTEM Act as an expert software developer.\n-------\n"
+                "USER What is 2+2?\nLLM RESPONSE 2026-02-14T09:31:46\nASSISTANT 4\n",
+        samples=("aider-*.history",),
+        detection=(Opens((r"(?:TO LLM|LLM RESPONSE) \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d",)),),
+        reader="viewer.parse.agents.aider_llm:parse_aider_llm",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer=None),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",
