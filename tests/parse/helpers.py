@@ -91,7 +91,7 @@ def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
     # Turns never overlap, except in event logs and agent sessions, whose streams (a response's lines) may interleave
     # with other lines. (They may stand out of order: a JSON
     # record is read in the conversation's order, and a Gemini SDK dump writes its history after the answer.)
-    if transcript.dialect not in ("events", "claude-code", "codex"):
+    if transcript.dialect not in ("events", "claude-code", "codex", "kimi-code", "kimi-cli"):
         extents = sorted(turns.values())
         for (_, end), (start, _) in zip(extents, extents[1:]):
             assert start >= end, "message spans of two turns overlap"

@@ -170,6 +170,76 @@ def _aider_llm_body(dialect: str) -> str:
             f"LLM RESPONSE 2026-02-14T09:33:05\nASSISTANT Looking.\n")
 
 
+def _kimi_code_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def record(kind, **fields):
+        return {"type": kind, "agentId": "main", **fields, "time": 1787223612000}
+
+    def said(text, **origin):
+        return record("context.append_message", message={"role": "user", "content": [{"type": "text", "text": text}],
+                                                         "toolCalls": [], "origin": origin or {"kind": "user"}})
+
+    def loop(kind, step, **fields):
+        return record("context.append_loop_event", event={"type": kind, "uuid": f"{kind}-{step}", "turnId": "0",
+                                                          "step": 1, "stepUuid": step, **fields})
+
+    lines = [
+        {"type": "metadata", "protocol_version": "1.5", "created_at": 1787223600000},
+        record("config.update", modelAlias="k", profileName="agent", systemPrompt=c("system")),
+        said(SHOWN[0]),
+        record("context.append_loop_event", event={"type": "step.begin", "uuid": "s1", "turnId": "0", "step": 1}),
+        loop("content.part", "s1", part={"type": "think", "think": c("thinking")}),
+        loop("tool.call", "s1", toolCallId="t1", name="Read", args={"path": c("arguments")}),
+        loop("tool.result", "s1", toolCallId="t1", result={"output": c("reply"), "note": c("note")}),
+        said(f"<system-reminder>\n{c('injection')}\n</system-reminder>", kind="injection", variant="agents_md"),
+        loop("step.end", "s1", finishReason="tool_use", usage={"inputOther": 1, "output": 1}),
+        record("context.append_loop_event", event={"type": "step.begin", "uuid": "s2", "turnId": "0", "step": 2}),
+        loop("content.part", "s2", part={"type": "text", "text": SHOWN[1]}),
+        loop("step.end", "s2", finishReason="end_turn", usage={"inputOther": 1, "output": 1}),
+        record("context.apply_compaction", summary=c("compaction"), compactedCount=4),
+        {"type": "telepathy", "payload": c("unknown")},
+        said(SHOWN[2]),
+    ]
+    return "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+
+
+def _kimi_cli_body(dialect: str) -> str:
+    c = lambda place: canary(dialect, place)  # noqa: E731
+
+    def event(kind, payload):
+        return {"timestamp": 1783050000.1, "message": {"type": kind, "payload": payload}}
+
+    def sub(kind, payload):
+        return event("SubagentEvent", {"parent_tool_call_id": "t2", "agent_id": "a1", "subagent_type": "explore",
+                                       "event": {"type": kind, "payload": payload}})
+
+    lines = [
+        {"type": "metadata", "protocol_version": "1.10"},
+        event("TurnBegin", {"user_input": [{"type": "text", "text": SHOWN[0]}]}),
+        event("StepBegin", {"n": 1}),
+        event("ContentPart", {"type": "think", "think": c("thinking"), "encrypted": None}),
+        event("ToolCall", {"type": "function", "id": "t1", "function": {"name": "Shell", "arguments": "{\"c\": \""}}),
+        event("ToolCallPart", {"arguments_part": c("arguments") + "\"}"}),
+        event("ToolResult", {"tool_call_id": "t1", "return_value": {"is_error": False, "output": c("reply"),
+                                                                    "message": c("note"), "display": []}}),
+        event("StepBegin", {"n": 2}),
+        event("ToolCall", {"type": "function", "id": "t2", "function": {"name": "Agent",
+                                                                         "arguments": json.dumps({"prompt": c("prompt")})}}),
+        sub("TurnBegin", {"user_input": c("subtask")}), sub("StepBegin", {"n": 1}),
+        sub("ContentPart", {"type": "text", "text": c("subagent")}),
+        event("ToolResult", {"tool_call_id": "t2", "return_value": {"is_error": False, "output": c("subreply")}}),
+        event("StepBegin", {"n": 3}),
+        event("ContentPart", {"type": "text", "text": SHOWN[1]}),
+        event("StatusUpdate", {"token_usage": {"input_other": 3, "output": 1}, "message_id": "m1"}),
+        event("Telepathy", {"payload": c("unknown")}),
+        event("TurnEnd", {}),
+        event("TurnBegin", {"user_input": SHOWN[2]}),
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
 AGENT_BUILDERS = {"cline": _cline_body, "roo-code": _roo_code_body, "kilo-code": _kilo_code_body,
                   "cline-sdk": _cline_sdk_body, "cline-ui": _cline_ui_body, "pi": _pi_body,
-                  "aider": _aider_body, "aider-llm": _aider_llm_body}
+                  "aider": _aider_body, "aider-llm": _aider_llm_body, "kimi-code": _kimi_code_body,
+                  "kimi-cli": _kimi_cli_body}

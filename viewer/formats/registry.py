@@ -34,6 +34,11 @@ KILO_ENVIRONMENT = r"<tool_format>(?:xml|native)</tool_format>"
 PI_ENTRIES = ("message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom_message",
               "custom", "label", "session_info")
 """The entries of a pi session after its header line (a session whose header is lost opens with one)."""
+KIMI_CODE_RECORDS = ("config.update", "turn.prompt", "context.append_message", "context.append_loop_event",
+                     "tools.set_active_tools", "permission.set_mode", "llm.request")
+"""Records a Kimi Code wire opens with when its metadata line is missing (older 1.x wires)."""
+KIMI_CLI_EVENT = r'\A\{\s*"timestamp"\s*:\s*[\d.]+\s*,\s*"message"\s*:\s*\{\s*"type"\s*:\s*"[A-Z]'
+"""A Kimi CLI wire's event line, for a wire with no metadata line (the oldest)."""
 JSON_OBJECT = r"\A\{"
 SDK_AGENT = r'(?<!\\)"agent"\s*:\s*"(?:lead|subagent|teammate)"'
 """Who wrote a Cline SDK messages file: the session's lead agent, a sub-agent or a teammate."""
@@ -453,6 +458,44 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer=None),
+    Dialect(
+        name="kimi-code",
+        title="A Kimi Code CLI agent's wire.jsonl (~/.kimi-code/sessions/…/agents/<agent>/wire.jsonl): context "
+              "messages and the agent's steps, injected reminders, usage per step; a sub-agent's own wire",
+        written_by="Kimi Code CLI (`~/.kimi-code/sessions/<work dir>/<session>/agents/<agent>/wire.jsonl`)",
+        example='{"type":"metadata","protocol_version":"1.5","created_at":1787223600000}\n'
+                '{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":'
+                '"text","text":"What is 2+2?"}],"toolCalls":[],"origin":{"kind":"user"}},"time":1787223612003}\n',
+        samples=("kimi-code-*",),
+        detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version", "created_at")),
+                              Line(types=KIMI_CODE_RECORDS, with_all=("time",)))),),
+        reader="viewer.parse.agents.kimi_code:parse_kimi_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kimi Code", folders=("~/.kimi-code/sessions",), pattern="wire.jsonl"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="kimi-cli",
+        title="A Kimi CLI (Python) wire.jsonl (~/.kimi/sessions/…/wire.jsonl): turns, steps, streamed tool calls, "
+              "sub-agents' events as threads",
+        written_by="Kimi CLI, the Python one (`~/.kimi/sessions/<work dir hash>/<session>/wire.jsonl`)",
+        example='{"type": "metadata", "protocol_version": "1.10"}\n'
+                '{"timestamp": 1783050000.1032417, "message": {"type": "TurnBegin", "payload": {"user_input": '
+                '"What is 2+2?"}}}\n'
+                '{"timestamp": 1783050000.1052418, "message": {"type": "StepBegin", "payload": {"n": 1}}}\n'
+                '{"timestamp": 1783050001.6232417, "message": {"type": "ContentPart", "payload": {"type": "text", '
+                '"text": "4"}}}\n',
+        samples=("kimi-cli-*",),
+        detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version",), without=("created_at",)),)),
+                   JsonKeys(keys=("timestamp", "message", "type", "payload"), patterns=(KIMI_CLI_EVENT,))),
+        reader="viewer.parse.agents.kimi_cli:parse_kimi_cli",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl",
+                             companions="subagents/*/wire.jsonl"),
+        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",
