@@ -493,8 +493,7 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl",
-                             companions="subagents/*/wire.jsonl"),
+        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="chatgpt",

@@ -254,3 +254,18 @@ def test_no_canary_of_any_sample_reaches_the_default_view():
     for pattern in (*HISTORIES.values(), "*-ui-messages.json", "cline-*.messages.json"):
         for path in SAMPLES.glob(pattern):
             assert "CANARY" not in str(shown(parse(path.read_bytes()))), path.name
+
+
+def test_a_roo_code_parent_names_the_sub_task_it_delegated_to_in_its_header():
+    transcript = parse((SAMPLES / "roo-code-3.52-orchestrator-api-history.json").read_bytes())
+    assert transcript.header["sub_tasks"] == ["019d962d-0e7a-7b41-8f63-2a9c5e1d7f04"]
+    delegated = next(m for m in transcript.messages if m.recipient == "functions.new_task")
+    assert any(p.call == delegated.index for p in transcript.pairs)
+
+
+def test_a_native_result_that_says_the_tool_failed_is_reported():
+    transcript = parse(history(
+        task(), assistant({"type": "tool_use", "id": "t1", "name": "read_file", "input": {"path": "nope"}}),
+        user({"type": "tool_result", "tool_use_id": "t1", "content": "[read_file for 'nope'] Result:\nThe tool "
+              "execution failed with the following error:\n<error>\nNo such file\n</error>"}, text(ENVIRONMENT))))
+    assert only(transcript, "W-TOOL-ERROR").message_index == 3

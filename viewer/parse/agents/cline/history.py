@@ -22,6 +22,7 @@ same shape, Roo Code and Kilo Code being forks of Cline).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_fields
@@ -52,6 +53,8 @@ INTERRUPTED = {"\n\n[Response interrupted by user]": ("W-SESSION-INTERRUPTED", "
                                                            "arrived.")}
 """The marks the agent appends to a response it saved cut short, and what each means."""
 NO_RESPONSE = "Failure: I did not provide a response."
+SUB_TASK = re.compile(r"\ASubtask (\S+) completed\.")
+"""The result Roo Code writes into a `new_task` call's reply when the sub-task it delegated to finishes."""
 """What Cline saves as the answer when the model answered nothing."""
 
 
@@ -150,9 +153,13 @@ class _History:
                 self.session.messages[at] = replace_fields(self.session.messages[at], channel="final")
 
     def _environment(self, found: list[Draft]) -> None:
-        """What the environment details of a user turn say of the session: the working folder, the model."""
+        """What the environment details of a user turn say of the session (the working folder, the model), and the
+        sub-tasks whose results come back in it (Roo Code's `Subtask <id> completed.`)."""
         for piece in found:
             content = piece.fields.get("content", "")
+            sub_task = SUB_TASK.match(content) if piece.fields.get("role") == "tool" else None
+            if sub_task is not None:
+                self.header.setdefault("sub_tasks", []).append(sub_task[1])
             if piece.fields.get("intent") == "context" and turns.is_environment(content):
                 self.model = turns.model_named(content) or self.model
                 folder = turns.working_folder(content)

@@ -75,8 +75,9 @@ def is_environment(text: str) -> bool:
 
 
 def failed(output: str) -> bool:
-    """Whether a tool's result says that the tool failed."""
-    return output.lstrip().startswith(TOOL_FAILED)
+    """Whether a tool's result (its header aside) says that the tool failed."""
+    header = RESULT_HEADER.match(output)
+    return output[header.end() if header else 0:].lstrip().startswith(TOOL_FAILED)
 
 
 def model_named(text: str) -> str | None:
