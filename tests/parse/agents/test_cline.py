@@ -269,3 +269,12 @@ def test_a_native_result_that_says_the_tool_failed_is_reported():
         user({"type": "tool_result", "tool_use_id": "t1", "content": "[read_file for 'nope'] Result:\nThe tool "
               "execution failed with the following error:\n<error>\nNo such file\n</error>"}, text(ENVIRONMENT))))
     assert only(transcript, "W-TOOL-ERROR").message_index == 3
+
+
+def test_a_text_result_s_output_holding_a_tag_like_the_user_s_stays_the_tool_s():
+    transcript = parse(history(
+        task(), assistant(text("<read_file>\n<path>a.md</path>\n</read_file>")),
+        user(text("[read_file for 'a.md'] Result:"), text("Notes <task>\nfile text\n</task>"), text(ENVIRONMENT))))
+    assert "file text" not in str(shown(transcript))
+    reply = next(m for m in transcript.messages if m.role == "tool")
+    assert "file text" in reply.content and reply.name == "functions.read_file"

@@ -12,7 +12,8 @@ from tests.parse.agents.default_view import CANARY, default_view_json
 
 ENVIRONMENT = f"<environment_details>\n# VSCode Open Tabs\n{CANARY}.md\n\n# Current Mode\nACT MODE\n</environment_details>"
 HISTORY_KINDS = ("typed", "answer", "thinking", "native-call", "xml-call", "xml-thinking", "feedback", "resume",
-                 "mention", "tag-in-output", "reasoning", "details", "completion", "interrupted", "unknown")
+                 "mention", "tag-in-output", "tag-in-text-output", "reasoning", "details", "completion", "interrupted",
+                 "unknown")
 EXAMPLES = settings(max_examples=80, deadline=None)
 
 
@@ -61,6 +62,10 @@ def history_records(kind: str, number: int) -> list[dict]:
         return [said({"type": "tool_use", "id": call_id, "name": "read_file", "input": {"path": "a"}}),
                 user({"type": "tool_result", "tool_use_id": call_id,
                       "content": f"[read_file for 'a'] Result:\n<x>\n<answer>{CANARY}</answer>\n</x>"})]
+    if kind == "tag-in-text-output":
+        return [said(_text("<read_file>\n<path>a</path>\n</read_file>")),
+                user(_text("[read_file for 'a'] Result:"), _text(f"Notes <task>\n{CANARY}\n</task>"),
+                     _text(f"more <answer>{CANARY}</answer>"))]
     if kind == "reasoning":
         return [said({"type": "reasoning", "text": CANARY, "summary": []},
                      {"type": "thoughtSignature", "thoughtSignature": CANARY}, _text(f"SHOWN-{number}"),

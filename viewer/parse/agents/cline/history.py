@@ -431,7 +431,9 @@ class _UserTurn:
             self._close_reply()
             self._reply = (header[0], [text], [span])
             return
-        if self._reply is not None and not turns.is_environment(text) and turns.TYPED.match(text) is None:
+        if self._reply is not None and not turns.is_environment(text) and turns.typed_in_result(text) is None:
+            # The output of a text result goes on in blocks of its own (a file's content may hold anything): only
+            # the user's feedback on it, led in by the agent's own words, ends it.
             self._reply[1].append(text)
             self._reply[2].append(span)
             return
