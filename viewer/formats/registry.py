@@ -23,9 +23,10 @@ JSON_ARRAY = r"\A\[\s*\{"
 ENVIRONMENT_BLOCK = r'(?<!\\)"text"\s*:\s*"<environment_details>\\n'
 """The `<environment_details>` block Cline and its forks end every user turn with (a text block of its own)."""
 CLINE_HISTORY = (r'(?<!\\)"(?:modelInfo"\s*:\s*\{\s*"modelId|metrics"\s*:\s*\{\s*"tokens|text"\s*:\s*"(?:<task>\\n|'
-                 r'<environment_details>\\n|\[[a-z_]+(?: for [^"\]\n]*)?\] Result:))')
+                 r'<user_message>\\n|<environment_details>\\n|\[[a-z_]+(?: for [^"\]\n]*)?\] Result:))')
 """Any mark of Cline's (and its forks') API history: an assistant's `modelInfo` or `metrics`, the first turn's
-`<task>`, the environment details, a tool result written as text. Plain Anthropic messages have none."""
+`<task>` (Roo Code's `<user_message>`, when a long first message pushes its environment details out of the head
+detection reads), the environment details, a tool result written as text. Plain Anthropic messages have none."""
 ROO_ENVIRONMENT = r"Current time in ISO 8601 UTC format:|# Current Mode\\n<slug>"
 """How Roo Code (and Kilo Code) write the time and the mode in the environment details; Cline writes neither."""
 KILO_ENVIRONMENT = r"<tool_format>(?:xml|native)</tool_format>"

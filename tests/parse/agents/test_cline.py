@@ -278,3 +278,11 @@ def test_a_text_result_s_output_holding_a_tag_like_the_user_s_stays_the_tool_s()
     assert "file text" not in str(shown(transcript))
     reply = next(m for m in transcript.messages if m.role == "tool")
     assert "file text" in reply.content and reply.name == "functions.read_file"
+
+
+def test_a_roo_code_history_whose_first_message_fills_the_head_is_still_read_as_the_cline_family():
+    raw = history(user(text("<user_message>\n" + "pasted log line\n" * 6000 + "</user_message>"),
+                       text(ENVIRONMENT.replace("ACT MODE", "<slug>code</slug>"))), assistant(text("ok")))
+    assert len(raw) > 65536
+    transcript = parse(raw)
+    assert transcript.dialect == "cline" and transcript.messages[1].intent == "context"
