@@ -163,6 +163,7 @@ class _Wire:
         if kind == "step.begin":
             uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else f"line {line.number}"
             self.steps[uuid] = self.session.next_turn()
+            self.step_messages[uuid] = []
             self.last_step = uuid
             self.quiet.append(line.span)
             return
