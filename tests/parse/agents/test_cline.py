@@ -187,7 +187,8 @@ def test_a_completion_nothing_answers_is_the_answer_alone_and_one_answered_is_a_
 
 
 def test_an_interrupted_response_loses_the_agent_s_mark_and_says_so():
-    transcript = parse(history(task(), assistant(text("Running the tests, and then\n\n[Response interrupted by user]"))))
+    cut = "Running the tests, and then\n\n[Response interrupted by user]"
+    transcript = parse(history(task(), assistant(text(cut))))
     assert transcript.messages[-1].content == "Running the tests, and then"
     assert only(transcript, "W-SESSION-INTERRUPTED").message_index == 2
     failed = parse(history(task(), assistant(text("Partial\n\n[Response interrupted by API Error]"))))

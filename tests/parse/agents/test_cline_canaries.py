@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from tests.parse.agents.default_view import CANARY, default_view_json
 
-ENVIRONMENT = f"<environment_details>\n# VSCode Open Tabs\n{CANARY}.md\n\n# Current Mode\nACT MODE\n</environment_details>"
+ENVIRONMENT = (f"<environment_details>\n# VSCode Open Tabs\n{CANARY}.md\n\n# Current Mode\nACT MODE\n"
+               "</environment_details>")
 HISTORY_KINDS = ("typed", "answer", "thinking", "native-call", "xml-call", "xml-thinking", "feedback", "resume",
                  "mention", "tag-in-output", "tag-in-text-output", "reasoning", "details", "completion", "interrupted",
                  "unknown")

@@ -23,7 +23,7 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
+from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.arrays import read_elements
 from viewer.parse.agents.cline.history import milliseconds
@@ -50,8 +50,8 @@ BOOKKEEPING = ("api_req_finished", "api_req_retried", "api_req_retry_delayed", "
                "api_req_deleted", "deleted_api_reqs", "checkpoint_created", "checkpoint_saved", "task_progress",
                "hook_status", "hook_output_stream", "conditional_rules_applied", "info", "shell_integration_warning",
                "resume_task", "resume_completed_task", "subagent_usage", "user_edit_todos", "too_many_tools_warning",
-               "mcp_server_request_started", "sliding_window_truncation", "codebase_search_result", "load_mcp_documentation",
-               "user_feedback_diff")
+               "mcp_server_request_started", "sliding_window_truncation", "codebase_search_result",
+               "load_mcp_documentation", "user_feedback_diff")
 """Rows of the panel's own bookkeeping: no message (frame)."""
 CANCELLED = {"user_cancelled": ("W-SESSION-INTERRUPTED", "The user cancelled this request."),
              "streaming_failed": ("W-API-ERROR", "The response broke off: the stream failed"),
