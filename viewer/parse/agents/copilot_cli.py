@@ -93,12 +93,15 @@ class _Reader:
         self._agents: dict[str, str] = {}
         """A sub-agent's id -> the toolCallId that started it."""
         self._shutdown: dict[str, Any] | None = None
+        self._now: str | None = None
+        """The time of the line being read."""
         self._usages: list[Usage] = []
 
     # ---- dispatch ----------------------------------------------------------------------------------------------
 
     def line(self, line: Line) -> None:
         kind, data = line.get("type"), line.get("data")
+        self._now = text_of(line.get("timestamp"))  # read now: the session keeps nothing of a line once read
         if not isinstance(kind, str) or not isinstance(data, dict):
             what = f"A line {type_phrase(kind, line.value)}"
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
@@ -168,7 +171,7 @@ class _Reader:
             message = self.session.messages[index]
             if message.end == "call" and message.call_id:
                 self._calls.setdefault(message.call_id, index)
-            self.metas[index] = Meta(timestamp=text_of(line.get("timestamp")), model=model,
+            self.metas[index] = Meta(timestamp=self._now, model=model,
                                      usage=usage if index == last else None,
                                      response=text_of(data.get("apiCallId")) or text_of(data.get("requestId")))
 
@@ -185,7 +188,7 @@ class _Reader:
     def _tool_start(self, line: Line, data: dict[str, Any]) -> None:
         call_id = text_of(data.get("toolCallId"))
         if call_id is not None:
-            self._started.setdefault(call_id, text_of(line.get("timestamp")) or "")
+            self._started.setdefault(call_id, self._now or "")
         if call_id is not None and call_id in self._calls:
             self.quiet.append(line.span)  # the call was read from the assistant's message
             return
@@ -219,7 +222,7 @@ class _Reader:
                                                         + (f": {_short(message)}" if message else "."), line.span))
         first = len(self.session.messages)
         self._add(line, [drafts.reply(name, content, None, call_id)], problems)
-        timestamp = text_of(line.get("timestamp"))
+        timestamp = self._now
         started = self._started.get(call_id or "") or None
         self.metas[first] = Meta(timestamp=timestamp, duration_ms=between(started, timestamp))
 
@@ -276,7 +279,7 @@ class _Reader:
 
     def _timed(self, line: Line, first: int, model: str | None = None) -> None:
         for index in range(first, len(self.session.messages)):
-            self.metas.setdefault(index, Meta(timestamp=text_of(line.get("timestamp")), model=model))
+            self.metas.setdefault(index, Meta(timestamp=self._now, model=model))
 
     def _turn(self, agent: str | None, turn_id: str | None) -> int:
         if turn_id is None:
