@@ -8,31 +8,42 @@ from dataclasses import dataclass
 from typing import Any
 
 from viewer.model import Span
-from viewer.parse.json.positions import Node
+from viewer.parse.json.positions import JsonError, Node, read_value
 
 
 class Where:
-    """Where each value of a document was written: the positions of the containers read from the source, and the
-    members and items a later change replaced."""
+    """Where each value of a document was written: the containers' spans, their members' and items' read from
+    the source only when a reader asks for them (a session of many megabytes is mostly values no message reads),
+    and the members and items a later change replaced."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._spans: dict[int, Span] = {}
+        """id(container) -> where it was written."""
         self._nodes: dict[int, Node] = {}
-        """id(container) -> the node it was read as (with the spans of its members or items)."""
+        """id(container) -> it read with the spans of its members or items."""
         self._written: dict[tuple[int, Any], Span] = {}
         """(id(container), key or index) -> where a change wrote that member or item."""
         self._alive: list[Any] = []
         """The containers registered, kept alive so that their ids stay theirs."""
 
     def adopt(self, node: Node) -> None:
-        """Register a value read with positions, and every container inside it read so."""
+        """Register a value read from the source: where it stands, and the spans of its members or items when they
+        were read."""
         waiting = [node]
-        while waiting:
+        while waiting:  # as deep as it was read: a document cut short is read no deeper than at once
             current = waiting.pop()
+            self.place(current.value, current.span)
             if isinstance(current.value, (dict, list)) and (current.members or current.items):
                 self._nodes[id(current.value)] = current
-                self._alive.append(current.value)
                 waiting.extend(member.node for member in current.members.values())
                 waiting.extend(current.items)
+
+    def place(self, value: Any, span: Span) -> None:
+        """A container stands at `span` (as written, or as a change wrote it)."""
+        if isinstance(value, (dict, list)) and id(value) not in self._spans:
+            self._spans[id(value)] = span
+            self._alive.append(value)
 
     def wrote(self, container: Any, key: Any, span: Span) -> None:
         """A change wrote `container[key]`, its value standing at `span`."""
@@ -47,15 +58,27 @@ class Where:
         written = self._written.get((id(container), key))
         if written is not None:
             return written
-        node = self._nodes.get(id(container))
+        node = self._node(container)
         if node is None:
             return default
         if isinstance(container, dict):
             member = node.members.get(key)
             return member.node.span if member is not None else default
-        if isinstance(key, int) and 0 <= key < len(node.items) and node.items[key].value is container[key]:
+        if isinstance(key, int) and 0 <= key < len(node.items):
             return node.items[key].span
         return default
+
+    def _node(self, container: Any) -> Node | None:
+        node = self._nodes.get(id(container))
+        if node is None and id(container) in self._spans:
+            start, end = self._spans[id(container)]
+            if self._text[start:start + 1] in ("{", "["):
+                try:
+                    node = read_value(self._text, start, 1)
+                except JsonError:  # a container cut short: its members are not where a whole one's are
+                    return None
+                self._nodes[id(container)] = node
+        return node
 
 
 @dataclass(slots=True)
@@ -71,10 +94,11 @@ class At:
 
     def at(self, key: Any) -> At:
         """The value under `key` (None when there is none), with its span."""
-        if isinstance(self.value, dict) and key in self.value:
-            return At(self.value[key], self.where.span(self.value, key, self.span), self.where)
-        if isinstance(self.value, list) and isinstance(key, int) and 0 <= key < len(self.value):
-            return At(self.value[key], self.where.span(self.value, key, self.span), self.where)
+        if isinstance(self.value, dict) and key in self.value \
+                or isinstance(self.value, list) and isinstance(key, int) and 0 <= key < len(self.value):
+            child = At(self.value[key], self.where.span(self.value, key, self.span), self.where)
+            self.where.place(child.value, child.span)
+            return child
         return At(None, self.span, self.where)
 
     def items(self, key: str | None = None) -> list[At]:
@@ -133,7 +157,7 @@ def replay(root: Any, where: Where, kind: int, path: list, value: Any, value_nod
                 target.append(item)
                 if nodes:
                     where.wrote(target, len(target) - 1, nodes[at].span)
-                    where.adopt(nodes[at])
+                    where.place(item, nodes[at].span)
                 elif value_node is not None:
                     where.wrote(target, len(target) - 1, value_node.span)
     return None

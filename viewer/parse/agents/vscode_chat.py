@@ -37,8 +37,9 @@ from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_v
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
-DEPTH = 12
-"""Levels of a session read with spans: deep enough for a call's arguments in its request's tool call rounds."""
+DEPTH = 2
+"""Levels of a session (or a change's value) read with spans at once: its members and their items; deeper values
+are read with spans only when a message needs them (replayed.Where)."""
 UI_PARTS = frozenset((
     "textEditGroup", "notebookEditGroup", "codeblockUri", "inlineReference", "progressMessage",
     "progressTaskSerialized", "progressTask", "undoStop", "clearToPreviousToolInvocation", "mcpServersStarting",
@@ -58,7 +59,7 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
     """Read a VS Code chat session, whole or as its log of changes. Never raises on user input."""
     with collector_paused:
         problems: list[Diagnostic] = []
-        where = Where()
+        where = Where(text)
         root = _from_log(text, where, problems) if is_mutation_log(text) else _from_document(text, where, problems)
         reader = _Reader(Session(text))
         if root is not None:
@@ -120,7 +121,7 @@ def _cut_request(text: str, partial: Partial, cut: int) -> list[Node]:
         return []
     inner = Partial(("response",))
     try:
-        return [read_value(text, position, DEPTH - 1, into=inner)]
+        return [read_value(text, position, DEPTH, into=inner)]
     except JsonError:
         pass
     members = dict(inner.members)
