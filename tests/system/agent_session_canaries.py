@@ -33,7 +33,8 @@ def _copilot_cli(dialect: str) -> str:
     event("assistant.turn_start", {"turnId": "0"})
     event("assistant.reasoning", {"reasoningId": "r1", "content": c("analysis")})
     event("assistant.message", {"content": "", "reasoningText": c("analysis"), "reasoningOpaque": "T1BBUVVF",
-                                "toolRequests": [{"toolCallId": "k1", "name": "view", "arguments": {"path": c("arguments")}},
+                                "toolRequests": [{"toolCallId": "k1", "name": "view",
+                                                  "arguments": {"path": c("arguments")}},
                                                  {"toolCallId": "k2", "name": "task",
                                                   "arguments": {"prompt": c("prompt")}}], "turnId": "0"})
     event("tool.execution_start", {"toolCallId": "k1", "toolName": "view"})

@@ -356,14 +356,15 @@ DIALECTS: tuple[Dialect, ...] = (
         example='{"step_index": 0, "source": "USER_EXPLICIT", "type": "USER_INPUT", "status": "DONE", '
                 '"created_at": "2026-08-03T18:02:40Z", "content": "<USER_REQUEST>\\nWhat is 2+2?\\n</USER_REQUEST>"}',
         samples=("antigravity-*",),
-        detection=(JsonLines((Line(with_all=("step_index", "source"), test="viewer.parse.agents.antigravity:is_step"),)),),
+        detection=(JsonLines((Line(with_all=("step_index", "source"),
+                                   test="viewer.parse.agents.antigravity:is_step"),)),),
         reader="viewer.parse.agents.antigravity:parse_antigravity",
         pairing=Pairing.BY_ORDER,
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Antigravity", folders=("~/.gemini/antigravity-cli/brain", "~/.gemini/antigravity/brain"),
-                             pattern="transcript.jsonl"),
+        session=SessionFiles(agent="Antigravity", folders=("~/.gemini/antigravity-cli/brain",
+                                                           "~/.gemini/antigravity/brain"), pattern="transcript.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="qwen-code",

@@ -22,7 +22,8 @@ def steps(*made: dict) -> str:
 
 
 def request(text: str, extra: str = "") -> dict:
-    return {"source": "USER_EXPLICIT", "type": "USER_INPUT", "content": f"<USER_REQUEST>\n{text}\n</USER_REQUEST>{extra}"}
+    return {"source": "USER_EXPLICIT", "type": "USER_INPUT",
+            "content": f"<USER_REQUEST>\n{text}\n</USER_REQUEST>{extra}"}
 
 
 def planned(content: str = "", *calls: dict, **extra) -> dict:

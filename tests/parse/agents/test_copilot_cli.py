@@ -20,7 +20,8 @@ def events(*made: tuple[str, dict] | tuple[str, dict, dict]) -> str:
     lines = []
     for number, event in enumerate(made):
         kind, data, *extra = event
-        lines.append({"type": kind, "data": data, "id": f"e{number}", "timestamp": f"2026-08-03T10:15:{number:02d}.000Z",
+        lines.append({"type": kind, "data": data, "id": f"e{number}",
+                      "timestamp": f"2026-08-03T10:15:{number:02d}.000Z",
                       "parentId": f"e{number - 1}" if number else None, **(extra[0] if extra else {})})
     return "".join(json.dumps(line) + "\n" for line in lines)
 

@@ -2,8 +2,6 @@
 injected parts hidden, the parentUuid tree, sub-agent threads and system records."""
 from __future__ import annotations
 
-import json
-
 from tests.conftest import SAMPLES
 from tests.parse.agents.test_claude_code import assistant as claude_assistant, log, shown, user as claude_user
 from tests.parse.helpers import codes, only

@@ -222,7 +222,8 @@ def _cursor(kind: str, number: int) -> list[dict]:
         return [said("user", {"type": "text", "text": f"<timestamp>{CANARY}</timestamp>\n<user_query>\n"
                                                       f"SHOWN-{number}\n</user_query>\n<rules>{CANARY}</rules>"})]
     if kind == "answer":
-        return [said("assistant", {"type": "thinking", "thinking": CANARY}, {"type": "text", "text": f"SHOWN-{number}"})]
+        return [said("assistant", {"type": "thinking", "thinking": CANARY},
+                     {"type": "text", "text": f"SHOWN-{number}"})]
     if kind == "call":
         return [said("assistant", {"type": "tool_use", "name": "Shell", "input": {"command": CANARY}}),
                 said("user", {"type": "tool_result", "tool_use_id": "x", "content": CANARY})]

@@ -104,8 +104,8 @@ class _Reader:
         elif kind == "compaction_state":
             summary = value.get("summary")
             body = summary.get("body") if isinstance(summary, dict) else summary
-            self._add(line, [Draft(dict(role="user", name="compaction summary", channel="final", content=flat_text(body),
-                                        end="end", intent="context"), None)],
+            self._add(line, [Draft(dict(role="user", name="compaction summary", channel="final",
+                                        content=flat_text(body), end="end", intent="context"), None)],
                       [Pending("W-SESSION-COMPACTED", "Droid compacted its context here: this summary replaced the "
                                                       "history the model saw next.", line.span)])
         else:

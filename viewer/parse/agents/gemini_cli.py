@@ -126,10 +126,11 @@ def _document_entries(text: str, problems: list[Diagnostic]) -> list[Line]:
     except JsonError as error:
         ends = [item.span[1] for item in partial.items] or [member.span[1] for member in partial.members.values()]
         cut = max(ends, default=start)
+        reason = error.reason.removesuffix(" at").removesuffix(" starting")
         problems.append(make_diagnostic(
             "E-STREAM-TRUNCATED", (cut, len(text.rstrip())),
-            f"The recording breaks off mid-JSON ({error.reason.removesuffix(' at').removesuffix(' starting')}): it was cut short while it "
-            "was written; the messages before the cut are read."))
+            f"The recording breaks off mid-JSON ({reason}): it was cut short while it was written; the messages "
+            "before the cut are read."))
         members = dict(partial.members)
         if partial.key == "messages" and "messages" not in members:  # the list the cut fell in: its whole items
             items = tuple(partial.items)

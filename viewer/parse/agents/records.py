@@ -79,7 +79,8 @@ def record_line(text: str, node: Node, number: int) -> Line:
 
 
 def finished(messages: Sequence[Message], metas: dict[int, Meta], threads: dict[int, str] | None = None,
-             aside: set[int] | frozenset[int] = frozenset(), parents: dict[int, int] | None = None) -> tuple[Message, ...]:
+             aside: set[int] | frozenset[int] = frozenset(),
+             parents: dict[int, int] | None = None) -> tuple[Message, ...]:
     """The messages with what the log recorded about each."""
     threads = threads or {}
     parents = parents or {}
