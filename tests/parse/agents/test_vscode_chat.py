@@ -93,10 +93,10 @@ def test_a_cancelled_request_is_an_interruption_and_a_failed_one_a_hidden_error(
     assert failed.messages[-1].role == "system" and "W-API-ERROR" in codes(failed)
 
 
-def test_streamed_markdown_parts_are_one_answer_and_ui_parts_are_frame():
+def test_streamed_markdown_parts_are_one_answer_whatever_ui_parts_stand_between_them():
     transcript = parse(json.dumps(session(request("go", markdown("Hel"), markdown("lo"),
                                                   {"kind": "undoStop", "id": "u"}, markdown(" again")))))
-    assert [m.content for m in transcript.messages] == ["go", "Hello", " again"]
+    assert [m.content for m in transcript.messages] == ["go", "Hello again"]
 
 
 def test_a_log_is_replayed_set_by_set_and_each_message_points_at_the_line_that_wrote_it():
@@ -131,3 +131,12 @@ def test_a_chat_export_or_plain_json_is_not_taken_for_a_session():
     assert parse(json.dumps({"requests": [{"message": "hi"}]})).dialect == "json"
     assert parse(json.dumps(session(request("hi")))).dialect == "vscode-chat"
     assert parse(changes({"kind": 0, "v": session()})).dialect == "vscode-chat"
+
+
+def test_a_file_named_inside_the_answer_stays_in_its_text():
+    reference = {"kind": "inlineReference", "inlineReference": {"$mid": 1, "path": "/w/shop/rates.py",
+                                                                "scheme": "file"}}
+    transcript = parse(json.dumps(session(request("go", markdown("I changed "), reference,
+                                                  {"kind": "codeblockUri", "uri": {"path": "/w/x"}},
+                                                  markdown(" to round half up.")))))
+    assert [m.content for m in transcript.messages] == ["go", "I changed `rates.py` to round half up."]

@@ -41,7 +41,7 @@ DEPTH = 2
 """Levels of a session (or a change's value) read with spans at once: its members and their items; deeper values
 are read with spans only when a message needs them (replayed.Where)."""
 UI_PARTS = frozenset((
-    "textEditGroup", "notebookEditGroup", "codeblockUri", "inlineReference", "progressMessage",
+    "textEditGroup", "notebookEditGroup", "codeblockUri", "progressMessage",
     "progressTaskSerialized", "progressTask", "undoStop", "clearToPreviousToolInvocation", "mcpServersStarting",
     "command", "treeData", "multiDiffData", "workspaceEdit", "pullRequest", "extensions", "confirmation",
     "elicitationSerialized", "elicitation", "questionCarousel", "hook", "codeCitation", "references",
@@ -310,6 +310,8 @@ def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft],
             run.append(part)
             run_kind = kind
             continue
+        if kind in UI_PARTS:
+            continue  # drawn beside the text (a code block's file, an undo stop): the text goes on
         close_run()
         if kind == "tool":
             call_id = text_of(part.get("toolCallId"))
@@ -324,7 +326,7 @@ def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft],
             found.append(Draft(dict(role="system", name="warning", channel="final", content=text or "", end="end"),
                                part.span))
             threads.append(None)
-        elif kind not in UI_PARTS:
+        else:
             what = f"A response part {type_phrase(part.get('kind'), part.value)}"
             found.append(drafts.unclassified("assistant", part.get("kind"), part.value, part.span,
                                              "W-JSON-UNKNOWN-PART", what))
@@ -349,8 +351,8 @@ def _kind(part: At) -> str | None:
     kind = part.get("kind")
     if kind is None and isinstance(part.get("value"), str):
         return "markdown"
-    if kind == "markdownContent":
-        return "markdown"
+    if kind in ("markdownContent", "markdownVuln", "inlineReference"):
+        return "markdown"  # an inline reference is a file named in the middle of the answer's text
     if kind == "thinking":
         return "thinking"
     if kind == "toolInvocationSerialized" or kind is None and "toolCallId" in (part.value or {}):
@@ -362,12 +364,25 @@ def _kind(part: At) -> str | None:
 
 def _part_text(part: At) -> str:
     value = part.get("value")
-    if part.get("kind") == "markdownContent":
+    if part.get("kind") in ("markdownContent", "markdownVuln"):
         content = part.get("content")
         value = content.get("value") if isinstance(content, dict) else content
+    elif part.get("kind") == "inlineReference":
+        return f"`{_reference_name(part.value)}`"
     if isinstance(value, list):
         return "".join(item for item in value if isinstance(item, str))
     return value if isinstance(value, str) else ""
+
+
+def _reference_name(part: dict) -> str:
+    """What an inline reference names: its name, else the last segment of its file's path."""
+    if text_of(part.get("name")):
+        return part["name"]
+    reference = part.get("inlineReference")
+    if isinstance(reference, dict) and isinstance(reference.get("uri"), dict):
+        reference = reference["uri"]
+    path = (reference.get("path") or reference.get("fsPath") or "") if isinstance(reference, dict) else ""
+    return path.rstrip("/").rsplit("/", 1)[-1] if isinstance(path, str) and path else "(a reference)"
 
 
 def _call_and_reply(part: At | None, planned: At | None, result: At | None, session: Session) -> list[Draft]:
