@@ -31,7 +31,7 @@ from viewer.model import Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import count, finished, item_spans, text_of
+from viewer.parse.agents.records import count, finished, item_spans, text_of, threads_of
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -66,9 +66,10 @@ def parse_copilot_cli(text: str, options: ParseOptions) -> Transcript:
             reader.line(line)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of)
-        diagnostics = [*unreadable, *session.diagnostics, *reader.thread_problems()]
+        threads, unnamed = reader.threads()
+        diagnostics = [*unreadable, *session.diagnostics, *unnamed]
         return Transcript(dialect="copilot-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | reader.totals(), threads=reader.threads(),
+                          header=reader.header | reader.totals(), threads=threads,
                           frame=session.frame(reader.quiet, diagnostics))
 
 
@@ -296,20 +297,11 @@ class _Reader:
         self._reasoning.pop(agent, None)
         self._current.pop(agent, None)
 
-    def threads(self) -> tuple[Thread, ...]:
-        named = dict.fromkeys(self.thread_of[index] for index in sorted(self.thread_of))
-        return tuple(Thread(agent, self._calls.get(self._agents.get(agent, agent))) for agent in named)
-
-    def thread_problems(self) -> list:
-        found = []
-        for thread in self.threads():
-            if thread.call is None:
-                first = min(index for index, agent in self.thread_of.items() if agent == thread.id)
-                found.append(make_diagnostic(
-                    "W-SESSION-THREAD", self.session.messages[first].span,
-                    "This sub-agent's conversation names no call that started it; it is kept, hidden from the "
-                    "default view.", first))
-        return found
+    def threads(self) -> tuple[tuple[Thread, ...], list]:
+        return threads_of(self.session.messages, self.thread_of,
+                          lambda agent: self._calls.get(self._agents.get(agent, agent)),
+                          "This sub-agent's conversation names no call that started it; it is kept, hidden from the "
+                          "default view.")
 
     def totals(self) -> dict[str, Any]:
         """The session's totals: `session.shutdown`'s per model when the session ended normally, else what the

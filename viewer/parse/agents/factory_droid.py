@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import anthropic_blocks, count, finished, member_object, read_record, text_of
+from viewer.parse.agents.records import (
+    anthropic_blocks, count, finished, member_object, read_record, text_of, threads_of)
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
@@ -65,10 +66,11 @@ def parse_factory_droid(text: str, options: ParseOptions) -> Transcript:
             reader.line(line)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of)
-        diagnostics = [*unreadable, *session.diagnostics, *reader.thread_problems()]
+        threads, unnamed = reader.threads()
+        diagnostics = [*unreadable, *session.diagnostics, *unnamed]
         return Transcript(dialect="factory-droid", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | usage_totals(reader.usages, reader.models),
-                          threads=reader.threads(), frame=session.frame(reader.quiet, diagnostics))
+                          threads=threads, frame=session.frame(reader.quiet, diagnostics))
 
 
 class _Reader:
@@ -170,20 +172,11 @@ class _Reader:
             for index in range(first, len(self.session.messages)):
                 self.thread_of[index] = self._scope
 
-    def threads(self) -> tuple[Thread, ...]:
-        named = dict.fromkeys(self.thread_of[index] for index in sorted(self.thread_of))
-        return tuple(Thread(scope, self._calls.get(self._callers.get(scope, ""))) for scope in named)
-
-    def thread_problems(self) -> list[Diagnostic]:
-        found = []
-        for thread in self.threads():
-            if thread.call is None:
-                first = min(index for index, scope in self.thread_of.items() if scope == thread.id)
-                found.append(make_diagnostic(
-                    "W-SESSION-THREAD", self.session.messages[first].span,
-                    "This sub-agent's session names no call of this session that started it; it is kept, hidden "
-                    "from the default view.", first))
-        return found
+    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+        return threads_of(self.session.messages, self.thread_of,
+                          lambda scope: self._calls.get(self._callers.get(scope, "")),
+                          "This sub-agent's session names no call of this session that started it; it is kept, "
+                          "hidden from the default view.")
 
 
 def _pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:

@@ -32,7 +32,7 @@ from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import between, usage_totals
 from viewer.parse.agents.records import (
-    finished, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of)
+    finished, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of, threads_of)
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -83,10 +83,11 @@ def parse_gemini_cli(text: str, options: ParseOptions) -> Transcript:
             reader.entry(number, entry)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of, reader.aside)
-        diagnostics = [*problems, *session.diagnostics, *reader.closing_problems()]
+        threads, unnamed = reader.threads()
+        diagnostics = [*problems, *session.diagnostics, *reader.rewinds(), *unnamed]
         return Transcript(dialect="gemini-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | usage_totals(reader.usages, reader.models),
-                          threads=reader.threads(), frame=session.frame(reader.quiet, diagnostics))
+                          threads=threads, frame=session.frame(reader.quiet, diagnostics))
 
 
 # ---- the file's entries, in order ---------------------------------------------------------------------------------
@@ -343,7 +344,7 @@ class _Reader:
 
     # ---- after
 
-    def closing_problems(self) -> list[Diagnostic]:
+    def rewinds(self) -> list[Diagnostic]:
         found = []
         for rewind in self._rewinds.values():
             first = next((record.first for record in rewind.removed if record.first is not None), None)
@@ -351,18 +352,12 @@ class _Reader:
                 "W-SESSION-FORK", rewind.line.span,
                 f"The user rewound the chat here to message {rewind.line.value.get('$rewindTo')!s:.60}: it and the "
                 "messages after it are kept, hidden from the default view, which follows what came next.", first))
-        for thread in self.threads():
-            if thread.call is None:
-                first = min(index for index, scope in self.thread_of.items() if scope == thread.id)
-                found.append(make_diagnostic(
-                    "W-SESSION-THREAD", self.session.messages[first].span,
-                    "This sub-agent's recording names no call of the session that started it; it is kept, hidden "
-                    "from the default view.", first))
         return found
 
-    def threads(self) -> tuple[Thread, ...]:
-        named = dict.fromkeys(self.thread_of[index] for index in sorted(self.thread_of))
-        return tuple(Thread(scope, self._agent_calls.get(scope)) for scope in named)
+    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+        return threads_of(self.session.messages, self.thread_of, self._agent_calls.get,
+                          "This sub-agent's recording names no call of the session that started it; it is kept, "
+                          "hidden from the default view.")
 
 
 def _response_pieces(source: JsonObject, session: Session) -> list[Draft]:

@@ -27,7 +27,7 @@ from viewer.model.branches import FORKS_KEY
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import finished, gemini_parts, gemini_usage, read_record, text_of
+from viewer.parse.agents.records import finished, gemini_parts, gemini_usage, read_record, text_of, threads_of
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.tree import Tree
 from viewer.parse.common import Pending, shown_json
@@ -252,19 +252,17 @@ class _Reader:
         calls = {message.call_id: message.index for message in messages
                  if message.is_call and message.call_id and message.index not in thread_of}
         prompts = _calls_by_prompt(messages, thread_of)
-        threads, problems = [], []
-        for name in dict.fromkeys(thread_of[index] for index in sorted(thread_of)):
-            first = min(index for index, agent in thread_of.items() if agent == name)
+        first: dict[str, int] = {}
+        for index in sorted(thread_of):
+            first.setdefault(thread_of[index], index)
+
+        def call_of(name: str) -> int | None:
             call = calls.get(self._ready.get(name, ""))
-            if call is None and messages[first].role == "user":
-                call = prompts.get(messages[first].content.strip())
-            threads.append(Thread(name, call))
-            if call is None:
-                problems.append(make_diagnostic(
-                    "W-SESSION-THREAD", messages[first].span,
-                    "This sub-agent's conversation names no call that started it; it is kept, hidden from the "
-                    "default view.", first))
-        return tuple(threads), problems
+            opening = messages[first[name]]
+            return call if call is not None or opening.role != "user" else prompts.get(opening.content.strip())
+
+        return threads_of(messages, thread_of, call_of, "This sub-agent's conversation names no call that started "
+                                                        "it; it is kept, hidden from the default view.")
 
 
 class _QwenTree(Tree):

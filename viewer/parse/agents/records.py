@@ -10,7 +10,7 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Message, Meta, Span, Usage
+from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line
 from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import block_reader
@@ -160,3 +160,17 @@ def anthropic_blocks(source: JsonObject, key: str, role: str, builder: Any, text
 def drafts_unclassified(role: str, kind: Any, block: Any, span: Span) -> Draft:
     return drafts.unclassified(role, kind, block, span, "W-JSON-UNKNOWN-PART",
                                f"A content block {type_phrase(kind, block)}")
+
+
+def threads_of(messages: Sequence[Message], thread_of: dict[int, str], call_of: Callable[[str], int | None],
+               unnamed: str) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+    """Each sub-agent's thread, in the order its first message stands, with the call that started it
+    (`call_of(thread)`); a thread whose call is not known is W-SESSION-THREAD (saying `unnamed`) on its first
+    message."""
+    first: dict[str, int] = {}
+    for index in sorted(thread_of):
+        first.setdefault(thread_of[index], index)
+    threads = tuple(Thread(name, call_of(name)) for name in first)
+    problems = [make_diagnostic("W-SESSION-THREAD", messages[first[thread.id]].span, unnamed, first[thread.id])
+                for thread in threads if thread.call is None]
+    return threads, problems

@@ -27,7 +27,7 @@ from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagn
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import usage_totals
-from viewer.parse.agents.records import count, finished, text_of
+from viewer.parse.agents.records import count, finished, text_of, threads_of
 from viewer.parse.agents.replayed import At, Where, replay
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -68,10 +68,11 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
                 reader.request(request)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of)
-        diagnostics = [*problems, *session.diagnostics, *reader.thread_problems()]
+        threads, unnamed = reader.threads()
+        diagnostics = [*problems, *session.diagnostics, *unnamed]
         return Transcript(dialect="vscode-chat", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | usage_totals(reader.usages, reader.models),
-                          threads=reader.threads(), frame=session.frame([], diagnostics))
+                          threads=threads, frame=session.frame([], diagnostics))
 
 
 # ---- the session, whole or replayed -------------------------------------------------------------------------------
@@ -261,20 +262,10 @@ class _Reader:
             if thread is not None:
                 self.thread_of[first + at] = thread
 
-    def threads(self) -> tuple[Thread, ...]:
-        named = dict.fromkeys(self.thread_of[index] for index in sorted(self.thread_of))
-        return tuple(Thread(name, self._calls.get(name)) for name in named)
-
-    def thread_problems(self) -> list[Diagnostic]:
-        found = []
-        for thread in self.threads():
-            if thread.call is None:
-                first = min(index for index, name in self.thread_of.items() if name == thread.id)
-                found.append(make_diagnostic(
-                    "W-SESSION-THREAD", self.session.messages[first].span,
-                    "This sub-agent's calls name no runSubagent call of the session; they are kept, hidden from "
-                    "the default view.", first))
-        return found
+    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+        return threads_of(self.session.messages, self.thread_of, self._calls.get,
+                          "This sub-agent's calls name no runSubagent call of the session; they are kept, hidden "
+                          "from the default view.")
 
 
 def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft], list[str | None], list[Pending]]:
