@@ -9,7 +9,7 @@ from tests.parse.agents.test_claude_code import assistant as claude_assistant, l
 from tests.parse.helpers import codes, only
 from viewer import parse
 
-SAMPLE = "factory-droid-2-task-subagent-compaction.jsonl"
+SAMPLE = "factory-droid-v2-task-subagent-compaction.jsonl"
 START = {"type": "session_start", "id": "s1", "title": "t", "version": 2, "cwd": "/w"}
 
 

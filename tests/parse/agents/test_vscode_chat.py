@@ -10,8 +10,8 @@ from tests.parse.agents.test_claude_code import shown
 from tests.parse.helpers import codes, only
 from viewer import parse
 
-WHOLE = "vscode-chat-1.103-subagent-cancelled.json"
-LOG = "vscode-chat-1.103-subagent-cancelled.jsonl"
+WHOLE = "vscode-chat-2026-subagent-cancelled.json"
+LOG = "vscode-chat-2026-subagent-cancelled.jsonl"
 
 
 def sample(name: str):

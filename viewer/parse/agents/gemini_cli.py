@@ -207,6 +207,9 @@ class _Reader:
                     self.header[name] = value[key]
             if text_of(value.get("summary")):
                 self.header["session_title"] = value["summary"]
+            directories = value.get("directories")
+            if isinstance(directories, list) and directories and text_of(directories[0]):
+                self.header["cwd"] = directories[0]
             return None
         return None if value["sessionId"] == self._main else value["sessionId"]
 

@@ -196,6 +196,10 @@ class _Reader:
         started = _time(root.get("creationDate"))
         if started:
             self.header["started"] = started
+        for request in root.items("requests")[:1]:
+            agent = request.get("agent")
+            if isinstance(agent, dict) and text_of(agent.get("extensionVersion")):
+                self.header["version"] = agent["extensionVersion"]
 
     def request(self, request: At) -> None:
         if not isinstance(request.value, dict):
