@@ -79,6 +79,11 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
 
 def _from_document(text: str, where: Where, problems: list[Diagnostic]) -> At | None:
     start = skip_blank(text, 0)
+    if not text.startswith("{", start):
+        if text.strip():
+            problems.append(make_diagnostic("W-JSON-SYNTAX", (start, len(text.rstrip())),
+                                            "This is not a VS Code chat session (a JSON object); it was not read."))
+        return None
     partial = Partial(("requests",))
     try:
         node = read_value(text, start, DEPTH, into=partial)
