@@ -74,6 +74,7 @@ def test_results_answer_the_calls_before_them_in_order_and_are_named_after_them(
     assert [(m.name, m.content, m.meta.duration_ms) for m in replies] == [
         ("functions.replace_file_content", "edited", 2000), ("functions.run_command", "a b", 2000)]
     assert sorted((p.call, p.reply, p.by) for p in transcript.pairs) == [(2, 4, "order"), (3, 5, "order")]
+    assert only(transcript, "W-PAIRED-BY-ORDER").message_index == 4  # said once, where the guess begins
 
 
 def test_a_result_with_no_call_before_it_is_reported_not_guessed():

@@ -72,6 +72,8 @@ class _Reader:
         self.usages: list[Usage] = []
         self.models: list[str] = []
         self._model: str | None = None
+        self._ordered = False
+        """Whether the first result paired by order was reported."""
         self._waiting: deque[tuple[str, str | None]] = deque()
         """The calls of the latest response not answered yet: (their tool, when they were made)."""
 
@@ -155,6 +157,11 @@ class _Reader:
             problems.append(Pending("W-TOOL-ERROR", f"The step {kind} ended with status {status}.", line.span))
         elif status in CANCELLED:
             problems.append(Pending("W-SESSION-INTERRUPTED", f"The step {kind} was cancelled.", line.span))
+        if not self._ordered:
+            self._ordered = True
+            problems.append(Pending("W-PAIRED-BY-ORDER", "Antigravity writes no call ids: each result step is taken "
+                                                         "to answer the next unanswered call of the response before "
+                                                         "it, in order.", line.span))
         first = len(self.session.messages)
         self._add(line, [drafts.reply(tool, body, None, None)], problems)
         started, done = (times[1], times[2]) if times is not None else (called, text_of(line.value.get("created_at")))
