@@ -346,7 +346,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp",), pattern="session-*.json*"),
-        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+        preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="antigravity",
         title="An Antigravity CLI transcript (~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/"
@@ -405,7 +405,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl"),
-        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+        preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="cursor-agent",
         title="A Cursor agent transcript (~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl): prompts, "
