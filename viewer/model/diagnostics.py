@@ -89,6 +89,8 @@ CODES: dict[str, Code] = {
     "W-AMBIGUOUS-LINE": Code("info", "A line of a plain-text log that its marks and its place read differently; "
                                      "the message says how it was read."),
     "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
+    "W-PAIRED-BY-ORDER": Code("info", "The log names no call for these tool results: they are paired with the calls "
+                                      "before them in order, which the log implies but does not record."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "
