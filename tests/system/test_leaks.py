@@ -21,6 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.system.agent_session_canaries import SESSION_BUILDERS
+from tests.system.cline_pi_aider_kimi_canaries import AGENT_BUILDERS
 from tests.system.export_canaries import EXPORT_BUILDERS
 from tests.conftest import ROOT, SAMPLES
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
@@ -269,6 +270,7 @@ BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _ch
             "codex": _codex_body}
 BUILDERS.update(EXPORT_BUILDERS)
 BUILDERS.update(SESSION_BUILDERS)
+BUILDERS.update(AGENT_BUILDERS)
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),

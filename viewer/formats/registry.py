@@ -6,7 +6,8 @@ by a format's name. docs/architecture.md, "How to add a format", says what to wr
 from __future__ import annotations
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Pairing, Preambles, Prompt, SessionFiles,
+    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles, Prompt,
+    SessionFiles,
     Threads, Tokens, Writer, YamlHeader)
 
 HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
@@ -20,6 +21,42 @@ COPILOT_EVENTS = ("session.", "user.", "assistant.", "tool.", "tool_search.", "s
 """How the types of the events the Copilot CLI writes to its session log begin."""
 BAR, BLOCK = "\uff5c", "\u2581"
 """DeepSeek's special tokens are spelled with FULLWIDTH VERTICAL LINE and LOWER ONE EIGHTH BLOCK."""
+JSON_ARRAY = r"\A\[\s*\{"
+"""A JSON array of objects (detection looks at the text after its leading blanks)."""
+ENVIRONMENT_BLOCK = r'(?<!\\)"text"\s*:\s*"<environment_details>\\n'
+"""The `<environment_details>` block Cline and its forks end every user turn with (a text block of its own)."""
+CLINE_HISTORY = (r'(?<!\\)"(?:modelInfo"\s*:\s*\{\s*"modelId|metrics"\s*:\s*\{\s*"tokens|text"\s*:\s*"(?:<task>\\n|'
+                 r'<user_message>\\n|<environment_details>\\n|\[[a-z_]+(?: for [^"\]\n]*)?\] Result:))')
+"""Any mark of Cline's (and its forks') API history: an assistant's `modelInfo` or `metrics`, the first turn's
+`<task>` (Roo Code's `<user_message>`, when a long first message pushes its environment details out of the head
+detection reads), the environment details, a tool result written as text. Plain Anthropic messages have none."""
+ROO_ENVIRONMENT = r"Current time in ISO 8601 UTC format:|# Current Mode\\n<slug>"
+"""How Roo Code (and Kilo Code) write the time and the mode in the environment details; Cline writes neither."""
+KILO_ENVIRONMENT = r"<tool_format>(?:xml|native)</tool_format>"
+"""The tool protocol Kilo Code 4.x and 5.x lock a task to, which its environment details name."""
+
+PI_ENTRIES = ("message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom_message",
+              "custom", "label", "session_info")
+"""The entries of a pi session after its header line (a session whose header is lost opens with one)."""
+KIMI_CODE_RECORDS = ("config.update", "turn.prompt", "context.append_message", "context.append_loop_event",
+                     "tools.set_active_tools", "permission.set_mode", "llm.request")
+"""Records a Kimi Code wire opens with when its metadata line is missing (older 1.x wires)."""
+KIMI_CLI_EVENT = r'\A\{\s*"timestamp"\s*:\s*[\d.]+\s*,\s*"message"\s*:\s*\{\s*"type"\s*:\s*"[A-Z]'
+"""A Kimi CLI wire's event line, for a wire with no metadata line (the oldest)."""
+JSON_OBJECT = r"\A\{"
+SDK_AGENT = r'(?<!\\)"agent"\s*:\s*"(?:lead|subagent|teammate)"'
+"""Who wrote a Cline SDK messages file: the session's lead agent, a sub-agent or a teammate."""
+UI_ROWS = r'\A\[\s*\{\s*"ts"\s*:\s*\d+\s*,\s*"type"\s*:\s*"(?:say|ask)"'
+"""The first row of a chat panel's `ui_messages.json`: `{"ts": …, "type": "say", …}`."""
+
+
+def vscode_tasks(extension: str) -> tuple[str, ...]:
+    """The task folders of a VS Code extension in VS Code and its forks, on Linux and macOS."""
+    return tuple(f"{base}/{editor}/User/globalStorage/{extension}/tasks"
+                 for base in ("~/.config", "~/Library/Application Support")
+                 for editor in ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"))
+
+
 OPENAI_CHAT = Prompt(target="openai-json")
 """A log of calls to a chat API: the model read the messages as the API's JSON, its server wrote the prompt."""
 
@@ -424,6 +461,177 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Cursor", folders=("~/.cursor/projects",), pattern="agent-transcripts/*.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline",
+        title="A Cline task's api_conversation_history.json: tool results and environment details in the user's "
+              "turns, XML or native tool calls",
+        written_by="Cline (VS Code's globalStorage `saoudrizwan.claude-dev/tasks/<task>/`, `~/.cline/data/tasks/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<task>\\nWhat is 2+2?\\n</task>"}], '
+                '"ts": 1781170924627}, {"role": "assistant", "content": [{"type": "text", "text": "4"}], '
+                '"ts": 1781170929537}]',
+        samples=("cline-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, CLINE_HISTORY)),),
+        priority=1,
+        reader="viewer.parse.agents.cline:parse_cline",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cline", folders=(*vscode_tasks("saoudrizwan.claude-dev"), "~/.cline/data/tasks"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="roo-code",
+        title="A Roo Code task's api_conversation_history.json: Cline's shape with Roo's reasoning blocks, "
+              "condensing and sub-tasks",
+        written_by="Roo Code (VS Code's globalStorage `rooveterinaryinc.roo-cline/tasks/<task>/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<user_message>\\nWhat is 2+2?\\n'
+                '</user_message>"}, {"type": "text", "text": "<environment_details>\\n# Current Time\\nCurrent time '
+                'in ISO 8601 UTC format: 2026-04-16T12:00:13.551Z\\n</environment_details>"}], "ts": 1776340813545}, '
+                '{"role": "assistant", "content": [{"type": "text", "text": "4"}], "ts": 1776340818745}]',
+        samples=("roo-code-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, ENVIRONMENT_BLOCK, ROO_ENVIRONMENT)),),
+        priority=2,
+        reader="viewer.parse.agents.cline:parse_roo_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Roo Code", folders=vscode_tasks("rooveterinaryinc.roo-cline"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="kilo-code",
+        title="A Kilo Code 4.x or 5.x task's api_conversation_history.json: Roo Code's shape, locked to XML or native "
+              "tool calls",
+        written_by="Kilo Code 4.x and 5.x (VS Code's globalStorage `kilocode.kilo-code/tasks/<task>/`)",
+        example='[{"role": "user", "content": [{"type": "text", "text": "<task>\\nWhat is 2+2?\\n</task>"}, '
+                '{"type": "text", "text": "<environment_details>\\n# Current Mode\\n<slug>code</slug>\\n'
+                '<tool_format>xml</tool_format>\\n</environment_details>"}], "ts": 1773311045020}, '
+                '{"role": "assistant", "content": [{"type": "text", "text": "4"}], "ts": 1773311050320}]',
+        samples=("kilo-code-*-api-history.json",),
+        detection=(JsonKeys(keys=("role", "content"), patterns=(JSON_ARRAY, ENVIRONMENT_BLOCK, KILO_ENVIRONMENT)),),
+        priority=3,
+        reader="viewer.parse.agents.cline:parse_kilo_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kilo Code", folders=vscode_tasks("kilocode.kilo-code"),
+                             pattern="api_conversation_history.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline-sdk",
+        title="A Cline SDK session's <session>.messages.json (Cline 4.x's SDK bundle, the cline CLI 2.x), or one "
+              "of its sub-agents'",
+        written_by="Cline's SDK (`~/.cline/data/sessions/<session>/<session>.messages.json`)",
+        example='{"version": 1, "updated_at": "2026-07-21T08:24:02.761Z", "agent": "lead", "sessionId": "s1", '
+                '"messages": [{"id": "m1", "role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}, '
+                '{"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "4"}], '
+                '"modelInfo": {"id": "claude-sonnet-4-6", "provider": "anthropic"}}]}',
+        samples=("cline-*-sdk-*.messages.json",),
+        detection=(JsonKeys(keys=("version", "sessionId"), arrays=("messages",), patterns=(JSON_OBJECT, SDK_AGENT)),),
+        reader="viewer.parse.agents.cline.sdk:parse_cline_sdk",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cline", folders=("~/.cline/data/sessions",), pattern="*.messages.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="cline-ui",
+        title="A Cline, Roo Code or Kilo Code task's ui_messages.json read alone: the rows of the agent's chat "
+              "panel, with each request's tokens and cost",
+        written_by="Cline, Roo Code and Kilo Code (`ui_messages.json` beside the task's API history)",
+        example='[{"ts": 1781170923417, "type": "say", "say": "task", "text": "What is 2+2?"}, '
+                '{"ts": 1781170924597, "type": "say", "say": "api_req_started", "text": "{\\"tokensIn\\": 12, '
+                '\\"tokensOut\\": 1, \\"cost\\": 0.0001}"}, '
+                '{"ts": 1781170926467, "type": "say", "say": "completion_result", "text": "4"}]',
+        samples=("cline-*-ui-messages.json", "roo-code-*-ui-messages.json", "kilo-code-*-ui-messages.json"),
+        detection=(JsonKeys(keys=("ts", "type"), patterns=(UI_ROWS,)),),
+        reader="viewer.parse.agents.cline.ui_messages:parse_cline_ui",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="pi",
+        title="A pi coding agent session (~/.pi/agent/sessions/…/*.jsonl): the id/parentId tree of /tree and "
+              "/fork, or the older linear layout; compaction, the user's ! commands",
+        written_by="pi (`@mariozechner/pi-coding-agent`, `~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl`)",
+        example='{"type": "session", "version": 3, "id": "6b0f2c9e-41d7-4a8e-9e53-8c1d2f7a90b4", '
+                '"timestamp": "2026-03-10T14:02:11.407Z", "cwd": "/w"}\n'
+                '{"type": "message", "id": "c81d4e2a", "parentId": null, "timestamp": "2026-03-10T14:02:29.607Z", '
+                '"message": {"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}}\n',
+        samples=("pi-*",),
+        detection=(JsonLines((Line(types=("session",), with_all=("id", "timestamp", "cwd"),
+                                   without=("message", "payload", "sessionId", "uuid", "role")),
+                              Line(types=PI_ENTRIES, with_all=("id", "parentId", "timestamp")))),),
+        reader="viewer.parse.agents.pi:parse_pi",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions",), pattern="*.jsonl"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="aider",
+        title="Aider's .aider.chat.history.md: what the user typed (`####`), aider's output (`>`), the model's "
+              "replies with their SEARCH/REPLACE edits, run after run",
+        written_by="Aider (`.aider.chat.history.md` in the repository's root)",
+        example="\n# aider chat started at 2026-02-14 09:31:07\n\n#### What is 2+2?  \n\n4\n\n"
+                "> Tokens: 2.9k sent, 12 received. Cost: $0.0094 message, $0.0094 session.  \n",
+        samples=("aider-*.md",),
+        detection=(Opens((r"# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d",)),),
+        reader="viewer.parse.agents.aider_chat:parse_aider_chat",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="markdown"),
+    Dialect(
+        name="aider-llm",
+        title="Aider's .aider.llm.history: every request as the model got it (SYSTEM, USER, ASSISTANT lines) and its "
+              "answer",
+        written_by="Aider with `--llm-history-file` (`.aider.llm.history` is the documented name)",
+        example="TO LLM 2026-02-14T09:31:38\n-------\nSYSTEM Act as an expert software developer.\n-------\n"
+                "USER What is 2+2?\nLLM RESPONSE 2026-02-14T09:31:46\nASSISTANT 4\n",
+        samples=("aider-*.history",),
+        detection=(Opens((r"(?:TO LLM|LLM RESPONSE) \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d",)),),
+        reader="viewer.parse.agents.aider_llm:parse_aider_llm",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer=None),
+    Dialect(
+        name="kimi-code",
+        title="A Kimi Code CLI agent's wire.jsonl (~/.kimi-code/sessions/…/agents/<agent>/wire.jsonl): context "
+              "messages and the agent's steps, injected reminders, usage per step; a sub-agent's own wire",
+        written_by="Kimi Code CLI (`~/.kimi-code/sessions/<work dir>/<session>/agents/<agent>/wire.jsonl`)",
+        example='{"type":"metadata","protocol_version":"1.5","created_at":1787223600000}\n'
+                '{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":'
+                '"text","text":"What is 2+2?"}],"toolCalls":[],"origin":{"kind":"user"}},"time":1787223612003}\n',
+        samples=("kimi-code-*",),
+        detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version", "created_at")),
+                              Line(types=KIMI_CODE_RECORDS, with_all=("time",)))),),
+        reader="viewer.parse.agents.kimi_code:parse_kimi_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kimi Code", folders=("~/.kimi-code/sessions",), pattern="wire.jsonl"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="kimi-cli",
+        title="A Kimi CLI (Python) wire.jsonl (~/.kimi/sessions/…/wire.jsonl): turns, steps, streamed tool calls, "
+              "sub-agents' events as threads",
+        written_by="Kimi CLI, the Python one (`~/.kimi/sessions/<work dir hash>/<session>/wire.jsonl`)",
+        example='{"type": "metadata", "protocol_version": "1.10"}\n'
+                '{"timestamp": 1783050000.1032417, "message": {"type": "TurnBegin", "payload": {"user_input": '
+                '"What is 2+2?"}}}\n'
+                '{"timestamp": 1783050000.1052418, "message": {"type": "StepBegin", "payload": {"n": 1}}}\n'
+                '{"timestamp": 1783050001.6232417, "message": {"type": "ContentPart", "payload": {"type": "text", '
+                '"text": "4"}}}\n',
+        samples=("kimi-cli-*",),
+        detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version",), without=("created_at",)),)),
+                   JsonKeys(keys=("timestamp", "message", "type", "payload"), patterns=(KIMI_CLI_EVENT,))),
+        reader="viewer.parse.agents.kimi_cli:parse_kimi_cli",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl"),
+        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",

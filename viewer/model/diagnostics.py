@@ -86,6 +86,8 @@ CODES: dict[str, Code] = {
                                     "from the default view."),
     "W-EXPORT-PLACEHOLDER": Code("info", "The export wrote a placeholder here for a block it cannot render; it is "
                                          "not the assistant's answer and is left out."),
+    "W-AMBIGUOUS-LINE": Code("info", "A line of a plain-text log that its marks and its place read differently; "
+                                     "the message says how it was read."),
     "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
     "W-PAIRED-BY-ORDER": Code("info", "The log names no call for these tool results: they are paired with the calls "
                                       "before them in order, which the log implies but does not record."),
