@@ -132,6 +132,17 @@ class JsonLines:
 
 
 @dataclass(frozen=True, slots=True)
+class Members:
+    """A bundle (several files uploaded as one: a zip archive, files sent at once, a folder, a SQLite database;
+    viewer/bundles) with, for each of these regular expressions, a member whose path it finds (a database's tables
+    are members `<database path>#<table>`, or `#<table>` for a database uploaded alone). A dialect detected so
+    reads bundles itself: the members it knows, the others named in a diagnostic; a bundle no record claims is
+    read by the dialect of its first file (viewer/parse/bundles)."""
+
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AnyJson:
     """Any other JSON text, and server-sent events carrying JSON: the JSON dialect's catch-all."""
 
@@ -141,7 +152,7 @@ class AnyText:
     """Any text no other format claims: read as stray text of this format."""
 
 
-Detection = Opens | Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
+Detection = Members | Opens | Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
 
 
 @dataclass(frozen=True, slots=True)
