@@ -198,8 +198,11 @@ class SessionFiles:
     pattern: str
     """The session files' names under those folders (a glob, searched at any depth)."""
     companions: str | None = None
-    """Where a session's sub-agents' own logs lie, beside it: a glob under the folder named as the session
-    file without its extension; None: it writes none."""
+    """Where a session's sub-agents' own files (logs, meta files) lie, beside it: a glob under the folder named
+    as the session file without its extension; None: it writes none."""
+    spawned: Reference | None = None
+    """`(session file: Path) -> list[Path]`: the logs of the sub-agents a session spawned, where they are not in
+    a folder of its own (Codex writes each beside the others, naming its parent in its first line); None: none."""
     thinned: bool = False
     """Big files are read with their big payloads (pasted screenshots) cut out (viewer.parse.thinning)."""
 

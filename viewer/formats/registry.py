@@ -6,13 +6,15 @@ by a format's name. docs/architecture.md, "How to add a format", says what to wr
 from __future__ import annotations
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Pairing, Preambles, Prompt, SessionFiles,
+    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Members, Pairing, Preambles, Prompt, SessionFiles,
     Threads, Tokens, Writer, YamlHeader)
 
 HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
 CHATML_MARKS = ("<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|file_separator|>", "<|function_call|>")
 CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
 CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
+CODEX_ROLLOUT_FILE = r"(?:^|/)rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-fA-F-]{36}\.jsonl$"
+"""How Codex names a rollout file (`rollout-<local time>-<thread id>.jsonl`)."""
 CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
 BAR, BLOCK = "\uff5c", "\u2581"
@@ -266,13 +268,14 @@ DIALECTS: tuple[Dialect, ...] = (
                 '"message": {"role": "user", "content": "What is 2+2?"}}',
         samples=("claude-code-*",),
         detection=(JsonLines((Line(with_any=CLAUDE_CODE_KEYS, without=("role",)),
-                              Line(types=("file-history-snapshot",), with_all=("snapshot",)))),),
-        reader="viewer.parse.agents:parse_claude_code",
+                              Line(types=("file-history-snapshot",), with_all=("snapshot",)))),
+                   Members((r"(?:^|/)subagents/agent-[^/]+\.jsonl$",))),
+        reader="viewer.parse.agents:parse_claude_code_files",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects",), pattern="*.jsonl",
-                        companions="subagents/*.jsonl", thinned=True),
+                        companions="subagents/agent-*", thinned=True),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="codex",
@@ -281,12 +284,14 @@ DIALECTS: tuple[Dialect, ...] = (
         example='{"timestamp": "2025-09-14T09:00:00Z", "type": "response_item", "payload": {"type": "message", '
                 '"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}}',
         samples=("codex-*",),
-        detection=(JsonLines((Line(types=CODEX_ROLLOUT, objects=("payload",)), Line(types=CODEX_EXEC))),),
-        reader="viewer.parse.agents:parse_codex",
+        detection=(JsonLines((Line(types=CODEX_ROLLOUT, objects=("payload",)), Line(types=CODEX_EXEC))),
+                   Members((CODEX_ROLLOUT_FILE,))),
+        reader="viewer.parse.agents:parse_codex_files",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True),
+        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True,
+                             spawned="viewer.sessions:spawned_rollouts"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="chatgpt",

@@ -18,6 +18,8 @@ from viewer.bundles import Bundle, Member, read_bundle
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
+TITLE_CHARS = 120
+"""A session's title in a dataset's index is cut here: a label, not a message."""
 
 
 def blanked(text: str, keep: Iterable[Span]) -> str:
@@ -62,9 +64,27 @@ def finished(transcript: Transcript, text: str, bundle: Bundle, *, read: Iterabl
     frame = [*bundle.frame, *(Segment.of("json", text[m.span[0]:m.span[1]], m.span) for m in understood
                               if text[m.span[0]:m.span[1]].strip())]
     diagnostics = [*_cut_short(transcript.diagnostics, read, text), *bundle.problems, *notes]
-    return dataclasses.replace(transcript, source=text,
+    conversations = tuple(dataclasses.replace(conversation, diagnostics=tuple(
+        _cut_short(conversation.diagnostics, read, text))) for conversation in transcript.conversations)
+    return dataclasses.replace(transcript, source=text, conversations=conversations,
                                frame=tuple(sorted((*transcript.frame, *frame), key=lambda s: s.span)),
                                diagnostics=tuple(sorted(diagnostics, key=lambda d: d.span)))
+
+
+def titled(session: Transcript) -> Transcript:
+    """A session of a dataset of sessions, titled in its index by the first thing the user typed (not a slash
+    command), unless its reader titled it, and dated by its first message's time."""
+    typed = next((message for message in session.messages if message.role == "user" and message.intent is None
+                  and message.thread is None and message.content.strip()
+                  and not message.content.lstrip().startswith("/")), None)
+    header = dict(session.header)
+    if typed is not None:
+        header.setdefault("title", " ".join(typed.content.split())[:TITLE_CHARS])
+    stamped = next((message.meta.timestamp for message in session.messages
+                    if message.meta is not None and message.meta.timestamp), None)
+    if stamped:
+        header.setdefault("created", stamped)
+    return dataclasses.replace(session, header=header)
 
 
 def _unread(member: Member) -> Diagnostic:
@@ -115,4 +135,4 @@ def _rehomed_segment(segment: Segment, view: str, text: str) -> Segment:
     return replace_fields(segment, source=text) if segment.source is view else segment
 
 
-__all__ = ["blanked", "finished", "first_member", "rehomed"]
+__all__ = ["TITLE_CHARS", "blanked", "finished", "first_member", "rehomed", "titled"]
