@@ -45,7 +45,8 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     options = ParseOptions(primed_role=primed_role)
     if is_bundle(text) and not formats.reads_bundles(formats.dialect(chosen)):
         # Several files no reader claims by their names: the first that reads as the dialect, read alone.
-        return first_member(text, chosen, lambda view: _parse_text(view, chosen, options, decode_diagnostics, []))
+        return first_member(text, chosen, lambda view: _parse_text(view, chosen, options, decode_diagnostics, []),
+                            decode_diagnostics)
     return _parse_text(text, chosen, options, decode_diagnostics, members)
 
 

@@ -35,9 +35,11 @@ def blanked(text: str, keep: Iterable[Span]) -> str:
     return "".join(parts)
 
 
-def first_member(text: str, dialect: str, read: Callable[[str], Transcript]) -> Transcript:
+def first_member(text: str, dialect: str, read: Callable[[str], Transcript],
+                 unpacking: Iterable[Diagnostic] = ()) -> Transcript:
     """A bundle that no record claims by its members' names: its first text file that reads as `dialect` (else
-    its first text file) read alone by `read`, the others named."""
+    its first text file) read alone by `read`, the others named; `unpacking`: what the unpacking said, which
+    `read` reports with the file it reads."""
     from viewer.parse.detect import detect  # detect imports the registry's readers' names only; no cycle at import
 
     bundle = read_bundle(text)
@@ -45,7 +47,7 @@ def first_member(text: str, dialect: str, read: Callable[[str], Transcript]) -> 
     chosen = next((member for member in readable if detect(text[member.span[0]:member.span[1]]) == dialect),
                   readable[0] if readable else None)
     if chosen is None:
-        return finished(Transcript(dialect=dialect, source=text), text, bundle, read=())
+        return finished(Transcript(dialect=dialect, source=text, diagnostics=tuple(unpacking)), text, bundle, read=())
     view = blanked(text, [chosen.span])
     return finished(read(view), text, bundle, read=(chosen,), view=view)
 
