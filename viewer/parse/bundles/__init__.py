@@ -95,6 +95,10 @@ def _unread(member: Member) -> Diagnostic:
         said = f"The file {member.path} was not read: {facts['refused']}."
     elif facts.get("binary"):
         said = f"The file {member.path} is binary ({facts.get('bytes', 0):,} bytes); it was not read."
+    elif "#" in member.path:
+        database, _, name = member.path.rpartition("#")
+        said = f"The table {name} of the database{' ' + database if database else ''} is not one this format's " \
+               "reader reads; it is kept in the source."
     else:
         said = f"The file {member.path} is not one this format's reader reads; it is kept in the source."
     return make_diagnostic("W-BUNDLE-MEMBER", member.span if member.span[1] > member.span[0] else member.frame, said)

@@ -69,5 +69,6 @@ def summed(header: dict, other: dict) -> dict:
         return {}
     total = usages[0] if len(usages) == 1 else usages[0] + usages[1]
     models = list(dict.fromkeys([*header.get("models", ()), *other.get("models", ())]))
-    return {"usage": total.to_json(), "responses": header.get("responses", 0) + other.get("responses", 0)} | (
+    responses = header.get("responses", 0) + other.get("responses", 0)
+    return {"usage": total.to_json()} | ({"responses": responses} if responses else {}) | (
         {"models": models} if models else {})
