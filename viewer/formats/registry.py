@@ -339,6 +339,24 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode",), pattern="opencode.db"),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
+        name="cursor",
+        title="Cursor's editor chats (state.vscdb, SQLite: composerData and bubbleId keys); a sub-agent's chat "
+              "a thread",
+        written_by="Cursor (`~/.config/Cursor/User/globalStorage/state.vscdb`, macOS `~/Library/Application "
+                   "Support/Cursor/…`)",
+        example='state.vscdb: cursorDiskKV(key, value): "composerData:<chat>" {"name", "fullConversationHeadersOnly": '
+                '[…]}, "bubbleId:<chat>:<bubble>" {"type": 2, "toolFormerData": {"name": "read_file_v2", …}}',
+        samples=("cursor-*",),
+        detection=(Members((r"#cursorDiskKV$",)),),
+        reader="viewer.parse.agents.cursor:parse_cursor",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cursor", folders=("~/.config/Cursor/User/globalStorage",
+                                                      "~/Library/Application Support/Cursor/User/globalStorage"),
+                             pattern="state.vscdb"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",
         written_by="ChatGPT's data export (Settings, Data controls: `conversations.json`)",
