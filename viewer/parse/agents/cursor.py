@@ -118,6 +118,9 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
 def _pieces(bubble: dict, span: Span, builder: Session) -> list[Draft]:
     if bubble.get("type") == 1:
         return [Draft(dict(role="user", channel="final", content=str(bubble.get("text") or ""), end="end"), None)]
+    if bubble.get("type") != 2:
+        return [drafts.unclassified("unknown", None, bubble, span, "W-JSON-UNKNOWN-ITEM",
+                                    f"A bubble of type {bubble.get('type')!r}")]
     found = []
     thinking = bubble.get("thinking")
     if isinstance(thinking, dict):
