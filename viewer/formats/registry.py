@@ -297,8 +297,13 @@ DIALECTS: tuple[Dialect, ...] = (
         name="goose",
         title="A Goose session store (sessions.db, SQLite): each session, its sub-agents' sessions as threads",
         written_by="Goose (`~/.local/share/goose/sessions/sessions.db`)",
-        example='sessions.db: sessions(id, name, session_type, parent_session_id, …), messages(session_id, role, '
-                'content_json: [{"type": "toolRequest", "id": "t1", "toolCall": {…}}], metadata_json, …)',
+        # A database's tables as the bundle text the viewer reads it as (viewer/bundles): each row a JSON line.
+        example='{"bundle": 1, "from": "sqlite", "members": ["#messages", "#schema_version", "#sessions"]}\n'
+                '{"member": "#messages", "chars": 272}\n{"id": 1, "session_id": "s1", "role": "user", "content_json": '
+                '[{"type": "text", "text": "What is 2+2?"}], "created_timestamp": 1774084442}\n{"id": 2, "session_id": '
+                '"s1", "role": "assistant", "content_json": [{"type": "text", "text": "4"}], "created_timestamp": '
+                '1774084443}\n\n{"member": "#schema_version", "chars": 16}\n{"version": 17}\n\n{"member": "#sessions", '
+                '"chars": 74}\n{"id": "s1", "name": "Sums", "session_type": "user", "working_dir": "/w"}\n\n',
         samples=("goose-*",),
         detection=(Members((r"#sessions$", r"#messages$", r"#schema_version$")),),
         reader="viewer.parse.agents.goose:parse_goose",
@@ -311,8 +316,13 @@ DIALECTS: tuple[Dialect, ...] = (
         name="crush",
         title="A Crush store (.crush/crush.db, SQLite): each session, its agent tool's sessions as threads",
         written_by="Crush (`<project>/.crush/crush.db`; the projects in `~/.local/share/crush/projects.json`)",
-        example='crush.db: sessions(id, parent_session_id, title, …), messages(session_id, role, parts: [{"type": '
-                '"tool_call", "data": {"id": "t1", "name": "bash", "input": "{…}"}}], …)',
+        example='{"bundle": 1, "from": "sqlite", "members": ["#goose_db_version", "#messages", "#sessions"]}\n'
+                '{"member": "#goose_db_version", "chars": 57}\n{"id": 1, "version_id": 20250424200609, "is_applied": 1}'
+                '\n\n{"member": "#messages", "chars": 322}\n{"id": "m1", "session_id": "s1", "role": "user", "parts": '
+                '[{"type": "text", "data": {"text": "What is 2+2?"}}], "created_at": 1774084442}\n{"id": "m2", '
+                '"session_id": "s1", "role": "assistant", "parts": [{"type": "text", "data": {"text": "4"}}, {"type": '
+                '"finish", "data": {"reason": "end_turn"}}], "created_at": 1774084443}\n\n{"member": "#sessions", '
+                '"chars": 83}\n{"id": "s1", "parent_session_id": null, "title": "Sums", "created_at": 1774084442}\n\n',
         samples=("crush-*",),
         detection=(Members((r"#sessions$", r"#messages$", r"#goose_db_version$")),),
         reader="viewer.parse.agents.crush:parse_crush",
@@ -326,8 +336,10 @@ DIALECTS: tuple[Dialect, ...] = (
         title="OpenCode sessions: an `opencode export`, the storage folder (session, message, part files) or "
               "opencode.db (SQLite); a sub-agent's session (the task tool) a thread",
         written_by="OpenCode (`opencode export`; `~/.local/share/opencode/storage/`, `opencode.db` from 1.2)",
-        example='{"info": {"id": "ses_…", "title": "Sums", …}, "messages": [{"info": {"id": "msg_…", "role": '
-                '"user", …}, "parts": [{"id": "prt_…", "type": "text", "text": "What is 2+2?"}]}]}',
+        example='{"info": {"id": "ses_1", "title": "Sums"}, "messages": [{"info": {"id": "msg_1", "sessionID": "ses_1", '
+                '"role": "user"}, "parts": [{"id": "prt_1", "type": "text", "text": "What is 2+2?"}]}, {"info": {"id": '
+                '"msg_2", "sessionID": "ses_1", "role": "assistant"}, "parts": [{"id": "prt_2", "type": "text", "text": '
+                '"4"}]}]}',
         samples=("opencode-*",),
         detection=(JsonKeys(keys=("info", "messages"), patterns=(r'"id"\s*:\s*"ses_',)),
                    Members((r"(?:^|/)session/[^/]+/ses_[^/]+\.json$", r"(?:^|/)message/ses_[^/]+/[^/]+\.json$")),
@@ -344,8 +356,11 @@ DIALECTS: tuple[Dialect, ...] = (
               "a thread",
         written_by="Cursor (`~/.config/Cursor/User/globalStorage/state.vscdb`, macOS `~/Library/Application "
                    "Support/Cursor/…`)",
-        example='state.vscdb: cursorDiskKV(key, value): "composerData:<chat>" {"name", "fullConversationHeadersOnly": '
-                '[…]}, "bubbleId:<chat>:<bubble>" {"type": 2, "toolFormerData": {"name": "read_file_v2", …}}',
+        example='{"bundle": 1, "from": "sqlite", "members": ["#cursorDiskKV"]}\n{"member": "#cursorDiskKV", "chars": '
+                '302}\n{"key": "composerData:c1", "value": {"composerId": "c1", "name": "Sums", '
+                '"fullConversationHeadersOnly": [{"bubbleId": "b1", "type": 1}, {"bubbleId": "b2", "type": 2}]}}\n'
+                '{"key": "bubbleId:c1:b1", "value": {"type": 1, "text": "What is 2+2?"}}\n{"key": "bubbleId:c1:b2", '
+                '"value": {"type": 2, "text": "4"}}\n\n',
         samples=("cursor-*",),
         detection=(Members((r"#cursorDiskKV$",)),),
         reader="viewer.parse.agents.cursor:parse_cursor",

@@ -25,8 +25,8 @@ from viewer.model import Diagnostic, Meta, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import Sessions, call_with_id, decoded, item_spans, iso_time, rows, table, unreadable
-from viewer.parse.bundles import finished
+from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
+                                        table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.source import Draft, type_phrase
@@ -39,10 +39,9 @@ ROLES = ("user", "assistant", "tool", "system")
 
 def parse_crush(text: str, options: ParseOptions) -> Transcript:
     """Read a Crush store. Never raises on user input."""
-    bundle = read_bundle(text) if is_bundle(text) else None
-    if bundle is None:
-        return Transcript(dialect="crush", source=text, diagnostics=(make_diagnostic(
-            "W-JSON-SHAPE", (0, len(text)), "A Crush store is a SQLite database; this is not one."),))
+    if not is_bundle(text):
+        return not_a_database("crush", text, "A Crush store is a SQLite database (crush.db)")
+    bundle = read_bundle(text)
     problems: list[Diagnostic] = []
     sessions_member, messages_member = table(bundle, "sessions"), table(bundle, "messages")
     sessions = {line.get("id"): line for line in rows(text, sessions_member, problems)
@@ -64,7 +63,7 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
         title = session.get("title") if isinstance(session.get("title"), str) and session.get("title") else None
         read.add(id, _session(text, session, sorted(by_session.get(id, []), key=_created)), parent,
                  title if parent is None else _agent_title(title))
-    understood = [member for member in bundle.members if member.path.endswith("#sqlite_schema")]
+    understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#goose_db_version"))]
     return read.assembled("crush", text, bundle, _agent_call, read=[m for m in (sessions_member, messages_member)
                           if m is not None], understood=understood, problems=problems)
 

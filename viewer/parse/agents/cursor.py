@@ -27,7 +27,7 @@ from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnos
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, usage_totals
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import Sessions, call_with_id, decoded, iso_time, rows, table
+from viewer.parse.agents.stores import Sessions, call_with_id, decoded, iso_time, not_a_database, rows, table
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.source import Draft
@@ -39,8 +39,7 @@ COMPOSER, BUBBLE, CONTEXT = "composerData:", "bubbleId:", "messageRequestContext
 def parse_cursor(text: str, options: ParseOptions) -> Transcript:
     """Read Cursor's state.vscdb. Never raises on user input."""
     if not is_bundle(text):
-        return Transcript(dialect="cursor", source=text, diagnostics=(make_diagnostic(
-            "W-JSON-SHAPE", (0, len(text)), "Cursor's chats are a SQLite database (state.vscdb); this is not one."),))
+        return not_a_database("cursor", text, "Cursor keeps its chats in a SQLite database (state.vscdb)")
     bundle = read_bundle(text)
     problems: list[Diagnostic] = []
     member = table(bundle, "cursorDiskKV")

@@ -27,8 +27,8 @@ from viewer.model import Diagnostic, Meta, Transcript, Usage
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import Sessions, call_with_id, decoded, item_spans, iso_time, rows, table, unreadable
-from viewer.parse.bundles import finished
+from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
+                                        table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.media import placeholder
@@ -43,7 +43,7 @@ TABLES = ("sessions", "messages", "sqlite_schema")
 def parse_goose(text: str, options: ParseOptions) -> Transcript:
     """Read a Goose session store. Never raises on user input."""
     if not is_bundle(text):
-        return finished(Transcript(dialect="goose", source=text), text, read_bundle(_as_bundle(text)), read=())
+        return not_a_database("goose", text, "A Goose store is a SQLite database (sessions.db)")
     bundle = read_bundle(text)
     problems: list[Diagnostic] = []
     sessions_member, messages_member = table(bundle, "sessions"), table(bundle, "messages")
@@ -64,14 +64,10 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("name") if isinstance(session.get("name"), str) and session.get("name") else None
         read.add(id, _session(text, session, _ordered(by_session.get(id, []))), parent, title)
-    understood = [member for member in bundle.members if member.path.endswith("#sqlite_schema")]
+    understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#schema_version"))]
     return read.assembled("goose", text, bundle, lambda parent, child: call_with_id(parent, started_by.get(child)),
                           read=[m for m in (sessions_member, messages_member) if m is not None], understood=understood,
                           problems=problems)
-
-
-def _as_bundle(text: str) -> str:
-    return '{"bundle": 1, "from": "", "members": []}\n' if not text.strip() else text
 
 
 def _ordered(lines: list[Line]) -> list[Line]:

@@ -30,7 +30,6 @@ from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, call_with_id, document, iso_time, rows, table
-from viewer.parse.bundles import finished
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.positions import JsonError, read_value

@@ -21,6 +21,13 @@ from viewer.parse.json.positions import JsonError, read_value
 from viewer.parse.json.source import Draft
 
 
+def not_a_database(dialect: str, text: str, said: str) -> Transcript:
+    """What a store's reader makes of a text that is no database (chosen with `--dialect`): nothing, said."""
+    diagnostics = (make_diagnostic("W-JSON-SHAPE", (0, len(text)), f"{said}; this is not one, and was not read."),) \
+        if text.strip() else ()
+    return Transcript(dialect=dialect, source=text, diagnostics=diagnostics)
+
+
 def table(bundle: Bundle, name: str) -> Member | None:
     """The member of a database table (`<database>#<name>`), the first database's when there are several."""
     return next((member for member in bundle.members if member.readable and member.path.endswith("#" + name)), None)
