@@ -86,7 +86,10 @@ def _export(text: str) -> Transcript:
     messages = root.members.get("messages")
     if info is None or not isinstance(info.node.value, dict):
         return Transcript(dialect="opencode", source=text, diagnostics=(make_diagnostic(
-            "W-JSON-SHAPE", root.span, "An OpenCode export holds its session as `info`; this has none."),))
+            "W-JSON-SHAPE", (0, len(text)), "An OpenCode export holds its session as `info`; this has none."),))
+    if text[root.span[1]:].strip():
+        store.problems.append(make_diagnostic("W-JSON-SYNTAX", (root.span[1], len(text)), "Text follows the export; "
+                                                                                          "it was not read."))
     store.sessions[str(info.node.value.get("id"))] = Line(1, info.node.span, info.node.value, text)
     for message in messages.node.items if messages is not None else ():
         node = message.members.get("info")
