@@ -19,140 +19,50 @@ such; tokens and cost are the assistant message's. A sub-agent's session (the `t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import Bundle, Member, is_bundle, read_bundle
+from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, usage_totals
+from viewer.parse.agents.opencode_forms import Store, database_store, export_store, storage_store, task_calls
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import Sessions, call_with_id, document, iso_time, rows, table
+from viewer.parse.agents.stores import Sessions, iso_time, table
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
-from viewer.parse.json.positions import JsonError, read_value
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
 QUIET_PARTS = ("step-start", "step-finish", "patch", "snapshot")
 """Parts that record the agent's bookkeeping (a model call's start and end, the files a step changed): frame."""
-STORAGE = {"session": r"(?:^|/)session/[^/]+/ses_[^/]+\.json$", "message": r"(?:^|/)message/ses_[^/]+/[^/]+\.json$",
-           "part": r"(?:^|/)part/msg_[^/]+/[^/]+\.json$"}
-"""The storage folder's files of each kind (also under an older `session/` layout: the last two levels decide)."""
-
-
-@dataclass(slots=True)
-class _Store:
-    """The objects of one form, each with the line (a row, a file, a value of the export) it stands in."""
-
-    sessions: dict[str, Line] = field(default_factory=dict)
-    messages: dict[str, list[Line]] = field(default_factory=dict)
-    """By session id; each line's value the message object (with its ids)."""
-    parts: dict[str, list[Line]] = field(default_factory=dict)
-    """By message id; each line's value the part object."""
-    problems: list[Diagnostic] = field(default_factory=list)
-    read: list[Member] = field(default_factory=list)
-
-    def message(self, line: Line) -> None:
-        self.messages.setdefault(line.value.get("sessionID"), []).append(line)
-
-    def part(self, line: Line) -> None:
-        self.parts.setdefault(line.value.get("messageID"), []).append(line)
-
-
 def parse_opencode(text: str, options: ParseOptions) -> Transcript:
     """Read an OpenCode export, storage folder or database. Never raises on user input."""
     if not is_bundle(text):
         return _export(text)
     bundle = read_bundle(text)
-    store = _database(text, bundle) if table(bundle, "part") is not None else _storage(text, bundle)
+    store = database_store(text, bundle) if table(bundle, "part") is not None else storage_store(text, bundle)
     sessions = _read(text, store)
     understood = [member for member in bundle.members if member.path.endswith("#sqlite_schema")]
-    return sessions.assembled("opencode", text, bundle, _task_call(store), read=store.read, understood=understood,
+    return sessions.assembled("opencode", text, bundle, task_calls(store), read=store.read, understood=understood,
                               problems=store.problems)
 
 
 def _export(text: str) -> Transcript:
-    store = _Store()
-    try:
-        root = read_value(text, len(text) - len(text.lstrip()), 4)
-    except JsonError as error:
-        return Transcript(dialect="opencode", source=text, diagnostics=(make_diagnostic(
-            "E-STREAM-TRUNCATED" if not text.rstrip().endswith("}") else "W-JSON-SYNTAX", (0, len(text)),
-            f"The export is not valid JSON ({error.reason.strip()}); it was not read."),))
-    info = root.members.get("info")
-    messages = root.members.get("messages")
-    if info is None or not isinstance(info.node.value, dict):
-        return Transcript(dialect="opencode", source=text, diagnostics=(make_diagnostic(
-            "W-JSON-SHAPE", (0, len(text)), "An OpenCode export holds its session as `info`; this has none."),))
-    if text[root.span[1]:].strip():
-        store.problems.append(make_diagnostic("W-JSON-SYNTAX", (root.span[1], len(text)), "Text follows the export; "
-                                                                                          "it was not read."))
-    store.sessions[str(info.node.value.get("id"))] = Line(1, info.node.span, info.node.value, text)
-    for message in messages.node.items if messages is not None else ():
-        node = message.members.get("info")
-        if node is None or not isinstance(node.node.value, dict):
-            store.problems.append(make_diagnostic("W-JSON-SHAPE", message.span, "This message has no `info`; it "
-                                                                                "was not read."))
-            continue
-        store.message(Line(1, node.node.span, node.node.value, text))
-        parts = message.members.get("parts")
-        for part in parts.node.items if parts is not None else ():
-            if isinstance(part.value, dict):
-                store.part(Line(1, part.span, {"messageID": node.node.value.get("id"), **part.value}, text))
+    """One session, as `opencode export` writes it."""
+    store = export_store(text)
+    if isinstance(store, Diagnostic):
+        return Transcript(dialect="opencode", source=text, diagnostics=(store,))
     transcript = next(iter(_read(text, store).read.values()))
-    title = store.sessions and next(iter(store.sessions.values())).get("title")
+    title = next(iter(store.sessions.values())).get("title")
     header = {**transcript.header, **({"title": title} if isinstance(title, str) and title else {})}
     return Transcript(dialect="opencode", source=text, messages=transcript.messages, header=header,
                       diagnostics=tuple(sorted((*transcript.diagnostics, *store.problems), key=lambda d: d.span)),
                       frame=transcript.frame)
 
 
-def _storage(text: str, bundle: Bundle) -> _Store:
-    store = _Store()
-    for kind, pattern in STORAGE.items():
-        for member in bundle.matching(pattern):
-            line = document(text, member.span, store.problems, f"The file {member.path}")
-            store.read.append(member)
-            if line is None:
-                continue
-            if kind == "session":
-                store.sessions[str(line.value.get("id"))] = line
-            elif kind == "message":
-                store.message(line)
-            else:
-                store.part(line)
-    return store
-
-
-def _database(text: str, bundle: Bundle) -> _Store:
-    store = _Store()
-    for name in ("session", "message", "part"):
-        member = table(bundle, name)
-        store.read.append(member)
-        for row in rows(text, member, store.problems):
-            data = row.get("data") if name != "session" else row.value
-            if not isinstance(data, dict):
-                store.problems.append(make_diagnostic("W-JSON-SYNTAX", row.span, f"The {name} row's data is not a "
-                                                      "JSON object (cut short as it was written?); it was not read."))
-                continue
-            ids = {"id": row.get("id"), "sessionID": row.get("session_id"), "messageID": row.get("message_id")}
-            row.value = {**{key: value for key, value in ids.items() if value is not None}, **data}
-            if name == "session":
-                row.value = {**row.value, "parentID": row.get("parent_id"), "directory": row.get("directory"),
-                             "time": {"created": row.get("time_created"), "updated": row.get("time_updated")}}
-                store.sessions[str(row.get("id"))] = row
-            elif name == "message":
-                store.message(row)
-            else:
-                store.part(row)
-    store.read = [member for member in store.read if member is not None]
-    return store
-
-
-def _read(text: str, store: _Store) -> Sessions:
+def _read(text: str, store: Store) -> Sessions:
     sessions = Sessions()
     for id, info in store.sessions.items():
         parent = info.get("parentID") if isinstance(info.get("parentID"), str) else None
@@ -179,7 +89,7 @@ def _ordered(lines: list[Line]) -> list[Line]:
     return sorted(lines, key=key)
 
 
-def _session(text: str, info: Line, store: _Store) -> Transcript:
+def _session(text: str, info: Line, store: Store) -> Transcript:
     builder = Session(text)
     quiet: list[Span] = []
     usages: dict[int, Usage] = {}
@@ -313,15 +223,3 @@ def _usage(message: dict) -> Usage | None:
     return Usage(count(tokens.get("input")), count(tokens.get("output")) + count(tokens.get("reasoning")),
                  count(cache.get("read")), count(cache.get("write")),
                  float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None)
-
-
-def _task_call(store: _Store):
-    """The call that started each sub-agent's session: the `task` tool part whose state names the session."""
-    started: dict[str, str] = {}
-    for lines in store.parts.values():
-        for line in lines:
-            state = line.get("state") if isinstance(line.get("state"), dict) else {}
-            metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
-            if isinstance(metadata.get("sessionId"), str) and isinstance(line.get("callID"), str):
-                started[metadata["sessionId"]] = line.get("callID")
-    return lambda parent, child: call_with_id(parent, started.get(child))
