@@ -80,6 +80,11 @@ class Member:
         return not self.facts.get("binary") and not self.facts.get("refused")
 
     @property
+    def is_schema(self) -> bool:
+        """Whether it is a database's schema (its SQL), which no transcript reader reads as a conversation."""
+        return self.path.endswith("#sqlite_schema")
+
+    @property
     def name(self) -> str:
         """The last part of its path."""
         return self.path.rsplit("/", 1)[-1]

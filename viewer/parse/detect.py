@@ -58,7 +58,7 @@ def _bundle_kind(text: str, paths: list[str]) -> str:
             return dialect
     bundle = read_bundle(text)
     for member in bundle.members if bundle is not None else ():
-        if member.readable:
+        if member.readable and not member.is_schema:
             found = detect(text[member.span[0]:min(member.span[1], member.span[0] + _LONGEST_FIRST_LINE)])
             if found != _only(AnyText):
                 return found

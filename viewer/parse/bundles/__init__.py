@@ -43,7 +43,7 @@ def first_member(text: str, dialect: str, read: Callable[[str], Transcript],
     from viewer.parse.detect import detect  # detect imports the registry's readers' names only; no cycle at import
 
     bundle = read_bundle(text)
-    readable = [member for member in bundle.members if member.readable]
+    readable = [member for member in bundle.members if member.readable and not member.is_schema]
     chosen = next((member for member in readable if detect(text[member.span[0]:member.span[1]]) == dialect),
                   readable[0] if readable else None)
     if chosen is None:
