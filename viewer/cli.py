@@ -180,10 +180,10 @@ def _run_lint(args: argparse.Namespace) -> int:
 def _run_render(args: argparse.Namespace) -> int:
     from viewer.ingest import mask_secrets
     from viewer.policy import Projection
-    from viewer.present.formats import FORMATS
+    from viewer.present.exports import EXPORTS
     from viewer.present.parsed import parsed_document
 
-    chosen = FORMATS[args.format or _format_of(args.output)]
+    chosen = EXPORTS[args.format or _format_of(args.output)]
     title = "standard input" if args.file == "-" else os.path.basename(args.file)
     analysis = mask_secrets(Projection.of(_parse_file(args.file, args)))
     projection = analysis.original if args.show_secrets and analysis.original else analysis.shared

@@ -41,6 +41,9 @@ class Threads(StrEnum):
     """It has no sub-agents."""
     SIDE_LINES = "side lines"
     """A sub-agent's lines stand in the session's own file, marked (Claude Code's `isSidechain`)."""
+    OWN_FILES = "own files"
+    """A sub-agent writes a log of its own beside the session's, naming the session and the call that started it;
+    read after the session's (joined to it), its messages are a thread of the session."""
     SESSIONS = "sessions"
     """A sub-agent's conversation is a session of its own that names its parent (a file or rows of its own): a
     bundle of them is read as one transcript."""

@@ -17,6 +17,9 @@ CODEX_ROLLOUT_FILE = r"(?:^|/)rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-fA-F-
 """How Codex names a rollout file (`rollout-<local time>-<thread id>.jsonl`)."""
 CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
+COPILOT_EVENTS = ("session.", "user.", "assistant.", "tool.", "tool_search.", "subagent.", "system.", "skill.",
+                  "hook.", "permission.", "abort")
+"""How the types of the events the Copilot CLI writes to its session log begin."""
 BAR, BLOCK = "\uff5c", "\u2581"
 """DeepSeek's special tokens are spelled with FULLWIDTH VERTICAL LINE and LOWER ONE EIGHTH BLOCK."""
 OPENAI_CHAT = Prompt(target="openai-json")
@@ -361,7 +364,7 @@ DIALECTS: tuple[Dialect, ...] = (
                 '"fullConversationHeadersOnly": [{"bubbleId": "b1", "type": 1}, {"bubbleId": "b2", "type": 2}]}}\n'
                 '{"key": "bubbleId:c1:b1", "value": {"type": 1, "text": "What is 2+2?"}}\n{"key": "bubbleId:c1:b2", '
                 '"value": {"type": 2, "text": "4"}}\n\n',
-        samples=("cursor-*",),
+        samples=("cursor-state-*", "cursor-broken-state-*"),
         detection=(Members((r"#cursorDiskKV$",)),),
         reader="viewer.parse.agents.cursor:parse_cursor",
         writer=None,
@@ -371,6 +374,139 @@ DIALECTS: tuple[Dialect, ...] = (
                                                       "~/Library/Application Support/Cursor/User/globalStorage"),
                              pattern="state.vscdb"),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
+        name="copilot-cli",
+        title="A GitHub Copilot CLI session (~/.copilot/session-state/<session>/events.jsonl): reasoning, tool "
+              "calls and their results, sub-agents, the session's token totals",
+        written_by="GitHub Copilot CLI (`~/.copilot/session-state/<session>/events.jsonl`; the Copilot SDK's "
+                   "event stream)",
+        example='{"type": "user.message", "data": {"content": "What is 2+2?"}, "id": "e1", '
+                '"timestamp": "2026-08-03T10:15:09.799Z", "parentId": null}',
+        samples=("copilot-cli-*",),
+        # Its tool events would pass for an event stream's `tool.*`: an envelope with a data object wins.
+        detection=(JsonLines((Line(type_prefixes=COPILOT_EVENTS, with_all=("id", "timestamp"),
+                                   objects=("data",)),)),),
+        priority=1,
+        reader="viewer.parse.agents.copilot_cli:parse_copilot_cli",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",),
+                             pattern="events.jsonl"),
+        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+    Dialect(
+        name="vscode-chat",
+        title="A VS Code chat session (GitHub Copilot Chat: chatSessions/<session>.json, or the .jsonl log of its "
+              "changes): requests, answers, thinking, tool calls with their arguments and results, sub-agents",
+        written_by="VS Code (`~/.config/Code/User/workspaceStorage/<workspace>/chatSessions/<session>.json` or "
+                   "`.jsonl`)",
+        example='{"version": 3, "responderUsername": "GitHub Copilot", "sessionId": "s1", "requests": '
+                '[{"requestId": "r1", "message": {"text": "What is 2+2?"}, "response": [{"value": "4"}]}]}',
+        samples=("vscode-chat-*",),
+        detection=(JsonKeys(keys=("requests", "responderUsername"), patterns=(r'"version"\s*:\s*3\b',)),
+                   JsonKeys(keys=("requests",), patterns=(r'\A\{"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{',))),
+        reader="viewer.parse.agents.vscode_chat:parse_vscode_chat",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="VS Code chat", folders=("~/.config/Code/User/workspaceStorage",
+                                                            "~/Library/Application Support/Code/User/workspaceStorage"),
+                             pattern="chatSessions/*.json*"),
+        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+    Dialect(
+        name="gemini-cli",
+        title="A Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.json, or the .jsonl log of "
+              "0.39 and later): thoughts, tool calls and results, rewinds, compression checkpoints",
+        written_by="Gemini CLI (`~/.gemini/tmp/<project>/chats/session-*.json` / `.jsonl`)",
+        example='{"sessionId": "s1", "projectHash": "3c5e", "startTime": "2026-08-03T16:40:05.219Z", '
+                '"lastUpdated": "2026-08-03T16:40:09.039Z", "messages": [{"id": "m1", "timestamp": '
+                '"2026-08-03T16:40:05.239Z", "type": "user", "content": [{"text": "What is 2+2?"}]}]}',
+        samples=("gemini-cli-*",),
+        # The recording's first member names the project by its hash: no other format has that key.
+        detection=(JsonKeys(keys=("sessionId", "projectHash", "startTime")),),
+        reader="viewer.parse.agents.gemini_cli:parse_gemini_cli",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp",), pattern="session-*.json*"),
+        preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
+    Dialect(
+        name="antigravity",
+        title="An Antigravity CLI transcript (~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/"
+              "transcript.jsonl): steps of requests, responses and tool results",
+        written_by="Antigravity CLI and IDE (`~/.gemini/antigravity-cli/brain/<conversation>/.system_generated/"
+                   "logs/transcript.jsonl`)",
+        example='{"step_index": 0, "source": "USER_EXPLICIT", "type": "USER_INPUT", "status": "DONE", '
+                '"created_at": "2026-08-03T18:02:40Z", "content": "<USER_REQUEST>\\nWhat is 2+2?\\n</USER_REQUEST>"}',
+        samples=("antigravity-*",),
+        detection=(JsonLines((Line(with_all=("step_index", "source"),
+                                   test="viewer.parse.agents.antigravity:is_step"),)),),
+        reader="viewer.parse.agents.antigravity:parse_antigravity",
+        pairing=Pairing.BY_ORDER,
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Antigravity", folders=("~/.gemini/antigravity-cli/brain",
+                                                           "~/.gemini/antigravity/brain"), pattern="transcript.jsonl"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="qwen-code",
+        title="A Qwen Code session (~/.qwen/projects/<project>/chats/<session>.jsonl): Gemini-style parts in a "
+              "uuid/parentUuid tree, tool results, sub-agents",
+        written_by="Qwen Code (`~/.qwen/projects/<project>/chats/<session>.jsonl`)",
+        example='{"uuid": "u1", "parentUuid": null, "sessionId": "s1", "timestamp": "2026-08-03T19:20:14.662Z", '
+                '"type": "user", "cwd": "/w", "version": "0.17.1", "message": {"role": "user", "parts": '
+                '[{"text": "What is 2+2?"}]}}',
+        samples=("qwen-code-*",),
+        # Claude Code's envelope around a Gemini content: told apart by what is inside, before Claude Code's keys.
+        detection=(JsonLines((Line(types=("user", "assistant", "tool_result", "system"), with_all=("uuid",),
+                                   test="viewer.parse.agents.qwen_code:is_qwen_line"),)),),
+        priority=1,
+        reader="viewer.parse.agents.qwen_code:parse_qwen_code",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Qwen Code", folders=("~/.qwen/projects",), pattern="*.jsonl"),
+        preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+    Dialect(
+        name="factory-droid",
+        title="A Factory Droid session (~/.factory/sessions/<project>/<session>.jsonl): Anthropic messages, tool "
+              "results, compaction, sub-agent sessions joined after it",
+        written_by="Factory Droid (`~/.factory/sessions/<project>/<session>.jsonl`)",
+        example='{"type": "session_start", "id": "s1", "title": "Sums", "version": 2, "cwd": "/w"}\n'
+                '{"type": "message", "id": "m1", "timestamp": "2026-03-21T09:14:02.118Z", "message": '
+                '{"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}}',
+        samples=("factory-droid-*",),
+        # Its message lines nest a role under `message` like Claude Code's and Pi's: its first line names it.
+        detection=(JsonLines((Line(types=("session_start",), with_any=("id", "cwd", "session")),
+                              Line(types=("message",), objects=("message",),
+                                   test="viewer.parse.agents.factory_droid:is_droid_message"),
+                              Line(types=("todo_state", "compaction_state")))),),
+        priority=1,
+        reader="viewer.parse.agents.factory_droid:parse_factory_droid",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl"),
+        preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
+    Dialect(
+        name="cursor-agent",
+        title="A Cursor agent transcript (~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl): prompts, "
+              "answers and tool calls (Cursor records no tool results there)",
+        written_by="Cursor's agent CLI and editor (`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`)",
+        example='{"role": "user", "message": {"content": [{"type": "text", "text": "<user_query>\\nWhat is 2+2?\\n'
+                '</user_query>"}]}}\n{"type": "turn_ended", "status": "success"}',
+        samples=("cursor-agent-*",),
+        # Its lines have no `type` but the turn markers: told by a role and message at the margin and by what
+        # only Cursor writes.
+        detection=(JsonKeys(patterns=(r'(?m)^\{"role":\s*"(?:user|assistant)",\s*"message":\s*\{',
+                                      r'<user_query>|"type":\s*"turn_ended"')),),
+        reader="viewer.parse.agents.cursor_agent:parse_cursor_agent",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cursor", folders=("~/.cursor/projects",), pattern="agent-transcripts/*.jsonl"),
+        preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",

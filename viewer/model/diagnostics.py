@@ -93,6 +93,8 @@ CODES: dict[str, Code] = {
     "W-EXPORT-PLACEHOLDER": Code("info", "The export wrote a placeholder here for a block it cannot render; it is "
                                          "not the assistant's answer and is left out."),
     "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
+    "W-PAIRED-BY-ORDER": Code("info", "The log names no call for these tool results: they are paired with the calls "
+                                      "before them in order, which the log implies but does not record."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

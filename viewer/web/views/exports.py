@@ -7,7 +7,7 @@ import re
 from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
-from viewer.present.formats import FORMATS, file_name
+from viewer.present.exports import EXPORTS, file_name
 from viewer.web.documents import stored_document
 from viewer.store.processing import PROCESSING
 from viewer.web.lookup import (DEBUG, ProcessingFailed, StillProcessing, get_store, open_reading, open_transcript,
@@ -42,7 +42,7 @@ def transcript_html(id: str, k: int | None = None) -> Response:
 def _export(id: str, k: int | None, format: str, download: bool = False) -> Response:
     reading = open_reading(id, k)
     record = reading.record
-    chosen = FORMATS[format]
+    chosen = EXPORTS[format]
     response = current_app.response_class(chosen.write(stored_document(get_store(), reading)),
                                           mimetype=chosen.mimetype)
     if download:

@@ -1,5 +1,5 @@
-"""The export formats by name (as `?format` words, file extensions and `viewer render --format`): each one's
-writer, media type and extension, and a safe file name for a download."""
+"""The exports by name (as `?format` words, file extensions and `viewer render --format`): each one's writer,
+media type and extension, and a safe file name for a download. (A transcript's formats are viewer/formats.)"""
 from __future__ import annotations
 
 import re
@@ -13,14 +13,14 @@ from viewer.present.markdown import markdown
 
 
 @dataclass(frozen=True, slots=True)
-class Format:
+class Export:
     write: Callable[[Document], Iterator[str]]
     mimetype: str
     extension: str
 
 
-FORMATS = {"html": Format(html, "text/html", "html"), "md": Format(markdown, "text/markdown", "md"),
-           "json": Format(json_twin.stream, "application/json", "json")}
+EXPORTS = {"html": Export(html, "text/html", "html"), "md": Export(markdown, "text/markdown", "md"),
+           "json": Export(json_twin.stream, "application/json", "json")}
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
