@@ -3,16 +3,21 @@
 `~/.codex/sessions/YYYY/MM/DD/`, newest first, each with the first message the default view shows and its size.
 
 A sub-agent's own log (`agent-<id>.jsonl`, `subagents/`) belongs to its session and is not listed: newer Claude
-Code versions write the logs of a session's sub-agents to `<session>/subagents/`, and `session_bytes` puts them
-after the session's own lines, where the importer finds each one's call by its `agentId`. The first message is
-read from the start of the file only, through the policy (never a hidden message), so a long list stays quick.
+Code versions write the logs of a session's sub-agents to `<session>/subagents/` with a meta file each, and Codex
+writes a sub-agent's rollout beside the others, naming its parent in its first line. `session_bytes` sends a
+session with those files as one zip archive (viewer/bundles), which the viewer reads as one transcript whose
+threads are the sub-agents. The first message is read from the start of the file only, through the policy (never
+a hidden message), so a long list stays quick.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+import re
+
 from viewer import formats
+from viewer.bundles import pack
 from viewer.parse import detect, parse
 from viewer.policy import Projection
 
@@ -65,19 +70,81 @@ def _session(path: Path) -> Session | None:
 
 
 def companions(path: Path) -> list[Path]:
-    """The logs of a session's sub-agents, beside it where its agent writes them (Claude Code:
-    `<session>/subagents/`), in name order."""
+    """The files of a session's sub-agents, where its agent writes them (Claude Code: `<session>/subagents/`;
+    Codex: rollouts that name it as their parent), in name order."""
+    found: set[Path] = set()
     folder = path.with_suffix("")
-    if not folder.is_dir():
-        return []
-    patterns = {record.session.companions for record in formats.agents() if record.session.companions}
-    return sorted({found for pattern in patterns for found in folder.glob(pattern)})
+    for record in formats.agents():
+        if record.session.companions and folder.is_dir():
+            found.update(found for found in folder.glob(record.session.companions) if found.is_file())
+        if record.session.spawned:
+            found.update(formats.load(record.session.spawned)(path))
+    return sorted(found)
 
 
 def session_bytes(path: Path) -> bytes:
-    """A session file with its sub-agents' logs after it, each ending with a line break."""
-    parts = [path.read_bytes(), *(companion.read_bytes() for companion in companions(path))]
-    return b"".join(part if part.endswith(b"\n") or part is parts[-1] else part + b"\n" for part in parts)
+    """A session file's bytes; with its sub-agents' files, a zip archive of them all, named as they lie under
+    the session's folder, which the viewer reads as one transcript."""
+    found = companions(path)
+    if not found:
+        return path.read_bytes()
+    return pack.packed(pack.folder_files(_common_folder([path, *found]), [path, *found]))
+
+
+def _common_folder(paths: list[Path]) -> Path:
+    folder = paths[0].parent
+    while not all(folder in path.parents for path in paths):
+        folder = folder.parent
+    return folder
+
+
+ROLLOUT_HEAD = 64 * 1024
+"""What is read of a rollout to know its parent: the start of its first line, `session_meta`."""
+_ROLLOUT_ID = re.compile(r"-([0-9a-fA-F-]{36})\.jsonl$")
+_PARENT = re.compile(r'"thread_spawn"\s*:\s*\{[^{}]*?"parent_thread_id"\s*:\s*"([^"\\]+)"')
+
+
+def spawned_rollouts(path: Path, *, days: int = 2) -> list[Path]:
+    """The rollouts of the sub-agents a Codex session spawned, and of theirs: the rollouts of its day's folder
+    and of the `days` after it (a sub-agent started after midnight) whose first line names it as their parent."""
+    found = _ROLLOUT_ID.search(path.name)
+    if found is None or not path.parent.is_dir():
+        return []
+    candidates = [candidate for folder in _day_folders(path.parent, days) for candidate in folder.glob("rollout-*.jsonl")
+                  if candidate != path]
+    parents = {candidate: _parent_of(candidate) for candidate in candidates}
+    wanted, spawned = {found[1]}, []
+    while True:
+        more = [c for c, parent in parents.items() if parent in wanted and c not in spawned]
+        if not more:
+            return spawned
+        spawned += more
+        wanted = {match[1] for c in more if (match := _ROLLOUT_ID.search(c.name))}
+
+
+def _day_folders(day: Path, days: int) -> list[Path]:
+    """A `YYYY/MM/DD` folder and the ones of the days after it that exist."""
+    import datetime as dt
+    try:
+        date = dt.date(int(day.parent.parent.name), int(day.parent.name), int(day.name))
+    except ValueError:
+        return [day]
+    root = day.parent.parent.parent
+    later = (date + dt.timedelta(days=n) for n in range(days + 1))
+    folders = [root / f"{when.year:04d}" / f"{when.month:02d}" / f"{when.day:02d}" for when in later]
+    return [folder for folder in folders if folder.is_dir()]
+
+
+def _parent_of(rollout: Path) -> str | None:
+    """The parent a rollout's first line names (its `session_meta`'s `source.subagent.thread_spawn`, written
+    before the instructions that make that line long)."""
+    try:
+        with rollout.open("rb") as handle:
+            first = handle.read(ROLLOUT_HEAD).split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _PARENT.search(first) if '"session_meta"' in first else None
+    return found[1] if found is not None else None
 
 
 def human_size(size: int) -> str:

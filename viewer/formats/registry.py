@@ -6,14 +6,16 @@ by a format's name. docs/architecture.md, "How to add a format", says what to wr
 from __future__ import annotations
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles, Prompt,
-    SessionFiles,
+    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Members, Opens, Pairing, Preambles,
+    Prompt, SessionFiles,
     Threads, Tokens, Writer, YamlHeader)
 
 HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
 CHATML_MARKS = ("<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|file_separator|>", "<|function_call|>")
 CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
 CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
+CODEX_ROLLOUT_FILE = r"(?:^|/)rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-fA-F-]{36}\.jsonl$"
+"""How Codex names a rollout file (`rollout-<local time>-<thread id>.jsonl`)."""
 CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
 COPILOT_EVENTS = ("session.", "user.", "assistant.", "tool.", "tool_search.", "subagent.", "system.", "skill.",
@@ -306,13 +308,14 @@ DIALECTS: tuple[Dialect, ...] = (
                 '"message": {"role": "user", "content": "What is 2+2?"}}',
         samples=("claude-code-*",),
         detection=(JsonLines((Line(with_any=CLAUDE_CODE_KEYS, without=("role",)),
-                              Line(types=("file-history-snapshot",), with_all=("snapshot",)))),),
-        reader="viewer.parse.agents:parse_claude_code",
+                              Line(types=("file-history-snapshot",), with_all=("snapshot",)))),
+                   Members((r"(?:^|/)subagents/agent-[^/]+\.jsonl$",))),
+        reader="viewer.parse.agents:parse_claude_code_files",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects",), pattern="*.jsonl",
-                        companions="subagents/*.jsonl", thinned=True),
+                        companions="subagents/agent-*", thinned=True),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="codex",
@@ -321,13 +324,93 @@ DIALECTS: tuple[Dialect, ...] = (
         example='{"timestamp": "2025-09-14T09:00:00Z", "type": "response_item", "payload": {"type": "message", '
                 '"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}}',
         samples=("codex-*",),
-        detection=(JsonLines((Line(types=CODEX_ROLLOUT, objects=("payload",)), Line(types=CODEX_EXEC))),),
-        reader="viewer.parse.agents:parse_codex",
+        detection=(JsonLines((Line(types=CODEX_ROLLOUT, objects=("payload",)), Line(types=CODEX_EXEC))),
+                   Members((CODEX_ROLLOUT_FILE,))),
+        reader="viewer.parse.agents:parse_codex_files",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True),
-        preambles=Preambles.AGENT, json_escapes=True),
+        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True,
+                             spawned="viewer.sessions:spawned_rollouts"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
+        name="goose",
+        title="A Goose session store (sessions.db, SQLite): each session, its sub-agents' sessions as threads",
+        written_by="Goose (`~/.local/share/goose/sessions/sessions.db`)",
+        # A database's tables as the bundle text the viewer reads it as (viewer/bundles): each row a JSON line.
+        example='{"bundle": 1, "from": "sqlite", "members": ["#messages", "#schema_version", "#sessions"]}\n'
+                '{"member": "#messages", "chars": 272}\n{"id": 1, "session_id": "s1", "role": "user", "content_json": '
+                '[{"type": "text", "text": "What is 2+2?"}], "created_timestamp": 1774084442}\n{"id": 2, "session_id": '
+                '"s1", "role": "assistant", "content_json": [{"type": "text", "text": "4"}], "created_timestamp": '
+                '1774084443}\n\n{"member": "#schema_version", "chars": 16}\n{"version": 17}\n\n{"member": "#sessions", '
+                '"chars": 74}\n{"id": "s1", "name": "Sums", "session_type": "user", "working_dir": "/w"}\n\n',
+        samples=("goose-*",),
+        detection=(Members((r"#sessions$", r"#messages$", r"#schema_version$")),),
+        reader="viewer.parse.agents.goose:parse_goose",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions",), pattern="sessions.db"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
+        name="crush",
+        title="A Crush store (.crush/crush.db, SQLite): each session, its agent tool's sessions as threads",
+        written_by="Crush (`<project>/.crush/crush.db`; the projects in `~/.local/share/crush/projects.json`)",
+        example='{"bundle": 1, "from": "sqlite", "members": ["#goose_db_version", "#messages", "#sessions"]}\n'
+                '{"member": "#goose_db_version", "chars": 57}\n{"id": 1, "version_id": 20250424200609, "is_applied": 1}'
+                '\n\n{"member": "#messages", "chars": 322}\n{"id": "m1", "session_id": "s1", "role": "user", "parts": '
+                '[{"type": "text", "data": {"text": "What is 2+2?"}}], "created_at": 1774084442}\n{"id": "m2", '
+                '"session_id": "s1", "role": "assistant", "parts": [{"type": "text", "data": {"text": "4"}}, {"type": '
+                '"finish", "data": {"reason": "end_turn"}}], "created_at": 1774084443}\n\n{"member": "#sessions", '
+                '"chars": 83}\n{"id": "s1", "parent_session_id": null, "title": "Sums", "created_at": 1774084442}\n\n',
+        samples=("crush-*",),
+        detection=(Members((r"#sessions$", r"#messages$", r"#goose_db_version$")),),
+        reader="viewer.parse.agents.crush:parse_crush",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Crush", folders=("~/.local/share/crush",), pattern="crush.db"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
+        name="opencode",
+        title="OpenCode sessions: an `opencode export`, the storage folder (session, message, part files) or "
+              "opencode.db (SQLite); a sub-agent's session (the task tool) a thread",
+        written_by="OpenCode (`opencode export`; `~/.local/share/opencode/storage/`, `opencode.db` from 1.2)",
+        example='{"info": {"id": "ses_1", "title": "Sums"}, "messages": [{"info": {"id": "msg_1", "sessionID": "ses_1", '
+                '"role": "user"}, "parts": [{"id": "prt_1", "type": "text", "text": "What is 2+2?"}]}, {"info": {"id": '
+                '"msg_2", "sessionID": "ses_1", "role": "assistant"}, "parts": [{"id": "prt_2", "type": "text", "text": '
+                '"4"}]}]}',
+        samples=("opencode-*",),
+        detection=(JsonKeys(keys=("info", "messages"), patterns=(r'"id"\s*:\s*"ses_',)),
+                   Members((r"(?:^|/)session/[^/]+/ses_[^/]+\.json$", r"(?:^|/)message/ses_[^/]+/[^/]+\.json$")),
+                   Members((r"#session$", r"#message$", r"#part$"))),
+        reader="viewer.parse.agents.opencode:parse_opencode",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode",), pattern="opencode.db"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
+    Dialect(
+        name="cursor",
+        title="Cursor's editor chats (state.vscdb, SQLite: composerData and bubbleId keys); a sub-agent's chat "
+              "a thread",
+        written_by="Cursor (`~/.config/Cursor/User/globalStorage/state.vscdb`, macOS `~/Library/Application "
+                   "Support/Cursor/…`)",
+        example='{"bundle": 1, "from": "sqlite", "members": ["#cursorDiskKV"]}\n{"member": "#cursorDiskKV", "chars": '
+                '302}\n{"key": "composerData:c1", "value": {"composerId": "c1", "name": "Sums", '
+                '"fullConversationHeadersOnly": [{"bubbleId": "b1", "type": 1}, {"bubbleId": "b2", "type": 2}]}}\n'
+                '{"key": "bubbleId:c1:b1", "value": {"type": 1, "text": "What is 2+2?"}}\n{"key": "bubbleId:c1:b2", '
+                '"value": {"type": 2, "text": "4"}}\n\n',
+        samples=("cursor-state-*", "cursor-broken-state-*"),
+        detection=(Members((r"#cursorDiskKV$",)),),
+        reader="viewer.parse.agents.cursor:parse_cursor",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Cursor", folders=("~/.config/Cursor/User/globalStorage",
+                                                      "~/Library/Application Support/Cursor/User/globalStorage"),
+                             pattern="state.vscdb"),
+        preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="copilot-cli",
         title="A GitHub Copilot CLI session (~/.copilot/session-state/<session>/events.jsonl): reasoning, tool "

@@ -28,8 +28,14 @@ class Code(NamedTuple):
 CODES: dict[str, Code] = {
     # Reading the text
     "W-DECODE-UTF8": Code("warning", "The input is not valid UTF-8; invalid bytes were replaced with U+FFFD."),
-    "W-ARCHIVE": Code("error", "The zip archive cannot be read as an Inspect AI .eval log, or is too large to "
-                               "unpack; nothing of it is shown."),
+    "W-ARCHIVE": Code("error", "The zip archive cannot be read, or is too large to unpack; nothing of it is "
+                               "shown."),
+    "W-DATABASE": Code("error", "The SQLite database, or one of its tables, cannot be read (corrupt, crafted, or "
+                                "over a bound); what could not be read is not shown."),
+    "W-BUNDLE-MEMBER": Code("info", "A file of the upload that this format's reader does not read; it is kept in "
+                                    "the source."),
+    "W-BUNDLE-FRAME": Code("warning", "The text opens as a bundle of files, but its frame does not hold here; the "
+                                      "rest was not read."),
     "W-LONE-SURROGATE": Code("warning", "Lone UTF-16 surrogates cannot be shown or stored; they were replaced "
                                         "with U+FFFD."),
     "W-PARSER-FAILED": Code("error", "The parser failed on this input; the raw text is kept and nothing is shown."),

@@ -5,6 +5,8 @@ and Kimi CLI wires (kimi_code.py, kimi_cli.py). The JSON Lines logs are read a l
 arrays an element at a time (arrays.py); their message objects by the JSON package's shape readers where they have
 a known API's shape; numbered by session.py."""
 from viewer.parse.agents.claude_code import parse_claude_code
+from viewer.parse.agents.claude_code_folder import parse_claude_code_files
 from viewer.parse.agents.codex import parse_codex
+from viewer.parse.agents.codex_folder import parse_codex_files
 
-__all__ = ["parse_claude_code", "parse_codex"]
+__all__ = ["parse_claude_code", "parse_claude_code_files", "parse_codex", "parse_codex_files"]
