@@ -13,6 +13,7 @@ from tests.parse.agents.default_view import CANARY, default_view_json
 from tests.parse.agents.test_claude_code import shown
 from tests.parse.helpers import codes, only
 from viewer import parse
+from viewer.parse.decode import decode
 from viewer.parse import detect
 
 METADATA = {"type": "metadata", "protocol_version": "1.5", "created_at": 1787223600000}
@@ -61,7 +62,7 @@ def test_the_two_wires_are_told_apart_from_each_other_and_from_other_logs():
     assert detect(legacy(("TurnBegin", {"user_input": "hi"}))) == "kimi-cli"
     assert detect(legacy(("TurnBegin", {"user_input": "hi"})).split("\n", 1)[1]) == "kimi-cli"
     for path in (*SAMPLES.glob("codex-*"), *SAMPLES.glob("events-*"), *SAMPLES.glob("claude-code-*")):
-        assert detect(path.read_text()) not in ("kimi-code", "kimi-cli"), path.name
+        assert detect(decode(path.read_bytes())[0]) not in ("kimi-code", "kimi-cli"), path.name
 
 
 def test_a_wire_reads_as_the_chat_the_user_had():
