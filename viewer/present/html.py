@@ -50,8 +50,9 @@ def html(document: Document) -> Iterator[str]:
     """The document as one HTML file, in chunks."""
     page = file_environment().get_template("export.html")
     images = Embedder(embedded.MAX_EMBEDDED_BYTES)  # read here: a test lowers it
+    header = cards.header_panel(document.header) if document.view == "debug" and document.is_dataset else None
     return buffered(page.generate(document=document, sections=_sections(document, images), policy=POLICY,
-                                  stylesheet=stylesheet(), images=images))
+                                  stylesheet=stylesheet(), images=images, dataset_header=header))
 
 
 def stylesheet() -> Markup:
