@@ -65,3 +65,11 @@ def test_the_debug_view_s_html_file_shows_the_header_too(client, owned):
     exported = soup(client.get(f"/t/{id}.html?view=debug"))
     panel = exported.select_one("details.header-panel")
     assert panel is not None and '"o4-mini-2025-04-16"' in panel.get_text()
+
+
+def test_a_dataset_s_own_header_is_in_its_debug_html_file_an_inspect_log_s_spec_and_results(client, owned):
+    id = owned(SAMPLES.joinpath("json-inspect-log.json").read_bytes())
+    panels = soup(client.get(f"/t/{id}.html?view=debug")).select("details.header-panel")
+    assert '"arithmetic_tools"' in panels[0].get_text()  # the log's spec, before the conversations' own
+    assert '"inspect_sample"' in panels[1].get_text()
+    assert "header-panel" not in client.get(f"/t/{id}.html").get_data(as_text=True)
