@@ -20,13 +20,16 @@ from typing import Any, Iterator
 
 MIN_LENGTH = 12
 
-ID_KEYS = re.compile(r"(?:^|_)(?:id|ids|uuid|hash|key)$|(?<=[a-z])(?:Id|Ids|Uuid)$|^(?:id|uuid|lc)$", re.I)
+ID_KEYS = re.compile(r"(?:^|_)(?:id|ids|uuid|hash|key|fingerprint)$|(?<=[a-z])(?:Id|Ids|Uuid)$"
+                     r"|^(?:id|uuid|lc|parent|children|current_node)$", re.I)
 TIME_KEYS = re.compile(r"(?:^|_)(?:timestamp|time|created|updated|date|at)$|(?<=[a-z])(?:Time|At|Timestamp)$",
                        re.I)
-TAG_KEYS = frozenset(("type", "object", "event"))
+TAG_KEYS = frozenset(("type", "object", "event", "role", "from", "phase", "state", "status", "content_type",
+                      "channel"))
+"""Type tags, and the words of a closed set that readers show in another form (a role, a channel, a state)."""
 OPAQUE_KEYS = frozenset(("signature", "encrypted_content", "thoughtSignature", "thought_signature", "data",
                          "base64", "redacted_content", "encryptedContent", "bytes", "image_url", "url", "file_data",
-                         "fileData", "inlineData", "inline_data", "blob"))
+                         "fileData", "inlineData", "inline_data", "blob", "images", "encrypted_index"))
 """Members whose strings are payloads or opaque tokens, never text a person reads."""
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
@@ -36,6 +39,10 @@ _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?
 _BLOB = re.compile(r"[A-Za-z0-9+/=_-]{48,}")
 _OPAQUE_PREFIXES = ("data:", "attachment://", "@@cut-")
 _NOT_WORD = re.compile(r"[\W_]+")
+_THINK = re.compile(r"</?think>")
+"""Where readers split a text: reasoning left in an answer (`<think>…</think>`) is a message of its own."""
+_BASE64_MEDIA = ("iVBORw0K", "/9j/", "R0lGOD", "UklGR", "JVBERi0")
+"""How base64 PNG, JPEG, GIF, WebP and PDF data start."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +64,17 @@ def _walk(value: Any, path: str, key: str | None) -> Iterator[Leaf]:
     elif isinstance(value, list):
         for at, item in enumerate(value):
             yield from _walk(item, f"{path}[{at}]", key)
+    elif isinstance(value, str) and _THINK.search(value) and key not in OPAQUE_KEYS:
+        # Reasoning left in an answer (`<think>…</think>`): readers split it off, and what follows may be JSON
+        # (a ShareGPT function_call's calls), so each piece counts on its own.
+        for number, piece in enumerate(_THINK.split(value)):
+            yield from _walk(piece, f"{path}#{number}", key)
     elif isinstance(value, str):
         nested = _json_inside(value)
         if nested is not None:
             yield from _walk(nested, path + "~", key)
         elif counts(value, key):
-            yield Leaf(path, value)
+            yield Leaf(path, _as_shown(value, key))
 
 
 def counts(value: str, key: str | None) -> bool:
@@ -70,13 +82,22 @@ def counts(value: str, key: str | None) -> bool:
     stripped = value.strip()
     if len(stripped) < MIN_LENGTH or not _NOT_WORD.sub("", stripped):
         return False
-    if key is not None and (key in TAG_KEYS or key in OPAQUE_KEYS or ID_KEYS.search(key) or TIME_KEYS.search(key)):
+    if key is not None and (key in TAG_KEYS or key.endswith("status") or key in OPAQUE_KEYS or ID_KEYS.search(key)
+                            or TIME_KEYS.search(key)):
         return False
-    if stripped.startswith(_OPAQUE_PREFIXES) or _TIMESTAMP.fullmatch(stripped):
+    if stripped.startswith(_OPAQUE_PREFIXES + _BASE64_MEDIA) or _TIMESTAMP.fullmatch(stripped):
         return False
     if _UUID.fullmatch(stripped) or _HEX.fullmatch(stripped) or _PREFIXED_ID.fullmatch(stripped):
         return False
     return not (_BLOB.fullmatch(stripped) and not stripped.isalpha())
+
+
+def _as_shown(value: str, key: str | None) -> str:
+    """A value as readers show it when they show it in another form: an MCP tool's name `mcp__server__tool`
+    (Claude Code's) is the address `server.tool`."""
+    if key == "name" and value.startswith("mcp__") and value.count("__") >= 2:
+        return value.removeprefix("mcp__").replace("__", ".", 1)
+    return value
 
 
 def _json_inside(value: str) -> Any:
@@ -131,4 +152,5 @@ class Haystack:
         self.folded = folded(text)
 
     def holds(self, leaf: Leaf) -> bool:
+        """Whether the text holds the value, or its JSON spelling (as a source panel or a JSON body shows it)."""
         return folded(leaf.value) in self.folded or folded(json.dumps(leaf.value, ensure_ascii=False)) in self.folded
