@@ -99,6 +99,16 @@ JSON_SHAPES: tuple[JsonShape, ...] = (
         samples=("json-ai-sdk-*",),
         readers={Level.ELEMENT: "viewer.parse.json.ai_sdk"}),
     JsonShape(
+        name="llamafactory",
+        title="LLaMA-Factory's v1 rows: messages of `{\"type\": \"text\" | \"reasoning\" | \"tool_call\", \"value\"}` "
+              "parts and `loss_weight`, `tools` as JSON text (its preference rows `chosen_messages` / "
+              "`rejected_messages`: see the preference pairs)",
+        written_by="LLaMA-Factory's v1 data engine and converters (`data/*_demo.jsonl`, fine-tuning datasets)",
+        example='{"messages": [{"role": "user", "content": [{"type": "text", "value": "Hi"}]}, {"role": "assistant", '
+                '"content": [{"type": "reasoning", "value": "…"}, {"type": "text", "value": "Hello"}]}]}',
+        samples=("json-llamafactory-*",),
+        readers={Level.ELEMENT: "viewer.parse.json.llamafactory"}),
+    JsonShape(
         name="sharegpt",
         title="ShareGPT turns (also LLaMA-Factory's `tools`)",
         written_by="fine-tuning datasets (ShareGPT, Vicuna, LLaMA-Factory)",

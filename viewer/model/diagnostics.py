@@ -67,6 +67,8 @@ CODES: dict[str, Code] = {
                                            "as a message of its own, hidden from the default view."),
     "W-JSON-UNKNOWN-ITEM": Code("warning", "An item of a type the importer does not know is kept as a message of "
                                            "its own, hidden from the default view."),
+    "W-JSON-UNREAD": Code("info", "Members of a JSON object that no reader of its shape understands are kept as "
+                                  "raw JSON in the header's 'unread', shown collapsed in the debug view."),
     "W-JSON-OPAQUE-DATA": Code("info", "Opaque data (a signature, redacted or encrypted reasoning) is kept in the "
                                        "source, never shown as text."),
     "W-MEDIA-REFUSED": Code("warning", "An image is not shown: it is not a PNG, JPEG, GIF or WebP image by its own "

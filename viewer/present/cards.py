@@ -6,6 +6,7 @@ diagnostics and pairing. Templates draw cards with one macro per `kind` and neve
 """
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -191,6 +192,15 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
                ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
                                                  if message.aside else None)]
     return fields
+
+
+def header_panel(header: dict[str, Any]) -> Any:
+    """The debug view's panel of what the file says of the whole transcript (a request's tools, a response's model
+    and usage, an eval's scores, the members no reader understood), as highlighted JSON; None when it says
+    nothing."""
+    if not header:
+        return None
+    return render.json_block(json.dumps(header, ensure_ascii=False, indent=2, default=str))
 
 
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:

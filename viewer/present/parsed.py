@@ -49,7 +49,7 @@ def parsed_document(projection: Projection, view: str, title: str) -> Document:
     counts = counts_of(summary(projection, "").__getitem__)
     transcript = projection.transcript
     if projection.conversations:
-        return Document(title=title, view=view, dialect=transcript.dialect,
+        return Document(title=title, view=view, dialect=transcript.dialect, header=transcript.header,
                         counts={**counts, "conversations": len(projection.conversations)},
                         parts=lambda: (_conversation(part, number, view, title)
                                        for number, part in enumerate(projection.conversations)))

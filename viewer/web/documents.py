@@ -44,7 +44,7 @@ def stored_document(store: Store, reading: Reading, *, in_request: bool = True) 
     is answered, so its images' URLs can be built)."""
     record, view = reading.record, reading.view
     if record.is_dataset:
-        return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
+        return Document(title=title(record), view=view, dialect=record.dialect, id=record.id, header=record.header,
                         counts={**counts(record), "conversations": record.conversation_count},
                         parts=lambda: _conversations(store, reading))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),

@@ -58,6 +58,10 @@ object), W-JSON-FIELD-TYPE (a number where text belongs, read as its JSON text),
 W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with no text), W-JSON-MIXED-CALLS
 (2.0 `tool_calls` beside a 2.2 `tool_call`: both are read, though 2.2 §6 forbids the mix), W-UNCLOSED-BLOCK
 (an unclosed `<think>`) and W-TOOL-ERROR (a `tool_result` with `is_error`, an MCP call's error).
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): what a response says of itself is its messages' meta
+(response_meta.py), the envelope's other members and its tools as written are the header, and a member of an
+element that its reader does not claim is kept raw in the header's `unread` with W-JSON-UNREAD.
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
-from viewer.parse.json import drafts
+from viewer.parse.json import drafts, response_meta
 from viewer.parse.json.elements import author
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.parts import text_pieces
@@ -60,13 +60,24 @@ def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_ui_message(source, builder)
 
 
+CLAIMED = ("id", "role", "parts", "content", "reasoning", "toolInvocations", "experimental_attachments",
+           "createdAt")
+"""A message's members that read_ui_message reads (a v4 message's `content` repeats its parts' text), or its id
+and time, which the SDK writes for its own bookkeeping."""
+
+
+def claimed(value: dict[str, Any]) -> tuple[str, ...]:
+    return CLAIMED
+
+
 def read_ui_message(source: JsonObject, builder: Any) -> list[Draft]:
     role, _ = author(source)
     if isinstance(source.get("parts"), list):
         found = _parts(source, role, builder)
     else:
         found = _v4(source, role, builder)
-    return found or [Draft(dict(role=role, channel="final", content="", end="end"), source.span)]
+    found = found or [Draft(dict(role=role, channel="final", content="", end="end"), source.span)]
+    return response_meta.on_drafts(found, response_meta.of_message(source.value))  # a v4 message's `createdAt`
 
 
 def _parts(source: JsonObject, role: str, builder: Any) -> list[Draft]:

@@ -1,7 +1,9 @@
 """Anthropic Messages API content blocks that are not text: thinking, redacted thinking, tool use and tool
 results (the client's tools, Anthropic's server tools such as web search, and MCP connectors).
 
-- `thinking` (`thinking`, `signature`) is analysis; the signature is opaque data (W-JSON-OPAQUE-DATA).
+- `thinking` (`thinking`, `signature`) is analysis; the signature is opaque data (W-JSON-OPAQUE-DATA). A block
+  with a signature and no text is omitted thinking (the request's `thinking.display: "omitted"`, or the model's
+  default): the model thought, the API withheld the text; its message says so rather than being empty.
 - `redacted_thinking` (`data`, encrypted) is an analysis message saying so; the data stays in the source.
 - `tool_use` (`id`, `name`, `input`) is a call to `functions.<name>` (qualified_tool_name), arguments the input
   as JSON, `call_id` the id. `server_tool_use` calls Anthropic's built-in tool by its own name (`web_search`);
@@ -26,10 +28,23 @@ BlockReader = Callable[[dict[str, Any], Span, str, Any], list[Draft]]
 
 def _thinking(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:
     text = block.get("thinking")
+    signature = block.get("signature")
+    if not (isinstance(text, str) and text.strip()) and isinstance(signature, str) and signature:
+        return [_omitted(role, signature, span)]
     piece = drafts.analysis(role, text if isinstance(text, str) else "", span)
-    if block.get("signature"):
-        piece.problems.append(drafts.opaque_problem("thinking block", block["signature"], "signature", span))
+    if signature:
+        piece.problems.append(drafts.opaque_problem("thinking block", signature, "signature", span))
     return [piece]
+
+
+OMITTED = ("(omitted thinking: the API returned this thinking block without its text, only its signature, "
+           "{size:,} characters of opaque data kept in the source)")
+
+
+def _omitted(role: str, signature: str, span: Span) -> Draft:
+    piece = drafts.analysis(role, OMITTED.format(size=len(signature)), span)
+    piece.problems.append(drafts.opaque_problem("omitted thinking block", signature, "signature", span))
+    return piece
 
 
 def _redacted(block: dict[str, Any], span: Span, role: str, builder: Any) -> list[Draft]:

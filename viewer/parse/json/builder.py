@@ -46,6 +46,10 @@ class MessageBuilder:
         self.tools: dict[str, Any] = {}
         self.turn = 0
         """The turn the next element gives."""
+        self.unread: list[dict[str, Any]] = []
+        """The members of elements that no reader claimed, by the turn the element gave (JsonObject.account)."""
+        self.per_turn: list[dict[str, Any]] = []
+        """What readers kept of elements that belongs to no message (JsonObject.kept), by turn."""
         self._call_names: dict[str, str] = {}
 
     def add(self, element: Node, read: Reader, plain: PlainView | None = None,
@@ -83,6 +87,27 @@ class MessageBuilder:
             source, pieces = self._read(element, read)
         self._number(pieces, element.span, turn)
         self._note(source.problems, len(self.messages) - len(pieces) if pieces else None)
+        self.keep_unread(source, turn)
+
+    def keep_unread(self, source: JsonObject, turn: int) -> None:
+        """What of an element its reader did not claim, and what it kept that belongs to no message, for the
+        header (`with_unread`)."""
+        if source.unread:
+            self.unread.append({"turn": turn, "members": source.unread})
+        if source.kept:
+            self.per_turn.append({"turn": turn, **source.kept})
+
+    def with_unread(self, header: dict[str, Any]) -> dict[str, Any]:
+        """The header, with the members of elements that no reader claimed under `unread` (shown collapsed in the
+        debug view, each named by W-JSON-UNREAD where it stands) and what readers kept per turn (`per_turn`)."""
+        if not self.unread and not self.per_turn:
+            return header
+        header = dict(header)
+        if self.unread:
+            header["unread"] = [*header.get("unread", ()), *self.unread]
+        if self.per_turn:
+            header["per_turn"] = [*header.get("per_turn", ()), *self.per_turn]
+        return header
 
     def add_plain(self, element: Node, plain: PlainView | None = None) -> bool:
         """`add(element, read, plain)` of an element whose plain view (`plain` gives it; None: the element itself)

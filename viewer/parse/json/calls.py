@@ -8,6 +8,8 @@ from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json.source import JsonObject, Draft, kind_of
 
 CONSTRAIN = "<|constrain|>"
+LOOK_BACK = 1000
+"""Messages looked back over for the calls a reply without an id answers."""
 
 
 def call_pieces(source: JsonObject, role: str, channel: str | None) -> list[Draft]:
@@ -87,3 +89,22 @@ def read_content_type(written: str | None) -> tuple[str | None, bool]:
     if stripped.startswith(CONSTRAIN):
         return stripped[len(CONSTRAIN):].strip() or None, True
     return stripped or None, False
+
+
+def awaiting_replies(messages: list[Any]) -> list[str | None]:
+    """The tools of the calls of the last calling turn that no reply has answered yet, in order: what the next
+    replies answer when a format's replies name neither call nor tool (ShareGPT's observations, LLaMA-Factory's
+    tool messages). Nothing when something other than reasoning, calls and replies came after those calls."""
+    calls: list[str | None] = []
+    replies = 0
+    for message in reversed(messages[-LOOK_BACK:]):
+        if message.end == "call" and message.role == "assistant":
+            calls.append(message.recipient)
+        elif calls:
+            break
+        elif message.role == "tool":
+            replies += 1
+        elif message.channel != "analysis":
+            return []
+    calls.reverse()
+    return calls[replies:] if replies < len(calls) else calls[-1:]

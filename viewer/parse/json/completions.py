@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.parse.json import drafts
-from viewer.parse.json.positions import Node
+from viewer.model import Meta
+from viewer.parse.json import drafts, response_meta, stream_meta
+from viewer.parse.json.positions import Member, Node
 from viewer.parse.json.record_helpers import envelope, items, said
 from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.json.unpacked import Unpacked
@@ -30,15 +31,43 @@ def in_datasets(value: dict) -> bool:
     return is_record(value)
 
 
+CHOICE_READ = ("message", "text", "finish_reason", "native_finish_reason", "index")
+
+
 def reading(node: Node, text: str, inner: object = None) -> Unpacked:
+    """Each choice's message, with its facts (`choice_facts`) as its messages' meta and in the header."""
     found = Unpacked([], envelope(node, "choices"))
-    for choice in items(text, node.members["choices"].node, 1):
+    choices = items(text, node.members["choices"].node, 1)
+    for number, choice in enumerate(choices):
         message = choice.members.get("message")
         if message is not None and isinstance(message.node.value, dict):
             found.elements.append(message.node)
         elif "text" in choice.members:
             found.elements.append(said("assistant", choice.members["text"]))
+        else:
+            continue
+        meta, rest = choice_facts(node.value, choice.value, number, number == len(choices) - 1)
+        stream_meta.mark(found, len(found.elements) - 1, meta)
+        found.envelope.update((key, Member(Node(value, choice.span), choice.span)) for key, value in rest.items())
     return found
+
+
+def choice_facts(response: dict, choice: dict, number: int, last: bool) -> tuple[Meta, dict[str, Any]]:
+    """A choice's meta (the response's model, id and, for the last choice, usage; the choice's finish reason,
+    beside OpenRouter's `native_finish_reason`, the upstream's own, when they differ) and what else it holds
+    (logprobs), for the header under `choice <index>`."""
+    stop = response_meta.stop_reason(choice.get("finish_reason"))
+    native = choice.get("native_finish_reason")
+    if isinstance(native, str) and native and native != stop:
+        stop = f"{stop} (native: {native})" if stop else native
+    meta = Meta(model=_text(response.get("model")), stop_reason=stop, response=_text(response.get("id")),
+                usage=response_meta.usage_of(response.get("usage")) if last else None)
+    rest = {key: value for key, value in choice.items() if key not in CHOICE_READ and value is not None}
+    return meta, ({f"choice {choice.get('index', number)}": rest} if rest else {})
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def details_pieces(source: JsonObject, role: str) -> list[Draft]:

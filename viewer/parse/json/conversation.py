@@ -11,16 +11,19 @@ blocks, OpenChatML, openai-harmony dicts, Responses `message` items).
 The envelope around the list gives messages too, in source order with the elements: `system` (Anthropic's
 system prompt, text or text blocks; ShareGPT's system column) and `instructions` (the Responses API's) are a
 system message, a request's `input` written as text is the user's message. Its `tools` (OpenAI, Anthropic,
-the Responses API, or LLaMA-Factory's JSON text) are declared tools; its other keys are the header.
+the Responses API, or LLaMA-Factory's JSON text) are declared tools, and kept in the header as written (a JSON
+text read); its other keys are the header. A Responses API response's model, id, status and usage are the meta
+of its output's messages (response_meta.py).
 
 `read_conversation` reads one conversation's node: call it once per conversation when a file holds several.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from viewer.model import Span, make_diagnostic
-from viewer.parse.json import shapes
+from viewer.parse.json import response_meta, shapes
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.container import conversation_of
 from viewer.parse.json.content_text import flat_text
@@ -58,11 +61,33 @@ def read_plain_conversation(reading: Unpacked, builder: MessageBuilder) -> dict[
     builder.tools.update(declared_tools(envelope))
     _unread_tools(reading.envelope, builder)
     prompts = sorted(_prompts(reading.envelope), key=lambda prompt: prompt[0][0])
+    _mark_response(reading, envelope)
     if prompts or reading.continued or reading.marks:
         _add_with_prompts(reading, prompts, builder)
     else:  # most big files: the elements alone
         _add_elements(reading.elements, builder)
-    return {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
+    header = {key: value for key, value in envelope.items() if key not in ENVELOPE_KEYS}
+    for key in DEFINITIONS:
+        if envelope.get(key) not in (None, "", []):
+            header[key] = tools_value(envelope[key]) if tools_value(envelope[key]) is not None else envelope[key]
+    return header
+
+
+DEFINITIONS = ("tools", "functions")
+"""Envelope members that declare tools: kept in the header as the producer wrote them (their descriptions are
+read nowhere else); one written as JSON text is shown read."""
+
+
+def _mark_response(reading: Unpacked, envelope: dict[str, Any]) -> None:
+    """A Responses API response's meta on its output's messages (its usage on the last element's)."""
+    meta = response_meta.of_response(envelope) if reading.key == "output" and reading.elements else None
+    if meta is None:
+        return
+    last = len(reading.elements) - 1
+    bare = {"meta": dataclasses.replace(meta, usage=None)}
+    for position in range(last + 1):
+        reading.marks[position] = {**reading.marks.get(position, {}),
+                                   **({"meta": meta} if position == last else bare)}
 
 
 def _add_with_prompts(reading: Unpacked, prompts: list[tuple[Span, list[Draft]]], builder: MessageBuilder) -> None:

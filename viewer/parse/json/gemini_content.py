@@ -46,6 +46,10 @@ def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_content(source, builder)
 
 
+def claimed(value: dict) -> tuple[str, ...]:
+    return ("role", "parts")
+
+
 def may_split(value: dict) -> bool:
     """Whether a content may give several messages or a diagnostic about one part (then the importer reads its
     parts' spans at once rather than reading it twice)."""
@@ -103,6 +107,7 @@ def _part(part: Any, span: Span, role: str, builder: Any, source: JsonObject) ->
     thought = part.get("thought") is True
     if kind in ("inline_data", "file_data"):
         shown = placeholder(*_media(snake(part[kind])))
+        _keep_address(snake(part[kind]), source)
         found = [drafts.analysis(role, shown, span)] if thought else None
     elif kind == "text" and not thought:
         if not isinstance(part["text"], str):
@@ -177,6 +182,14 @@ def _media(data: Any) -> tuple[str, dict[str, Any]]:
     kind = "image" if isinstance(mime, str) and mime.startswith("image/") else "file"
     return kind, {"mime_type": mime, "data": data.get("data"), "file_url": data.get("file_uri"),
                   "filename": data.get("display_name")}
+
+
+def _keep_address(data: Any, source: JsonObject) -> None:
+    """A file's address the placeholder does not name (a `gs://` one: only web addresses are named where the
+    default view may show them) is kept for the debug view, in the header (`per_turn`)."""
+    address = data.get("file_uri") if isinstance(data, dict) else None
+    if isinstance(address, str) and address and not address.startswith(("https://", "http://")):
+        source.kept.setdefault("file_uris", []).append(address)
 
 
 def _unknown(role: str, part: Any, span: Span) -> Draft:

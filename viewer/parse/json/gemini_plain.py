@@ -23,7 +23,8 @@ def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
     conversation), added as its messages, as read_content would make them, without its machinery; False (nothing
     added) for any other content. tests/parse/json/test_records_plain.py reads contents both ways and compares."""
     role, parts = value.get("role"), value["parts"]
-    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts or role not in PLAIN_ROLES:
+    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts \
+            or not (role is None or type(role) is str) or role not in PLAIN_ROLES:
         return False
     plain_parts = _plain_drafts(parts, PLAIN_ROLES[role], builder)
     if plain_parts is None:

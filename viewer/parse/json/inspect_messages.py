@@ -8,13 +8,14 @@
   (`{"type", "message"}`).
 
 Reasoning is analysis; redacted reasoning is opaque (its data stays in the source), as are signatures. Media
-are placeholders; `data` and unknown types are hidden with W-JSON-UNKNOWN-PART.
+are placeholders; `data` and unknown types are hidden with W-JSON-UNKNOWN-PART. An assistant's `model` is its
+messages' meta; a message's other members (its `metadata`) are kept (JsonObject.account).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import Message, Span
+from viewer.model import Message, Meta, Span
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -29,6 +30,8 @@ MEDIA = {"image": ("image", "image"), "audio": ("input_audio", "audio"), "video"
 """Media content types: the shared placeholder's kind, and the key of their address or data."""
 
 
+CLAIMED = ("id", "content", "source", "role", "tool_calls", "model", "tool_call_id", "function", "error", "name")
+"""A message's members the readers here read, or its id and `source` (input, generate), Inspect's bookkeeping."""
 ATTACHMENT = "attachment://"
 """Inspect's log writer moves large values (images above all) into the sample's `attachments`, leaving
 `attachment://<id>` in their place."""
@@ -49,11 +52,28 @@ def read_inspect_message(source: JsonObject, builder: Any, attachments: dict[str
     return found
 
 
+def read_accounted(source: JsonObject, builder: Any, attachments: dict[str, Any] | None = None) -> list[Draft]:
+    """read_inspect_message, the model of an assistant's message its meta, and what else it holds kept."""
+    found = read_inspect_message(source, builder, attachments)
+    model = source.get("model")
+    if isinstance(model, str) and model:
+        for piece in found:
+            piece.fields["meta"] = Meta(model=model)
+    source.account(CLAIMED, "message")
+    return found
+
+
+def _plain_members(value: dict[str, Any]) -> bool:
+    """Whether a message holds nothing the fast readers leave out: every member claimed (or empty)."""
+    return all(key in CLAIMED or item is None or item == {} or item == [] or item == "" for key, item in value.items())
+
+
 def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
-    """The OpenAI chat message of a message of plain text with no calls, error or attachment (plain.py reads it
-    fast, to the messages `read_inspect_message` makes); None for any other."""
+    """The OpenAI chat message of a message of plain text with no calls, error, attachment, model or other member
+    (plain.py reads it fast, to the messages `read_accounted` makes); None for any other."""
     content = value.get("content")
-    if type(content) is not str or content.startswith(ATTACHMENT) or value.get("tool_calls") or value.get("error"):
+    if type(content) is not str or content.startswith(ATTACHMENT) or value.get("tool_calls") or value.get("error") \
+            or value.get("model") or not _plain_members(value):
         return None
     if value.get("role") == "tool":
         return {"role": "tool", "content": content, "tool_call_id": value.get("tool_call_id"),
@@ -66,9 +86,10 @@ def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bo
     messages, as read_inspect_message makes them, without its machinery; False (nothing added) for any other
     message, or one that needs more (an attachment, `<think>`, redacted reasoning, a call that is reported).
     tests/parse/json/test_inspect_plain.py reads messages both ways and compares."""
-    content, calls = value.get("content"), value.get("tool_calls")
+    content, calls, model = value.get("content"), value.get("tool_calls"), value.get("model")
     if value.get("role") != "assistant" or "author" in value or type(value.get("name")) not in _TEXT \
-            or type(content) is not list or calls is not None and type(calls) is not list:
+            or type(content) is not list or calls is not None and type(calls) is not list \
+            or type(model) not in _TEXT or not _plain_members(value):
         return False
     plain_parts = [(_plain_part(part), "content", number) for number, part in enumerate(content)]
     plain_parts += [(_plain_call(call), "tool_calls", number) for number, call in enumerate(calls or ())]
@@ -81,11 +102,12 @@ def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bo
         if walk_object(builder.text, span[0], value, {}, inner=walkers) is None:
             return False
     messages = builder.messages
+    meta = Meta(model=model) if model else None
     for (fields, signature), key, number in plain_parts:
         role, content, recipient, channel, explicit, content_type, constrained, call_id, end = fields
         at = span if len(plain_parts) == 1 else spans[key][number]
         message = Message(len(messages), turn, role, content, at[0], at[1], None, recipient, channel, explicit,
-                          content_type, constrained, None, call_id, end)
+                          content_type, constrained, None, call_id, end, meta=meta)
         messages.append(message)
         if signature:
             builder.diagnostics.append(drafts.opaque_problem("reasoning block", signature, "signature",

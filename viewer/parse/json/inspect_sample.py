@@ -45,16 +45,18 @@ def read_sample(text: str, span: Span) -> Transcript | None:
         return None
     if not _is_plain_sample(value):
         return None
-    spans = _message_spans(text, span, value, written)
-    if spans is None:
+    found = _spans(text, span, value, written)
+    if found is None:
         return None
+    spans, event_spans = found
     builder = MessageBuilder(text)
     envelope = {key: item for key, item in value.items() if key != "messages"}
     elements = [Node(message, where) for message, where in zip(value["messages"], spans)]
-    header = inspect_log.read_sample_elements(envelope, elements, builder)
+    events = [Node(event, where) for event, where in zip(value.get("events") or (), event_spans)]
+    header = inspect_log.read_sample_elements(envelope, elements, events, builder)
     claimed = [message.span for message in builder.messages] + [diagnostic.span for diagnostic in builder.diagnostics]
     return Transcript(dialect="json", source=text, messages=tuple(builder.messages),
-                      diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools,
+                      diagnostics=tuple(builder.diagnostics), header=builder.with_unread(header), tools=builder.tools,
                       frame=frame(text, claimed, span))
 
 
@@ -63,6 +65,20 @@ def _is_plain_sample(value: Any) -> bool:
     elements."""
     return type(value) is dict and inspect_log.is_sample(value) and list_key(value) == "messages" \
         and not shapes.is_record(value)
+
+
+def _spans(text: str, span: Span, value: dict[str, Any], written: str) -> tuple[list[Span], list[Span]] | None:
+    """Where each of the sample's messages and each of its events stand (the events, when it has any, found in the
+    same walk of its members as the messages)."""
+    events = value.get("events")
+    if not (type(events) is list and events):
+        messages = _message_spans(text, span, value, written)
+        return None if messages is None else (messages, [])
+    messages, event_spans = [], []
+    walkers = {"messages": items_recorded(messages), "events": items_recorded(event_spans)}
+    if walk_object(text, span[0], value, {}, inner=walkers) is None:
+        return None
+    return messages, event_spans
 
 
 def _message_spans(text: str, span: Span, value: dict[str, Any], written: str) -> list[Span] | None:

@@ -28,6 +28,7 @@ def reading(node: Node, text: str, inner: object = None) -> Unpacked:
     found = Unpacked([node.members["message"].node], envelope(node, "message"))
     if node.value.get("done") is False:
         _cut(found, 0, node.span)
+    stream_meta.mark(found, 0, stream_meta.ollama([node.value]))  # the answer's model, time, reason and counts
     return found
 
 

@@ -12,8 +12,13 @@ messages may stand among the items).
   is the tool's reply, paired by `call_id`.
 - `web_search_call`, `file_search_call`, `code_interpreter_call`, `image_generation_call`, `mcp_call`: tools the
   server ran, which writes the result into the item: a call and its reply (results, or only the status).
-- `mcp_list_tools`: the MCP server's tools, declared as `<server_label>.<name>`; no message.
+- `mcp_list_tools`: the MCP server's tools, declared as `<server_label>.<name>` and shown as a hidden entry of its
+  own (a system message named `mcp_list_tools`: the model read them as its instructions); an `error` is
+  W-TOOL-ERROR. `mcp_approval_request` (the model asks to call an MCP tool that needs the user's approval) and
+  the next request's `mcp_approval_response` (`approve`, `reason`) are hidden entries named after the item.
 - anything else: a hidden message of its own, W-JSON-UNKNOWN-ITEM.
+
+Every item accounts for its members (`claimed`): what its reader does not read is kept (JsonObject.account).
 """
 from __future__ import annotations
 
@@ -41,6 +46,15 @@ CLIENT_ARGUMENTS = {"computer_call": ("action", "actions"), "local_shell_call": 
 """Items of built-in tools the client runs, and the keys of their arguments (their output is an item of its
 own); another `*_call` passes everything but its ids."""
 BOOKKEEPING = ("type", "id", "call_id", "status")
+NOTED = {"mcp_list_tools": ("server_label", "tools", "error"),
+         "mcp_approval_request": ("server_label", "name", "arguments"),
+         "mcp_approval_response": ("approval_request_id", "approve", "reason")}
+"""Items that are no message of the conversation but bookkeeping the debug view shows, and the members shown."""
+CLAIMED = {"reasoning": ("summary", "content", "encrypted_content"), "function_call": ("name", "arguments"),
+           "custom_tool_call": ("name", "input"), "mcp_call": ("server_label", "name", "arguments", "output",
+                                                                "error", "approval_request_id"),
+           **NOTED}
+"""The members each item type's reader reads, besides its bookkeeping (`BOOKKEEPING`)."""
 
 
 def is_item(value: dict[str, Any]) -> bool:
@@ -58,14 +72,30 @@ def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_item(source, builder)
 
 
+def claimed(value: dict[str, Any]) -> Any:
+    """The members an item's reader reads (see `read_item`); an item it does not know is kept whole."""
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        return value
+    if kind in CLAIMED:
+        return (*BOOKKEEPING, *CLAIMED[kind])
+    if kind in SERVER_TOOLS:
+        return (*BOOKKEEPING, *SERVER_TOOLS[kind][1], *SERVER_TOOLS[kind][2])
+    if kind in CLIENT_ARGUMENTS:
+        return (*BOOKKEEPING, *CLIENT_ARGUMENTS[kind])
+    if kind.endswith("_call_output"):
+        return (*BOOKKEEPING, "output")
+    return value  # another `*_call` passes all but its bookkeeping; an unknown item is kept whole
+
+
 def read_item(source: JsonObject, builder: Any) -> list[Draft]:
     kind = source.get("type")
     if kind == "message":
         return read_message(source, builder)
     if kind == "reasoning":
         return _reasoning(source)
-    if kind == "mcp_list_tools":
-        return _declared(source, builder)
+    if isinstance(kind, str) and kind in NOTED:
+        return [_noted(source, kind, builder)]
     if isinstance(kind, str) and kind in SERVER_TOOLS:
         return _server_call(source, kind, builder)
     if isinstance(kind, str) and kind.endswith("_call"):
@@ -163,11 +193,19 @@ def _fields(item: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, bool]:
     return (shown_json(present), True) if present else ("", False)
 
 
-def _declared(source: JsonObject, builder: Any) -> list[Draft]:
-    """`mcp_list_tools`: the MCP server's tools and their input schemas, declared; no message."""
-    label = source.text("server_label") or "mcp"
-    for tool in as_list(source.get("tools")):
-        if isinstance(tool, dict) and isinstance(tool.get("name"), str) and isinstance(tool.get("input_schema"),
-                                                                                        dict):
-            builder.tools[f"{label}.{tool['name']}"] = tool["input_schema"]
-    return []
+def _noted(source: JsonObject, kind: str, builder: Any) -> Draft:
+    """An MCP item that is bookkeeping: a hidden system entry named after it, its members as JSON. The tools an
+    `mcp_list_tools` item lists are declared, under `<server_label>.<name>`."""
+    shown = {key: source.get(key) for key in NOTED[kind] if source.get(key) is not None}
+    piece = Draft(dict(role="system", name=kind, channel="final", content_type="json",
+                       content=shown_json(shown), end="end"), source.span)
+    if kind == "mcp_list_tools":
+        label = source.text("server_label") or "mcp"
+        for tool in as_list(source.get("tools")):
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str) \
+                    and isinstance(tool.get("input_schema"), dict):
+                builder.tools[f"{label}.{tool['name']}"] = tool["input_schema"]
+        if source.get("error"):
+            piece.problems.append(Pending("W-TOOL-ERROR", f"The MCP server {label} could not list its tools: "
+                                                          f"{flat_text(source.get('error'))[:200]}", source.span))
+    return piece

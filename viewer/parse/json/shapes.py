@@ -12,8 +12,10 @@ there; a module provides, by level:
   `in_datasets(value)`.
 - `stream`: `starts(first) -> bool` (the first element of a list is a chunk of its streamed answer) and
   `streamed(unpacked) -> Unpacked` (the chunks merged, one element per answer or choice).
-- `element`: `is_element(value)` and `read_element(source, builder) -> list[Draft]`; a framework's message
-  that stands for a plain chat message also has `plain_view(value)` and `view_spans(text, start, value)`.
+- `element`: `is_element(value)`, `read_element(source, builder) -> list[Draft]` and `claimed(value)`, the
+  members it reads or knowingly leaves in the source (ids, type tags: `in` is asked of it), so that what it
+  does not read is kept (JsonObject.account); a framework's message that stands for a plain chat message also has
+  `plain_view(value)` and `view_spans(text, start, value)`.
 
 The modules are loaded when first asked for: this module imports none of them.
 """
@@ -115,7 +117,12 @@ def element_reader(value: dict[str, Any]) -> ModuleType:
 
 
 def read_element(source: Any, builder: Any) -> list[Any]:
-    return element_reader(source.value).read_element(source, builder)
+    """The element's messages by the module of its shape, which then accounts for its members: what it does not
+    claim (`claimed(value)`: the keys it read, or knowingly left in the source) is kept raw (JsonObject.account)."""
+    module = element_reader(source.value)
+    found = module.read_element(source, builder)
+    source.account(module.claimed(source.value))
+    return found
 
 
 def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:

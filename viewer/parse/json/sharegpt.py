@@ -18,6 +18,7 @@ from typing import Any
 
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts
+from viewer.parse.json.calls import awaiting_replies
 from viewer.parse.json.parts import text_pieces
 from viewer.parse.json.source import JsonObject, Draft, kind_of
 from viewer.parse.json.think import split_think
@@ -26,8 +27,6 @@ SPEAKERS = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "a
             "bing": "assistant", "bard": "assistant", "model": "assistant", "system": "system",
             "developer": "developer"}
 REPLIES = ("observation", "tool", "function")
-_LOOK_BACK = 1000
-"""Messages looked back over for the calls an observation answers."""
 
 
 def is_turn(value: dict[str, Any]) -> bool:
@@ -41,6 +40,10 @@ def is_element(value: dict[str, Any]) -> bool:
 
 def read_element(source: JsonObject, builder: Any) -> list[Draft]:
     return read_turn(source, builder)
+
+
+def claimed(value: dict[str, Any]) -> tuple[str, ...]:
+    return ("from", "value")
 
 
 def read_turn(source: JsonObject, builder: Any) -> list[Draft]:
@@ -103,19 +106,6 @@ def _call(call: Any, span: tuple[int, int]) -> Draft:
 
 
 def _answered_tool(builder: Any) -> str | None:
-    """The tool an observation answers: the calls of the last calling turn, in order, one per reply since."""
-    calls: list[str | None] = []
-    replies = 0
-    for message in reversed(builder.messages[-_LOOK_BACK:]):
-        if message.end == "call" and message.role == "assistant":
-            calls.append(message.recipient)
-        elif calls:
-            break
-        elif message.role == "tool":
-            replies += 1
-        elif message.channel != "analysis":
-            return None
-    calls.reverse()
-    if not calls:
-        return None
-    return calls[replies] if replies < len(calls) else calls[-1]
+    """The tool an observation answers: the earliest call of the last calling turn that no reply answered."""
+    waiting = awaiting_replies(builder.messages)
+    return waiting[0] if waiting else None

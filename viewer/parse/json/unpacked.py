@@ -62,8 +62,10 @@ def list_key(value: dict) -> str | None:
     return None
 
 
-ENVELOPE_KEYS = (*LIST_KEYS, "tools", "functions", "system", "instructions")
-"""Envelope keys the conversation reader reads (conversation.py); the others become the transcript's header."""
+ENVELOPE_KEYS = (*LIST_KEYS, "tools", "functions", "declared", "system", "instructions")
+"""Envelope keys the conversation reader reads (conversation.py); the others become the transcript's header, and
+so do the tool definitions as written (`tools`, `functions`). `declared` holds the definitions a record shape read
+into OpenAI's form (gemini.py): read, not shown twice."""
 ITEM_LISTS = ("input", "output")
 
 
@@ -106,5 +108,5 @@ def conversation_transcript(text: str, unpacked: Unpacked, builder: Any, header:
     claimed += [diagnostic.span for diagnostic in diagnostics]
     return Transcript(
         dialect="json", source=text, messages=tuple(builder.messages),
-        diagnostics=diagnostics, header=header, tools=builder.tools,
+        diagnostics=diagnostics, header=builder.with_unread(header), tools=builder.tools,
         frame=frame(text, claimed, within))
