@@ -11,7 +11,8 @@ DIALECTS = formats.NAMES
 
 def test_the_dialects_are_offered_in_the_registry_s_order():
     assert DIALECTS == ("openchatml", "harmony", "chatml", "json", "events", "llama3", "gemma",
-                                            "mistral", "deepseek", "phi", "claude-code", "codex", "chatgpt", "claude-ai")
+                                            "mistral", "deepseek", "phi", "claude-code", "codex", "openhands", "swe-agent",
+                       "mini-swe-agent", "atif", "specstory", "chatgpt", "claude-ai")
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

@@ -191,6 +191,9 @@ class SessionFiles:
     file without its extension; None: it writes none."""
     thinned: bool = False
     """Big files are read with their big payloads (pasted screenshots) cut out (viewer.parse.thinning)."""
+    joined: Reference | None = None
+    """`(Path) -> bytes`: where the agent writes a session as a folder of files, that folder read as one upload;
+    `pattern` then names a folder found in each session's folder (`events`), and the session is its parent."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -6,7 +6,7 @@ by a format's name. docs/architecture.md, "How to add a format", says what to wr
 from __future__ import annotations
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Pairing, Preambles, Prompt, SessionFiles,
+    AnyJson, AnyText, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles, Prompt, SessionFiles,
     Threads, Tokens, Writer, YamlHeader)
 
 HARMONY_MARKS = ("<|start|>", "<|channel|>", "<|message|>")
@@ -15,6 +15,14 @@ CODEX_ROLLOUT = ("session_meta", "response_item", "event_msg", "turn_context", "
 CODEX_EXEC = ("thread.started", "turn.started", "item.started", "item.completed")
 CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
+OPENHANDS_V1_KIND = (r'"kind"\s*:\s*"(?:SystemPrompt|Message|Action|Observation|AgentError|Pause|'
+                     r'ConversationStateUpdate|CondensationSummary)Event"')
+"""An OpenHands V1 event names its class in `kind`."""
+OPENHANDS_V0_EVENT = (r'"id"\s*:\s*\d+\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"source"\s*:\s*"(?:agent|user|environment)"'
+                      r'(?:\s*,\s*"(?:message|cause)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|\d+))*'
+                      r'\s*,\s*"(?:action|observation)"\s*:\s*"[a-z_]+"')
+"""An OpenHands V0 event, as its serializer orders the keys: `id`, `timestamp`, `source`, `message`, `cause`, then
+`action` or `observation`."""
 BAR, BLOCK = "\uff5c", "\u2581"
 """DeepSeek's special tokens are spelled with FULLWIDTH VERTICAL LINE and LOWER ONE EIGHTH BLOCK."""
 OPENAI_CHAT = Prompt(target="openai-json")
@@ -288,6 +296,102 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True),
         preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="openhands",
+        title="An OpenHands conversation's events: V1 event files (`kind`: MessageEvent, ActionEvent, "
+              "ObservationEvent …) joined, or V0's event stream and trajectory export (`action` + `args`, "
+              "`observation` + `extras`)",
+        written_by="OpenHands (the V1 agent SDK and CLI: `~/.openhands/conversations/<id>/events/`; V0: "
+                   "`sessions/<id>/events/`, the trajectory download)",
+        example='{"kind": "MessageEvent", "id": "e1", "timestamp": "2026-03-21T10:14:02", "source": "user", '
+                '"llm_message": {"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}}',
+        samples=("openhands-*",),
+        detection=(JsonKeys(keys=("kind", "source"), patterns=(OPENHANDS_V1_KIND,)),
+                   JsonKeys(keys=("source",), patterns=(OPENHANDS_V0_EVENT,)),
+                   JsonKeys(objects=("agent", "workspace"), keys=("persistence_dir",),
+                            patterns=(r'"usage_to_metrics"\s*:|"execution_status"\s*:',))),
+        reader="viewer.parse.agents.openhands:parse_openhands",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="OpenHands", folders=("~/.openhands/conversations", "~/.openhands/sessions",
+                                                         "/tmp/openhands_file_store/sessions"),
+                             pattern="events", joined="viewer.sessions.folders:openhands_bytes"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="swe-agent",
+        title="A SWE-agent trajectory (`.traj`, 1.x and 0.x): the history the model saw, the task out of its "
+              "instance template, the submission and the exit status",
+        written_by="SWE-agent (`trajectories/<user>/<run>/<instance>/<instance>.traj`)",
+        example='{"trajectory": [{"action": "submit\\n", "observation": "", "thought": "Done."}], "history": '
+                '[{"role": "user", "content": "<pr_description>\\nWhat is 2+2?\\n</pr_description>"}, {"role": '
+                '"assistant", "content": "Done.", "thought": "Done.", "action": "submit"}, {"role": "user", '
+                '"content": "4"}], "info": {"exit_status": "submitted", "submission": "4"}}',
+        samples=("swe-agent-*",),
+        detection=(JsonKeys(arrays=("trajectory",), keys=("history",),
+                            patterns=(r'"action"\s*:', r'"observation"\s*:', r'"thought"\s*:')),),
+        reader="viewer.parse.agents.swe_agent:parse_swe_agent",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="SWE-agent", folders=("$SWE_AGENT_TRAJECTORY_DIR",), pattern="*.traj"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="mini-swe-agent",
+        title="A mini-swe-agent trajectory (`.traj.json`, formats mini-swe-agent-1 and -1.1): the task out of its "
+              "template, format errors and command output as the harness's, the exit status and cost",
+        written_by="mini-swe-agent (`~/.config/mini-swe-agent/last_mini_run.traj.json`, "
+                   "`<output>/<instance>/<instance>.traj.json`)",
+        example='{"info": {"mini_version": "2.1.0", "exit_status": "Submitted", "config": {"agent": '
+                '{"instance_template": "{{task}}"}}}, "messages": [{"role": "user", "content": "What is 2+2?"}, '
+                '{"role": "exit", "content": "4", "extra": {"exit_status": "Submitted"}}], '
+                '"trajectory_format": "mini-swe-agent-1.1"}',
+        samples=("mini-swe-agent-*",),
+        detection=(JsonKeys(keys=("trajectory_format",), patterns=(r'"trajectory_format"\s*:\s*"mini-swe-agent',)),
+                   JsonKeys(objects=("info",), arrays=("messages",), keys=("mini_version",))),
+        priority=1,
+        reader="viewer.parse.agents.mini_swe_agent:parse_mini_swe_agent",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="mini-swe-agent", folders=("~/.config/mini-swe-agent",
+                                                              "~/Library/Application Support/mini-swe-agent",
+                                                              "$MSWEA_GLOBAL_CONFIG_DIR"),
+                             pattern="*.traj.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="atif",
+        title="An ATIF trajectory (Agent Trajectory Interchange Format, `schema_version` ATIF-v1.x): steps with "
+              "reasoning, tool calls and their results, metrics; sub-agents embedded or given beside it",
+        written_by="Harbor's agent adapters (`jobs/<job>/<trial>/agent/trajectory.json`), NeMo tooling and other "
+                   "agents' exporters",
+        example='{"schema_version": "ATIF-v1.6", "session_id": "s1", "agent": {"name": "a", "version": "1"}, '
+                '"steps": [{"step_id": 1, "source": "user", "message": "What is 2+2?"}, {"step_id": 2, '
+                '"source": "agent", "message": "4"}]}',
+        samples=("atif-*",),
+        detection=(JsonKeys(keys=("schema_version",), patterns=(r'"schema_version"\s*:\s*"ATIF-v1\.',)),),
+        priority=1,
+        reader="viewer.parse.agents.atif:parse_atif",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="ATIF (Harbor)", folders=("~/jobs", "./jobs"), pattern="trajectory.json"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="specstory",
+        title="A SpecStory Markdown export (`.specstory/history/*.md`) of a Claude Code, Codex, Cursor or other "
+              "agent's session: user and agent turns, `<think>` sections, tool-use blocks",
+        written_by="SpecStory's CLI and editor extension (`<project>/.specstory/history/<time>-<slug>.md`)",
+        example="<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n_**User (2026-03-21 09:14:02Z)**_\n\n"
+                "What is 2+2?\n\n---\n\n_**Agent (claude-sonnet-4-5 2026-03-21 09:14:06Z)**_\n\n4\n",
+        samples=("specstory-*",),
+        detection=(Opens((r"<!-- Generated by SpecStory\b",)),),
+        reader="viewer.parse.agents.specstory:parse_specstory",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="markdown",
+        session=SessionFiles(agent="SpecStory", folders=("./.specstory/history",), pattern="*.md"),
+        preambles=Preambles.AGENT),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",
