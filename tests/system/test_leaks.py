@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.system.agent_canaries import AGENT_BUILDERS
 from tests.system.export_canaries import EXPORT_BUILDERS
 from tests.conftest import ROOT, SAMPLES
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
@@ -267,6 +268,7 @@ BUILDERS = {"harmony": _harmony_body, "openchatml": _harmony_body, "chatml": _ch
             "deepseek": _deepseek_body, "phi": _phi_body, "claude-code": _claude_code_body,
             "codex": _codex_body}
 BUILDERS.update(EXPORT_BUILDERS)
+BUILDERS.update(AGENT_BUILDERS)
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),

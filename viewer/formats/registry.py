@@ -328,7 +328,8 @@ DIALECTS: tuple[Dialect, ...] = (
                 '"assistant", "content": "Done.", "thought": "Done.", "action": "submit"}, {"role": "user", '
                 '"content": "4"}], "info": {"exit_status": "submitted", "submission": "4"}}',
         samples=("swe-agent-*",),
-        detection=(JsonKeys(arrays=("trajectory",), keys=("history",),
+        # Its `trajectory` comes first: a run still being written may have no `history` yet.
+        detection=(JsonKeys(arrays=("trajectory",),
                             patterns=(r'"action"\s*:', r'"observation"\s*:', r'"thought"\s*:')),),
         reader="viewer.parse.agents.swe_agent:parse_swe_agent",
         writer=None,

@@ -63,13 +63,17 @@ def _by_template(content: str, template: str) -> Task | None:
     if _JINJA.search(before):
         return None
     following = _JINJA.search(after)
-    after = after[:following.start()] if following is not None else after
-    after = after.rstrip() if following is None else after
     if not content.startswith(before):
         return None
-    if len(after.strip()) < SHORTEST_LITERAL:
-        return Task(len(before), len(content.rstrip()), "the run's template") if following is None and \
-            not after.strip() else None
+    if following is None:  # the template ends with literal text: the message ends with it too
+        tail = after.rstrip()
+        body = content.rstrip()
+        if not body.endswith(tail) or len(body) - len(tail) < len(before):
+            return None
+        return Task(len(before), len(body) - len(tail), "the run's template")
+    after = after[:following.start()]
+    if len(after.strip()) < SHORTEST_LITERAL:  # too short to be found only where the template put it
+        return None
     end = content.find(after, len(before))
     if end == -1:
         return None
