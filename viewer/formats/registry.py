@@ -279,8 +279,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects",), pattern="*.jsonl",
-                        companions="subagents/*.jsonl", thinned=True),
+        session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects", "$CLAUDE_CONFIG_DIR/projects"),
+                             pattern="*.jsonl", companions="subagents/*.jsonl", thinned=True,
+                             lister="viewer.sessions.titles:claude_code"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="codex",
@@ -294,7 +295,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True),
+        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions", "~/.codex/archived_sessions",
+                                                     "$CODEX_HOME/sessions", "$CODEX_HOME/archived_sessions"),
+                             pattern="*.jsonl", thinned=True, lister="viewer.sessions.titles:codex"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="openhands",
@@ -316,7 +319,8 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="OpenHands", folders=("~/.openhands/conversations", "~/.openhands/sessions",
                                                          "/tmp/openhands_file_store/sessions"),
-                             pattern="events", joined="viewer.sessions.folders:openhands_bytes"),
+                             pattern="events", joined="viewer.sessions.folders:openhands_bytes",
+                             lister="viewer.sessions.titles:openhands"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="swe-agent",
@@ -335,7 +339,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="SWE-agent", folders=("$SWE_AGENT_TRAJECTORY_DIR",), pattern="*.traj"),
+        session=SessionFiles(agent="SWE-agent", folders=("$SWE_AGENT_TRAJECTORY_DIR", "trajectories"),
+                             pattern="*.traj", lister="viewer.sessions.titles:swe_agent"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="mini-swe-agent",
@@ -358,7 +363,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="mini-swe-agent", folders=("~/.config/mini-swe-agent",
                                                               "~/Library/Application Support/mini-swe-agent",
                                                               "$MSWEA_GLOBAL_CONFIG_DIR"),
-                             pattern="*.traj.json"),
+                             pattern="*.traj.json", lister="viewer.sessions.titles:mini_swe_agent"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="atif",
@@ -376,7 +381,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="ATIF (Harbor)", folders=("~/jobs", "./jobs"), pattern="trajectory.json"),
+        session=SessionFiles(agent="Harbor (ATIF)", folders=("jobs",), pattern="trajectory.json",
+                             lister="viewer.sessions.titles:atif"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="specstory",
@@ -391,7 +397,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="markdown",
-        session=SessionFiles(agent="SpecStory", folders=("./.specstory/history",), pattern="*.md"),
+        session=SessionFiles(agent="SpecStory", folders=(".specstory/history",), pattern="*.md",
+                             lister="viewer.sessions.titles:specstory"),
         preambles=Preambles.AGENT),
     Dialect(
         name="chatgpt",

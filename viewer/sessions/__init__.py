@@ -1,67 +1,162 @@
-"""Finding agent sessions on this machine: the Claude Code sessions under a project folder
-(`~/.claude/projects/<project>/<session>.jsonl`, or all projects) and the Codex rollouts under
-`~/.codex/sessions/YYYY/MM/DD/`, newest first, each with the first message the default view shows and its size.
+"""Finding agent sessions on this machine (`viewer open`): every agent's sessions in its default places (the
+format registry's `session.folders`, on Linux and macOS), or any agent's under a folder; each titled and dated as
+its agent's own list does (the record's `lister`, in titles.py), newest first.
 
-A sub-agent's own log (`agent-<id>.jsonl`, `subagents/`) belongs to its session and is not listed: newer Claude
-Code versions write the logs of a session's sub-agents to `<session>/subagents/`, and `session_bytes` puts them
-after the session's own lines, where the importer finds each one's call by its `agentId`. The first message is
-read from the start of the file only, through the policy (never a hidden message), so a long list stays quick.
+A session is a file, a folder of files (an OpenHands conversation, which folders.py joins into one upload), or a
+SQLite store of many sessions (listed by its path and opened read-only, stores.py). A sub-agent's own log belongs
+to its session and is not listed: newer Claude Code versions write the logs of a session's sub-agents to
+`<session>/subagents/`, and `session_bytes` puts them after the session's own lines, where the importer finds
+each one's call by its `agentId`.
 """
 from __future__ import annotations
 
+import datetime as dt
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from viewer import formats
-from viewer.parse import detect, parse
-from viewer.policy import Projection
-
-HEAD_BYTES = 256 * 1024
-"""What is read of each file to know its dialect and first message."""
-SNIPPET_CHARS = 100
+from viewer.formats import Dialect
+from viewer.parse import detect
+from viewer.sessions import stores
+from viewer.sessions.listed import HEAD_BYTES, Listed, peek
+from viewer.sessions.titles import by_first_message
 
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """One session file, as a list shows it."""
+    """One session, as a list shows it."""
 
     path: Path
+    """Its file, its folder (a session kept as several files), or the SQLite store that holds it."""
     dialect: str
-    modified: float
-    """Seconds since the epoch."""
+    agent: str
+    title: str | None
+    when: dt.datetime
+    """Its last activity (aware): by the times it records, else its file's time."""
+    timed: bool
+    """Whether `when` is the session's own time (False: its file's, the session records none)."""
     size: int
     """Bytes."""
-    first_message: str | None
-    """The first user message the default view shows (shortened), or None."""
+    database: bool = False
+    """A SQLite store of many sessions, listed by its path."""
+
+
+def everywhere(home: Path | None = None) -> list[Session]:
+    """Every agent's sessions in their default places, newest first."""
+    found: dict[Path, Session] = {}
+    for record in formats.agents():
+        for folder in default_folders(record, home):
+            for session in _found(folder, [record]):
+                found.setdefault(session.path, session)
+    return _newest_first(found.values())
 
 
 def sessions_under(folder: Path) -> list[Session]:
-    """Every agent's session under `folder` (the formats whose record names an agent), newest first."""
-    found = []
-    for path in folder.rglob("*.jsonl"):
-        if path.name.startswith("agent-") or "subagents" in path.relative_to(folder).parts or not path.is_file():
-            continue
-        session = _session(path)
-        if session is not None:
-            found.append(session)
-    return sorted(found, key=lambda session: (-session.modified, str(session.path)))
+    """Every agent's sessions under a folder, newest first."""
+    found: dict[Path, Session] = {}
+    for session in _found(folder, list(formats.agents())):
+        found.setdefault(session.path, session)
+    return _newest_first(found.values())
 
 
-def _session(path: Path) -> Session | None:
+def default_folders(record: Dialect, home: Path | None = None) -> list[Path]:
+    """The folders an agent keeps its sessions in that exist here: `~` is the home folder, `$NAME` a setting of
+    the environment (left out when unset), a relative folder is under the current one."""
+    home = home or Path.home()
+    folders = []
+    for written in record.session.folders:
+        if written.startswith("$"):
+            name, _, rest = written[1:].partition("/")
+            if not os.environ.get(name):
+                continue
+            folder = Path(os.environ[name]) / rest
+        elif written.startswith("~"):
+            folder = home / written[1:].lstrip("/")
+        else:
+            folder = Path(written)
+        if folder.is_dir():
+            folders.append(folder)
+    return folders
+
+
+def _found(folder: Path, records: list[Dialect]) -> Iterator[Session]:
+    """The sessions under a folder of the agents of these records."""
+    for record in records:
+        files = record.session
+        for path in sorted(folder.rglob(files.pattern)):
+            if "subagents" in path.relative_to(folder).parts[:-1]:
+                continue  # a sub-agent's log, read with its session
+            if files.joined is not None:
+                if path.is_dir():  # the folder the pattern names is in the session's folder
+                    yield from _session(path.parent, record, record)
+            elif path.is_file():
+                yield from _session(path, record, None if not files.database else record)
+
+
+def _session(path: Path, found_by: Dialect, known: Dialect | None) -> Iterator[Session]:
+    """The session at a path: of the agent whose record found it when the path says (a folder, a store), else of
+    the agent its content is detected as."""
     try:
+        record = known or _detected(path)
+        if record is None or record.session is None:
+            return
+        if record.session.database:
+            yield _store(path, record)
+            return
+        listed = _listed(path, record)
+        if listed is None:
+            return
         stat = path.stat()
-        with path.open("rb") as handle:
-            head = handle.read(HEAD_BYTES)
+        size = stat.st_size if path.is_file() else sum(file.stat().st_size for file in path.rglob("*") if file.is_file())
+        file_time = dt.datetime.fromtimestamp(stat.st_mtime, dt.timezone.utc)
+        yield Session(path, record.name, record.session.agent, listed.title, listed.when or file_time,
+                      listed.when is not None, size)
     except OSError:
-        return None
-    text = head.decode("utf-8", errors="replace")
-    dialect = detect(text)
-    record = formats.find(dialect)
-    if record is None or record.session is None:
-        return None
-    first = Projection.of(parse(text, dialect)).first_visible_user_message()
-    snippet = " ".join(first.content.split())[:SNIPPET_CHARS] if first is not None else None
-    return Session(path, dialect, stat.st_mtime, stat.st_size, snippet)
+        return
+
+
+def _detected(path: Path) -> Dialect | None:
+    with path.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+    return formats.find(detect(head.decode("utf-8", "replace")))
+
+
+def _listed(path: Path, record: Dialect) -> Listed | None:
+    lister = record.session.lister
+    if lister is None:
+        return by_first_message(path, record.name)
+    return formats.load(lister)(path, record.name)
+
+
+def _store(path: Path, record: Dialect) -> Session:
+    """A SQLite store: listed by its path until a reader of its sessions lists them; dated by its last write
+    (its `-wal` file's, when the agent writes one)."""
+    times = [path.stat().st_mtime, *(other.stat().st_mtime for other in (Path(f"{path}-wal"),) if other.exists())]
+    when = dt.datetime.fromtimestamp(max(times), dt.timezone.utc)
+    return Session(path, record.name, record.session.agent, f"{record.session.agent}'s session store (SQLite, read "
+                   "only): its sessions are in it", when, False, path.stat().st_size, database=True)
+
+
+def _newest_first(sessions) -> list[Session]:
+    return sorted(sessions, key=lambda session: (-session.when.timestamp(), str(session.path)))
+
+
+def session_bytes(session: Session | Path) -> bytes:
+    """What is uploaded of a session: a file with its sub-agents' logs after it (each ending with a line break),
+    a folder's files joined as its agent's reader reads them, or a store's snapshot."""
+    if isinstance(session, Session):
+        record = formats.find(session.dialect)
+        if session.database:
+            return stores.snapshot(session.path)
+        if record is not None and record.session is not None and record.session.joined is not None:
+            return formats.load(record.session.joined)(session.path)
+        path = session.path
+    else:
+        path = session
+    parts = [path.read_bytes(), *(companion.read_bytes() for companion in companions(path))]
+    return b"".join(part if part.endswith(b"\n") or part is parts[-1] else part + b"\n" for part in parts)
 
 
 def companions(path: Path) -> list[Path]:
@@ -74,12 +169,6 @@ def companions(path: Path) -> list[Path]:
     return sorted({found for pattern in patterns for found in folder.glob(pattern)})
 
 
-def session_bytes(path: Path) -> bytes:
-    """A session file with its sub-agents' logs after it, each ending with a line break."""
-    parts = [path.read_bytes(), *(companion.read_bytes() for companion in companions(path))]
-    return b"".join(part if part.endswith(b"\n") or part is parts[-1] else part + b"\n" for part in parts)
-
-
 def human_size(size: int) -> str:
     """1,234 bytes as `1.2 KB`."""
     for unit in ("bytes", "KB", "MB"):
@@ -87,3 +176,7 @@ def human_size(size: int) -> str:
             return f"{size:,} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
         size /= 1024
     return f"{size:,.1f} GB"
+
+
+__all__ = ["Listed", "Session", "companions", "default_folders", "everywhere", "human_size", "peek",
+           "session_bytes", "sessions_under"]

@@ -10,12 +10,11 @@ STATE_FILES = ("base_state.json", "metadata.json")
 _NUMBER = re.compile(r"(\d+)")
 
 
-def openhands_bytes(events: Path) -> bytes:
-    """An OpenHands conversation (`<id>/events/`, the folder `events` given): its state or metadata, then its
-    events in order (V1 `event-00000-<id>.json`, V0 `0.json`, `1.json` …)."""
-    folder = events.parent
+def openhands_bytes(folder: Path) -> bytes:
+    """An OpenHands conversation folder (`<id>/` holding `events/`): its state or metadata, then its events in
+    order (V1 `event-00000-<id>.json`, V0 `0.json`, `1.json` …)."""
     parts = [folder / name for name in STATE_FILES if (folder / name).is_file()]
-    return joined(parts + event_files(events))
+    return joined(parts + event_files(folder / "events"))
 
 
 def event_files(events: Path) -> list[Path]:
