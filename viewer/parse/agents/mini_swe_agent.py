@@ -34,6 +34,7 @@ from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.pieces import (
     call, context, cost_of, epoch_time, failed, litellm_usage, reasoning, reply, said, shown)
+from viewer.parse.agents.pieces import submission as answer
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.strings import StringOffsets
 from viewer.parse.common import Pending
@@ -136,8 +137,7 @@ class _Reader:
             call_id, tool = self._waiting.pop(0)
             self._add(line, *self._read(line, lambda source: [self._reply(source, call_id, tool)]))
         elif self._is_submission(line, content):
-            self._add(line, *self._read(line, lambda source: [said("assistant", content, located(
-                source, "content"), name="submission")]))
+            self._add(line, *self._read(line, lambda source: [answer(content, located(source, "content"))]))
         else:  # 1.x's notes to the model: format errors, timeouts, limits
             self._add(line, JsonObject(value, line.span), [context(content, None, name="harness")])
 
@@ -267,7 +267,7 @@ def _exit(source: JsonObject) -> list[Draft]:
     content = flat_text(source.get("content"))
     submission = extra.get("submission") if isinstance(extra.get("submission"), str) else ""
     if status == SUBMITTED and (submission or content).strip():
-        return [said("assistant", content or submission, located(source, "content"), name="submission")]
+        return [answer(content or submission, located(source, "content"))]
     piece = said("system", content, None, name="exit")
     piece.problems.append(Pending("W-SESSION-INTERRUPTED", f"The run ended with exit status {status or 'unknown'!r}"
                                                            f"{': ' + content[:200] if content and content != status else ''}.",

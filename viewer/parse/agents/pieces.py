@@ -19,6 +19,12 @@ def said(role: str, text: str, span: Span | None, **fields: Any) -> Draft:
     return Draft(dict(role=role, channel="final", content=text, end="end", **fields), span)
 
 
+def submission(text: str, span: Span | None) -> Draft:
+    """A run's submission, its answer: a patch is shown as one (content type `diff`), anything else as text."""
+    patch = text.lstrip().startswith(("diff --git ", "--- ", "Index: "))
+    return said("assistant", text, span, name="submission", **({"content_type": "diff"} if patch else {}))
+
+
 def context(text: str, span: Span | None, name: str | None = None, role: str = "user") -> Draft:
     """Text the harness wrote for the model, not the user (an environment, a template, a skill): hidden."""
     return Draft(dict(role=role, name=name, channel="final", content=text, end="end", intent="context"), span)

@@ -29,6 +29,7 @@ from viewer.parse.agents.documents import Document, line_of, located, node_at, r
 from viewer.parse.agents.instance import task_pieces
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.pieces import call, context, cost_of, count, reasoning, reply, said, shown
+from viewer.parse.agents.pieces import submission as answer
 from viewer.parse.agents.session import Session
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -186,7 +187,7 @@ class _Reader:
         submission = info.value.get("submission")
         if isinstance(submission, str) and submission.strip():
             span = located(source, "submission")
-            self._add(Line(0, span, {}, self.text), [said("assistant", submission, span, name="submission")])
+            self._add(Line(0, span, {}, self.text), [answer(submission, span)])
         status = info.value.get("exit_status")
         if isinstance(status, str) and status and status != SUBMITTED:
             self.session.diagnostics.append(make_diagnostic(
