@@ -62,33 +62,44 @@ def _read_array(text: str, start: int) -> tuple[list[Line], list[Diagnostic], li
 
 def _read_sequence(text: str, start: int) -> tuple[list[Line], list[Diagnostic], list[Span]]:
     """Objects one after another (JSON Lines, or pretty-printed files joined): a value that cannot be read is
-    skipped to the next line that starts an object."""
+    skipped to the next line that starts an object.
+
+    The text is read a stretch at a time, each up to the next line that starts an object (a pretty-printed
+    object's own lines are indented, a compact one has none), so that a broken value costs its stretch only:
+    `json` counts the lines before the place of each error it reports, which over the whole text made a file
+    of many broken lines take quadratic time."""
     events: list[Line] = []
     problems: list[Diagnostic] = []
     counter = _LineCounter(text)
     at = start
     while at < len(text):
-        try:
-            node = read_value(text, at, 0)
-        except JsonError as error:
-            resume = _next_object(text, at)
-            if resume is None:
-                problems.append(broken_off(text, at, error))
+        following = text.find("\n{", at)
+        stop = len(text) if following == -1 else following + 1
+        stretch, position = text[at:stop], 0
+        while position < len(stretch):
+            try:
+                node = read_value(stretch, position, 0, at)
+            except JsonError as error:
+                where = at + position
+                if stop == len(text):
+                    problems.append(broken_off(text, where, JsonError(error.reason, at + error.position)))
+                else:
+                    problems.append(make_diagnostic(
+                        "W-JSON-SYNTAX", (where, _blank_trimmed(text, where, stop)),
+                        f"Line {counter.number(where)} is not valid JSON ({error.reason}); it was skipped."))
                 break
-            problems.append(make_diagnostic("W-JSON-SYNTAX", (at, len(text[:resume].rstrip())),
-                                            f"Line {counter.number(at)} is not valid JSON ({error.reason}); it was "
-                                            "skipped."))
-            at = resume
-            continue
-        _keep(node, text, counter, events, problems)
-        at = skip_blank(text, node.span[1])
+            _keep(node, text, counter, events, problems)
+            position = skip_blank(stretch, node.span[1] - at)
+        at = stop
     return events, problems, []
 
 
-def _next_object(text: str, at: int) -> int | None:
-    """Where the next line that opens an object starts, after the one at `at`."""
-    position = text.find("\n{", at)
-    return None if position == -1 else position + 1
+def _blank_trimmed(text: str, start: int, end: int) -> int:
+    """Where `text[start:end]` ends without its trailing blanks (no copy of the text before it: a file of many
+    broken lines would copy it once per line)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def _keep(node: Node, text: str, counter: _LineCounter, events: list[Line], problems: list[Diagnostic]) -> None:

@@ -21,9 +21,9 @@ from viewer.parse.json.source import Draft
 
 _TASK_TAG = re.compile(r"\{\{-?\s*(?:task|problem_statement)\s*-?\}\}")
 _JINJA = re.compile(r"\{\{|\{%|\{#")
-_TAGGED = (re.compile(r"<pr_description>\s*\n?(.*?)\n?\s*</pr_description>", re.DOTALL),
-           re.compile(r"<issue>\s*\n?(.*?)\n?\s*</issue>", re.DOTALL),
-           re.compile(r"(?:^|\n)ISSUE:\n(.*?)\n\s*\nINSTRUCTIONS:", re.DOTALL))
+_TAGGED = (("<pr_description>", "</pr_description>"), ("<issue>", "</issue>"), ("\nISSUE:\n", "\n\nINSTRUCTIONS:"))
+"""What the stock templates write before and after the task (SWE-agent's and mini-swe-agent's SWE-bench
+templates; SWE-agent 0.x's `ISSUE:` … `INSTRUCTIONS:`)."""
 SHORTEST_LITERAL = 8
 """A template's literal text around the task shorter than this could match inside the task: not relied on."""
 
@@ -46,12 +46,27 @@ def find_task(content: str, known: str | None = None, template: str | None = Non
         found = _by_template(content, template)
         if found is not None:
             return found
-    for pattern in _TAGGED:
-        match = pattern.search(content)
-        if match is not None and match.group(1).strip():
-            start, end = match.span(1)
-            return Task(start, end, "the template's tags")
+    for opening, closing in _TAGGED:
+        found = _between(content, opening, closing)
+        if found is not None:
+            return found
     return None
+
+
+def _between(content: str, opening: str, closing: str) -> Task | None:
+    """The text between the first `opening` and the `closing` after it, without the blank lines at its edges."""
+    at = ("\n" + content).find(opening)
+    if at == -1:
+        return None
+    start = at + len(opening) - 1  # `at` counts the line break put before the content
+    end = content.find(closing, start)
+    if end == -1:
+        return None
+    while start < end and content[start] in " \t\n":
+        start += 1
+    while end > start and content[end - 1] in " \t\n":
+        end -= 1
+    return Task(start, end, "the template's tags") if end > start else None
 
 
 def _by_template(content: str, template: str) -> Task | None:

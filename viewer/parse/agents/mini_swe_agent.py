@@ -22,7 +22,7 @@ the last `user` message (`info.submission`).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_fields
 
@@ -44,8 +44,8 @@ from viewer.parse.json.source import Draft, JsonObject
 from viewer.parse.options import ParseOptions
 
 SHELL = "bash"
-COMMAND_BLOCK = re.compile(r"```(?:bash|sh|mswea_bash_command)[^\S\n]*\n(.*?)\n?```", re.DOTALL)
-"""The fenced block a text-based model writes its command in."""
+COMMAND_FENCES = ("```bash", "```sh", "```mswea_bash_command")
+"""How the fenced block a text-based model writes its command in opens."""
 OBSERVATION = re.compile(r'\A\s*(?:<returncode>|\{\s*"returncode"\s*:)')
 """How the harness's observation templates begin (1.x's `<returncode>`, 2.x's JSON)."""
 SHOWN_INTERRUPTIONS = {"UserInterruption": "The user interrupted the agent here.",
@@ -238,7 +238,7 @@ def _assistant(source: JsonObject, text: str, action_id: str) -> list[Draft]:
             found.append(call(function.get("name"), function.get("arguments"), located(source, "tool_calls", at),
                               call_id))
         return found
-    blocks = list(COMMAND_BLOCK.finditer(content_text))
+    blocks = command_blocks(content_text)
     if not blocks:
         found.append(said("assistant", content_text, located(source, "content")))
         return found
@@ -248,15 +248,42 @@ def _assistant(source: JsonObject, text: str, action_id: str) -> list[Draft]:
     def where(start: int, end: int):
         return offsets.span(start, end) if offsets is not None else located(source, "content")
 
-    plan = content_text[:blocks[0].start()]
+    plan = content_text[:blocks[0].start]
     if plan.strip():
-        found.append(said("assistant", plan, where(0, blocks[0].start())))
+        found.append(said("assistant", plan, where(0, blocks[0].start)))
     for at, block in enumerate(blocks):
-        found.append(call(SHELL, block.group(1), where(block.start(), block.end()), f"{action_id}.{at}",
-                          json_arguments=False))
-    after = content_text[blocks[-1].end():]
+        found.append(call(SHELL, content_text[block.command_start:block.command_end], where(block.start, block.end),
+                          f"{action_id}.{at}", json_arguments=False))
+    after = content_text[blocks[-1].end:]
     if after.strip():
-        found.append(said("assistant", after, where(blocks[-1].end(), len(content_text))))
+        found.append(said("assistant", after, where(blocks[-1].end, len(content_text))))
+    return found
+
+
+class Block(NamedTuple):
+    start: int
+    end: int
+    command_start: int
+    command_end: int
+
+
+def command_blocks(text: str) -> list[Block]:
+    """The fenced command blocks of a text-based model's answer, read a line at a time: a fence that opens a
+    command block, the lines of the command, the fence that closes it (an unclosed block is no command)."""
+    found: list[Block] = []
+    opened: int | None = None
+    command = 0
+    position = 0
+    while position < len(text):
+        end = text.find("\n", position)
+        end = len(text) if end == -1 else end
+        line = text[position:end].strip()
+        if opened is None and line in COMMAND_FENCES:
+            opened, command = position, min(end + 1, len(text))
+        elif opened is not None and line == "```":
+            found.append(Block(opened, end, command, max(position - 1, command)))
+            opened = None
+        position = end + 1
     return found
 
 
