@@ -176,3 +176,23 @@ def test_trajectories_are_told_apart_from_chat_messages_both_ways():
     assert detect(json.dumps({"trajectory": [{"role": "user", "content": "go"}], "history": []})) == "json"
     assert detect(json.dumps({"messages": [{"role": "user", "content": "trajectory_format: mini-swe-agent"}]})) \
         == "json"
+
+
+def test_a_retrying_agent_s_attempts_follow_the_kept_one_and_set_the_others_aside():
+    def attempt(plan: str, patch: str) -> dict:
+        return {"trajectory": [{"action": "submit\n", "observation": "", "thought": plan, "execution_time": 1.5}],
+                "history": [{"role": "user", "content": "<pr_description>\nfix it\n</pr_description>"},
+                            {"role": "assistant", "content": plan, "thought": plan, "action": "submit",
+                             "tool_calls": [{"id": f"k-{plan}", "type": "function",
+                                             "function": {"name": "submit", "arguments": "{}"}}]},
+                            {"role": "tool", "content": patch, "tool_call_ids": [f"k-{plan}"]}],
+                "info": {"exit_status": "submitted", "submission": patch}}
+    text = json.dumps({"attempts": [attempt("first try", "diff A"), attempt("second try", "diff B")],
+                       "info": {"exit_status": "submitted", "submission": "diff B"}}, indent=2)
+    transcript = parse(text)
+    assert transcript.dialect == "swe-agent"
+    assert shown(transcript) == [("message", "fix it"), ("preamble", "second try"), ("marker", "used submit"),
+                                 ("message", "diff B")]
+    assert "Attempt 1 of 2" in only(transcript, "W-SESSION-FORK").message
+    reply = next(m for m in transcript.messages if m.is_reply and not m.aside)
+    assert reply.meta.duration_ms == 1500

@@ -15,6 +15,8 @@ read).
 - `info`: `submission` (the patch) is the run's answer; an `exit_status` other than `submitted` is said
   (W-SESSION-INTERRUPTED); `model_stats` (tokens sent and received, `instance_cost`, `api_calls`) and the versions
   go in the header.
+A retrying agent writes `{"attempts": [{trajectory, history, info}, …], "info"}`: each attempt is read in turn,
+the one whose submission the run kept is followed and the others are aside (W-SESSION-FORK where each starts).
 """
 from __future__ import annotations
 
@@ -51,7 +53,11 @@ def parse_swe_agent(text: str, options: ParseOptions) -> Transcript:
         if document.diagnostics and not document.items and document.partial is None:
             document = read_document(text, 2, ("trajectory",))
         reader = _Reader(Session(text), document)
-        reader.read()
+        attempts = _attempts(text, document)
+        if attempts:
+            reader.attempts(attempts)
+        else:
+            reader.read()
         messages = tuple(reader.finished())
         diagnostics = [*document.diagnostics, *reader.session.diagnostics]
         return Transcript(dialect="swe-agent", source=text, messages=messages, diagnostics=tuple(diagnostics),
@@ -63,12 +69,45 @@ class _Reader:
         self.session = session
         self.text = session.text
         self.document = document
+        """The trajectory being read (the file's, or one attempt of a retrying agent's)."""
+        self.top = document
         self.config = _replay_config(document.value("replay_config"))
+        self._seconds: dict[str, Any] = {}
+        """Each call's execution time, as its step recorded it (by call id)."""
         self._waiting: list[tuple[str, str | None]] = []
         """The calls of a text-based run waiting for their observation: (call id, tool)."""
         self._task_read = False
+        self.aside: set[int] = set()
+        """The messages of attempts the run did not keep (a retrying agent's others)."""
+
+    def attempts(self, attempts: list[Document]) -> None:
+        """A retrying agent's attempts, one after another: the one whose submission the run kept is followed,
+        the others are aside, each said where it starts (W-SESSION-FORK)."""
+        info = self.document.value("info")
+        kept = info.get("submission") if isinstance(info, dict) else None
+        chosen = max((at for at, attempt in enumerate(attempts) if isinstance(attempt.value("info"), dict)
+                      and attempt.value("info").get("submission") == kept), default=len(attempts) - 1)
+        for at, attempt in enumerate(attempts):
+            first = len(self.session.messages)
+            self.document, self._task_read, self._waiting = attempt, False, []
+            self.read()
+            if at != chosen and len(self.session.messages) > first:
+                self.aside.update(range(first, len(self.session.messages)))
+                self.session.diagnostics.append(make_diagnostic(
+                    "W-SESSION-FORK", self.session.messages[first].span,
+                    f"Attempt {at + 1} of {len(attempts)}: the run tried again, and kept attempt {chosen + 1}; this "
+                    "one is kept, hidden from the default view.", first))
 
     def read(self) -> None:
+        first = len(self.session.messages)
+        self._conversation()
+        steps = [step.value.get("execution_time") if isinstance(step.value, dict) else None
+                 for step in self.document.listed("trajectory")]
+        calls = [message.call_id for message in self.session.messages[first:] if message.is_call and message.call_id]
+        self._seconds.update(zip(calls, steps))
+
+    def _conversation(self) -> None:
+        """The trajectory's history (or its steps, where the history is missing or breaks off), then its end."""
         history = self.document.listed("history")
         for number, item in enumerate(history):
             self._history_item(Line(number + 1, item.span, item.value, self.text))
@@ -204,25 +243,20 @@ class _Reader:
     # ---- metadata ---------------------------------------------------------------------------------------------
 
     def finished(self) -> list[Message]:
-        """Each reply with its step's execution time."""
-        times = [step.value.get("execution_time") for step in self.document.listed("trajectory")
-                 if isinstance(step.value, dict)]
-        calls: dict[str, int] = {}
-        for message in self.session.messages:
-            if message.is_call and message.call_id:
-                calls.setdefault(message.call_id, len(calls))
+        """Each reply with its step's execution time; the messages of the attempts not kept aside."""
         done = []
         for message in self.session.messages:
-            step = calls.get(message.call_id or "") if message.is_reply else None
-            seconds = times[step] if step is not None and step < len(times) else None
+            seconds = self._seconds.get(message.call_id or "") if message.is_reply else None
             if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0:
                 message = replace_fields(message, meta=Meta(duration_ms=round(seconds * 1000)))
+            if message.index in self.aside:
+                message = replace_fields(message, aside=True)
             done.append(message)
         return done
 
     def header(self) -> dict[str, Any]:
         header: dict[str, Any] = {"producer": "swe-agent"}
-        info = self.document.value("info")
+        info = self.top.value("info")
         info = info if isinstance(info, dict) else {}
         for key, name in (("swe_agent_version", "version"), ("exit_status", "exit_status")):
             if isinstance(info.get(key), str) and info[key]:
@@ -242,6 +276,20 @@ class _Reader:
             if count(stats.get("api_calls")):
                 header["responses"] = stats["api_calls"]
         return header
+
+
+def _attempts(text: str, document: Document) -> list[Document]:
+    """A retrying agent's attempts (`{"attempts": [{trajectory, history, info}, …], "info": …}`), each read as
+    a trajectory of its own."""
+    node = document.node("attempts")
+    if node is None or not isinstance(node.value, list) or document.node("history") is not None:
+        return []
+    found = []
+    for item in node.items:
+        if isinstance(item.value, dict):
+            located_node = read_value(text, item.span[0], 2)
+            found.append(Document(text, located_node.span, dict(located_node.members)))
+    return found
 
 
 def _replay_config(value: Any) -> dict[str, Any]:
