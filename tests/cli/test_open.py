@@ -118,17 +118,27 @@ def test_every_agent_is_found_in_its_default_places(tmp_path, monkeypatch):
         (conversation / f"event-{number:05d}-x.json").write_text(event)
     shutil.copy(SAMPLES / "mini-swe-agent-2.1-tool-calls.traj.json", mini / "last_mini_run.traj.json")
     shutil.copy(SAMPLES / "specstory-2.1-codex-cli.md", history / "2026-03-21_10-02-11Z-make-vat-round-half.md")
+    trial = tmp_path / "jobs" / "2026-03-21__09-00" / "ada__shop-142__x1"
+    (trial / "agent").mkdir(parents=True)
+    shutil.copy(SAMPLES / "atif-1.6-claude-code-trial.json", trial / "agent" / "trajectory.json")
+    (trial / "result.json").write_text(json.dumps({"task_name": "ada__shop-142", "trial_name": "ada__shop-142__x1"}))
+    run = tmp_path / "trajectories" / "ada" / "run1" / "ada__shop-142"
+    run.mkdir(parents=True)
+    shutil.copy(SAMPLES / "swe-agent-1.1-function-calling.traj", run / "ada__shop-142.traj")
+    os.utime(run / "ada__shop-142.traj", (1e9, 1e9))
     for path in (home / ".claude").rglob("*.jsonl"):
         os.utime(path, (4e9, 4e9))  # a file touched long after its session: the list goes by the session's time
     found = everywhere(home)
     assert [(session.agent, session.title) for session in found] == [
         ("OpenHands", "vat() in shop/rates.py returns 20.099999999999998 for 100.5 - fix the rounding"),
         ("SpecStory", "make vat round half"),
+        ("Harbor (ATIF)", "ada__shop-142"),
         ("mini-swe-agent", "vat() in shop/rates.py returns 20.099999999999998 for 100.5 - fix the rounding"),
         ("Codex", "The CSV importer drops rows whose date has a trailing space. Fix it."),
         ("Claude Code", "Rename the `Note.body` field to `text` everywhere."),
+        ("SWE-agent", "ada__shop-142"),
     ]
-    assert all(session.timed for session in found)
+    assert [session.timed for session in found] == [True] * 6 + [False]  # a .traj records no time of its own
     assert parse(session_bytes(found[0])).dialect == "openhands"
 
 
