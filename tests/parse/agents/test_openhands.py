@@ -48,6 +48,8 @@ def test_a_v1_conversation_reads_like_the_chat_the_user_had():
         ("marker", "used file_editor"),
         ("preamble", "I'll switch to Decimal, then run the tests."),
         ("marker", "used file_editor, terminal"),
+        ("preamble", "Edit the return line too."),
+        ("marker", "used file_editor"),  # its arguments did not validate: W-TOOL-ERROR
         ("message", "keep the public signature of vat() unchanged"),
         ("preamble", "Convert the argument inside vat() so callers keep passing floats."),
         ("marker", "used file_editor"),
