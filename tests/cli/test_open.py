@@ -243,3 +243,9 @@ def test_a_session_s_sub_agent_logs_beside_it_are_opened_with_it(tmp_path):
     assert [(thread.id, thread.call) for thread in transcript.threads] == [("a9f4657", 1)]
     assert transcript.diagnostics and "W-JSON-SYNTAX" not in [d.code for d in transcript.diagnostics]
 
+
+
+def test_a_folder_named_events_of_another_program_is_no_conversation(tmp_path):
+    (tmp_path / "app" / "events").mkdir(parents=True)
+    (tmp_path / "app" / "events" / "signup.json").write_text('{"kind": "MessageEvent", "source": "user"}')
+    assert sessions_under(tmp_path) == []

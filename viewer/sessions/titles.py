@@ -19,6 +19,8 @@ from viewer.sessions.listed import Listed, last_time, moment, one_line, peek
 
 FIRST_EVENTS = 40
 """How many of a conversation folder's first events are read to find the first thing the user typed."""
+_EVENT_FILE = re.compile(r"event-\d{5,}-[\w-]+\.json|\d+\.json")
+"""How OpenHands names an event's file: V1 `event-00007-<id>.json`, V0 `7.json`."""
 _SPECSTORY_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})-(\d{2})Z(?:-(.+))?\.md\Z")
 
 
@@ -127,7 +129,7 @@ def openhands(folder: Path, dialect: str) -> Listed | None:
     if folder.parent.name == "subagents":
         return None
     files = event_files(folder / "events")
-    if not files:
+    if not files or not _EVENT_FILE.fullmatch(files[0].name):  # another program's `events` folder
         return None
     metadata = _json_file(folder / "metadata.json")
     title = metadata.get("title") if isinstance(metadata.get("title"), str) else None
