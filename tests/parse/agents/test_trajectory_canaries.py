@@ -63,11 +63,18 @@ def _openhands_event(kind: str, number: int) -> list[dict]:
     return [{**base, "kind": "BrowserSnapshotEvent", "data": CANARY}]
 
 
-@given(kinds(("typed", "answer", "call", "failed", "system", "v0", "unknown")))
+OPENHANDS_KINDS = ("typed", "answer", "call", "failed", "system", "v0", "unknown")
+
+
+def openhands_conversation(chosen: list[str]) -> str:
+    events = [event for number, kind in enumerate(["typed", *chosen]) for event in _openhands_event(kind, number)]
+    return "".join(json.dumps(event) + "\n" for event in events)
+
+
+@given(kinds(OPENHANDS_KINDS))
 @settings(max_examples=60, deadline=None)
 def test_no_hidden_part_of_an_openhands_conversation_reaches_a_default_view_export(chosen):
-    events = [event for number, kind in enumerate(["typed", *chosen]) for event in _openhands_event(kind, number)]
-    text = "".join(json.dumps(event) + "\n" for event in events)
+    text = openhands_conversation(chosen)
     assert parse(text).dialect == "openhands"
     exported = _default_exports(text)
     assert CANARY not in exported
@@ -93,9 +100,10 @@ def _swe_item(kind: str, number: int) -> list[dict]:
     return [{"role": "critic", "content": CANARY}]
 
 
-@given(kinds(("function-call", "text-command", "hidden", "user", "unknown")), st.booleans())
-@settings(max_examples=60, deadline=None)
-def test_no_hidden_part_of_a_swe_agent_trajectory_reaches_a_default_view_export(chosen, recorded):
+SWE_AGENT_KINDS = ("function-call", "text-command", "hidden", "user", "unknown")
+
+
+def swe_agent_run(chosen: list[str], recorded: bool = True) -> str:
     task = f"<uploaded_files>\n/w\n</uploaded_files>\n{CANARY}\n<pr_description>\nSHOWN-0\n</pr_description>\n{CANARY}"
     history = [{"role": "system", "content": CANARY, "message_type": "system_prompt"},
                {"role": "user", "content": _text(task) if recorded else task, "message_type": "observation"},
@@ -103,8 +111,14 @@ def test_no_hidden_part_of_a_swe_agent_trajectory_reaches_a_default_view_export(
     trajectory = [{"action": CANARY, "observation": CANARY, "response": CANARY, "thought": "Plan",
                    "query": [{"role": "system", "content": CANARY}]}]
     config = json.dumps({"problem_statement": {"text": "SHOWN-0"}}) if recorded else None
-    text = json.dumps({"trajectory": trajectory, "history": history, "replay_config": config,
+    return json.dumps({"trajectory": trajectory, "history": history, "replay_config": config,
                        "info": {"exit_status": "exit_cost", "submission": "SHOWN-patch"}}, indent=2)
+
+
+@given(kinds(SWE_AGENT_KINDS), st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_no_hidden_part_of_a_swe_agent_trajectory_reaches_a_default_view_export(chosen, recorded):
+    text = swe_agent_run(chosen, recorded)
     assert parse(text).dialect == "swe-agent"
     exported = _default_exports(text)
     assert CANARY not in exported
@@ -132,16 +146,24 @@ def _mini_message(kind: str, number: int) -> list[dict]:
     return [{"role": "observer", "content": CANARY}]
 
 
-@given(kinds(("tool-call", "text-command", "harness", "exit", "unknown")), st.sampled_from(("1", "1.1")))
-@settings(max_examples=60, deadline=None)
-def test_no_hidden_part_of_a_mini_swe_agent_trajectory_reaches_a_default_view_export(chosen, version):
+MINI_KINDS = ("tool-call", "text-command", "harness", "exit", "unknown")
+
+
+def mini_swe_agent_run(chosen: list[str], version: str = "1.1") -> str:
     template = "Please solve this issue: {{task}}\n\nYou can execute bash commands.\n{{system}}\n"
     messages = [{"role": "system", "content": CANARY},
                 {"role": "user", "content": f"Please solve this issue: SHOWN-0\n\nYou can execute bash commands.\n"
                                             f"{CANARY}\n"},
                 *(message for number, kind in enumerate(chosen, start=1) for message in _mini_message(kind, number))]
     info = {"mini_version": "2.1.0", "config": {"agent": {"instance_template": template}}}
-    text = json.dumps({"info": info, "messages": messages, "trajectory_format": f"mini-swe-agent-{version}"}, indent=2)
+    return json.dumps({"info": info, "messages": messages, "trajectory_format": f"mini-swe-agent-{version}"},
+                      indent=2)
+
+
+@given(kinds(MINI_KINDS), st.sampled_from(("1", "1.1")))
+@settings(max_examples=60, deadline=None)
+def test_no_hidden_part_of_a_mini_swe_agent_trajectory_reaches_a_default_view_export(chosen, version):
+    text = mini_swe_agent_run(chosen, version)
     assert parse(text).dialect == "mini-swe-agent"
     exported = _default_exports(text)
     assert CANARY not in exported
@@ -165,16 +187,23 @@ def _atif_step(kind: str, number: int) -> dict:
     return {**step, "source": "critic", "message": CANARY}
 
 
-@given(kinds(("typed", "call", "copied", "system", "unknown")))
-@settings(max_examples=60, deadline=None)
-def test_no_hidden_part_of_an_atif_trajectory_reaches_a_default_view_export(chosen):
+ATIF_KINDS = ("typed", "call", "copied", "system", "unknown")
+
+
+def atif_trajectory(chosen: list[str]) -> str:
     steps = [_atif_step(kind, number) for number, kind in enumerate(["typed", *chosen], start=1)]
     sub = {"schema_version": "ATIF-v1.7", "session_id": "sub", "agent": {"name": "a"},
            "steps": [{"step_id": 1, "source": "user", "message": CANARY},
                      {"step_id": 2, "source": "agent", "message": CANARY, "reasoning_content": CANARY}]}
-    text = json.dumps({"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a"},
+    return json.dumps({"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a"},
                        "steps": [{"step_id": 0, "source": "system", "message": CANARY}, *steps],
                        "subagent_trajectories": [sub, {**sub, "session_id": "other"}]})
+
+
+@given(kinds(ATIF_KINDS))
+@settings(max_examples=60, deadline=None)
+def test_no_hidden_part_of_an_atif_trajectory_reaches_a_default_view_export(chosen):
+    text = atif_trajectory(chosen)
     assert parse(text).dialect == "atif"
     exported = _default_exports(text)
     assert CANARY not in exported
@@ -201,11 +230,18 @@ def _specstory_block(kind: str, number: int) -> str:
            f"</summary>\n\n```diff\n-{CANARY}\n```\n"
 
 
-@given(kinds(("typed", "think", "tool", "task", "interrupted", "cut")))
+SPECSTORY_KINDS = ("typed", "think", "tool", "task", "interrupted", "cut")
+
+
+def specstory_export(chosen: list[str]) -> str:
+    return "<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n" + "".join(
+        _specstory_block(kind, number) for number, kind in enumerate(["typed", *chosen]))
+
+
+@given(kinds(SPECSTORY_KINDS))
 @settings(max_examples=60, deadline=None)
 def test_no_hidden_part_of_a_specstory_export_reaches_a_default_view_export(chosen):
-    text = "<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n" + "".join(
-        _specstory_block(kind, number) for number, kind in enumerate(["typed", *chosen]))
+    text = specstory_export(chosen)
     assert parse(text).dialect == "specstory"
     exported = _default_exports(text)
     assert CANARY not in exported
