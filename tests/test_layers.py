@@ -3,7 +3,8 @@
 
 model → analysis → parse → write; model → policy → store → ingest → web; render and lexers are leaves any later
 stage may use, images (checking and cleaning pasted images with Pillow) is a leaf the parser, ingest and the web
-app use, and so is secrets (the scanner for secrets, which reads only the model); compare (aligning two
+app use, bundles (an upload of several files, a zip archive or a SQLite database, as one text, read bounded) is
+a leaf the parser, the web app and sessions use, and so is secrets (the scanner for secrets, which reads only the model); compare (aligning two
 views' entries) reads the model and the policy, and only the web app uses it; so does context (what the model
 saw when sampling a message), which reads the model, the policy and the writers. present (cards, documents and
 the exports' writers) draws what the policy lets through, from the store's read types, without Flask: the web
@@ -23,27 +24,28 @@ ALLOWED = {
     "formats": {"formats"},
     "model": {"formats", "model"},
     "analysis": {"formats", "model", "analysis"},
-    "parse": {"formats", "model", "analysis", "images", "parse"},
+    "parse": {"formats", "model", "analysis", "images", "bundles", "parse"},
     "write": {"formats", "model", "parse", "write"},
     "policy": {"formats", "model", "policy"},
     "secrets": {"formats", "model", "secrets"},
     "lexers": {"formats", "lexers"},
     "images": {"formats", "images"},
+    "bundles": {"formats", "model", "bundles"},
     "render": {"formats", "render", "lexers"},
     "store": {"formats", "model", "policy", "store"},
     "ingest": {"formats", "model", "images", "parse", "policy", "secrets", "store", "ingest"},
     "compare": {"formats", "model", "policy", "compare"},
     "context": {"formats", "model", "policy", "write", "context"},
     "present": {"formats", "model", "images", "policy", "render", "lexers", "store", "present"},
-    "web": {"formats", "model", "images", "parse", "policy", "render", "lexers", "secrets", "store", "ingest", "compare",
-            "context", "present", "web"},
-    "sessions": {"formats", "model", "parse", "policy", "sessions"},
+    "web": {"formats", "model", "images", "bundles", "parse", "policy", "render", "lexers", "secrets", "store", "ingest",
+            "compare", "context", "present", "web"},
+    "sessions": {"formats", "model", "bundles", "parse", "policy", "sessions"},
     "opener": {"formats", "opener"},
 }
 FORBIDDEN_LIBRARIES = {
     **{stage: ("flask", "werkzeug", "sqlalchemy", "markdown_it", "pygments")
        for stage in ("formats", "model", "analysis", "parse", "write", "policy", "secrets", "compare", "context",
-                     "images")},
+                     "images", "bundles")},
     "lexers": ("flask", "werkzeug", "sqlalchemy", "markdown_it"),
     "render": ("flask", "werkzeug", "sqlalchemy"),
     "store": ("flask", "werkzeug", "markdown_it", "pygments"),

@@ -244,6 +244,20 @@ def test_a_session_s_sub_agent_logs_beside_it_are_opened_with_it(tmp_path):
     assert transcript.diagnostics and "W-JSON-SYNTAX" not in [d.code for d in transcript.diagnostics]
 
 
+def test_a_codex_session_is_opened_with_the_rollouts_of_the_sub_agents_it_spawned(tmp_path):
+    """Codex writes a sub-agent's rollout beside its parent's, naming the parent in its first line."""
+    import shutil
+    from tests.harness.stores.samples import FOLDERS
+    shutil.copytree(FOLDERS / "codex-0.118-subagent-rollouts" / "sessions", tmp_path / "sessions")
+    day = tmp_path / "sessions" / "2026" / "03" / "21"
+    parent = next(day.glob("rollout-*-019cf1a2-*.jsonl"))
+    (day / "rollout-2026-03-21T11-00-00-019cf1ff-0000-7000-8000-000000000000.jsonl").write_text(
+        '{"timestamp": "x", "type": "session_meta", "payload": {"id": "019cf1ff-0000-7000-8000-000000000000"}}\n')
+    transcript = parse(session_bytes(parent))
+    assert [(thread.id, thread.title) for thread in transcript.threads] == [
+        ("019cf1a3-0c1d-7e2f-8a3b-4c5d6e7f8091", "Euler (explorer)")]
+    assert transcript.messages[transcript.threads[0].call].recipient == "functions.spawn_agent"
+
 
 def test_a_folder_named_events_of_another_program_is_no_conversation(tmp_path):
     (tmp_path / "app" / "events").mkdir(parents=True)

@@ -90,8 +90,10 @@ def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
         first, last = turns.get(message.turn, (start, end))
         turns[message.turn] = (min(first, start), max(last, end))
     # Turns never overlap, except in event logs and agent sessions, whose streams (a response's lines) may interleave
-    # with other lines. (They may stand out of order: a JSON
-    # record is read in the conversation's order, and a Gemini SDK dump writes its history after the answer.)
+    # with other lines, whose records may hold a turn's parts apart (a VS Code request's injected context sits in
+    # its result), and whose files or tables (a message's row, its parts' rows) may stand apart. (They may stand out
+    # of order: a JSON record is read in the conversation's order, and a Gemini SDK dump writes its history after
+    # the answer.)
     record = formats.find(transcript.dialect)
     if transcript.dialect != "events" and (record is None or record.session is None):
         extents = sorted(turns.values())

@@ -8,7 +8,7 @@ import importlib
 from typing import Any
 
 from viewer.formats.kinds import (
-    AnyJson, AnyText, Detection, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Opens, Pairing, Preambles,
+    AnyJson, AnyText, Detection, Dialect, JsonKeys, JsonLines, JsonShape, Level, Line, Members, Opens, Pairing, Preambles,
     Prompt, Reference, SessionFiles, Threads, Tokens, Writer, YamlHeader)
 from viewer.formats.registry import DIALECTS, JSON_SHAPES
 
@@ -48,6 +48,11 @@ def agents() -> tuple[Dialect, ...]:
     return tuple(dialect for dialect in DIALECTS if dialect.session is not None)
 
 
+def reads_bundles(dialect: Dialect) -> bool:
+    """Whether the dialect's reader reads a bundle of files itself (its record detects one by its members)."""
+    return any(isinstance(way, Members) for way in dialect.detection)
+
+
 def writers() -> tuple[Writer, ...]:
     """Every format a transcript can be written in, in the registry's order."""
     return tuple(dialect.writer for dialect in DIALECTS if dialect.writer is not None)
@@ -74,6 +79,6 @@ def load(reference: Reference) -> Any:
 
 
 __all__ = ["DIALECTS", "JSON_SHAPES", "NAMES", "AnyJson", "AnyText", "Detection", "Dialect", "JsonKeys",
-           "JsonLines", "JsonShape", "Level", "Line", "Opens", "Pairing", "Preambles", "Prompt", "Reference", "SessionFiles",
+           "JsonLines", "JsonShape", "Level", "Line", "Members", "Opens", "Pairing", "Preambles", "Prompt", "Reference", "SessionFiles",
            "Threads", "Tokens", "UnknownDialect", "Writer", "YamlHeader", "agents", "detected_by", "dialect", "find",
-           "load", "readers_at", "source_lexer", "writers"]
+           "load", "readers_at", "reads_bundles", "source_lexer", "writers"]

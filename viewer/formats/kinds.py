@@ -41,6 +41,12 @@ class Threads(StrEnum):
     """It has no sub-agents."""
     SIDE_LINES = "side lines"
     """A sub-agent's lines stand in the session's own file, marked (Claude Code's `isSidechain`)."""
+    OWN_FILES = "own files"
+    """A sub-agent writes a log of its own beside the session's, naming the session and the call that started it;
+    read after the session's (joined to it), its messages are a thread of the session."""
+    SESSIONS = "sessions"
+    """A sub-agent's conversation is a session of its own that names its parent (a file or rows of its own): a
+    bundle of them is read as one transcript."""
 
 
 class Level(StrEnum):
@@ -132,6 +138,17 @@ class JsonLines:
 
 
 @dataclass(frozen=True, slots=True)
+class Members:
+    """A bundle (several files uploaded as one: a zip archive, files sent at once, a folder, a SQLite database;
+    viewer/bundles) with, for each of these regular expressions, a member whose path it finds (a database's tables
+    are members `<database path>#<table>`, or `#<table>` for a database uploaded alone). A dialect detected so
+    reads bundles itself: the members it knows, the others named in a diagnostic; a bundle no record claims is
+    read by the dialect of its first file (viewer/parse/bundles)."""
+
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AnyJson:
     """Any other JSON text, and server-sent events carrying JSON: the JSON dialect's catch-all."""
 
@@ -141,7 +158,7 @@ class AnyText:
     """Any text no other format claims: read as stray text of this format."""
 
 
-Detection = Opens | Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
+Detection = Members | Opens | Tokens | YamlHeader | JsonKeys | JsonLines | AnyJson | AnyText
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +204,11 @@ class SessionFiles:
     pattern: str
     """The session files' names under those folders (a glob, searched at any depth)."""
     companions: str | None = None
-    """Where a session's sub-agents' own logs lie, beside it: a glob under the folder named as the session
-    file without its extension; None: it writes none."""
+    """Where a session's sub-agents' own files (logs, meta files) lie, beside it: a glob under the folder named
+    as the session file without its extension; None: it writes none."""
+    spawned: Reference | None = None
+    """`(session file: Path) -> list[Path]`: the logs of the sub-agents a session spawned, where they are not in
+    a folder of its own (Codex writes each beside the others, naming its parent in its first line); None: none."""
     thinned: bool = False
     """Big files are read with their big payloads (pasted screenshots) cut out (viewer.parse.thinning)."""
     joined: Reference | None = None

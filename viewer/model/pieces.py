@@ -202,6 +202,9 @@ class Thread:
     """The producer's name for it (Claude Code's `agentId`, or the uuid of its first line)."""
     call: int | None
     """The index of the call that started it; None when the log does not say which."""
+    title: str | None = None
+    """What the producer calls its task (the description a Claude Code agent was given, its type), where it
+    says."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "call": self.call}
+        return {"id": self.id, "call": self.call} | ({"title": self.title} if self.title else {})

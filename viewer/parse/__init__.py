@@ -11,6 +11,8 @@ from viewer.analysis.pairing import is_assistant_call
 from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
+from viewer.bundles import is_bundle
+from viewer.parse.bundles import first_member
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode_members
 from viewer.parse.detect import detect
@@ -24,7 +26,7 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
 # tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "13"
+PARSER_VERSION = "14"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
@@ -41,6 +43,15 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     text, decode_diagnostics, members = decode_members(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
+    if is_bundle(text) and not formats.reads_bundles(formats.dialect(chosen)):
+        # Several files no reader claims by their names: the first that reads as the dialect, read alone.
+        return first_member(text, chosen, lambda view: _parse_text(view, chosen, options, decode_diagnostics, []),
+                            decode_diagnostics)
+    return _parse_text(text, chosen, options, decode_diagnostics, members)
+
+
+def _parse_text(text: str, chosen: str, options: ParseOptions, decode_diagnostics: list[Diagnostic],
+                members: list[Span]) -> Transcript:
     spans = conversation_spans(text, members) if chosen == "json" else None
     if spans is not None:
         return _dataset(text, spans, options, decode_diagnostics)

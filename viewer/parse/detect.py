@@ -1,8 +1,9 @@
 """Guess the dialect of a transcript from its first structural marks, as each format's record says it is told
 apart (viewer/formats: its `detection`).
 
-The ways are tried in a fixed order, whatever the format: a text that opens with a producer's own first line is
-that producer's; a JSON text is an export or a document by its keys, else
+The ways are tried in a fixed order, whatever the format: a bundle of files (viewer/bundles) is the format whose
+record names its members' paths, else the format of its first file read as text; a text that opens with a
+producer's own first line is that producer's; a JSON text is an export or a document by its keys, else
 line-oriented by its first whole object line, else plain JSON; server-sent events carrying JSON are JSON; a
 text is OpenChatML 2.x by its YAML header, else the format whose marker token comes first, else the format its
 first characters open, else stray text of the catch-all text format.
@@ -15,7 +16,9 @@ import re
 
 import msgspec
 
-from viewer.formats import AnyJson, AnyText, JsonKeys, JsonLines, Line, Opens, Tokens, YamlHeader, detected_by, load
+from viewer.bundles import member_paths, read_bundle
+from viewer.formats import (AnyJson, AnyText, JsonKeys, JsonLines, Line, Members, Opens, Tokens, YamlHeader, detected_by,
+                            load)
 
 _YAML_VERSION = re.compile(r"\A\s*(?:---\s*\n)?(?:#[^\n]*\n|\s*\n)*version\s*:", re.MULTILINE)
 _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
@@ -31,6 +34,9 @@ screenshot is several hundred kilobytes)."""
 
 def detect(text: str) -> str:
     """The name of the dialect the text reads as (one of viewer.formats.NAMES)."""
+    paths = member_paths(text)
+    if paths is not None:
+        return _bundle_kind(text, paths)
     head = text[:_SNIFF].lstrip()
     for dialect, opening in _openings():
         if opening.match(head):
@@ -42,6 +48,21 @@ def detect(text: str) -> str:
     if _YAML_VERSION.match(text[:_SNIFF]):
         return _only(YamlHeader)
     return _token_kind(head)
+
+
+def _bundle_kind(text: str, paths: list[str]) -> str:
+    """The format whose record names the bundle's members (the higher priority first), else the format of the
+    first member that reads as one (not as stray text: a README beside a session), else the text catch-all."""
+    for dialect, patterns in _member_patterns():
+        if all(any(pattern.search(path) for path in paths) for pattern in patterns):
+            return dialect
+    bundle = read_bundle(text)
+    for member in bundle.members if bundle is not None else ():
+        if member.readable and not member.is_schema:
+            found = detect(text[member.span[0]:min(member.span[1], member.span[0] + _LONGEST_FIRST_LINE)])
+            if found != _only(AnyText):
+                return found
+    return _only(AnyText)
 
 
 def _json_kind(head: str, text: str) -> str:
@@ -155,6 +176,11 @@ def _export_keys() -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
     return tuple((dialect.name, (*(key(name, "{") for name in way.objects), *(key(name, "[") for name in way.arrays),
                                  *(key(name) for name in way.keys), *map(re.compile, way.patterns)))
                  for dialect, way in detected_by(JsonKeys))
+
+
+@functools.cache
+def _member_patterns() -> tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]:
+    return tuple((dialect.name, tuple(map(re.compile, way.patterns))) for dialect, way in detected_by(Members))
 
 
 @functools.cache

@@ -152,6 +152,11 @@ class Card:
         """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
         return self.inner[0].entry.thread_call if self.inner else None
 
+    @property
+    def thread_title(self) -> str | None:
+        """For a `thread` card: what the log calls the sub-agent's task, when it says."""
+        return self.inner[0].entry.thread_title if self.inner else None
+
 
 @dataclass(frozen=True, slots=True)
 class Picture:

@@ -5,8 +5,9 @@ its agent's own list does (the record's `lister`, in titles.py), newest first.
 A session is a file, a folder of files (an OpenHands conversation, which folders.py joins into one upload), or a
 SQLite store of many sessions (listed by its path and opened read-only, stores.py). A sub-agent's own log belongs
 to its session and is not listed: newer Claude Code versions write the logs of a session's sub-agents to
-`<session>/subagents/`, and `session_bytes` puts them after the session's own lines, where the importer finds
-each one's call by its `agentId`.
+`<session>/subagents/` with a meta file each, and Codex writes a sub-agent's rollout beside the others, naming
+its parent in its first line (spawned.py). `session_bytes` sends a session with those files as one zip archive
+(viewer/bundles), which the viewer reads as one transcript whose threads are the sub-agents.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from viewer import formats
+from viewer.bundles import pack
 from viewer.formats import Dialect
 from viewer.parse import detect
 from viewer.sessions import stores
@@ -144,8 +146,9 @@ def _newest_first(sessions) -> list[Session]:
 
 
 def session_bytes(session: Session | Path) -> bytes:
-    """What is uploaded of a session: a file with its sub-agents' logs after it (each ending with a line break),
-    a folder's files joined as its agent's reader reads them, or a store's snapshot."""
+    """What is uploaded of a session: a file's bytes, or with its sub-agents' files a zip archive of them all
+    (named as they lie under their common folder); a folder's files joined as its agent's reader reads them; a
+    store's snapshot."""
     if isinstance(session, Session):
         record = formats.find(session.dialect)
         if session.database:
@@ -155,18 +158,30 @@ def session_bytes(session: Session | Path) -> bytes:
         path = session.path
     else:
         path = session
-    parts = [path.read_bytes(), *(companion.read_bytes() for companion in companions(path))]
-    return b"".join(part if part.endswith(b"\n") or part is parts[-1] else part + b"\n" for part in parts)
+    found = companions(path)
+    if not found:
+        return path.read_bytes()
+    return pack.packed(pack.folder_files(_common_folder([path, *found]), [path, *found]))
 
 
 def companions(path: Path) -> list[Path]:
-    """The logs of a session's sub-agents, beside it where its agent writes them (Claude Code:
-    `<session>/subagents/`), in name order."""
+    """The files of a session's sub-agents, where its agent writes them (Claude Code: `<session>/subagents/`;
+    Codex: rollouts that name it as their parent), in name order."""
+    found: set[Path] = set()
     folder = path.with_suffix("")
-    if not folder.is_dir():
-        return []
-    patterns = {record.session.companions for record in formats.agents() if record.session.companions}
-    return sorted({found for pattern in patterns for found in folder.glob(pattern)})
+    for record in formats.agents():
+        if record.session.companions and folder.is_dir():
+            found.update(found for found in folder.glob(record.session.companions) if found.is_file())
+        if record.session.spawned:
+            found.update(formats.load(record.session.spawned)(path))
+    return sorted(found)
+
+
+def _common_folder(paths: list[Path]) -> Path:
+    folder = paths[0].parent
+    while not all(folder in path.parents for path in paths):
+        folder = folder.parent
+    return folder
 
 
 def human_size(size: int) -> str:

@@ -89,9 +89,10 @@ def test_an_eval_archive_reads_as_the_log_it_holds():
     assert_accounted_for(transcript, transcript.source)
 
 
-def test_a_zip_without_header_json_is_refused_with_a_diagnostic():
-    transcript = parse(archive({"notes.txt": "hello"}))
-    assert (transcript.messages, codes(transcript)) == ((), ["W-ARCHIVE"])
+def test_a_zip_without_header_json_is_a_bundle_of_files_not_an_inspect_log():
+    transcript = parse(archive({"chat.json": json.dumps([{"role": "user", "content": "hello"}])}))
+    assert [message.content for message in transcript.messages] == ["hello"]
+    assert transcript.source.startswith('{"bundle": 1, ') and "W-ARCHIVE" not in codes(transcript)
 
 
 def test_a_broken_zip_is_refused_with_a_diagnostic():

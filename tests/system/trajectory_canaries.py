@@ -175,5 +175,5 @@ def _specstory_body(dialect: str) -> str:
         f"_**User (2026-03-21 09:14:20Z)**_\n\n{SHOWN[2]}\n")
 
 
-AGENT_BUILDERS = {"openhands": _openhands_body, "swe-agent": _swe_agent_body, "mini-swe-agent": _mini_swe_agent_body,
+TRAJECTORY_BUILDERS = {"openhands": _openhands_body, "swe-agent": _swe_agent_body, "mini-swe-agent": _mini_swe_agent_body,
                   "atif": _atif_body, "specstory": _specstory_body}
