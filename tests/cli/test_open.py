@@ -263,3 +263,28 @@ def test_a_folder_named_events_of_another_program_is_no_conversation(tmp_path):
     (tmp_path / "app" / "events").mkdir(parents=True)
     (tmp_path / "app" / "events" / "signup.json").write_text('{"kind": "MessageEvent", "source": "user"}')
     assert sessions_under(tmp_path) == []
+
+
+def test_the_other_agents_are_titled_and_dated_as_their_own_lists_do(tmp_path):
+    """A Factory Droid session by its title (a sub-agent's session left out), a Copilot CLI session by its
+    workspace's summary, a Cline task by the milliseconds of its last message, a Goose store by its path."""
+    home = tmp_path / "home"
+    droid = home / ".factory" / "sessions" / "-w"
+    copilot = home / ".copilot" / "session-state" / "3f9b2c61"
+    cline = home / ".cline" / "data" / "tasks" / "1781170923417"
+    goose = home / ".local" / "share" / "goose" / "sessions"
+    for place in (droid, copilot, cline, goose):
+        place.mkdir(parents=True)
+    shutil.copy(SAMPLES / "factory-droid-v2-task-subagent-compaction.jsonl", droid / "3f6c2a10.jsonl")
+    (droid / "9a1e7b44.jsonl").write_text(json.dumps({"type": "session_start", "id": "9a1e7b44", "title": "sub",
+                                                      "callingSessionId": "3f6c2a10"}) + "\n")
+    shutil.copy(SAMPLES / "copilot-cli-1.0-subagent-abort-rate-limit.jsonl", copilot / "events.jsonl")
+    (copilot / "workspace.yaml").write_text("id: 3f9b2c61\nsummary: Fix cart rounding\n")
+    shutil.copy(SAMPLES / "cline-3.89-read-edit-resume-api-history.json", cline / "api_conversation_history.json")
+    sqlite3.connect(goose / "sessions.db").execute("CREATE TABLE sessions (id TEXT)").connection.commit()
+    found = {session.agent: session for session in everywhere(home)}
+    assert found["Factory Droid"].title == "Fix VAT rounding in rates.py" and found["Factory Droid"].timed
+    assert found["GitHub Copilot CLI"].title == "Fix cart rounding"
+    assert found["Cline"].when == dt.datetime.fromtimestamp(1781171046.977, dt.timezone.utc)
+    assert found["Goose"].database and found["Goose"].path == goose / "sessions.db"
+    assert len([session for session in everywhere(home) if session.agent == "Factory Droid"]) == 1

@@ -361,7 +361,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions",), pattern="sessions.db"),
+        session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions", "$GOOSE_PATH_ROOT/data/sessions",
+                                                     "$XDG_DATA_HOME/goose/sessions"),
+                             pattern="sessions.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="crush",
@@ -380,7 +382,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Crush", folders=("~/.local/share/crush",), pattern="crush.db"),
+        session=SessionFiles(agent="Crush", folders=(".crush", "~/.local/share/crush", "$CRUSH_GLOBAL_DATA"),
+                             pattern="crush.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="opencode",
@@ -399,7 +402,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode",), pattern="opencode.db"),
+        session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode", "$XDG_DATA_HOME/opencode"),
+                             pattern="opencode.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="cursor",
@@ -420,7 +424,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Cursor", folders=("~/.config/Cursor/User/globalStorage",
                                                       "~/Library/Application Support/Cursor/User/globalStorage"),
-                             pattern="state.vscdb"),
+                             pattern="state.vscdb", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="copilot-cli",
@@ -439,8 +443,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",),
-                             pattern="events.jsonl"),
+        session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",
+                                                                  "$COPILOT_HOME/session-state"),
+                             pattern="events.jsonl", lister="viewer.sessions.titles:copilot_cli"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="vscode-chat",
@@ -476,7 +481,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp",), pattern="session-*.json*"),
+        session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp", "$GEMINI_CLI_HOME/tmp"),
+                             pattern="session-*.json*"),
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="antigravity",
@@ -535,7 +541,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl"),
+        session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl",
+                             lister="viewer.sessions.titles:factory_droid"),
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="cursor-agent",
@@ -661,7 +668,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions",), pattern="*.jsonl"),
+        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions", "$PI_CODING_AGENT_DIR/sessions"),
+                             pattern="*.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="aider",
@@ -724,7 +732,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl"),
+        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions", "$KIMI_SHARE_DIR/sessions"),
+                             pattern="wire.jsonl"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="openhands",

@@ -13,9 +13,9 @@ HEAD_BYTES = 256 * 1024
 TAIL_BYTES = 64 * 1024
 """What is read of its end to know its last time and the titles an agent appends."""
 TITLE_CHARS = 100
-_TIMESTAMP = re.compile(r'"(?:timestamp|created_at|updated_at|last_updated_at)"\s*:\s*'
-                        r'(?:"([^"\\]{10,40})"|(\d{9,11}(?:\.\d+)?)\b)')
-"""A time an agent writes beside an event: ISO 8601 text, or seconds since the epoch."""
+_TIMESTAMP = re.compile(r'"(?:timestamp|created_at|updated_at|last_updated_at|lastUpdated|createdAt|updatedAt|ts|time)"'
+                        r'\s*:\s*(?:"([^"\\]{10,40})"|(\d{9,13}(?:\.\d+)?)\b)')
+"""A time an agent writes beside an event: ISO 8601 text, or seconds (or milliseconds) since the epoch."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +50,12 @@ def peek(path: Path) -> Peek:
 
 
 def moment(value: object) -> dt.datetime | None:
-    """A time as an agent writes it (ISO 8601, `Z` or an offset or none: local time; seconds since the epoch)."""
+    """A time as an agent writes it (ISO 8601, `Z` or an offset or none: local time; seconds or milliseconds since
+    the epoch)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = value / 1000 if 1e11 <= value < 1e14 else value  # milliseconds (Cline's `ts`, Kimi's `time`)
         try:
-            return dt.datetime.fromtimestamp(value, dt.timezone.utc) if 1e8 < value < 1e11 else None
+            return dt.datetime.fromtimestamp(seconds, dt.timezone.utc) if 1e8 < seconds < 1e11 else None
         except (OverflowError, OSError, ValueError):
             return None
     if not isinstance(value, str):

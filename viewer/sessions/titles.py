@@ -121,6 +121,36 @@ def _indexed_title(path: Path, thread: Any) -> str | None:
     return None
 
 
+# ---- the other agents whose own lists title a session otherwise than by its first message ---------------------
+
+def factory_droid(path: Path, dialect: str) -> Listed | None:
+    """Its `session_start` line's `sessionTitle`, else its `title`; a sub-agent's session (its `session_start`
+    names the session that called it) is not listed."""
+    seen = peek(path)
+    start = next((line for line in _json_lines(seen.head[:64 * 1024]) if line.get("type") == "session_start"), {})
+    if start.get("callingSessionId"):
+        return None
+    title = next((start[key] for key in ("sessionTitle", "title") if isinstance(start.get(key), str)
+                  and start[key].strip()), None)
+    return Listed(one_line(title or first_shown(seen.head, dialect)), last_time(seen.tail))
+
+
+def copilot_cli(path: Path, dialect: str) -> Listed:
+    """The summary (or the name given with /rename) in the session folder's `workspace.yaml`, else the first
+    message the user typed."""
+    seen = peek(path)
+    title = None
+    try:
+        workspace = (path.parent / "workspace.yaml").read_text(encoding="utf-8", errors="replace")[:64 * 1024]
+    except OSError:
+        workspace = ""
+    for key in ("name", "summary"):
+        found = re.search(rf"^{key}:[ \t]*(.+)$", workspace, re.MULTILINE)
+        if found and found[1].strip().strip("'\"") and title is None:
+            title = found[1].strip().strip("'\"")
+    return Listed(one_line(title or first_shown(seen.head, dialect)), last_time(seen.tail))
+
+
 # ---- the agents of trajectories and exports ----------------------------------------------------------------------
 
 def openhands(folder: Path, dialect: str) -> Listed | None:
