@@ -18,7 +18,7 @@ from tests.conftest import SAMPLES
 from viewer import formats, parse
 from viewer.cli import main
 from viewer.sessions import everywhere, human_size, session_bytes, sessions_under, stores
-from viewer.sessions.folders import openhands_bytes
+from viewer.sessions.folders import openhands_archive
 
 JOINED = SAMPLES / "openhands-1.0-conversation-events.jsonl"
 """An OpenHands conversation folder's files joined: its base_state.json, then its event files."""
@@ -142,14 +142,17 @@ def test_every_agent_is_found_in_its_default_places(tmp_path, monkeypatch):
     assert parse(session_bytes(found[0])).dialect == "openhands"
 
 
-def test_a_folder_of_event_files_joins_into_the_conversation_s_text(tmp_path):
+def test_a_conversation_folder_reads_as_its_events_joined(tmp_path):
+    """Its files in the order of their numbers (V0's `10.json` after `9.json`), uploaded as one archive."""
     events = tmp_path / "c1" / "events"
     events.mkdir(parents=True)
     state, *written = joined_files()
-    for number, event in reversed(list(enumerate(written))):
-        (events / f"event-{number:05d}-x.json").write_text(event)  # written in any order, no line breaks
+    for number, event in enumerate(written):
+        (events / f"{number}.json").write_text(event)  # no line breaks: as the agent writes them
     (tmp_path / "c1" / "base_state.json").write_text(state)
-    assert openhands_bytes(tmp_path / "c1") == JOINED.read_bytes()
+    archived, joined = parse(openhands_archive(tmp_path / "c1")), parse(JOINED.read_bytes())
+    assert archived.dialect == "openhands"
+    assert [(m.role, m.content) for m in archived.messages] == [(m.role, m.content) for m in joined.messages]
 
 
 def test_sizes_read_as_a_person_reads_them():

@@ -2,7 +2,7 @@
 format registry's `session.folders`, on Linux and macOS), or any agent's under a folder; each titled and dated as
 its agent's own list does (the record's `lister`, in titles.py), newest first.
 
-A session is a file, a folder of files (an OpenHands conversation, which folders.py joins into one upload), or a
+A session is a file, a folder of files (an OpenHands conversation, uploaded as a zip archive of them: folders.py), or a
 SQLite store of many sessions (listed by its path and opened read-only, stores.py). A sub-agent's own log belongs
 to its session and is not listed: newer Claude Code versions write the logs of a session's sub-agents to
 `<session>/subagents/` with a meta file each, and Codex writes a sub-agent's rollout beside the others, naming
@@ -147,8 +147,7 @@ def _newest_first(sessions) -> list[Session]:
 
 def session_bytes(session: Session | Path) -> bytes:
     """What is uploaded of a session: a file's bytes, or with its sub-agents' files a zip archive of them all
-    (named as they lie under their common folder); a folder's files joined as its agent's reader reads them; a
-    store's snapshot."""
+    (named as they lie under their common folder); a folder's files as a zip archive; a store's snapshot."""
     if isinstance(session, Session):
         record = formats.find(session.dialect)
         if session.database:

@@ -1,34 +1,29 @@
-"""Sessions an agent writes as a folder of files, read as one upload: each file's bytes in the agent's order,
-each ending with a line break, so that the reader of the agent's format reads them as one sequence of events."""
+"""Sessions an agent writes as a folder of files, uploaded as one zip archive of them (viewer/bundles), which the
+agent's reader reads as one transcript: an OpenHands conversation folder, its sub-agents' folders within it."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from viewer.bundles import pack
+
 STATE_FILES = ("base_state.json", "metadata.json")
-"""An OpenHands conversation's state (V1) or metadata (V0), read first: its model, title and totals."""
+"""An OpenHands conversation's state (V1) or metadata (V0): its model, title and totals."""
 _NUMBER = re.compile(r"(\d+)")
 
 
-def openhands_bytes(folder: Path) -> bytes:
-    """An OpenHands conversation folder (`<id>/` holding `events/`): its state or metadata, then its events in
-    order (V1 `event-00000-<id>.json`, V0 `0.json`, `1.json` …)."""
-    parts = [folder / name for name in STATE_FILES if (folder / name).is_file()]
-    return joined(parts + event_files(folder / "events"))
+def openhands_archive(folder: Path) -> bytes:
+    """An OpenHands conversation folder (`<id>/` holding `events/`, and V1's `subagents/<id>/` of the same
+    layout) as a zip archive of its state and event files, named as they lie under the folder's parent."""
+    files = [path for conversation in (folder, *sorted(folder.glob("subagents/*/"))) if conversation.is_dir()
+             for path in (*(conversation / name for name in STATE_FILES), *event_files(conversation / "events"))
+             if path.is_file()]
+    return pack.packed(pack.folder_files(folder.parent, files))
 
 
 def event_files(events: Path) -> list[Path]:
-    """A conversation's event files in order."""
+    """A conversation's event files in order (V1 `event-00000-<id>.json`, V0 `0.json`, `1.json` …)."""
     return sorted((path for path in events.glob("*.json") if path.is_file()), key=_order)
-
-
-def joined(paths: list[Path]) -> bytes:
-    """The files' bytes one after another, each ending with a line break."""
-    chunks = []
-    for path in paths:
-        data = path.read_bytes()
-        chunks.append(data if data.endswith(b"\n") else data + b"\n")
-    return b"".join(chunks)
 
 
 def _order(path: Path) -> tuple[int, str]:

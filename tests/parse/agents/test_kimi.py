@@ -61,7 +61,8 @@ def test_the_two_wires_are_told_apart_from_each_other_and_from_other_logs():
     assert detect(legacy(("TurnBegin", {"user_input": "hi"}))) == "kimi-cli"
     assert detect(legacy(("TurnBegin", {"user_input": "hi"})).split("\n", 1)[1]) == "kimi-cli"
     for path in (*SAMPLES.glob("codex-*"), *SAMPLES.glob("events-*"), *SAMPLES.glob("claude-code-*")):
-        assert detect(path.read_text()) not in ("kimi-code", "kimi-cli"), path.name
+        if path.suffix != ".zip":  # the archives `make setup` makes are no text to detect
+            assert detect(path.read_text()) not in ("kimi-code", "kimi-cli"), path.name
 
 
 def test_a_wire_reads_as_the_chat_the_user_had():

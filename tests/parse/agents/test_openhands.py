@@ -162,3 +162,22 @@ def test_events_are_told_apart_from_chat_messages_both_ways():
                        {"id": 0, "role": "assistant", "content": "4", "action": "message"}])
     assert detect(chat) == "json"
     assert detect(lines({"kind": "MessageEvent", "role": "user", "content": "go"})) == "json"
+
+
+def test_conversation_folders_read_as_one_upload_and_a_sub_agent_s_as_its_call_s_thread():
+    from viewer.bundles import pack
+    parent = [typed(0, "tidy the repo"),
+              action(1, "k1", "task", {"prompt": "list the dead modules"}, "r1"),
+              event("ObservationEvent", 2, "environment", tool_name="task", tool_call_id="k1",
+                    observation={"kind": "TaskObservation", "content": [{"type": "text", "text": "two"}]}),
+              event("MessageEvent", 3, llm_message={"role": "assistant", "content": [{"type": "text", "text": "Done."}]})]
+    child = [typed(0, "list the dead modules"),
+             event("MessageEvent", 1, llm_message={"role": "assistant", "content": [{"type": "text", "text": "two"}]})]
+    files = [(f"c1/events/event-{n:05d}-e.json", json.dumps(made).encode()) for n, made in enumerate(parent)]
+    files += [(f"c1/subagents/c2/events/event-{n:05d}-e.json", json.dumps(made).encode()) for n, made in
+              enumerate(child)]
+    transcript = parse(pack.packed(files))
+    assert transcript.dialect == "openhands"
+    (thread,) = transcript.threads
+    assert thread.id == "c2" and transcript.messages[thread.call].recipient == "functions.task"
+    assert shown(transcript) == [("message", "tidy the repo"), ("marker", "used task"), ("message", "Done.")]

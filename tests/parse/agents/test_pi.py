@@ -51,7 +51,7 @@ def test_every_sample_is_detected_as_pi():
 
 
 def test_a_pi_session_and_a_claude_code_session_are_told_apart_both_ways():
-    for path in SAMPLES.glob("claude-code-*"):
+    for path in SAMPLES.glob("claude-code-*.jsonl"):  # not the archives `make setup` makes
         assert detect(path.read_text()) == "claude-code", path.name
     assert detect(session(user("a", None, "hi"))) == "pi"
     assert detect(session(user("a", None, "hi"), header=None)) == "pi"  # its header line lost

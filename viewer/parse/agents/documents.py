@@ -18,13 +18,15 @@ from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_v
 from viewer.parse.json.source import JsonObject
 
 
-def read_events(text: str) -> tuple[list[Line], list[Diagnostic], list[Span]]:
-    """The objects of an event sequence, each as a Line; the diagnostics of what could not be read; and the
-    frame's spans (an array's brackets and commas)."""
-    start = skip_blank(text, 0)
-    if text.startswith("[", start):
+def read_events(text: str, within: Span | None = None) -> tuple[list[Line], list[Diagnostic], list[Span]]:
+    """The objects of an event sequence (the whole text, or the stretch `within` it: one file of a bundle), each
+    as a Line; the diagnostics of what could not be read; and the frame's spans (an array's brackets and
+    commas)."""
+    start, end = within or (0, len(text))
+    start = skip_blank(text, start)
+    if text.startswith("[", start) and within is None:
         return _read_array(text, start)
-    return _read_sequence(text, start)
+    return _read_sequence(text, start, end)
 
 
 def _read_array(text: str, start: int) -> tuple[list[Line], list[Diagnostic], list[Span]]:
@@ -60,7 +62,7 @@ def _read_array(text: str, start: int) -> tuple[list[Line], list[Diagnostic], li
     return events, problems, frame
 
 
-def _read_sequence(text: str, start: int) -> tuple[list[Line], list[Diagnostic], list[Span]]:
+def _read_sequence(text: str, start: int, end: int) -> tuple[list[Line], list[Diagnostic], list[Span]]:
     """Objects one after another (JSON Lines, or pretty-printed files joined): a value that cannot be read is
     skipped to the next line that starts an object.
 
@@ -72,17 +74,17 @@ def _read_sequence(text: str, start: int) -> tuple[list[Line], list[Diagnostic],
     problems: list[Diagnostic] = []
     counter = _LineCounter(text)
     at = start
-    while at < len(text):
-        following = text.find("\n{", at)
-        stop = len(text) if following == -1 else following + 1
+    while at < end:
+        following = text.find("\n{", at, end)
+        stop = end if following == -1 else following + 1
         stretch, position = text[at:stop], 0
         while position < len(stretch):
             try:
                 node = read_value(stretch, position, 0, at)
             except JsonError as error:
                 where = at + position
-                if stop == len(text):
-                    problems.append(broken_off(text, where, JsonError(error.reason, at + error.position)))
+                if stop == end:
+                    problems.append(broken_off(text, where, JsonError(error.reason, at + error.position), end))
                 else:
                     problems.append(make_diagnostic(
                         "W-JSON-SYNTAX", (where, _blank_trimmed(text, where, stop)),
@@ -90,7 +92,7 @@ def _read_sequence(text: str, start: int) -> tuple[list[Line], list[Diagnostic],
                 break
             _keep(node, text, counter, events, problems)
             position = skip_blank(stretch, node.span[1] - at)
-        at = stop
+        at = skip_blank(text, stop) if stop < end else stop
     return events, problems, []
 
 
@@ -110,9 +112,10 @@ def _keep(node: Node, text: str, counter: _LineCounter, events: list[Line], prob
                                                                    "skipped."))
 
 
-def broken_off(text: str, at: int, error: JsonError) -> Diagnostic:
-    """The diagnostic of a text that cannot be read from `at` on: cut short when reading stopped at its end."""
-    end = len(text.rstrip())
+def broken_off(text: str, at: int, error: JsonError, end: int | None = None) -> Diagnostic:
+    """The diagnostic of a text (or of its stretch ending at `end`) that cannot be read from `at` on: cut short
+    when reading stopped at its end."""
+    end = _blank_trimmed(text, at, end) if end is not None else len(text.rstrip())
     span = (min(at, end), end)
     if error.position >= end - 1 or error.reason.startswith("Unterminated string"):
         return make_diagnostic("E-STREAM-TRUNCATED", span, "The text breaks off here, in the middle of a value: it "

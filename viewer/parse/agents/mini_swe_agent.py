@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Message, Meta, Transcript, Usage
+from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import Document, located, node_at, read_document, read_located
 from viewer.parse.agents.instance import task_pieces
@@ -82,6 +82,10 @@ class _Reader:
 
     def message(self, line: Line) -> None:
         value = line.value
+        if not isinstance(value, dict):
+            self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This message is not an "
+                                                                                      "object; it was skipped."))
+            return
         role = value.get("role")
         extra = value.get("extra") if isinstance(value.get("extra"), dict) else {}
         if role == "system":

@@ -32,11 +32,13 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
+from viewer.bundles import is_bundle
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import located, read_events, read_located
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.openhands_folder import read_folders
 from viewer.parse.agents.pieces import (
     call, context, cost_of, count, failed, litellm_usage, reasoning, reply, said, shown)
 from viewer.parse.agents.session import Session
@@ -61,9 +63,25 @@ V1_TOKENS = dict(cache_read=("cache_read_tokens",), cache_write=("cache_write_to
 
 
 def parse_openhands(text: str, options: ParseOptions) -> Transcript:
-    """Read an OpenHands conversation's events. Never raises on user input."""
+    """Read an OpenHands conversation's events, or conversation folders uploaded together (openhands_folder.py).
+    Never raises on user input."""
+    if is_bundle(text):
+        return read_folders(text, _events_of)
+    return _events_of(text)
+
+
+def _events_of(text: str, files: list[tuple[int, int]] | None = None) -> Transcript:
+    """The conversation the events of the text make (of the stretches `files` of it, in that order: a folder's
+    files)."""
     with collector_paused:  # see viewer/model/collector.py
-        events, unreadable, _ = read_events(text)
+        if files is None:
+            events, unreadable, _ = read_events(text)
+        else:
+            events, unreadable = [], []
+            for span in files:
+                found, problems, _ = read_events(text, span)
+                events += found
+                unreadable += problems
         reader = _Reader(Session(text))
         for event in events:
             reader.event(event)
@@ -335,6 +353,8 @@ class _Reader:
         usages = [message.meta.usage for message in messages if message.meta and message.meta.usage]
         models = [message.meta.model for message in messages if message.meta and message.meta.model]
         totals = _state_totals(state, len(set(self.response_of.values()))) or usage_totals(usages, models)
+        if isinstance(totals.get("usage", {}).get("cost"), float):  # a sum of prices: no float noise in the header
+            totals["usage"]["cost"] = round(totals["usage"]["cost"], 10)
         if models and "models" not in totals:
             totals["models"] = list(dict.fromkeys(models))
         return header | totals

@@ -123,6 +123,8 @@ class _Reader:
     def _history_item(self, line: Line) -> None:
         value = line.value
         if not isinstance(value, dict):
+            self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This history item is not "
+                                                                                      "an object; it was skipped."))
             return
         role = value.get("role")
         demo = value.get("is_demo") is True or value.get("message_type") == "demonstration"
@@ -200,6 +202,10 @@ class _Reader:
 
     def _step(self, line: Line) -> None:
         """A step's thought and action (a call to the shell), then its observation, each spanning its member."""
+        if not isinstance(line.value, dict):
+            self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This step is not an "
+                                                                                      "object; it was skipped."))
+            return
         node = read_value(self.text, line.span[0], 1)
         source = JsonObject(node.value, node.span, dict(node.members))
         call_id = f"step-{line.number}"
