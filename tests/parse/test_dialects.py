@@ -14,7 +14,8 @@ def test_the_dialects_are_offered_in_the_registry_s_order():
                         "mistral", "deepseek", "phi", "claude-code", "codex", "goose", "crush", "opencode", "cursor",
                         "copilot-cli", "vscode-chat", "gemini-cli", "antigravity", "qwen-code", "factory-droid",
                         "cursor-agent", "cline", "roo-code", "kilo-code", "cline-sdk", "cline-ui", "pi", "aider",
-                        "aider-llm", "kimi-code", "kimi-cli", "chatgpt", "claude-ai")
+                        "aider-llm", "kimi-code", "kimi-cli", "openhands", "swe-agent", "mini-swe-agent", "atif",
+                        "specstory", "chatgpt", "claude-ai")
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

@@ -26,6 +26,7 @@ from tests.system.export_canaries import EXPORT_BUILDERS
 from tests.conftest import ROOT, SAMPLES
 from tests.system.framework_canaries import JSON_SHAPES, TEXT_SHAPES
 from tests.system.store_canaries import STORE_BUILDERS
+from tests.system.trajectory_canaries import TRAJECTORY_BUILDERS
 from viewer.formats import NAMES, Members, dialect
 from viewer.web import create_app
 
@@ -273,6 +274,7 @@ BUILDERS.update(EXPORT_BUILDERS)
 BUILDERS.update(SESSION_BUILDERS)
 BUILDERS.update(AGENT_BUILDERS)
 BUILDERS.update(STORE_BUILDERS)
+BUILDERS.update(TRAJECTORY_BUILDERS)
 BUILDERS.update(JSON_SHAPES)
 CASES = (*DIALECTS, *JSON_SHAPES)
 """Every dialect, and the JSON shapes of frameworks and evaluation tools (tests/system/framework_canaries.py),

@@ -211,6 +211,17 @@ class SessionFiles:
     a folder of its own (Codex writes each beside the others, naming its parent in its first line); None: none."""
     thinned: bool = False
     """Big files are read with their big payloads (pasted screenshots) cut out (viewer.parse.thinning)."""
+    joined: Reference | None = None
+    """`(Path) -> bytes`: where the agent writes a session as a folder of files, that folder as one upload (a zip
+    archive of its files, viewer/bundles); `pattern` then names a folder found in each session's folder
+    (`events`), whose parent is the session."""
+    lister: Reference | None = None
+    """`(Path, dialect) -> Listed | None` (viewer.sessions.listed): how the agent's own list titles and dates the
+    session at that path, None for one it does not list (a sub-agent's); None: titled by the first user message the
+    default view shows, dated by the last time the file records."""
+    database: bool = False
+    """`pattern` names a SQLite database holding many sessions (listed by its path, opened read-only, unless a
+    `lister` reads them), not one session."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,6 +18,14 @@ CODEX_ROLLOUT_FILE = r"(?:^|/)rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-fA-F-
 """How Codex names a rollout file (`rollout-<local time>-<thread id>.jsonl`)."""
 CLAUDE_CODE_KEYS = ("sessionId", "parentUuid", "leafUuid", "isSidechain")
 """Keys only a Claude Code session line has (beside its `type`)."""
+OPENHANDS_V1_KIND = (r'"kind"\s*:\s*"(?:SystemPrompt|Message|Action|Observation|AgentError|Pause|'
+                     r'ConversationStateUpdate|CondensationSummary)Event"')
+"""An OpenHands V1 event names its class in `kind`."""
+OPENHANDS_V0_EVENT = (r'"id"\s*:\s*\d+\s*,\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"source"\s*:\s*"(?:agent|user|environment)"'
+                      r'(?:\s*,\s*"(?:message|cause)"\s*:\s*(?:"(?:[^"\\]|\\.)*"|\d+))*'
+                      r'\s*,\s*"(?:action|observation)"\s*:\s*"[a-z_]+"')
+"""An OpenHands V0 event, as its serializer orders the keys: `id`, `timestamp`, `source`, `message`, `cause`, then
+`action` or `observation`."""
 COPILOT_EVENTS = ("session.", "user.", "assistant.", "tool.", "tool_search.", "subagent.", "system.", "skill.",
                   "hook.", "permission.", "abort")
 """How the types of the events the Copilot CLI writes to its session log begin."""
@@ -324,8 +332,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects",), pattern="*.jsonl",
-                        companions="subagents/agent-*", thinned=True),
+        session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects", "$CLAUDE_CONFIG_DIR/projects"),
+                             pattern="*.jsonl", companions="subagents/agent-*", thinned=True,
+                             lister="viewer.sessions.titles:claude_code"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="codex",
@@ -340,8 +349,10 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions",), pattern="*.jsonl", thinned=True,
-                             spawned="viewer.sessions:spawned_rollouts"),
+        session=SessionFiles(agent="Codex", folders=("~/.codex/sessions", "~/.codex/archived_sessions",
+                                                     "$CODEX_HOME/sessions", "$CODEX_HOME/archived_sessions"),
+                             pattern="*.jsonl", thinned=True, spawned="viewer.sessions.spawned:spawned_rollouts",
+                             lister="viewer.sessions.titles:codex"),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="goose",
@@ -360,7 +371,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions",), pattern="sessions.db"),
+        session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions", "$GOOSE_PATH_ROOT/data/sessions",
+                                                     "$XDG_DATA_HOME/goose/sessions"),
+                             pattern="sessions.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="crush",
@@ -379,7 +392,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Crush", folders=("~/.local/share/crush",), pattern="crush.db"),
+        session=SessionFiles(agent="Crush", folders=(".crush", "~/.local/share/crush", "$CRUSH_GLOBAL_DATA"),
+                             pattern="crush.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="opencode",
@@ -398,7 +412,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode",), pattern="opencode.db"),
+        session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode", "$XDG_DATA_HOME/opencode"),
+                             pattern="opencode.db", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="cursor",
@@ -419,7 +434,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Cursor", folders=("~/.config/Cursor/User/globalStorage",
                                                       "~/Library/Application Support/Cursor/User/globalStorage"),
-                             pattern="state.vscdb"),
+                             pattern="state.vscdb", database=True),
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="copilot-cli",
@@ -438,8 +453,9 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",),
-                             pattern="events.jsonl"),
+        session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",
+                                                                  "$COPILOT_HOME/session-state"),
+                             pattern="events.jsonl", lister="viewer.sessions.titles:copilot_cli"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="vscode-chat",
@@ -475,7 +491,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp",), pattern="session-*.json*"),
+        session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp", "$GEMINI_CLI_HOME/tmp"),
+                             pattern="session-*.json*"),
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="antigravity",
@@ -534,7 +551,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl"),
+        session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl",
+                             lister="viewer.sessions.titles:factory_droid"),
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="cursor-agent",
@@ -660,7 +678,8 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions",), pattern="*.jsonl"),
+        session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions", "$PI_CODING_AGENT_DIR/sessions"),
+                             pattern="*.jsonl"),
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="aider",
@@ -723,8 +742,111 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
-        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions",), pattern="wire.jsonl"),
+        session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions", "$KIMI_SHARE_DIR/sessions"),
+                             pattern="wire.jsonl"),
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
+    Dialect(
+        name="openhands",
+        title="An OpenHands conversation's events: V1 event files (`kind`: MessageEvent, ActionEvent, "
+              "ObservationEvent …) joined, or V0's event stream and trajectory export (`action` + `args`, "
+              "`observation` + `extras`)",
+        written_by="OpenHands (the V1 agent SDK and CLI: `~/.openhands/conversations/<id>/events/`; V0: "
+                   "`sessions/<id>/events/`, the trajectory download)",
+        example='{"kind": "MessageEvent", "id": "e1", "timestamp": "2026-03-21T10:14:02", "source": "user", '
+                '"llm_message": {"role": "user", "content": [{"type": "text", "text": "What is 2+2?"}]}}',
+        samples=("openhands-*",),
+        detection=(JsonKeys(keys=("kind", "source"), patterns=(OPENHANDS_V1_KIND,)),
+                   JsonKeys(keys=("source",), patterns=(OPENHANDS_V0_EVENT,)),
+                   JsonKeys(objects=("agent", "workspace"), keys=("persistence_dir",),
+                            patterns=(r'"usage_to_metrics"\s*:|"execution_status"\s*:',)),
+                   Members((r"(?:^|/)events/(?:event-\d{5,}-[^/]+|\d+)\.json$",))),
+        reader="viewer.parse.agents.openhands:parse_openhands",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="OpenHands", folders=("~/.openhands/conversations", "~/.openhands/sessions",
+                                                         "/tmp/openhands_file_store/sessions"),
+                             pattern="events", joined="viewer.sessions.folders:openhands_archive",
+                             lister="viewer.sessions.titles:openhands"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="swe-agent",
+        title="A SWE-agent trajectory (`.traj`, 1.x and 0.x): the history the model saw, the task out of its "
+              "instance template, the submission and the exit status",
+        written_by="SWE-agent (`trajectories/<user>/<run>/<instance>/<instance>.traj`)",
+        example='{"trajectory": [{"action": "submit\\n", "observation": "", "thought": "Done."}], "history": '
+                '[{"role": "user", "content": "<pr_description>\\nWhat is 2+2?\\n</pr_description>"}, {"role": '
+                '"assistant", "content": "Done.", "thought": "Done.", "action": "submit"}, {"role": "user", '
+                '"content": "4"}], "info": {"exit_status": "submitted", "submission": "4"}}',
+        samples=("swe-agent-*",),
+        # Its `trajectory` comes first: a run still being written may have no `history` yet.
+        detection=(JsonKeys(arrays=("trajectory",),
+                            patterns=(r'"action"\s*:', r'"observation"\s*:', r'"thought"\s*:')),),
+        reader="viewer.parse.agents.swe_agent:parse_swe_agent",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="SWE-agent", folders=("$SWE_AGENT_TRAJECTORY_DIR", "trajectories"),
+                             pattern="*.traj", lister="viewer.sessions.titles:swe_agent"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="mini-swe-agent",
+        title="A mini-swe-agent trajectory (`.traj.json`, formats mini-swe-agent-1 and -1.1): the task out of its "
+              "template, format errors and command output as the harness's, the exit status and cost",
+        written_by="mini-swe-agent (`~/.config/mini-swe-agent/last_mini_run.traj.json`, "
+                   "`<output>/<instance>/<instance>.traj.json`)",
+        example='{"info": {"mini_version": "2.1.0", "exit_status": "Submitted", "config": {"agent": '
+                '{"instance_template": "{{task}}"}}}, "messages": [{"role": "user", "content": "What is 2+2?"}, '
+                '{"role": "exit", "content": "4", "extra": {"exit_status": "Submitted"}}], '
+                '"trajectory_format": "mini-swe-agent-1.1"}',
+        samples=("mini-swe-agent-*",),
+        detection=(JsonKeys(keys=("trajectory_format",), patterns=(r'"trajectory_format"\s*:\s*"mini-swe-agent',)),
+                   JsonKeys(objects=("info",), arrays=("messages",), keys=("mini_version",))),
+        priority=1,
+        reader="viewer.parse.agents.mini_swe_agent:parse_mini_swe_agent",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="mini-swe-agent", folders=("~/.config/mini-swe-agent",
+                                                              "~/Library/Application Support/mini-swe-agent",
+                                                              "$MSWEA_GLOBAL_CONFIG_DIR"),
+                             pattern="*.traj.json", lister="viewer.sessions.titles:mini_swe_agent"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="atif",
+        title="An ATIF trajectory (Agent Trajectory Interchange Format, `schema_version` ATIF-v1.x): steps with "
+              "reasoning, tool calls and their results, metrics; sub-agents embedded or given beside it",
+        written_by="Harbor's agent adapters (`jobs/<job>/<trial>/agent/trajectory.json`), NeMo tooling and other "
+                   "agents' exporters",
+        example='{"schema_version": "ATIF-v1.6", "session_id": "s1", "agent": {"name": "a", "version": "1"}, '
+                '"steps": [{"step_id": 1, "source": "user", "message": "What is 2+2?"}, {"step_id": 2, '
+                '"source": "agent", "message": "4"}]}',
+        samples=("atif-*",),
+        detection=(JsonKeys(keys=("schema_version",), patterns=(r'"schema_version"\s*:\s*"ATIF-v1\.',)),),
+        priority=1,
+        reader="viewer.parse.agents.atif:parse_atif",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="json",
+        session=SessionFiles(agent="Harbor (ATIF)", folders=("jobs",), pattern="trajectory.json",
+                             lister="viewer.sessions.titles:atif"),
+        preambles=Preambles.AGENT, json_escapes=True),
+    Dialect(
+        name="specstory",
+        title="A SpecStory Markdown export (`.specstory/history/*.md`) of a Claude Code, Codex, Cursor or other "
+              "agent's session: user and agent turns, `<think>` sections, tool-use blocks",
+        written_by="SpecStory's CLI and editor extension (`<project>/.specstory/history/<time>-<slug>.md`)",
+        example="<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n_**User (2026-03-21 09:14:02Z)**_\n\n"
+                "What is 2+2?\n\n---\n\n_**Agent (claude-sonnet-4-5 2026-03-21 09:14:06Z)**_\n\n4\n",
+        samples=("specstory-*",),
+        detection=(Opens((r"<!-- Generated by SpecStory\b",)),),
+        reader="viewer.parse.agents.specstory:parse_specstory",
+        writer=None,
+        prompt=OPENAI_CHAT,
+        source_lexer="markdown",
+        session=SessionFiles(agent="SpecStory", folders=(".specstory/history",), pattern="*.md",
+                             lister="viewer.sessions.titles:specstory"),
+        preambles=Preambles.AGENT),
     Dialect(
         name="chatgpt",
         title="A ChatGPT data export (conversations.json): conversations with their branches",
