@@ -7,10 +7,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHROMIUM ?= /usr/bin/chromium
 VOCABULARY := var/tiktoken/o200k_base.tiktoken
+# The samples that are databases or archives of several files are made, never committed (tests/harness/stores).
+MADE_SAMPLES := var/samples.made
 
 .PHONY: setup run test bench fuzz system-packages clean
 
-setup: $(VENV)/.installed node_modules/.installed $(VOCABULARY)
+setup: $(VENV)/.installed node_modules/.installed $(VOCABULARY) $(MADE_SAMPLES)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +27,10 @@ node_modules/.installed: package.json package-lock.json
 $(VOCABULARY): node_modules/.installed | $(VENV)/.installed
 	$(PY) viewer/tokens/vocabulary.py --out $(dir $@)
 	touch $@
+
+$(MADE_SAMPLES): $(shell find tests/harness/stores -type f -not -name '*.pyc') | $(VENV)/.installed
+	$(PY) -m tests.harness.stores.samples sample_transcripts
+	mkdir -p $(dir $@) && touch $@
 
 run: setup
 	$(PY) -m viewer serve

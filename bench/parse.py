@@ -31,7 +31,7 @@ from tests.harness.formats import chatml, openai_json  # noqa: E402
 from tests.harness.framework_shapes import SHAPES  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
 from tests.harness.templates import RENDERERS, raw_prompt  # noqa: E402
-from viewer.parse import IMPORTERS, ParseOptions, parse  # noqa: E402
+from viewer.parse import ParseOptions, parse, read_as  # noqa: E402
 from viewer.parse.agents import parse_claude_code  # noqa: E402
 from viewer.parse.chatml import parse_chatml  # noqa: E402
 from viewer.parse.harmony import parse_harmony  # noqa: E402
@@ -194,7 +194,8 @@ def template_rows(megabytes: float) -> list[tuple[str, str, str]]:
     for family in RENDERERS:
         text = raw_prompt(family, megabytes)
         size = len(text.encode("utf-8")) / 1_000_000
-        importer = IMPORTERS[family].read
+        def importer(text: str, options: ParseOptions, family: str = family) -> object:
+            return read_as(family, text, options)
         (read_time, transcript), (full_time, full) = best_of(
             3, lambda: importer(text, ParseOptions()), lambda: parse(text))
         ((cpu_time, _),) = best_of(3, lambda: importer(text, ParseOptions()), clock=time.process_time)

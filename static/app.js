@@ -640,7 +640,10 @@
     if (!zone) return;
     var input = zone.querySelector("input[type=file]");
     var label = zone.querySelector("[data-drop-name]");
-    function show() { label.textContent = input.files.length ? input.files[0].name : ""; }
+    function show() {
+      var count = input.files.length;
+      label.textContent = count > 1 ? count + " files" : count ? input.files[0].name : "";
+    }
     input.addEventListener("change", show);
     ["dragenter", "dragover"].forEach(function (type) {
       zone.addEventListener(type, function (event) { event.preventDefault(); zone.classList.add("dragging"); });

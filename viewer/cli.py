@@ -1,5 +1,5 @@
-"""Command line: `parse`, `lint`, `render` (a view exported as the web app exports it) and `convert` (another
-dialect), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
+"""Command line: `parse`, `lint`, `render` (a view exported as the web app exports it), `convert` (another
+dialect) and `formats` (every format the viewer reads), none needing a server; `serve`, and what an operator runs beside it: `reparse`, `prune`,
 `check-config`; `open`, a file or an agent's session in the viewer on this machine."""
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import datetime as dt
 import json
 import os
 import re
+import sqlite3
 import sys
 from typing import Iterable, Sequence
 
 from viewer.model import Transcript
-from viewer.parse import DIALECTS, parse
+from viewer import formats
+from viewer.parse import parse
 from viewer.policy import VIEWS
-from viewer.write import TARGETS, convert
+from viewer.write import convert
 
 EXPORT_FORMATS = ("html", "md", "json")
 _EXTENSIONS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".json": "json"}
@@ -66,7 +68,8 @@ def _arguments() -> argparse.ArgumentParser:
     convert = commands.add_parser("convert", help="rewrite a transcript in another dialect; what the target "
                                                   "cannot express is reported on standard error")
     convert.add_argument("file", help="transcript file, or - for standard input")
-    convert.add_argument("--to", required=True, choices=TARGETS, help="the dialect to write")
+    convert.add_argument("--to", required=True, choices=[writer.target for writer in formats.writers()],
+                         help="the dialect to write")
     convert.add_argument("-o", "--output", metavar="OUT", help="file to write (default: standard output)")
     _add_parse_options(convert)
     convert.set_defaults(run=_run_convert)
@@ -78,12 +81,12 @@ def _arguments() -> argparse.ArgumentParser:
     serve.set_defaults(run=_run_serve)
 
     opening = commands.add_parser("open", help="show a transcript file in the viewer on this machine (started if "
-                                                "needed), or list the Claude Code or Codex sessions under a folder, "
-                                                "newest first, and open the one chosen")
-    opening.add_argument("path", help="a transcript file, or a folder such as ~/.claude/projects/<project> or "
-                                      "~/.codex/sessions")
-    opening.add_argument("--pick", type=int, metavar="N", help="open the N-th session of the folder's list "
-                                                               "without asking")
+                                                "needed); or list the sessions of every agent it reads in their "
+                                                "default places, or under a folder, newest first, and open the one "
+                                                "chosen")
+    opening.add_argument("path", nargs="?", help="a transcript file, or a folder such as ~/.claude/projects/<project> "
+                                                 "or ~/.codex/sessions (default: every agent's own folders)")
+    opening.add_argument("--pick", type=int, metavar="N", help="open the N-th session of the list without asking")
     opening.add_argument("--no-browser", action="store_true", help="print the link instead of opening a browser")
     opening.add_argument("--port", type=int, help="the local viewer's port (default from VIEWER_PORT, else 8000)")
     _add_database_option(opening)
@@ -104,6 +107,11 @@ def _arguments() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="print the settings in force and where each comes from")
     _add_database_option(check)
     check.set_defaults(run=_run_check_config)
+
+    listing = commands.add_parser("formats", help="list every format the viewer reads: what writes it, an example, "
+                                                  "whether a transcript can be written in it")
+    listing.add_argument("--markdown", action="store_true", help="as the README's Markdown table")
+    listing.set_defaults(run=_run_formats)
     return parser
 
 
@@ -122,7 +130,7 @@ def _age(text: str) -> dt.timedelta:
 
 
 def _add_parse_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--dialect", default="auto", choices=("auto", *DIALECTS),
+    command.add_argument("--dialect", default="auto", choices=("auto", *formats.NAMES),
                          help="read the input as this dialect instead of guessing")
     command.add_argument("--primed-role", metavar="ROLE",
                          help="the input is a completion after a prefilled <|start|>ROLE header")
@@ -173,11 +181,11 @@ def _run_lint(args: argparse.Namespace) -> int:
 def _run_render(args: argparse.Namespace) -> int:
     from viewer.ingest import mask_secrets
     from viewer.policy import Projection
-    from viewer.present.formats import FORMATS
+    from viewer.present.exports import EXPORTS
     from viewer.present.parsed import parsed_document
     from viewer.render.budget import answering
 
-    chosen = FORMATS[args.format or _format_of(args.output)]
+    chosen = EXPORTS[args.format or _format_of(args.output)]
     title = "standard input" if args.file == "-" else os.path.basename(args.file)
     analysis = mask_secrets(Projection.of(_parse_file(args.file, args)))
     projection = analysis.original if args.show_secrets and analysis.original else analysis.shared
@@ -251,21 +259,32 @@ def _run_open(args: argparse.Namespace) -> int:
 
     from viewer import opener, sessions
 
-    path = Path(os.path.expanduser(args.path))
-    if path.is_dir():
-        found = sessions.sessions_under(path)
+    if args.path is None:
+        found = sessions.everywhere()
         if not found:
-            raise UsageError(f"no Claude Code or Codex session under {path}")
-        path = _chosen(found, args.pick)
-    elif not path.is_file():
-        raise UsageError(f"no such file or folder: {path}")
+            raise UsageError("no session of any agent in their default places; give a file or a folder")
+        chosen = _chosen(found, args.pick)
+    else:
+        path = Path(os.path.expanduser(args.path))
+        if path.is_dir():
+            found = sessions.sessions_under(path)
+            if not found:
+                raise UsageError(f"no agent's session under {path}")
+            chosen = _chosen(found, args.pick)
+        elif path.is_file():
+            chosen = path
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    name = chosen.path.name if isinstance(chosen, sessions.Session) else chosen.name
     port = args.port or int(os.environ.get("VIEWER_PORT") or 8000)
     try:
-        data = sessions.session_bytes(path)
+        data = sessions.session_bytes(chosen)
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UsageError(f"cannot read {name}: {error.strerror or error}") from None
+    except sqlite3.Error as error:
+        raise UsageError(f"cannot read the store {name}: {error}") from None
     try:
-        answer = opener.upload(opener.local_viewer(port, args.db), path.name, data)
+        answer = opener.upload(opener.local_viewer(port, args.db), name, data)
     except opener.OpenError as error:
         raise UsageError(str(error)) from None
     print(answer["url"])
@@ -276,19 +295,34 @@ def _run_open(args: argparse.Namespace) -> int:
 
 
 def _chosen(found: list, pick: int | None):
-    """The session the person picks from the list (numbered from 1, newest first)."""
-    from viewer.sessions import human_size
-
+    """The session the person picks from the list (numbered from 1, newest first): by `--pick`, else asked on the
+    terminal; with no terminal to ask on, the list and how to pick."""
     if pick is None:
-        for number, session in enumerate(found, start=1):
-            when = dt.datetime.fromtimestamp(session.modified).strftime("%Y-%m-%d %H:%M")
-            print(f"{number:>3}. {when}  {human_size(session.size):>10}  {session.dialect:<11}  "
-                  f"{session.first_message or '(no message)'}")
-        answer = input(f"Open which (1–{len(found)}) [1]? ").strip() or "1"
+        _list_sessions(found)
+        if not sys.stdin.isatty():
+            raise UsageError(f"no terminal to ask which session to open: run again with --pick N (1–{len(found)})")
+        try:
+            answer = input(f"Open which (1–{len(found)}) [1]? ").strip() or "1"
+        except (EOFError, KeyboardInterrupt):
+            print(file=sys.stderr)
+            raise UsageError(f"nothing picked: run again with --pick N (1–{len(found)})") from None
         pick = int(answer) if answer.isdigit() else 0
     if not 1 <= pick <= len(found):
         raise UsageError(f"choose a session from 1 to {len(found)}")
-    return found[pick - 1].path
+    return found[pick - 1]
+
+
+def _list_sessions(found: list) -> None:
+    """Each session as its agent's list shows it: when it was last active, the agent, its title, its size."""
+    from viewer.sessions import human_size
+
+    agent_width = max(len(session.agent) for session in found)
+    for number, session in enumerate(found, start=1):
+        when = session.when.astimezone().strftime("%Y-%m-%d %H:%M") + (" " if session.timed else "*")
+        print(f"{number:>3}. {when} {session.agent:<{agent_width}}  {session.title or '(no message)'}  "
+              f"({human_size(session.size)})")
+    if not all(session.timed for session in found):
+        print("     * the file's time: the session records no time of its own")
 
 
 def _run_reparse(args: argparse.Namespace) -> int:
@@ -304,6 +338,15 @@ def _run_prune(args: argparse.Namespace) -> int:
     before = dt.datetime.now(dt.timezone.utc) - args.older_than if args.older_than else None
     deleted = store.prune(created_before=before)
     print(f"deleted: {len(deleted)} upload{'' if len(deleted) == 1 else 's'}")
+    return 0
+
+
+def _run_formats(args: argparse.Namespace) -> int:
+    from viewer.formats import listing
+    if args.markdown:
+        sys.stdout.write(listing.markdown_table())
+    else:
+        sys.stdout.writelines(listing.text_listing())
     return 0
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from viewer import formats
 from viewer.model import Diagnostic, Transcript
 from viewer.parse import parse
 
@@ -89,9 +90,12 @@ def _spans_of(transcript: Transcript, text: str) -> list[tuple[int, int]]:
         first, last = turns.get(message.turn, (start, end))
         turns[message.turn] = (min(first, start), max(last, end))
     # Turns never overlap, except in event logs and agent sessions, whose streams (a response's lines) may interleave
-    # with other lines. (They may stand out of order: a JSON
-    # record is read in the conversation's order, and a Gemini SDK dump writes its history after the answer.)
-    if transcript.dialect not in ("events", "claude-code", "codex"):
+    # with other lines, whose records may hold a turn's parts apart (a VS Code request's injected context sits in
+    # its result), and whose files or tables (a message's row, its parts' rows) may stand apart. (They may stand out
+    # of order: a JSON record is read in the conversation's order, and a Gemini SDK dump writes its history after
+    # the answer.)
+    record = formats.find(transcript.dialect)
+    if transcript.dialect != "events" and (record is None or record.session is None):
         extents = sorted(turns.values())
         for (_, end), (start, _) in zip(extents, extents[1:]):
             assert start >= end, "message spans of two turns overlap"

@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from viewer.model import Segment
-from viewer.parse.chatml.pieces import UNREADABLE, whole_json
+from viewer.parse.chatml.scanning import UNREADABLE, whole_json
 from viewer.parse.chatml.tags import json_run
 from viewer.parse.common import shown_json
 from viewer.parse.detect import _json_object, _line_kind
-from viewer.parse.json.container import frame
+from viewer.parse.json.unpacked import frame
 
 _SPACE = re.compile(r"\s*")
 _DECODER = json.JSONDecoder()

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from tests.conftest import SAMPLES
 from tests.parse.helpers import assert_accounted_for, assert_well_made
 from viewer import parse
-from viewer.parse import DIALECTS
+from viewer.formats import NAMES as DIALECTS
 
 TOKENS = ["<|start|>", "<|end|>", "<|message|>", "<|channel|>", "<|constrain|>", "<|call|>", "<|return|>",
           "<|literal|>", "<|endliteral|>", "<<|start|>", "<|im_start|>", "<|im_end|>", "<s>", "</s>", "[BOS]",

@@ -1,8 +1,8 @@
 """Canary transcripts for the JSON shapes of frameworks and evaluation tools (test_leaks.py runs every leak test
 on each): an OpenTelemetry trace, an Inspect AI sample and its .eval archive, LangChain messages, a LangGraph
-state and Vercel AI SDK messages. Each has a unique canary in every place the default view hides (system
-prompts, reasoning, opaque reasoning, tool arguments and replies, citations, app data, the header) and the
-shown texts in the places it shows."""
+state, Vercel AI SDK messages and LLaMA-Factory's v1 rows. Each has a unique canary in every place the default
+view hides (system prompts, reasoning, opaque reasoning, tool arguments and replies, citations, app data, the
+header) and the shown texts in the places it shows."""
 from __future__ import annotations
 
 import io
@@ -18,9 +18,10 @@ def _canaries(shape: str) -> Callable[[str], str]:
 
 
 def _in_source_only(shape: str, place: str) -> str:
-    """A canary for what only the raw source holds (opaque data, a sample's metadata): the debug view names its
-    size or nothing, so test_leaks.py's list of canaries (which the debug view must show) leaves it out, while
-    no default-view response may hold it, as no response may hold "CANARY"."""
+    """A canary for what the raw source holds and the debug view shows only in its header or not at all (opaque
+    data, whose size it names; a sample's metadata): test_leaks.py's list of canaries (which the debug view's
+    messages must show) leaves it out, while no default-view response may hold it, as no response may hold
+    "CANARY"."""
     return f"CANARY-{shape}-{place}-source-only"
 
 
@@ -149,7 +150,43 @@ def _ai_sdk_body(shape: str) -> str:
     return json.dumps({"id": "chat", "messages": messages}, indent=1)
 
 
+def _llamafactory_body(shape: str) -> str:
+    """A LLaMA-Factory v1 row: a conversation of content parts, loss weights and tools as JSON text."""
+    c = _canaries(shape)
+
+    def said(role: str, *parts: tuple[str, str], weight: float = 1.0) -> dict:
+        return {"role": role, "content": [{"type": kind, "value": value} for kind, value in parts],
+                "loss_weight": weight}
+
+    tools = json.dumps([{"type": "function", "function": {"name": "lookup", "description": _in_source_only(
+        shape, "tools"), "parameters": {"type": "object"}}}])
+    row = {"messages": [
+        said("system", ("text", c("system")), weight=0.0), said("user", ("text", SHOWN[0]), weight=0.0),
+        said("assistant", ("reasoning", c("analysis")), ("tool_call", json.dumps(
+            {"name": "lookup", "arguments": {"q": c("arguments")}}))),
+        said("tool", ("text", json.dumps({"r": c("reply")})), weight=0.0),
+        said("assistant", ("reasoning", c("analysis2")), ("text", SHOWN[1])),
+        said("user", ("text", SHOWN[2]), weight=0.0)], "tools": tools}
+    return json.dumps(row) + "\n"
+
+
+def _llamafactory_pair_body(shape: str) -> str:
+    """A LLaMA-Factory v1 preference row: both sides repeat the prompt; the rejected answer is hidden."""
+    c = _canaries(shape)
+
+    def said(role: str, text: str) -> dict:
+        return {"role": role, "content": [{"type": "text", "value": text}], "loss_weight": 1.0}
+
+    prompt = [said("system", c("system")), said("user", SHOWN[0])]
+    calling = {"role": "assistant", "content": [{"type": "reasoning", "value": c("analysis")}, {
+        "type": "tool_call", "value": json.dumps({"name": "lookup", "arguments": {"q": c("arguments")}})}]}
+    return json.dumps({"chosen_messages": [*prompt, calling, said("tool", c("reply")), said("assistant", SHOWN[1]),
+                                           said("user", SHOWN[2])],
+                       "rejected_messages": [*prompt, said("assistant", c("rejected"))]}) + "\n"
+
+
 TEXT_SHAPES = {"otel": _otel_body, "inspect": _inspect_body, "langchain": _langchain_body,
-               "langgraph": _langgraph_body, "aisdk": _ai_sdk_body}
+               "langgraph": _langgraph_body, "aisdk": _ai_sdk_body, "llamafactory": _llamafactory_body,
+               "llamafactorydpo": _llamafactory_pair_body}
 """Shapes written as text (a live transcript can be appended in pieces)."""
 JSON_SHAPES: dict[str, Callable[[str], str | bytes]] = {**TEXT_SHAPES, "inspecteval": _eval_body}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.harness import fuzz as fuzz_harness
 from tests.system.hostile.html_checks import page_problems
 from viewer import render
-from viewer.parse import DIALECTS
+from viewer.formats import NAMES as DIALECTS
 from viewer.web import create_app
 
 UPLOAD_LIMIT = 8192

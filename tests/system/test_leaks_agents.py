@@ -12,6 +12,9 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests.parse.agents.test_agent_canaries import CLAUDE_KINDS, CODEX_KINDS, _claude_line, _codex_line
+from tests.parse.agents.test_trajectory_canaries import (
+    ATIF_KINDS, MINI_KINDS, OPENHANDS_KINDS, SPECSTORY_KINDS, SWE_AGENT_KINDS, atif_trajectory, mini_swe_agent_run,
+    openhands_conversation, specstory_export, swe_agent_run)
 from tests.system.test_leaks import assert_no_canary, default_view_responses, upload
 from viewer.web import create_app
 
@@ -52,3 +55,21 @@ def test_no_default_view_answer_of_a_claude_code_session_holds_a_hidden_part(app
 @given(st.lists(st.sampled_from(CODEX_KINDS), min_size=1, max_size=8))
 def test_no_default_view_answer_of_a_codex_rollout_holds_a_hidden_part(app, kinds):
     _check(app, _session(_codex_line, kinds), "codex")
+
+
+TRAJECTORIES = {"openhands": (OPENHANDS_KINDS, openhands_conversation), "swe-agent": (SWE_AGENT_KINDS, swe_agent_run),
+                "mini-swe-agent": (MINI_KINDS, mini_swe_agent_run), "atif": (ATIF_KINDS, atif_trajectory),
+                "specstory": (SPECSTORY_KINDS, specstory_export)}
+"""The agents that write a document or an export, each with the parts its random sessions are made of."""
+FEW_EXAMPLES = settings(max_examples=4, deadline=None,
+                        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+"""Through the web app, a few sessions each: tests/parse/agents/test_trajectory_canaries.py tries many more on the
+parser's exports."""
+
+
+@pytest.mark.parametrize("dialect", TRAJECTORIES)
+@FEW_EXAMPLES
+@given(data=st.data())
+def test_no_default_view_answer_of_an_agent_s_trajectory_holds_a_hidden_part(app, dialect, data):
+    names, make = TRAJECTORIES[dialect]
+    _check(app, make(data.draw(st.lists(st.sampled_from(names), min_size=1, max_size=6))).encode(), dialect)

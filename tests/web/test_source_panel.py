@@ -45,3 +45,31 @@ def test_a_system_prompt_is_shown_verbatim_in_the_debug_view(client, owned):
     id = owned(b"<|start|>system<|message|># Rules\n\n  * keep spaces<|end|><|start|>user<|message|>hi<|end|>")
     body = soup(client.get(f"/t/{id}?view=debug")).select_one("#m-0 pre.prompt-text")
     assert body is not None and body.get_text() == "# Rules\n\n  * keep spaces"
+
+
+def test_the_debug_view_shows_the_transcript_s_header_collapsed(client, owned):
+    id = owned(SAMPLES.joinpath("json-responses-function-call.json").read_bytes())
+    panel = soup(client.get(f"/t/{id}?view=debug")).select_one("details.header-panel")
+    assert panel is not None and not panel.has_attr("open")
+    assert '"o4-mini-2025-04-16"' in panel.get_text()
+
+
+def test_the_default_view_shows_no_header(client, owned):
+    id = owned(SAMPLES.joinpath("json-responses-function-call.json").read_bytes())
+    page = client.get(f"/t/{id}").get_data(as_text=True)
+    assert "header-panel" not in page and "o4-mini-2025-04-16" not in page
+
+
+def test_the_debug_view_s_html_file_shows_the_header_too(client, owned):
+    id = owned(SAMPLES.joinpath("json-responses-function-call.json").read_bytes())
+    exported = soup(client.get(f"/t/{id}.html?view=debug"))
+    panel = exported.select_one("details.header-panel")
+    assert panel is not None and '"o4-mini-2025-04-16"' in panel.get_text()
+
+
+def test_a_dataset_s_own_header_is_in_its_debug_html_file_an_inspect_log_s_spec_and_results(client, owned):
+    id = owned(SAMPLES.joinpath("json-inspect-log.json").read_bytes())
+    panels = soup(client.get(f"/t/{id}.html?view=debug")).select("details.header-panel")
+    assert '"arithmetic_tools"' in panels[0].get_text()  # the log's spec, before the conversations' own
+    assert '"inspect_sample"' in panels[1].get_text()
+    assert "header-panel" not in client.get(f"/t/{id}.html").get_data(as_text=True)

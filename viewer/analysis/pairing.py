@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
+from viewer.formats import Pairing
 from viewer.model import Diagnostic, Message, Pair, make_diagnostic
 
-BY_NAME = "name"
-BY_ORDER = "order"
-"""The rules for a reply without a call id; also the `Pair.by` of the pairs they make."""
+BY_NAME = Pairing.BY_NAME
+BY_ORDER = Pairing.BY_ORDER
+"""The rules for a reply without a call id (a format's record names its rule); also the `Pair.by` of the pairs
+they make."""
 
 
 class _OpenCalls:

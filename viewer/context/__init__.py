@@ -21,46 +21,11 @@ Pure: messages in, a `Context` out; the web page and the writers do the rest."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
+from viewer import formats
 from viewer.model import Message
 from viewer.model.branches import Fork, aside_for, followed
-
-
-@dataclass(frozen=True, slots=True)
-class DropRule:
-    """A dialect's rule for what earlier messages the model sees when sampling."""
-
-    name: str
-    """A short name, shown beside each message it drops."""
-    reference: str
-    """Where the rule is written."""
-    summary: str
-    """One sentence for a person."""
-
-
-OPENCHATML_RULE = DropRule(
-    "OpenChatML 2.2 CoT handling",
-    "OpenChatML 2.2 §7 (Safety) and Harmony compatibility item 7 (CoT handling)",
-    "After a turn that ended with final (<|return|>), earlier analysis is dropped on later sampling; a turn that "
-    "ended with <|call|> keeps its analysis and the call when resuming.")
-HARMONY_RULE = DropRule(
-    "openai-harmony auto_drop_analysis",
-    "openai-harmony render_conversation_for_completion with auto_drop_analysis (HARMONY.md, "
-    "\"Dropping chain of thought\")",
-    "When the last assistant message before this one is on the final channel, every analysis message before the "
-    "first final message is dropped; otherwise every message is kept. (vLLM drops analysis before the last final "
-    "instead; this page follows the reference.)")
-EVERYTHING_RULE = DropRule(
-    "everything before it",
-    "this dialect has no rule for dropping earlier messages",
-    "The model saw every message before this one.")
-
-DEEPSEEK_RULE = DropRule(
-    "DeepSeek earlier reasoning dropped",
-    "the DeepSeek R1, V3 and V3.1 chat templates (tokenizer_config.json), which split an earlier answer at </think>",
-    "Reasoning before the last user message is dropped; the reasoning of the exchange being answered is kept.")
-DROP_RULES = {"openchatml": OPENCHATML_RULE, "harmony": HARMONY_RULE, "deepseek": DEEPSEEK_RULE}
 
 
 class NotSampled(LookupError):
@@ -94,7 +59,10 @@ class Context:
 
 
 def rule_for(dialect: str) -> DropRule:
-    return DROP_RULES.get(dialect, EVERYTHING_RULE)
+    """The rule of the dialect's record (`prompt.drops`); every message is kept in a transcript of no known
+    dialect."""
+    record = formats.find(dialect)
+    return DROP_RULES[record.prompt.drops] if record is not None else EVERYTHING_RULE
 
 
 def sampling_context(messages: Sequence[Message], dialect: str, index: int, forks: Sequence[Fork] = ()) -> Context:
@@ -108,14 +76,7 @@ def sampling_context(messages: Sequence[Message], dialect: str, index: int, fork
         raise NotSampled(f"Message #{index} is a {target.role} message: only the assistant's messages are sampled.")
     before = _on_its_branch(messages, index, forks)
     rule = rule_for(dialect)
-    if rule is OPENCHATML_RULE:
-        dropped = _openchatml_dropped(before)
-    elif rule is HARMONY_RULE:
-        dropped = _harmony_dropped(before)
-    elif rule is DEEPSEEK_RULE:
-        dropped = _deepseek_dropped(before)
-    else:
-        dropped = set()
+    dropped = rule.dropped(before)
     items = tuple(Item(message, kept=message.index not in dropped,
                        dropped_by=rule if message.index in dropped else None) for message in before)
     return Context(target=target, rule=rule, items=items)
@@ -173,3 +134,48 @@ def _deepseek_dropped(before: Sequence[Message]) -> set[int]:
     """DeepSeek's templates: the analysis of exchanges before the last user message."""
     last_user = max((message.index for message in before if message.role == "user"), default=-1)
     return {message.index for message in before if _is_analysis(message) and message.index < last_user}
+
+
+@dataclass(frozen=True, slots=True)
+class DropRule:
+    """A dialect's rule for what earlier messages the model sees when sampling."""
+
+    name: str
+    """A short name, shown beside each message it drops."""
+    reference: str
+    """Where the rule is written."""
+    summary: str
+    """One sentence for a person."""
+    key: str
+    """How a format's record names it (`Prompt.drops`)."""
+    dropped: Callable[[Sequence[Message]], set[int]]
+    """The indexes of the messages before the one sampled that the model did not see."""
+
+
+OPENCHATML_RULE = DropRule(
+    "OpenChatML 2.2 CoT handling",
+    "OpenChatML 2.2 §7 (Safety) and Harmony compatibility item 7 (CoT handling)",
+    "After a turn that ended with final (<|return|>), earlier analysis is dropped on later sampling; a turn that "
+    "ended with <|call|> keeps its analysis and the call when resuming.",
+    "after-final", _openchatml_dropped)
+HARMONY_RULE = DropRule(
+    "openai-harmony auto_drop_analysis",
+    "openai-harmony render_conversation_for_completion with auto_drop_analysis (HARMONY.md, "
+    "\"Dropping chain of thought\")",
+    "When the last assistant message before this one is on the final channel, every analysis message before the "
+    "first final message is dropped; otherwise every message is kept. (vLLM drops analysis before the last final "
+    "instead; this page follows the reference.)",
+    "auto-drop-analysis", _harmony_dropped)
+EVERYTHING_RULE = DropRule(
+    "everything before it",
+    "this dialect has no rule for dropping earlier messages",
+    "The model saw every message before this one.",
+    "everything", lambda before: set())
+
+DEEPSEEK_RULE = DropRule(
+    "DeepSeek earlier reasoning dropped",
+    "the DeepSeek R1, V3 and V3.1 chat templates (tokenizer_config.json), which split an earlier answer at </think>",
+    "Reasoning before the last user message is dropped; the reasoning of the exchange being answered is kept.",
+    "earlier-exchanges", _deepseek_dropped)
+DROP_RULES = {rule.key: rule for rule in (OPENCHATML_RULE, HARMONY_RULE, DEEPSEEK_RULE, EVERYTHING_RULE)}
+"""Every rule, by the key a format's record names it with."""

@@ -7,23 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from viewer import formats
 from viewer.context import Context
+from viewer.formats import Prompt
 from viewer.model import Message, Transcript
 from viewer.write import TARGETS, Written
-from viewer.write.harmony import MESSAGE, as_history, to_harmony
+from viewer.write.harmony import MESSAGE
 
-WRITERS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "json": "openai-json",
-           "events": "openai-json", "llama3": "llama3", "gemma": "gemma", "mistral": "mistral",
-           "deepseek": "deepseek", "phi": "phi", "claude-code": "openai-json", "codex": "openai-json"}
-"""Each dialect's writer (a key of `viewer.write.TARGETS`)."""
-PROMPTS = {"openchatml": "<|start|>assistant", "harmony": "<|start|>assistant", "chatml": "<|im_start|>assistant\n",
-           "llama3": "<|start_header_id|>assistant<|end_header_id|>\n\n", "gemma": "<start_of_turn>model\n",
-           "deepseek": "<\uff5cAssistant\uff5c>", "phi": "<|assistant|>"}
-"""The generation prompt each text dialect ends with; JSON requests have none, and neither has Mistral: its answer
-follows `[/INST]` (or a tool result), which the writer writes."""
-HISTORY = {"harmony": as_history}
-"""How a dialect's reference renderer writes an earlier message, where that differs from the log: Harmony's
-history ends a final answer with `<|end|>`, not the `<|return|>` the model stopped on."""
+UNKNOWN = Prompt(target="openchatml")
+"""A transcript of no known dialect is written as canonical OpenChatML, which says everything the model holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +32,9 @@ class ExactText:
 
 def exact_text(context: Context, dialect: str, header: dict[str, Any] | None = None) -> ExactText:
     """What the model received before sampling `context.target`."""
-    writer = WRITERS.get(dialect, "openchatml")
     written = _written(context.kept, dialect, header)
-    prompt = PROMPTS.get(dialect, "") if writer != "openai-json" else ""
-    return ExactText(text=written.text + prompt, writer=writer, prompt=prompt,
+    prompt = _prompt(dialect)
+    return ExactText(text=written.text + prompt.generation, writer=prompt.target, prompt=prompt.generation,
                      losses=tuple(str(loss) for loss in written.losses))
 
 
@@ -58,7 +49,7 @@ def message_parts(message: Message, dialect: str) -> tuple[str, str, str]:
     control token; other dialects' text is not cut (the body is "")."""
     text = message_text(message, dialect)
     body = message.content
-    if WRITERS.get(dialect) != "harmony" or not body:
+    if not _prompt(dialect).bodies_verbatim or not body:
         return text, "", ""
     head_end = text.index(MESSAGE) + len(MESSAGE)  # a header never holds <|message|>
     return text[:head_end], body, text[head_end + len(body):]
@@ -67,8 +58,14 @@ def message_parts(message: Message, dialect: str) -> tuple[str, str, str]:
 def _written(messages: tuple[Message, ...], dialect: str, header: dict[str, Any] | None = None) -> Written:
     """The messages as the model received them: earlier messages as the dialect renders history, and Harmony
     bodies unescaped (openai-harmony renders a body as ordinary text tokens)."""
-    rewrite = HISTORY.get(dialect)
+    prompt = _prompt(dialect)
+    rewrite = formats.load(prompt.history) if prompt.history else None
     transcript = Transcript(dialect=dialect, source="", messages=tuple(map(rewrite, messages)) if rewrite else messages,
                             header=dict(header or {}))
-    writer = WRITERS.get(dialect, "openchatml")
-    return to_harmony(transcript, as_received=True) if writer == "harmony" else TARGETS[writer](transcript)
+    write = formats.load(prompt.write) if prompt.write else TARGETS[prompt.target]
+    return write(transcript)
+
+
+def _prompt(dialect: str) -> Prompt:
+    record = formats.find(dialect)
+    return record.prompt if record is not None else UNKNOWN

@@ -11,7 +11,7 @@ from viewer.ingest.masking import Examined
 from viewer.ingest.images import store_examined_images
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import BOM
-from viewer.parse.tail import TAIL_DIALECTS, first_unsettled, parse_tail
+from viewer.parse.tail import first_unsettled, parse_tail, reads_tails
 from viewer.policy import Projection
 from viewer.secrets import scan_transcript
 from viewer.store import Record, Store, live
@@ -80,7 +80,7 @@ def _tail_parse(record: Record, tail: live.Tail, data: bytes) -> live.TailParse 
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if record.dialect not in TAIL_DIALECTS:
+    if not reads_tails(record.dialect):
         return None
     transcript = parse_tail(tail.head, text, record.dialect, record.tools)
     if transcript is None:
@@ -103,7 +103,7 @@ def _whole_tail(raw: bytes, projection: Projection, *, chunks: int) -> live.Tail
     cannot be parsed alone."""
     transcript = projection.transcript
     no_checkpoint = live.Tail("", b"", None, chunks)
-    if transcript.dialect not in TAIL_DIALECTS or not transcript.messages:
+    if not reads_tails(transcript.dialect) or not transcript.messages:
         return no_checkpoint
     try:
         text = raw.decode("utf-8")

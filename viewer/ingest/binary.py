@@ -3,13 +3,14 @@
 A transcript with a few stray NUL bytes or bad UTF-8 sequences still renders, with diagnostics; a file that is
 mostly such bytes (an image, an archive, a database) gets a clear 415 instead of a page of replacement
 characters. The test reads the first 8 KiB, as git and grep do; no file-type library is needed for a yes/no.
-A zip archive is let through: Inspect AI writes its .eval logs as zip archives, which the parser unpacks
-itself, within bounds.
+A zip archive and a SQLite database are let through: the parser reads them (an Inspect AI .eval log, a bundle
+of a session's files, an agent's database: viewer/bundles, bounded), once admission.py has checked their form.
 """
 from __future__ import annotations
 
+from viewer.bundles import is_archive, is_database
+
 SNIFF_BYTES = 8192
-ZIP_MAGIC = b"PK\x03\x04"
 BINARY_SHARE = 0.10
 """Above this share of control bytes or undecodable bytes in the first 8 KiB, an upload is binary."""
 
@@ -20,8 +21,8 @@ _CONTROLS = frozenset(range(32)) - _TEXT_CONTROLS | {0x7F}
 def binary_reason(data: bytes) -> str | None:
     """Why the upload looks binary, for the 415 page, or None when it reads as text."""
     head = data[:SNIFF_BYTES]
-    if not head or head.startswith(ZIP_MAGIC):
-        return None  # no bytes; or a zip archive, Inspect AI's .eval log, which the parser unpacks itself
+    if not head or is_archive(head) or is_database(head):
+        return None  # no bytes; or a zip archive or a database, which the parser unpacks itself
     suspicious = sum(1 for byte in head if byte in _CONTROLS) + _undecodable_bytes(head)
     share = suspicious / len(head)
     if share <= BINARY_SHARE:

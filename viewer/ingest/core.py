@@ -16,7 +16,8 @@ from viewer.ingest.images import PayloadBytes, store_examined_images
 from viewer.ingest.masking import Examined, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
-from viewer.parse import DIALECTS, PARSER_VERSION, parse
+from viewer.formats import NAMES as DIALECTS
+from viewer.parse import PARSER_VERSION, parse
 from viewer.model.collector import collector_paused
 from viewer.parse.decode import decode, decode_file
 from viewer.parse.thinning import Thinned, thin

@@ -28,8 +28,14 @@ class Code(NamedTuple):
 CODES: dict[str, Code] = {
     # Reading the text
     "W-DECODE-UTF8": Code("warning", "The input is not valid UTF-8; invalid bytes were replaced with U+FFFD."),
-    "W-ARCHIVE": Code("error", "The zip archive cannot be read as an Inspect AI .eval log, or is too large to "
-                               "unpack; nothing of it is shown."),
+    "W-ARCHIVE": Code("error", "The zip archive cannot be read, or is too large to unpack; nothing of it is "
+                               "shown."),
+    "W-DATABASE": Code("error", "The SQLite database, or one of its tables, cannot be read (corrupt, crafted, or "
+                                "over a bound); what could not be read is not shown."),
+    "W-BUNDLE-MEMBER": Code("info", "A file of the upload that this format's reader does not read; it is kept in "
+                                    "the source."),
+    "W-BUNDLE-FRAME": Code("warning", "The text opens as a bundle of files, but its frame does not hold here; the "
+                                      "rest was not read."),
     "W-LONE-SURROGATE": Code("warning", "Lone UTF-16 surrogates cannot be shown or stored; they were replaced "
                                         "with U+FFFD."),
     "W-PARSER-FAILED": Code("error", "The parser failed on this input; the raw text is kept and nothing is shown."),
@@ -61,6 +67,8 @@ CODES: dict[str, Code] = {
                                            "as a message of its own, hidden from the default view."),
     "W-JSON-UNKNOWN-ITEM": Code("warning", "An item of a type the importer does not know is kept as a message of "
                                            "its own, hidden from the default view."),
+    "W-JSON-UNREAD": Code("info", "Members of a JSON object that no reader of its shape understands are kept as "
+                                  "raw JSON in the header's 'unread', shown collapsed in the debug view."),
     "W-JSON-OPAQUE-DATA": Code("info", "Opaque data (a signature, redacted or encrypted reasoning) is kept in the "
                                        "source, never shown as text."),
     "W-MEDIA-REFUSED": Code("warning", "An image is not shown: it is not a PNG, JPEG, GIF or WebP image by its own "
@@ -86,7 +94,11 @@ CODES: dict[str, Code] = {
                                     "from the default view."),
     "W-EXPORT-PLACEHOLDER": Code("info", "The export wrote a placeholder here for a block it cannot render; it is "
                                          "not the assistant's answer and is left out."),
+    "W-AMBIGUOUS-LINE": Code("info", "A line of a plain-text log that its marks and its place read differently; "
+                                     "the message says how it was read."),
     "W-SESSION-THREAD": Code("info", "A sub-agent's conversation whose starting call the log does not name."),
+    "W-PAIRED-BY-ORDER": Code("info", "The log names no call for these tool results: they are paired with the calls "
+                                      "before them in order, which the log implies but does not record."),
     # Tools
     "W-TOOL-DEFINITION": Code("warning", "A tool definition has no function name."),
     "W-MISPLACED-BLOCK": Code("warning", "A tool block stands in a turn whose role does not write it; it is kept "

@@ -150,14 +150,19 @@ class Usage:
     """Input tokens read from the prompt cache."""
     cache_write: int = 0
     """Input tokens written to the prompt cache."""
+    cost: float | None = None
+    """What the producer recorded the response cost, in US dollars (an agent that prices its own calls); None
+    where it recorded none."""
 
     def __add__(self, other: Usage) -> Usage:
+        costs = [cost for cost in (self.cost, other.cost) if cost is not None]
         return Usage(self.input + other.input, self.output + other.output, self.cache_read + other.cache_read,
-                     self.cache_write + other.cache_write)
+                     self.cache_write + other.cache_write, sum(costs) if costs else None)
 
-    def to_json(self) -> dict[str, int]:
-        return {"input": self.input, "output": self.output, "cache_read": self.cache_read,
-                "cache_write": self.cache_write}
+    def to_json(self) -> dict[str, int | float]:
+        counts: dict[str, int | float] = {"input": self.input, "output": self.output, "cache_read": self.cache_read,
+                                          "cache_write": self.cache_write}
+        return counts if self.cost is None else {**counts, "cost": self.cost}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +203,9 @@ class Thread:
     """The producer's name for it (Claude Code's `agentId`, or the uuid of its first line)."""
     call: int | None
     """The index of the call that started it; None when the log does not say which."""
+    title: str | None = None
+    """What the producer calls its task (the description a Claude Code agent was given, its type), where it
+    says."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "call": self.call}
+        return {"id": self.id, "call": self.call} | ({"title": self.title} if self.title else {})

@@ -121,7 +121,8 @@ class Transcript:
 
     def to_json(self) -> dict[str, Any]:
         if self.conversations:
-            return {"schema": DATASET_SCHEMA, "dialect": self.dialect,
+            said = {"header": self.header} if self.header else {}  # what the file says of all its conversations
+            return {"schema": DATASET_SCHEMA, "dialect": self.dialect, **said,
                     "conversations": [{"index": number, **_without_schema(conversation.to_json())}
                                       for number, conversation in enumerate(self.conversations)],
                     "diagnostics": [diagnostic.to_json() for diagnostic in self.diagnostics]}

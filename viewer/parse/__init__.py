@@ -1,20 +1,23 @@
-"""Parse a transcript of any dialect into the one model: decode, detect, read with the dialect's importer
-(importers.py), then check and pair (viewer.analysis)."""
+"""Parse a transcript of any dialect into the one model: decode, detect, read with the reader its record in the
+format registry names (viewer.formats), then check and pair (viewer.analysis)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
+from viewer import formats
 from viewer.analysis import check, pair_calls
 from viewer.analysis.pairing import is_assistant_call
 from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
+from viewer.bundles import is_bundle
+from viewer.parse.bundles import first_member
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode_members
 from viewer.parse.detect import detect
-from viewer.parse.importers import DIALECTS, IMPORTERS, Importer
 from viewer.parse.inline_media import attach_media
-from viewer.parse.json import parse_json_within
+from viewer.parse.json import parse_json, parse_json_within
 from viewer.parse.options import ParseOptions
 from viewer.parse.surrogates import replace_lone_surrogates
 
@@ -23,13 +26,13 @@ from viewer.parse.surrogates import replace_lone_surrogates
 # their next open (with the policy's decisions, which have a version of their own: POLICY_VERSION).
 # tests/golden/VERSION.json records the goldens' digest for this
 # version: the golden tests fail when parse output changes while the version stays the same.
-PARSER_VERSION = "12"
+PARSER_VERSION = "14"
 
 
 def parse(data: str | bytes, dialect: str = "auto", *, primed_role: str | None = None) -> Transcript:
     """Parse text or bytes into a Transcript. Never raises on user input: defects become diagnostics."""
-    if dialect != "auto" and dialect not in IMPORTERS:
-        raise ValueError(f"unknown dialect {dialect!r}; choose one of auto, {', '.join(DIALECTS)}")
+    if dialect != "auto":
+        formats.dialect(dialect)  # UnknownDialect, a ValueError naming the choices, for any other name
     # Every importer, the checks and the pairing make objects that all live on: the cyclic collector would walk
     # them again and again (a tenth of a Harmony parse, more of a JSON one). See viewer/parse/common.py.
     with collector_paused:
@@ -40,14 +43,29 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     text, decode_diagnostics, members = decode_members(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
+    if is_bundle(text) and not formats.reads_bundles(formats.dialect(chosen)):
+        # Several files no reader claims by their names: the first that reads as the dialect, read alone.
+        return first_member(text, chosen, lambda view: _parse_text(view, chosen, options, decode_diagnostics, []),
+                            decode_diagnostics)
+    return _parse_text(text, chosen, options, decode_diagnostics, members)
+
+
+def _parse_text(text: str, chosen: str, options: ParseOptions, decode_diagnostics: list[Diagnostic],
+                members: list[Span]) -> Transcript:
     spans = conversation_spans(text, members) if chosen == "json" else None
     if spans is not None:
         return _dataset(text, spans, options, decode_diagnostics)
-    transcript = IMPORTERS[chosen].read(text, options)
+    transcript = read_as(chosen, text, options)
     if transcript.is_dataset:  # a chat app's export: its conversations, each cleaned and finished on its own
         cleaned = tuple(replace_lone_surrogates(c, within=_extent(c)) for c in transcript.conversations)
         return _finished_dataset(dataclasses.replace(transcript, conversations=cleaned), decode_diagnostics)
     return _finish(replace_lone_surrogates(transcript), decode_diagnostics)
+
+
+def read_as(dialect: str, text: str, options: ParseOptions) -> Transcript:
+    """The text read by the dialect's reader alone: no checks, no pairing, no cleaning."""
+    reader: DialectReader = formats.load(formats.dialect(dialect).reader)
+    return reader(text, options)
 
 
 def _finished_dataset(dataset: Transcript, decode_diagnostics: list[Diagnostic]) -> Transcript:
@@ -89,7 +107,7 @@ def parse_dataset_lines(text: str) -> Transcript:
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:
-    return replace_lone_surrogates(IMPORTERS["json"].read(text, options))
+    return replace_lone_surrogates(parse_json(text, options))
 
 
 def _read_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
@@ -102,7 +120,7 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     cancelled = frozenset(d.message_index for d in transcript.diagnostics
                           if d.code == "E-TOOL-CANCELLED" and d.message_index is not None) \
         if transcript.diagnostics else _NONE_CANCELLED  # most conversations of a dataset: none to look through
-    replies_without_id = IMPORTERS[transcript.dialect].replies_without_id
+    replies_without_id = formats.dialect(transcript.dialect).pairing
     pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled) \
         if _has_calls_or_replies(transcript.messages) else ([], [])
     transcript = attach_media(transcript)
@@ -128,5 +146,8 @@ def _has_calls_or_replies(messages: tuple[Message, ...]) -> bool:
                for message in messages)
 
 
-__all__ = ["DIALECTS", "IMPORTERS", "PARSER_VERSION", "Importer", "ParseOptions", "detect", "is_json_lines_dataset",
-           "parse", "parse_dataset_lines"]
+DialectReader = Callable[[str, ParseOptions], Transcript]
+"""What a dialect's record names as its reader."""
+
+__all__ = ["PARSER_VERSION", "DialectReader", "ParseOptions", "detect", "is_json_lines_dataset", "parse",
+           "parse_dataset_lines", "read_as"]

@@ -17,8 +17,8 @@ from typing import Any, Callable
 from viewer.analysis.jsontext import loads
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 from viewer.model.lines import line_spans
-from viewer.parse.json.inspect_log import member_sample_spans, sample_spans
-from viewer.parse.json.records import is_record
+from viewer.parse.json.inspect_log import dataset_header, member_sample_spans, sample_spans
+from viewer.parse.json.shapes import in_datasets
 from viewer.parse.options import ParseOptions
 
 CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
@@ -63,9 +63,9 @@ def _is_conversation(element: str) -> bool:
 
 
 def _holds_conversation(value: Any) -> bool:
-    # A record (a batch line, a preference pair, an API response: viewer/parse/json/records.py) is one too.
+    # A record (a batch line, a preference pair, an API response: viewer/parse/json/shapes.py) is one too.
     return isinstance(value, dict) and (any(isinstance(value.get(key), list) for key in CONVERSATION_KEYS)
-                                        or is_record(value))
+                                        or in_datasets(value))
 
 
 def _array_elements(text: str, bracket: int) -> list[Span] | None:
@@ -96,12 +96,13 @@ def _skip_space(text: str, at: int) -> int:
 def read_dataset(text: str, spans: list[Span], read: DialectParser, read_within: WithinParser,
                  options: ParseOptions) -> Transcript:
     """Each conversation read on its own, its spans into the whole file; the file's frame and any text outside
-    the conversations in the dataset's own diagnostics.
+    the conversations in the dataset's own diagnostics; what the file says of all its conversations (an Inspect AI
+    log's own members) in the dataset's header.
 
     A conversation is read where it stands (`read_within`, so nothing is copied or moved: moving every span of
     every message took as long as reading them). One that is not a whole JSON object is read as a copy and its
     spans moved, so that what is said about its broken JSON quotes its own lines, as for a file of its own."""
-    dataset = Transcript(dialect="json", source=text)
+    dataset = Transcript(dialect="json", source=text, header=dataset_header(text, spans))
     conversations = []
     for start, end in spans:
         conversation = read_within(text, (start, end), options)

@@ -1,9 +1,11 @@
-"""Bytes to text: UTF-8, BOM stripped, invalid bytes replaced and reported, never an exception. A zip archive
-(Inspect AI's .eval log) becomes the text of the JSON it holds (viewer/parse/json/eval_archive.py)."""
+"""Bytes to text: UTF-8, BOM stripped, invalid bytes replaced and reported, never an exception. An Inspect AI .eval
+log (a zip archive holding `header.json`) becomes the text of the JSON it holds (viewer/parse/json/eval_archive.py);
+any other zip archive, and a SQLite database, becomes a bundle text of its files or tables (viewer/bundles)."""
 from __future__ import annotations
 
 from typing import BinaryIO
 
+from viewer import bundles
 from viewer.model import Diagnostic, Span, make_diagnostic
 from viewer.parse.json import eval_archive
 from viewer.parse.surrogates import clean, has_lone_surrogate
@@ -23,26 +25,28 @@ def decode_members(data: str | bytes) -> tuple[str, list[Diagnostic], list[Span]
     members: list[Span] = []
     if isinstance(data, str):
         text, diagnostics = _checked_str(data)
-    elif eval_archive.is_archive(data):
+    elif eval_archive.is_archive(data) and eval_archive.is_eval_log(data):
         text, diagnostics, members = eval_archive.unpack_members(data)  # an Inspect AI .eval log: its JSON log
+    elif bundles.is_archive(data) or bundles.is_database(data):
+        text, diagnostics = bundles.unpacked(data)
     else:
         text, diagnostics = _decode_bytes(data)
-    if text.startswith(BOM):  # never an archive's text, which starts with its `{`
+    if text.startswith(BOM):  # never an archive's or a database's text, which starts with its `{`
         # The BOM is an encoding mark, not content; the raw upload still keeps it.
         text = text[1:]
     return text, diagnostics, members
 
 
 def decode_file(file: BinaryIO) -> str | None:
-    """A file's text; None when it is not clean UTF-8 or is an archive (then `decode` its bytes, which reports or
-    unpacks them). The same text `decode` gives, once `parse` has stripped a BOM from either.
+    """A file's text; None when it is not clean UTF-8, or is an archive or a database (then `decode` its bytes,
+    which reports or unpacks them). The same text `decode` gives, once `parse` has stripped a BOM from either.
 
     Its bytes are read whole and decoded at once, then dropped. Decoding a block at a time held the blocks' texts
     and their joined text together: 263 MB at the peak for the 121 MB text of 64 MB of Harmony (any character past
     U+00FF takes two bytes a character), where bytes and text together are 183 MB."""
     file.seek(0)
     data = file.read()
-    if eval_archive.is_archive(data):
+    if bundles.is_archive(data) or bundles.is_database(data):
         return None
     try:
         return data.decode("utf-8")  # strict: a bad byte is `decode`'s to report

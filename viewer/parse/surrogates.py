@@ -10,10 +10,9 @@ import dataclasses
 import re
 from typing import Any
 
+from viewer import formats
 from viewer.model import Message, Span, Transcript, make_diagnostic
 
-JSON_DIALECTS = ("json", "events", "claude-code", "codex", "chatgpt", "claude-ai")
-"""Dialects read from JSON, whose escapes may hold lone surrogates."""
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _TEXT_FIELDS = ("role", "content", "name", "recipient", "channel", "content_type", "intent", "call_id")
 
@@ -23,7 +22,8 @@ def replace_lone_surrogates(transcript: Transcript, within: Span | None = None) 
     are looked for `within` that span of the source only, when given (one conversation of a dataset: over the
     whole file, once per conversation, the search made a dataset's parse quadratic)."""
     source = transcript.source
-    if transcript.dialect not in JSON_DIALECTS or not _has_surrogate_escape(source, *within or (0, len(source))):
+    record = formats.find(transcript.dialect)
+    if record is None or not record.json_escapes or not _has_surrogate_escape(source, *within or (0, len(source))):
         return transcript
     messages, diagnostics = [], list(transcript.diagnostics)
     for message in transcript.messages:

@@ -10,23 +10,27 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from viewer import formats
 from viewer.analysis.pairing import is_assistant_call
 from viewer.model import Transcript
-from viewer.parse import _finish
-from viewer.parse.importers import IMPORTERS
+from viewer.parse import _finish, read_as
 from viewer.parse.options import ParseOptions
 from viewer.parse.surrogates import replace_lone_surrogates
 
-TAIL_DIALECTS = ("harmony", "openchatml", "chatml", "events")
-"""Dialects read message after message, whose tails can be read alone. (JSON containers are one value, and
-a dataset is never live.)"""
+
+
+def reads_tails(dialect: str) -> bool:
+    """Whether the dialect is read message after message, so that its tail can be read alone (its record's
+    `tail`: a JSON container is one value, and a dataset is never live)."""
+    record = formats.find(dialect)
+    return record is not None and record.tail
 
 
 def parse_tail(head: str, tail: str, dialect: str, tools: dict[str, Any]) -> Transcript | None:
     """`head + tail` read as `dialect`, with the checks against `tools` and the pairing. None when the tail
     cannot be read alone: it reads as another dialect, or declares tools the transcript had not declared
     (calls before it would be checked against them)."""
-    transcript = replace_lone_surrogates(IMPORTERS[dialect].read(head + tail, ParseOptions()))
+    transcript = replace_lone_surrogates(read_as(dialect, head + tail, ParseOptions()))
     if transcript.dialect != dialect:
         return None
     if any(tools.get(name) != schema for name, schema in transcript.tools.items()):

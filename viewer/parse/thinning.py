@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
+from viewer import formats
 from viewer.model import Message, Transcript
 from viewer.model.cuts import MARK, STANDIN, Cut, Cuts, standin
 from viewer.parse import parse
@@ -25,8 +26,6 @@ from viewer.parse.detect import detect
 from viewer.images.sniff import sniff
 from viewer.parse.inline_media import Decoded, base64_bytes, reading_cuts
 
-DIALECTS = ("claude-code", "codex")
-"""The line-per-event sessions whose payloads are cut out."""
 THIN_FROM = 8 << 20
 """Files at least this big are thinned; smaller ones are parsed whole (their payloads cost little)."""
 CUT_FROM = 64 << 10
@@ -74,18 +73,24 @@ def thin(file: BinaryIO, dialect: str = "auto", *, thin_from: int | None = None,
     cut_from = CUT_FROM if cut_from is None else cut_from
     try:
         size = file.seek(0, 2)
-        if dialect not in ("auto", *DIALECTS) or size < thin_from:
+        if dialect != "auto" and not _thinned_dialect(dialect) or size < thin_from:
             return None
         file.seek(0)
         head = (file.read(HEAD_BYTES) + file.readline()).decode("utf-8")
         chosen = detect(head) if dialect == "auto" else dialect
-        if chosen not in DIALECTS or head.startswith(BOM):
+        if not _thinned_dialect(chosen) or head.startswith(BOM):
             return None
         return _thinned(file, chosen, _big_strings(cut_from))
     except (UnicodeDecodeError, _Unthinnable):
         return None
     finally:
         file.seek(0)
+
+
+def _thinned_dialect(dialect: str) -> bool:
+    """A line-per-event session whose payloads are cut out (its record's `session.thinned`)."""
+    record = formats.find(dialect)
+    return record is not None and record.session is not None and record.session.thinned
 
 
 def _holds_mark(message: Message) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from viewer import formats
+from viewer.formats import Preambles
 from viewer.model import Message, Transcript
 from viewer.model.words import PROMPT_ROLES, ShowAs
 
@@ -42,21 +44,22 @@ def _is_preamble_intent(message: Message, transcript: Transcript) -> bool:
             and message.channel in ("commentary", "final") and not message.is_call)
 
 
+def _preambles(transcript: Transcript) -> Preambles:
+    record = formats.find(transcript.dialect)
+    return record.preambles if record is not None else Preambles.MARKED
+
+
 def _is_harmony_preamble(message: Message, transcript: Transcript) -> bool:
     # HARMONY.md: raw Harmony never marks preambles, and its own docs define one as recipient-less commentary.
-    raw_harmony = transcript.dialect == "harmony" and not transcript.header
+    raw_harmony = _preambles(transcript) is Preambles.HARMONY and not transcript.header
     return (raw_harmony and _is_assistant(message) and message.channel == "commentary"
             and message.recipient is None and message.intent is None and not message.is_call)
-
-
-AGENT_DIALECTS = ("claude-code", "codex")
-"""Coding agents' session logs, whose preambles the agent-preamble rule shows."""
 
 
 def _is_agent_preamble(message: Message, transcript: Transcript) -> bool:
     # The agent importers put on `commentary` the text the assistant wrote before a tool call in the same response
     # ("Let me look at the tests."): the user saw it as the agent's plan, as Harmony's preambles are.
-    return (transcript.dialect in AGENT_DIALECTS and _is_assistant(message) and message.channel == "commentary"
+    return (_preambles(transcript) is Preambles.AGENT and _is_assistant(message) and message.channel == "commentary"
             and message.recipient is None and message.intent is None and not message.is_call)
 
 

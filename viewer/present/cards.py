@@ -6,6 +6,7 @@ diagnostics and pairing. Templates draw cards with one macro per `kind` and neve
 """
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -155,6 +156,12 @@ class Card:
         """For a `thread` card: the index of the call that started the sub-agent, when the log names it."""
         return self.inner[0].drawn.thread_call if self.inner else None
 
+    @property
+    def thread_title(self) -> str | None:
+        """For a `thread` card: what the log calls the sub-agent's task, when it says."""
+        first = self.inner[0].entry if self.inner else None
+        return first.thread_title if first is not None else None
+
 
 @dataclass(frozen=True, slots=True)
 class Picture:
@@ -183,12 +190,22 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
         tokens = (f"in {usage.input:,} · out {usage.output:,} · cache read {usage.cache_read:,} · "
                   f"cache write {usage.cache_write:,}") if usage else None
         took = f"{meta.duration_ms / 1000:,.1f} s after its call" if meta.duration_ms is not None else None
+        cost = f"${usage.cost:,.4f}" if usage is not None and usage.cost is not None else None
         fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
-                   ("tokens", tokens), ("took", took)]
+                   ("tokens", tokens), ("cost", cost), ("took", took)]
     fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
                ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
                                                  if message.aside else None)]
     return fields
+
+
+def header_panel(header: dict[str, Any]) -> Any:
+    """The debug view's panel of what the file says of the whole transcript (a request's tools, a response's model
+    and usage, an eval's scores, the members no reader understood), as highlighted JSON; None when it says
+    nothing."""
+    if not header:
+        return None
+    return render.json_block(json.dumps(header, ensure_ascii=False, indent=2, default=str))
 
 
 def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: int = LONG_BODY) -> list[Card]:

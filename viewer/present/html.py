@@ -42,14 +42,17 @@ class Section:
     entries: Iterator[Markup]
     loose: list[Located]
     """The debug view's diagnostics that belong to no message."""
+    header: Markup | None = None
+    """The debug view's panel of the transcript's header (cards.header_panel)."""
 
 
 def html(document: Document) -> Iterator[str]:
     """The document as one HTML file, in chunks."""
     page = file_environment().get_template("export.html")
     images = Embedder(embedded.MAX_EMBEDDED_BYTES)  # read here: a test lowers it
+    header = cards.header_panel(document.header) if document.view == "debug" and document.is_dataset else None
     return buffered(page.generate(document=document, sections=_sections(document, images), policy=POLICY,
-                                  stylesheet=stylesheet(), images=images))
+                                  stylesheet=stylesheet(), images=images, dataset_header=header))
 
 
 def stylesheet() -> Markup:
@@ -78,7 +81,8 @@ def _links(document: Document, images: Embedder, prefix: str) -> FileLinks:
 
 def _section(document: Document, anchor: str, heading: str | None, links: FileLinks) -> Section:
     loose = list(document.transcript_rows.loose_diagnostics()) if document.debug else []
-    return Section(document, anchor, heading, _entries(document, links), loose)
+    header = cards.header_panel(document.header) if document.debug else None
+    return Section(document, anchor, heading, _entries(document, links), loose, header)
 
 
 def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:

@@ -22,6 +22,8 @@ def stream(document: Document) -> Iterator[str]:
     if document.is_dataset:
         head = {"schema": DATASET_SCHEMA, "id": document.id, "view": document.view, "dialect": document.dialect,
                 "counts": document.counts}
+        if document.view == "debug" and document.header:
+            head["header"] = document.header
         return buffered(_dataset_pieces(document, head), ascii_only=True)
     head = {"schema": SCHEMA, "id": document.id, "view": document.view, "dialect": document.dialect,
             "counts": document.counts}

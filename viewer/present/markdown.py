@@ -38,6 +38,8 @@ def _pieces(document: Document) -> Iterator[str]:
         yield (f"{inline(document.dialect)} dataset · {document.view} view · "
                f"{_count(document.counts['conversations'], 'conversation')}, "
                f"{_count(document.counts['messages'], 'message')}\n\n")
+        if document.debug and document.header:
+            yield f"Header:\n\n{fenced(json.dumps(document.header, ensure_ascii=False, indent=2, default=str), 'json')}"
         for part in document.conversations():
             named = conversation_title(part.header).get("title")  # a chat export's, escaped; the number is not
             yield f"## Conversation #{part.conversation:,}" + (f" · {inline(named)}" if named else "") + "\n\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from viewer.lexers import SOURCE_LEXERS
+from viewer.formats import source_lexer
 from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
 from viewer.present.document import Document, counts_of
@@ -50,12 +50,12 @@ def parsed_document(projection: Projection, view: View, title: str) -> Document:
     counts = counts_of(summary(projection, "").__getitem__)
     transcript = projection.transcript
     if projection.conversations:
-        return Document(title=title, view=view, dialect=transcript.dialect,
+        return Document(title=title, view=view, dialect=transcript.dialect, header=transcript.header,
                         counts={**counts, "conversations": len(projection.conversations)},
                         parts=lambda: (_conversation(part, number, view, title)
                                        for number, part in enumerate(projection.conversations)))
     return Document(title=title, view=view, dialect=transcript.dialect, counts=counts, header=transcript.header,
-                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+                    source_language=source_lexer(transcript.dialect), rows=ParsedRows(projection))
 
 
 def _conversation(projection: Projection, number: int, view: View, title: str) -> Document:
@@ -63,4 +63,4 @@ def _conversation(projection: Projection, number: int, view: View, title: str) -
     transcript = projection.transcript
     return Document(title=f"{title} · conversation #{number:,}", view=view, dialect=transcript.dialect,
                     counts=counts_of(found.__getitem__), header=transcript.header, conversation=number, snippet=found["snippet"],
-                    source_language=SOURCE_LEXERS.get(transcript.dialect), rows=ParsedRows(projection))
+                    source_language=source_lexer(transcript.dialect), rows=ParsedRows(projection))

@@ -7,7 +7,7 @@ import dataclasses
 from functools import partial
 from typing import Any, Callable, Iterable, Iterator, cast
 
-from viewer.lexers import SOURCE_LEXERS
+from viewer.formats import source_lexer
 from viewer.model.words import DEBUG, View
 from viewer.present.document import Document, conversation_title, counts_of
 from viewer.store import Entry, Located, Record, Store
@@ -45,12 +45,12 @@ def stored_document(store: Store, record: Record, view: View, *, unmasked: bool,
     """`view` of a stored transcript, conversation or dataset, as a reader who reads its secrets (`unmasked`) or
     not sees it; `media_url` names each image's URL (none for a document written after its request)."""
     if record.is_dataset:
-        return Document(title=title(record), view=view, dialect=record.dialect, id=record.id,
+        return Document(title=title(record), view=view, dialect=record.dialect, id=record.id, header=record.header,
                         counts={**counts(record), "conversations": cast(int, record.conversation_count)},
                         parts=lambda: _conversations(store, record, view, unmasked))
     return Document(title=title(record), view=view, dialect=record.dialect, counts=counts(record),
                     id=record.owner_id, header=record.header, conversation=record.conversation,
-                    snippet=record.snippet, source_language=SOURCE_LEXERS.get(record.dialect),
+                    snippet=record.snippet, source_language=source_lexer(record.dialect),
                     rows=StoredRows(store, record.id, unmasked=unmasked), live=record.live,
                     media_url=media_url, thumbnail=partial(_thumbnail, store, record.id, view == DEBUG))
 

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlalchemy import Column, Table
 
-from viewer.model import Diagnostic, Media, Message, Meta, Segment, Transcript
+from viewer.model import Diagnostic, Media, Message, Meta, Segment, Thread, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.shift import Relocated
@@ -53,7 +53,7 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
     pairs = transcript.pairs
     pair_of = pair_numbers(transcript)
     no_partner = (None, None)
-    thread_calls = {thread.id: thread.call for thread in transcript.threads}
+    thread_calls = {thread.id: thread for thread in transcript.threads}
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
     # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
     # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
@@ -162,7 +162,7 @@ def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[Rule]) -> Iterat
         yield (id, number, *fields, rule.show_as, rule.name, rule.reason)
 
 
-def agent_json(message: Message, thread_calls: dict[str, int | None]) -> str | None:
+def agent_json(message: Message, thread_calls: dict[str, Thread]) -> str | None:
     """What an agent's log records of a message, as the `agent` column keeps it; None when it records nothing
     (every message of other dialects)."""
     if message.meta is None and message.thread is None and message.parent is None and not message.aside:
@@ -170,7 +170,10 @@ def agent_json(message: Message, thread_calls: dict[str, int | None]) -> str | N
     data: dict[str, Any] = {}
     if message.thread is not None:
         data["thread"] = message.thread
-        data["thread_call"] = thread_calls.get(message.thread)
+        thread = thread_calls.get(message.thread)
+        data["thread_call"] = thread.call if thread is not None else None
+        if thread is not None and thread.title:
+            data["thread_title"] = thread.title
     if message.parent is not None:
         data["parent"] = message.parent
     if message.meta is not None:
@@ -279,7 +282,8 @@ def entry(row: Sequence[Any]) -> Entry:
                       content_type, constrained, intent, call_id, end, _segments(segments), header_start, header_end,
                       logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False),
                       _media(media))
-    return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"))
+    return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"),
+                 logged.get("thread_title"))
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:

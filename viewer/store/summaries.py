@@ -68,7 +68,8 @@ def _json(value: dict[str, Any]) -> str:
 def _dataset_summary(projection: Projection, parser_version: str) -> dict[str, Any]:
     parts = [summary(conversation, parser_version) for conversation in projection.conversations]
     return {**totals(parts, projection.transcript), "dialect": projection.transcript.dialect,
-            "parser_version": parser_version, "header": "{}", "tools": "{}", "snippet": None}
+            "parser_version": parser_version, "header": _json(projection.transcript.header), "tools": "{}",
+            "snippet": None}
 
 
 def totals(parts: list[dict[str, Any]], dataset: Transcript) -> dict[str, int]:

@@ -100,6 +100,8 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     """The exact source text of the message."""
     thread_call: int | None = None
     """For a message of a sub-agent's thread: the index of the call that started the thread, when known."""
+    thread_title: str | None = None
+    """For a message of a sub-agent's thread: what the log calls the thread's task, when it says."""
 
     @property
     def index(self) -> int:

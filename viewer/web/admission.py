@@ -9,6 +9,7 @@ from typing import BinaryIO
 
 from flask import abort, request
 
+from viewer.bundles.check import refusal
 from viewer.ingest import binary
 from viewer.web import spool
 
@@ -44,11 +45,14 @@ def admitted_body(admission: Admission) -> BinaryIO:
 
 
 def admitted(body: BinaryIO, admission: Admission) -> BinaryIO:
-    """`body` (a spool file, left at its start), unless it is empty where that is refused (400) or looks binary
-    (415): both read from its head."""
+    """`body` (a spool file, left at its start), unless it is empty where that is refused (400), looks binary
+    (415), or is an archive or a database that cannot be read (400) or is over its bounds (413)."""
     if admission.empty is not None and spool.is_blank(body, whitespace_counts=admission.blank_is_empty):
         abort(400, admission.empty)
     reason = binary.binary_reason(spool.head(body, binary.SNIFF_BYTES))
     if reason is not None:
         abort(415, reason)
+    refused = refusal(body)
+    if refused is not None:
+        abort(413 if refused.too_big else 400, refused.message)
     return body

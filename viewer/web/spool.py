@@ -15,6 +15,8 @@ from typing import BinaryIO, cast
 from flask import Request, abort, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from viewer.bundles import pack
+
 BLOCK = 1 << 20
 """Bytes read from the request and written to the spool at a time."""
 PASTE_LIMIT = 64 << 20
@@ -64,6 +66,20 @@ def _write(spool: BinaryIO, block: bytes) -> None:
         if error.errno not in (errno.ENOSPC, errno.EDQUOT):
             raise
         raise NoRoom() from error
+
+
+def spooled_files(files: list[tuple[str, BinaryIO]]) -> tuple[BinaryIO, str]:
+    """Several uploaded files (each a spool file, named by the path the browser gave) as one zip archive in a new
+    spool file (viewer/bundles/pack.py), and its name; 400 for names that are no path inside a folder."""
+    target = new_spool()
+    try:
+        pack.pack_into(cast(BinaryIO, _FormSpool(target)), files)  # it writes, as the zip file asks
+    except ValueError as error:
+        abort(400, f"These files cannot be uploaded together: {error}.")
+    if target.tell() > int(current_app.config["MAX_UPLOAD_BYTES"]):
+        abort(413)
+    target.seek(0)
+    return target, pack.bundle_name([name for name, _ in files])
 
 
 def spooled_text(text: str) -> BinaryIO:
@@ -137,4 +153,4 @@ def is_blank(spool: BinaryIO, *, whitespace_counts: bool) -> bool:
 
 
 __all__ = ["PASTE_LIMIT", "NoRoom", "SpoolingRequest", "head", "is_blank", "new_spool", "size_of", "spooled_body",
-           "spooled_text"]
+           "spooled_files", "spooled_text"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
-from viewer.lexers import SOURCE_LEXERS
+from viewer.formats import source_lexer
 from viewer.model.words import View
 from viewer.present import cards
 from viewer.store.processing import PROCESSING
@@ -70,7 +70,7 @@ def read_window(reading: Reading, start: int) -> Window:
         earlier = (previous_start, first[0].message.index) if first else None
     if reading.debug:
         found = store.diagnostics(record.id, first=rows[0].message.index, last=rows[-1].message.index) if rows else []
-        drawn = cards.debug_cards(rows, found, long_body=long_body(), source_language=SOURCE_LEXERS.get(record.dialect))
+        drawn = cards.debug_cards(rows, found, long_body=long_body(), source_language=source_lexer(record.dialect))
     else:
         drawn = cards.default_cards(rows, long_body=long_body())
     next_window = (following.position(view), following.message.index) if following else None

@@ -9,6 +9,7 @@ from typing import Callable
 
 from msgspec.structs import replace as replace_fields
 
+from viewer import formats
 from viewer.model import Transcript
 from viewer.write.chatml import to_chatml
 from viewer.write.deepseek import to_deepseek
@@ -22,17 +23,8 @@ from viewer.write.openchatml import to_openchatml
 from viewer.write.phi import to_phi
 
 TARGETS: dict[str, Callable[[Transcript], Written]] = {
-    "openchatml": lambda transcript: Written(to_openchatml(transcript)),
-    "harmony": to_harmony,
-    "chatml": to_chatml,
-    "openai-json": to_openai_json,
-    "llama3": to_llama3,
-    "gemma": to_gemma,
-    "mistral": to_mistral,
-    "deepseek": to_deepseek,
-    "phi": to_phi,
-}
-"""Each target dialect's writer."""
+    writer.target: formats.load(writer.write) for writer in formats.writers()}
+"""Each target's writer, by the name `--to` takes: the writers the format registry's records name."""
 ONE_CONVERSATION = ("{target} holds one conversation: the {count:,} conversations of this dataset were written "
                     "one after another, and read back as one")
 

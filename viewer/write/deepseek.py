@@ -21,7 +21,7 @@ from viewer.parse.templates.deepseek import (ASSISTANT, BOS, CALL_BEGIN, CALL_EN
 from viewer.write.losses import Losses, Written
 from viewer.write.raw import Said, call_json, grouped, note_losses, thought
 
-SAID = Said("deepseek")
+SAID = Said.of("deepseek")
 LATE_SYSTEM = "deepseek writes the system prompt only at the start: this system message was left out"
 JOINED_SYSTEM = "deepseek has one system prompt: the system messages at the start were written as one"
 JOINED_INTO = "deepseek has one system prompt: this system message was joined into the first by a blank line"

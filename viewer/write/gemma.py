@@ -20,7 +20,7 @@ from viewer.write.losses import Losses, Written
 from viewer.write.names import function_name
 from viewer.write.raw import Said, call_json, grouped, note_losses
 
-SAID = Said("gemma")
+SAID = Said.of("gemma")
 REASONING = "gemma has no reasoning: it was left out, since as text it would read as the answer"
 ROLE_WORD = "a gemma role is one word on the turn's first line: this role is written as 'unknown', hidden as it was"
 REPLY_AS_JSON = "a FunctionGemma reply is written in its notation: this one reads back as its JSON, re-encoded"

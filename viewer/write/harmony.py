@@ -15,6 +15,7 @@ import re
 
 from msgspec.structs import replace as replace_fields
 
+from viewer import formats
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.header import TOOL_AUTHOR_PREFIXES
 from viewer.parse.harmony.tokens import CHANNEL, CONSTRAIN, MESSAGE, START
@@ -30,8 +31,6 @@ ESCAPED = ("harmony has no escape for control tokens in a body: they were writte
 SPELLED = ("a body spells a control token: the model received it as ordinary text, which looks the same here as "
            "the token")
 
-CHANNEL_DIALECTS = ("harmony", "openchatml")
-"""Dialects whose reader knows whether a channel was written (`Message.channel_explicit`)."""
 _WORD = re.compile(r"[^\s=:<]+")
 """What a role word or a name may be to read back as itself: no space, no `=` (an attribute), no `:` (the
 alias separator) and no `<` (a token)."""
@@ -44,9 +43,15 @@ def to_harmony(transcript: Transcript, as_received: bool = False) -> Written:
     losses = Losses()
     if transcript.header:
         losses.add(HEADER)
-    channels_read = transcript.dialect in CHANNEL_DIALECTS
+    record = formats.find(transcript.dialect)
+    channels_read = record is not None and record.channels_written
     text = "".join(_message(message, losses, channels_read, as_received) for message in transcript.messages)
     return Written(text, losses.gathered())
+
+
+def as_received(transcript: Transcript) -> Written:
+    """`to_harmony(transcript, as_received=True)`: what the model read (viewer.context.text)."""
+    return to_harmony(transcript, as_received=True)
 
 
 def as_history(message: Message) -> Message:

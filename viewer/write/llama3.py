@@ -14,12 +14,12 @@ import json
 import re
 
 from viewer.model import Message, Transcript
-from viewer.parse.chatml.pieces import whole_json
+from viewer.parse.chatml.scanning import whole_json
 from viewer.parse.templates.llama3 import CALL_START, PYTHON_TAG, USER_TOOLS
 from viewer.write.losses import Losses, Written
 from viewer.write.raw import Said, call_json, note_losses
 
-SAID = Said("llama3")
+SAID = Said.of("llama3")
 REASONING = "llama3 has no reasoning: it was left out, since as text it would read as the answer"
 ROLE_WORD = "a llama3 role is one word on the header line: this role is written as 'unknown', hidden as it was"
 _UNESCAPABLE = re.compile(r"<\|eo[tm]_id\|>")

@@ -17,7 +17,7 @@ from viewer.model import Message, Transcript
 from viewer.write.losses import Losses, Written
 from viewer.write.raw import Said, call_json, note_losses
 
-SAID = Said("mistral")
+SAID = Said.of("mistral")
 UNPLACED = ("mistral writes an answer only after [/INST] or a tool result, and after [/INST] only an answer: this "
             "message cannot stand where it comes and was left out")
 OTHER_ROLE = "mistral has only system, user, assistant and tool turns: this message was left out"

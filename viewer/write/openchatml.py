@@ -14,8 +14,14 @@ import yaml
 
 from viewer.model import ROLES, Message, Transcript
 from viewer.parse.harmony.tokens import CHANNEL, CONSTRAIN, ENDLITERAL, LITERAL, MESSAGE, START, escape
+from viewer.write.losses import Written
 
 STOP_TOKENS = {"end": "<|end|>", "call": "<|call|>", "return": "<|return|>", "eof": ""}
+
+
+def to_openchatml_written(transcript: Transcript) -> Written:
+    """`to_openchatml` as every writer answers: OpenChatML 2.2 expresses everything, so nothing is lost."""
+    return Written(to_openchatml(transcript))
 
 
 def to_openchatml(transcript: Transcript) -> str:

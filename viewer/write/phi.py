@@ -16,7 +16,7 @@ from viewer.model import Message, Transcript
 from viewer.write.losses import Losses, Written
 from viewer.write.raw import Said, call_json, grouped, note_losses, thought
 
-SAID = Said("phi")
+SAID = Said.of("phi")
 ROLE_WORD = "a phi role is one word: this role is written as 'unknown', hidden as it was"
 _UNESCAPABLE = re.compile(r"<\|(?:end|im_end)\|>")
 _LOOKS_LIKE = re.compile(r"\s*(?:<think>|<\|tool_call\|>)")

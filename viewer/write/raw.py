@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from viewer.model import Message
@@ -33,15 +34,32 @@ _SENTENCES = {
 }
 
 
+@dataclass(frozen=True, slots=True)
 class Said:
-    """The loss sentences of one family: `Said("phi").CALL_ID` is "phi has no call ids: …"."""
+    """The loss sentences of one family: `Said.of("phi").CALL_ID` is "phi has no call ids: …"."""
 
-    def __init__(self, family: str) -> None:
-        for key, sentence in _SENTENCES.items():
-            setattr(self, key, sentence.format(family=family))
+    HEADER: str
+    DEVELOPER: str
+    CHANNEL: str
+    RECIPIENT: str
+    CALL_ID: str
+    INTENT: str
+    CONTENT_TYPE: str
+    NAME: str
+    END: str
+    ARGUMENTS: str
+    TOOL_ADDRESS: str
+    TRIMMED: str
+    UNKNOWN_CALL: str
+    UNESCAPABLE: str
+    LOOKS_LIKE: str
+
+    @classmethod
+    def of(cls, family: str) -> Said:
+        return cls(**{key: sentence.format(family=family) for key, sentence in _SENTENCES.items()})
 
 
-def note_losses(message: Message, losses: Losses, said: Any, *, unescapable: re.Pattern[str],
+def note_losses(message: Message, losses: Losses, said: Said, *, unescapable: re.Pattern[str],
                 looks_like: Callable[[str], bool], developer: bool = False, call_ids: bool = False) -> None:
     """The losses every raw template has for this message (reasoning, calls and replies are its own);
     `developer` when the family has that role (FunctionGemma), `call_ids` when its calls and results carry ids
@@ -88,7 +106,7 @@ def thought(content: str) -> str:
     return "<think>\n" + content + ("\r\n" if content.endswith("\r") else "\n") + "</think>"
 
 
-def call_json(message: Message, losses: Losses, said: Any) -> tuple[str, Any]:
+def call_json(message: Message, losses: Losses, said: Said) -> tuple[str, Any]:
     """The function name and the arguments to write for a call (its recipient is known)."""
     try:
         arguments = json.loads(message.content)
@@ -96,8 +114,9 @@ def call_json(message: Message, losses: Losses, said: Any) -> tuple[str, Any]:
         arguments = message.content
     if not isinstance(arguments, dict):
         losses.add(said.ARGUMENTS, message.index)
-    name = function_name(message.recipient)
+    recipient = message.recipient or ""
+    name = function_name(recipient)
     if name is None:
         losses.add(said.TOOL_ADDRESS, message.index)
-        name = message.recipient
+        name = recipient
     return name, arguments

@@ -102,3 +102,49 @@ def test_event_messages_repeat_the_items_and_give_no_message_of_their_own():
                                ("event_msg", {"type": "agent_message", "message": "hello"})))
     assert [m.content for m in transcript.messages] == ["hi", "hello"]
     assert [segment.kind for segment in transcript.frame] == ["event", "event"]
+
+
+def _reasoning(*summaries: str) -> tuple[str, dict]:
+    return "response_item", {"type": "reasoning", "content": None, "encrypted_content": "gAAAAB" + "x" * 40,
+                             "summary": [{"type": "summary_text", "text": text} for text in summaries]}
+
+
+def test_a_reasoning_summary_written_only_as_an_event_is_shown_as_reasoning_before_its_item():
+    event = {"type": "agent_reasoning", "text": "**Reading rates**\n\nFirst the code."}
+    transcript = parse(rollout(said("user", "Round VAT."), ("event_msg", event), _reasoning(),
+                               said("assistant", "Done.")))
+    summary = transcript.messages[1]
+    assert (summary.role, summary.channel, summary.intent, summary.content) == (
+        "assistant", "analysis", "summary", "**Reading rates**\n\nFirst the code.")
+    assert summary.turn == transcript.messages[-1].turn  # one response: the summary, the item, the answer
+    assert shown(transcript) == [("message", "Round VAT."), ("message", "Done.")]
+
+
+def test_a_reasoning_event_that_repeats_its_item_s_summary_is_frame():
+    transcript = parse(rollout(said("user", "Round VAT."),
+                               ("event_msg", {"type": "agent_reasoning", "text": "**Reading rates**"}),
+                               _reasoning("**Reading rates**"), said("assistant", "Done.")))
+    assert [m.content for m in transcript.messages if m.channel == "analysis"] == ["**Reading rates**"]
+    assert '"type": "reasoning"' in transcript.text(transcript.messages[1].span)  # the item's, not the event's
+    assert any('"agent_reasoning"' in segment.text for segment in transcript.frame if segment.kind == "event")
+
+
+def test_the_codex_0_58_samples_show_every_summary_once_whether_the_item_or_only_its_event_holds_it():
+    for name in ("codex-0.58-rollout-reasoning-summaries.jsonl", "codex-0.58-rollout-summaries-in-events.jsonl"):
+        summaries = [m.content for m in sample(name).messages if m.intent == "summary"]
+        assert [text.split("\n")[0] for text in summaries] == [
+            "**Inspecting rounding in rates module**", "**Switching to Decimal quantize**",
+            "**Searching Skat guidance**"], name
+
+
+def test_a_session_s_git_source_and_turn_contexts_are_in_the_header():
+    header = sample("codex-0.58-rollout-reasoning-summaries.jsonl").header
+    assert header["git"]["repository_url"] == "git@github.com:ada/shop.git" and header["source"] == "cli"
+    assert [context["model"] for context in header["turn_contexts"]] == ["gpt-5.1-codex"]
+
+
+def test_an_event_no_reader_reads_is_kept_and_said():
+    hint = {"user_facing_hint": "Review the uncommitted changes"}
+    transcript = parse(rollout(said("user", "hi"), ("event_msg", {"type": "entered_review_mode", **hint})))
+    assert transcript.header["unread"] == [{"line": 2, "members": hint}]
+    assert "W-JSON-UNREAD" in codes(transcript)

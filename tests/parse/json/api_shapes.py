@@ -1,6 +1,7 @@
 """Hypothesis strategies for the API records (viewer/parse/json/records.py): Gemini requests and responses (REST
 camelCase and SDK snake_case dumps), Chat Completions responses, OpenAI and Anthropic batch lines, Ollama
-requests, responses and streams, preference pairs, and streamed Chat Completions and Gemini answers; each with a unique canary (`CANARY<n>Q`) in every part
+requests, responses and streams, preference pairs, LLaMA-Factory's v1 rows and preference rows, and streamed Chat
+Completions and Gemini answers; each with a unique canary (`CANARY<n>Q`) in every part
 the default view must hide and a unique word (`SHOWN<n>`) in every part it must show. Registered in
 tests/parse/json/shapes.py's SHAPES, so the parse-level property tests and tests/system/test_leaks_json_shapes.py
 check them."""
@@ -172,6 +173,50 @@ def preference_transcripts(draw: Draw) -> str:
     return json.dumps([record] if wrapped == "array" else record)
 
 
+# -- LLaMA-Factory v1 rows ----------------------------------------------------------------------------------------
+
+def _parts(*parts: tuple[str, str]) -> list[dict[str, str]]:
+    return [{"type": kind, "value": value} for kind, value in parts]
+
+
+def _llamafactory_exchange(draw: Draw, m: Marks) -> list[dict[str, Any]]:
+    """A question, then a turn of reasoning and parallel calls, their replies, and an answer."""
+    calls = draw(st.integers(0, 3))
+    messages: list[dict[str, Any]] = [{"role": "user", "content": _parts(("text", m.shown()))}]
+    if calls:
+        messages.append({"role": "assistant", "content": _parts(("reasoning", m.canary()), *(
+            ("tool_call", json.dumps({"name": TOOL, "arguments": {"q": m.canary()}})) for _ in range(calls)))})
+        results = [{"q": m.canary()} for _ in range(calls)]
+        together = calls > 1 and draw(st.booleans())  # LLaMA-Factory's demo writes parallel results as one list
+        for written in ([json.dumps(results)] if together else [json.dumps(result) for result in results]):
+            messages.append({"role": "tool", "content": _parts(("text", written))})
+    messages.append({"role": "assistant", "content": _parts(("reasoning", m.canary()), ("text", m.shown()))})
+    if draw(st.booleans()):
+        for message in messages:
+            message["loss_weight"] = 1.0 if message["role"] == "assistant" else 0.0
+    return messages
+
+
+@st.composite
+def llamafactory_transcripts(draw: Draw) -> str:
+    m = Marks()
+    tools = json.dumps([{"type": "function", "function": {"name": TOOL, "description": m.canary(),
+                                                          "parameters": {"type": "object"}}}])
+    system = [{"role": "system", "content": _parts(("text", m.canary()))}]
+    if draw(st.booleans()):  # a preference row: both sides repeat the prompt
+        prompt = system + [{"role": "user", "content": _parts(("text", m.shown()))}]
+        record = {"chosen_messages": prompt + [{"role": "assistant", "content": _parts(
+                      ("reasoning", m.canary()), ("text", m.shown()))}],
+                  "rejected_messages": prompt + [{"role": "assistant", "content": _parts(("text", m.canary()))}],
+                  "tools": tools}
+    else:
+        record = {"messages": system + [message for _ in range(draw(st.integers(1, 3)))
+                                        for message in _llamafactory_exchange(draw, m)], "tools": tools}
+    if draw(st.booleans()):
+        record["_dataset_name"] = "nothing_lost_demo"
+    return json.dumps(record) + "\n"  # one row (a file of several is a dataset of such conversations)
+
+
 # -- Streamed answers -------------------------------------------------------------------------------------------
 
 def _halves(text: str) -> list[str]:
@@ -228,5 +273,6 @@ def stream_transcripts(draw: Draw) -> str:
 
 
 API_SHAPES = {"gemini": gemini_transcripts, "completions-batches": completion_transcripts,
-              "ollama": ollama_transcripts, "preference": preference_transcripts, "streams": stream_transcripts}
+              "ollama": ollama_transcripts, "preference": preference_transcripts, "streams": stream_transcripts,
+              "llamafactory": llamafactory_transcripts}
 """Each API record shape's strategy, by name."""

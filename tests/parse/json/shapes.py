@@ -253,3 +253,6 @@ SHAPES = {"anthropic": anthropic_transcripts, "responses": responses_transcripts
 from tests.parse.json.api_shapes import API_SHAPES  # noqa: E402 (it imports Marks and TOOL from here)
 
 SHAPES.update(API_SHAPES)
+from tests.parse.json.eval_shapes import EVAL_SHAPES  # noqa: E402 (it imports Marks and TOOL from here)
+
+SHAPES.update(EVAL_SHAPES)

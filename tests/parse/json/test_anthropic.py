@@ -124,3 +124,42 @@ def test_thinking_in_a_user_message_is_still_hidden():
                                                    {"type": "thinking", "thinking": "secret"}]})
     assert shown(transcript) == [("user", "hi")]
     assert (transcript.messages[1].role, transcript.messages[1].channel) == ("unknown", "analysis")
+
+
+def test_a_thinking_block_with_only_a_signature_says_the_api_omitted_its_text():
+    transcript = read({"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "", "signature": "EqQBCkYIBxgCKkD" + "A" * 60},
+        {"type": "text", "text": "Take an umbrella."}]})
+    omitted = transcript.messages[0]
+    assert omitted.channel == "analysis" and omitted.content.startswith("(omitted thinking: the API returned this "
+                                                                        "thinking block without its text")
+    assert "75 characters" in omitted.content and "EqQB" not in omitted.content
+    assert "omitted thinking block" in only(transcript, "W-JSON-OPAQUE-DATA").message
+
+
+def test_a_response_s_model_stop_reason_id_and_usage_are_its_messages_meta_usage_on_the_last():
+    transcript = parse(json.dumps({
+        "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-opus-4-1-20250805",
+        "content": [{"type": "text", "text": "Checking."}, TOOL_USE], "stop_reason": "tool_use",
+        "stop_sequence": None, "usage": {"input_tokens": 472, "output_tokens": 186, "cache_read_input_tokens": 10}}))
+    first, last = (message.meta for message in transcript.messages)
+    assert (first.model, first.stop_reason, first.response, first.usage) == (
+        "claude-opus-4-1-20250805", "tool_use", "msg_01", None)
+    assert (last.usage.input, last.usage.output, last.usage.cache_read) == (472, 186, 10)
+
+
+def test_what_a_text_block_cites_follows_it_as_a_hidden_entry():
+    citation = {"type": "web_search_result_location", "url": "https://example.org/burj", "title": "Burj Khalifa",
+                "cited_text": "Burj Khalifa, 828 m, completed 2010", "encrypted_index": "Eo8BCioIAhgB"}
+    transcript = read({"role": "assistant", "content": [{"type": "text", "text": "It is 828 m tall.",
+                                                         "citations": [citation]}]})
+    answer, cited = transcript.messages
+    assert (cited.role, cited.name, cited.content_type) == ("system", "citations", "json")
+    assert json.loads(cited.content) == [{key: value for key, value in citation.items() if key != "encrypted_index"}]
+    assert shown(transcript) == [("assistant", "It is 828 m tall.")]
+
+
+def test_a_member_of_a_message_no_reader_knows_is_kept_in_the_header_and_said():
+    transcript = read({"role": "user", "content": "Hi", "cache_hint": {"ttl": "5m"}})
+    assert transcript.header["unread"] == [{"turn": 0, "members": {"cache_hint": {"ttl": "5m"}}}]
+    assert "'cache_hint'" in only(transcript, "W-JSON-UNREAD").message

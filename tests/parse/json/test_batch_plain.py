@@ -1,4 +1,4 @@
-"""plain_records.read_line (batch_plain.py) reads OpenAI Batch output lines to exactly what the general reading
+"""batch_plain.read_record reads OpenAI Batch output lines to exactly what the general reading
 (batches.py, completions.py, the builder) makes of them: the same conversations, headers, messages, spans, frame,
 diagnostics and pairs, whatever the lines hold and however they are spaced; a line it does not read is left to
 that reading."""
@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from tests.parse.json.test_plain import ELEMENT, _call, _sometimes
 from viewer.parse import parse
-from viewer.parse.json import plain_records
+from viewer.parse.json import batch_plain, plain_records
 
 ODD = st.none() | st.booleans() | st.integers(-1, 500) | st.sampled_from(["x", "", "system", 'a "q"', "é"]) | \
     st.lists(st.integers(0, 2), max_size=2) | st.fixed_dictionaries({}, optional={"message": st.just("m"),
@@ -82,7 +82,7 @@ def test_a_line_written_oddly_is_left_to_the_general_reading():
                  '{"custom_id": "r", "x": NaN, ' + answer + '}',
                  '{"custom_id": "\\ud800", ' + answer + '}'):
         text = line + "\n" + line + "\n"
-        assert plain_records.read_line(text, (0, len(line))) is None
+        assert batch_plain.read_record(text, (0, len(line))) is None
         assert _read(text, fast=True) == _read(text, fast=False)
 
 
@@ -90,7 +90,7 @@ def test_a_plain_answer_is_read_the_fast_way():
     line = json.dumps({"id": "batch_req_1", "custom_id": "request-1", "response": {"status_code": 200, "body": {
         "id": "chatcmpl-1", "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}}]}},
         "error": None})
-    conversation = plain_records.read_line(line, (0, len(line)))
+    conversation = batch_plain.read_record(line, (0, len(line)))
     assert conversation is not None
     assert [(m.role, m.content) for m in conversation.messages] == [("assistant", "Hi")]
     assert conversation.header == {"id": "batch_req_1", "custom_id": "request-1", "status_code": 200}

@@ -22,15 +22,22 @@ def test_bare_list_gives_one_turn_per_element():
     assert transcript.diagnostics == ()
 
 
-def test_envelope_tools_become_transcript_tools_and_other_keys_the_header():
+def test_envelope_tools_become_transcript_tools_and_stay_in_the_header_with_the_other_keys():
     schema = {"type": "object", "properties": {"city": {"type": "string"}}}
-    text = json.dumps({"model": "m1", "messages": [{"role": "user", "content": "x"}],
-                       "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": schema}},
-                                 {"type": "function", "function": {"name": "browser.open", "parameters": {}}}]})
+    tools = [{"type": "function", "function": {"name": "get_weather", "description": "Weather now.",
+                                               "parameters": schema}},
+             {"type": "function", "function": {"name": "browser.open", "parameters": {}}}]
+    text = json.dumps({"model": "m1", "messages": [{"role": "user", "content": "x"}], "tools": tools})
     transcript = parse(text, "json")
-    assert transcript.header == {"model": "m1"}
+    assert transcript.header == {"model": "m1", "tools": tools}
     assert transcript.tools == {"functions.get_weather": schema, "browser.open": {}}
     assert [m.content for m in transcript.messages] == ["x"]
+
+
+def test_tools_written_as_json_text_are_shown_read_in_the_header():
+    tools = [{"name": "f", "description": "Does f.", "parameters": {"type": "object"}}]
+    text = json.dumps({"conversations": [{"from": "human", "value": "hi"}], "tools": json.dumps(tools)})
+    assert parse(text, "json").header == {"tools": tools}
 
 
 def test_legacy_functions_key_declares_tools_too():

@@ -6,6 +6,7 @@ import io
 import json
 import zipfile
 
+from tests.conftest import SAMPLES
 from tests.parse.helpers import assert_accounted_for, codes
 from viewer.parse import parse
 from viewer.parse.json import eval_archive
@@ -35,12 +36,14 @@ def archive(members, method=zipfile.ZIP_DEFLATED):
     return data.getvalue()
 
 
-def test_a_log_of_several_samples_is_a_dataset_with_each_sample_s_id_target_and_scores():
+def test_a_log_of_several_samples_is_a_dataset_with_each_sample_s_members_in_its_header():
     text = json.dumps(log(sample(1), sample(2, target="7")), indent=2)
     transcript = parse(text)
+    score = {"match": {"value": "C", "answer": "42", "explanation": "matches"}}
     assert [c.header["inspect_sample"] for c in transcript.conversations] == [
-        {"id": 1, "epoch": 1, "target": "42", "scores": {"match": {"value": "C", "answer": "42"}}},
-        {"id": 2, "epoch": 1, "target": "7", "scores": {"match": {"value": "C", "answer": "42"}}}]
+        {"id": 1, "epoch": 1, "input": "q", "target": "42", "scores": score},
+        {"id": 2, "epoch": 1, "input": "q", "target": "7", "scores": score}]
+    assert transcript.header["inspect_log"]["eval"] == log()["eval"]  # the log's own members: the dataset's
     assert transcript.diagnostics == ()
     assert_accounted_for(transcript, text)
 
@@ -89,9 +92,10 @@ def test_an_eval_archive_reads_as_the_log_it_holds():
     assert_accounted_for(transcript, transcript.source)
 
 
-def test_a_zip_without_header_json_is_refused_with_a_diagnostic():
-    transcript = parse(archive({"notes.txt": "hello"}))
-    assert (transcript.messages, codes(transcript)) == ((), ["W-ARCHIVE"])
+def test_a_zip_without_header_json_is_a_bundle_of_files_not_an_inspect_log():
+    transcript = parse(archive({"chat.json": json.dumps([{"role": "user", "content": "hello"}])}))
+    assert [message.content for message in transcript.messages] == ["hello"]
+    assert transcript.source.startswith('{"bundle": 1, ') and "W-ARCHIVE" not in codes(transcript)
 
 
 def test_a_broken_zip_is_refused_with_a_diagnostic():
@@ -129,4 +133,62 @@ def test_a_log_without_samples_shows_nothing_and_says_why():
         transcript = parse(data)
         assert transcript.messages == ()
         assert codes(transcript) == ["W-JSON-SHAPE"] and "'started'" in transcript.diagnostics[0].message
-        assert transcript.header["inspect_log"]["task"] == "t"
+        assert transcript.header["inspect_log"]["eval"]["task"] == "t"
+
+
+def _graded(pooled: bool) -> dict:
+    """A sample of a model-graded run: its scorer's own model call and score in a scorer span."""
+    prompt = {"role": "user", "content": "attachment://p1"}
+    grade = {"role": "assistant", "content": "attachment://g1", "model": "gpt-4o-mini-2024-07-18"}
+    call = {"model": "openai/gpt-4o-mini", "role": "grader", "input": [prompt], "config": {},
+            "output": {"model": "gpt-4o-mini-2024-07-18", "choices": [{"message": grade, "stop_reason": "stop"}],
+                       "usage": {"input_tokens": 318, "output_tokens": 74}},
+            "call": {"request": {"model": "gpt-4o-mini", "messages": [prompt]}, "response": {"id": "r1"}}}
+    if pooled:
+        call.update(input=[], input_refs=[[0, 1]])
+        call["call"] = {"request": {"model": "gpt-4o-mini"}, "response": {"id": "r1"}, "call_refs": [[0, 1]],
+                        "call_key": "messages"}
+    events = [
+        {"event": "span_begin", "id": "sc", "type": "scorers", "name": "scorers", "timestamp": "2025-11-20T10:15:07Z"},
+        {"event": "span_begin", "id": "mg", "parent_id": "sc", "type": "scorer", "name": "model_graded_fact",
+         "span_id": "sc", "timestamp": "2025-11-20T10:15:07Z"},
+        {"event": "model", "span_id": "mg", "timestamp": "2025-11-20T10:15:08Z", **call},
+        {"event": "score", "span_id": "mg", "timestamp": "2025-11-20T10:15:09Z", "scorer": "model_graded_fact",
+         "score": {"value": "C", "explanation": "attachment://g1"}},
+        {"event": "span_end", "id": "mg", "span_id": "sc"}, {"event": "span_end", "id": "sc"}]
+    found = {**sample(1), "events": events,
+             "attachments": {"p1": "Compare the submission with the expert answer.", "g1": "It matches. GRADE: C"}}
+    if pooled:
+        found["events_data"] = {"messages": [prompt], "calls": [{"role": "user", "content": "attachment://p1"}]}
+    return found
+
+
+def test_a_scorer_s_model_call_and_its_score_are_hidden_entries_after_the_conversation():
+    for pooled in (False, True):
+        transcript = parse(json.dumps(_graded(pooled)))
+        grading, scored = transcript.messages[2:]
+        assert [(m.role, m.name) for m in (grading, scored)] == [("system", "model_call"), ("system", "score")]
+        body = json.loads(grading.content)
+        assert body["span"] == "scorers › scorer model_graded_fact" and body["role"] == "grader"
+        assert body["input"] == [{"role": "user", "content": "Compare the submission with the expert answer."}]
+        assert body["call"]["request"]["messages"][0]["content"] == "Compare the submission with the expert answer."
+        assert (grading.meta.model, grading.meta.usage.input, grading.meta.stop_reason) == (
+            "gpt-4o-mini-2024-07-18", 318, "stop")
+        assert json.loads(scored.content)["score"]["explanation"] == "It matches. GRADE: C"
+        assert [m.content for m, d in zip(transcript.messages, Projection.of(transcript).decisions())
+                if d.show_as == "message"] == ["Question 1", "42"]
+
+
+def test_a_sample_s_members_are_its_header_with_their_attachments_resolved():
+    header = parse(json.dumps(_graded(False))).header["inspect_sample"]
+    assert header["scores"]["match"]["explanation"] == "matches"
+    assert "events" not in header and "attachments" not in header and header["target"] == "42"
+
+
+def test_the_model_graded_samples_keep_the_grader_s_prompt_and_explanation_pooled_or_not():
+    for name in ("json-inspect-log-model-graded.json", "json-inspect-log-model-graded-pooled.json"):
+        transcript = parse((SAMPLES / name).read_bytes())
+        grading = next(m for m in transcript.messages if m.name == "model_call" and '"grader"' in m.content)
+        assert "You are comparing a submitted answer to an expert answer" in grading.content, name
+        assert "CANARY-SCORER-IN01" in grading.content, name
+        assert transcript.header["inspect_log"]["eval"]["model_roles"]["grader"]["model"] == "openai/gpt-4o-mini"

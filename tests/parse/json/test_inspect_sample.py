@@ -1,5 +1,5 @@
 """inspect_sample.read_sample reads the samples of an Inspect AI log to exactly what the general reading
-(container.py, frameworks.py, inspect_log.read_sample) makes of them: the same conversations, headers, messages,
+(container.py, inspect_log.read_document) makes of them: the same conversations, headers, messages,
 spans, frame and diagnostics, whatever the samples hold and however they are spaced; a sample it does not read is
 left to that reading."""
 from __future__ import annotations

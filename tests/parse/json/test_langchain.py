@@ -74,3 +74,20 @@ def test_invalid_tool_calls_and_failed_tools_are_reported():
     transcript = parse(json.dumps(messages))
     assert [m.call_id for m in transcript.messages] == ["c9", "c9"]
     assert {"W-JSON-SHAPE", "W-TOOL-ERROR"} <= set(codes(transcript))
+
+
+def test_an_ai_message_s_response_metadata_and_usage_are_its_meta_and_other_fields_are_kept():
+    transcript = parse(json.dumps([
+        {"type": "human", "data": {"content": "Hi", "type": "human"}},
+        {"type": "ai", "data": {"content": "Hello", "type": "ai", "id": "run-1",
+                                "response_metadata": {"model_name": "gpt-4o-2024-08-06", "finish_reason": "stop",
+                                                      "system_fingerprint": "fp_1", "service_tier": "default"},
+                                "usage_metadata": {"input_tokens": 12, "output_tokens": 3, "total_tokens": 15,
+                                                   "input_token_details": {"cache_read": 2}},
+                                "artifact": {"rows": 3}}}]))
+    meta = transcript.messages[1].meta
+    assert (meta.model, meta.stop_reason, meta.usage.input, meta.usage.cache_read) == (
+        "gpt-4o-2024-08-06", "stop", 10, 2)
+    assert transcript.header["unread"] == [{"turn": 1, "members": {
+        "artifact": {"rows": 3}, "response_metadata": {"system_fingerprint": "fp_1", "service_tier": "default"}}}]
+    assert codes(transcript).count("W-JSON-UNREAD") == 2

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from tests.parse.json.test_plain import TEXTS, _sometimes
 from viewer.parse import parse
-from viewer.parse.json import framework_elements
+from viewer.parse.json import langchain
 
 CALL = st.fixed_dictionaries({"name": st.sampled_from(["search", "browser.open", ""]),
                               "args": st.sampled_from([{"q": "x"}, {}, "raw"])},
@@ -47,7 +47,7 @@ def messages(draw):
 def _read(text: str, fast: bool):
     with pytest.MonkeyPatch.context() as patch:
         if not fast:
-            patch.setattr(framework_elements.langchain, "view_spans", lambda *args: None)
+            patch.setattr(langchain, "view_spans", lambda *args: None)
         transcript = parse(text, "json")
     return transcript.to_json(), [(s.kind, s.text, s.span) for s in transcript.frame]
 

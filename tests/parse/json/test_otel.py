@@ -133,3 +133,35 @@ def test_the_spans_of_traces_written_one_export_per_line_are_gathered_by_trace()
     assert [[m.turn for m in part.messages] for part in transcript.conversations] == [[0, 0, 1, 1, 1], [0, 0, 0]]
     assert [len(part.pairs) for part in transcript.conversations] == [1, 0]
     assert_accounted_for(transcript, text)
+
+
+def test_a_chat_span_s_response_is_its_output_s_meta_and_everything_else_it_says_is_in_the_header():
+    tools = [{"type": "function", "function": {"name": "get_weather", "description": "Weather now.",
+                                               "parameters": {"type": "object"}}}]
+    attributes = {**chat([USER], [ANSWER]), "gen_ai.response.model": "gpt-4o-2024-08-06",
+                  "gen_ai.response.id": "chatcmpl-1", "gen_ai.tool.definitions": json.dumps(tools)}
+    written = [{"key": key, "value": {"stringValue": value if isinstance(value, str) else json.dumps(value)}}
+               for key, value in attributes.items()]
+    written += [{"key": "gen_ai.usage.input_tokens", "value": {"intValue": "47"}},
+                {"key": "gen_ai.usage.output_tokens", "value": {"intValue": "17"}},
+                {"key": "gen_ai.response.finish_reasons", "value": {"arrayValue": {"values": [
+                    {"stringValue": "stop"}]}}}]
+    transcript = parse(json.dumps({"resourceSpans": [{
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "travel-desk"}}]},
+        "scopeSpans": [{"scope": {"name": "opentelemetry.instrumentation.openai_v2"}, "spans": [
+            {"traceId": "t1", "spanId": "s1", "name": "chat gpt-4o", "startTimeUnixNano": "1",
+             "attributes": written}]}]}]}))
+    reasoning, answer = (message.meta for message in transcript.messages[1:])
+    assert (reasoning.model, reasoning.stop_reason, reasoning.response, reasoning.usage) == (
+        "gpt-4o-2024-08-06", "stop", "chatcmpl-1", None)
+    assert (answer.usage.input, answer.usage.output) == (47, 17)
+    said = transcript.header["otel"]
+    assert said["span_details"] == [{"name": "chat gpt-4o", "scope": "opentelemetry.instrumentation.openai_v2",
+                                     "attributes": {"gen_ai.operation.name": "chat",
+                                                    "gen_ai.response.model": "gpt-4o-2024-08-06",
+                                                    "gen_ai.response.id": "chatcmpl-1",
+                                                    "gen_ai.usage.input_tokens": 47,
+                                                    "gen_ai.usage.output_tokens": 17,
+                                                    "gen_ai.response.finish_reasons": ["stop"]}}]
+    assert said["resources"] == [{"service.name": "travel-desk"}]
+    assert transcript.header["tools"] == tools and "functions.get_weather" in transcript.tools

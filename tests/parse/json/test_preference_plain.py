@@ -1,4 +1,4 @@
-"""plain_records.read_line (preference_plain.py) reads TRL preference pairs to exactly what the general reading
+"""preference_plain.read_record reads TRL preference pairs to exactly what the general reading
 (preference.py, the builder) makes of them: the same conversations, marks, headers, messages, spans, frame,
 diagnostics and pairs, whatever the records hold and however they are spaced; a record it does not read is left
 to that reading."""
@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from tests.parse.json.test_batch_plain import ANSWER, ODD, SEPARATORS, _rarely, _read, _with
 from tests.parse.json.test_plain import ELEMENT, _sometimes
-from viewer.parse.json import plain_records
+from viewer.parse.json import preference_plain
 
 PROMPT = st.fixed_dictionaries({"role": st.sampled_from(["system", "user", "developer"]),
                                 "content": st.sampled_from(["Hi", "", "a\nb é", 'say "x"'])})
@@ -38,7 +38,7 @@ def test_preference_records_read_as_the_general_reading_reads_them(records, styl
 def test_a_plain_pair_is_read_the_fast_way_its_answers_marked():
     line = json.dumps({"prompt": [{"role": "user", "content": "Q"}], "chosen": [{"role": "assistant", "content": "A"}],
                        "rejected": [{"role": "assistant", "content": "B"}], "score_chosen": 8.0})
-    conversation = plain_records.read_line(line, (0, len(line)))
+    conversation = preference_plain.read_record(line, (0, len(line)))
     assert conversation is not None
     assert [(m.content, m.intent) for m in conversation.messages] == [("Q", None), ("A", "chosen"), ("B", "rejected")]
     assert conversation.header == {"score_chosen": 8.0}

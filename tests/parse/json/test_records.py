@@ -1,4 +1,4 @@
-"""API records (viewer/parse/json/records.py and its shape modules): Gemini, Chat Completions responses, batch
+"""API records (viewer/parse/json/shapes.py, level `record`, and its shape modules): Gemini, Chat Completions responses, batch
 lines, Ollama and preference pairs read into the right roles, channels, calls, pairs and header."""
 from __future__ import annotations
 
@@ -241,3 +241,40 @@ def test_a_gemini_sdk_request_reads_its_system_instruction_first():
                                    "config": {"system_instruction": "Be brief.", "temperature": 0.2}}))
     assert [(m.role, m.content) for m in transcript.messages] == [("system", "Be brief."), ("user", "Q")]
     assert transcript.header == {"model": "gemini", "temperature": 0.2}
+
+
+# -- What a response says of itself -----------------------------------------------------------------------------
+
+def test_a_completion_s_model_id_finish_reasons_and_usage_are_each_choice_s_meta():
+    transcript = parse(json.dumps({
+        "id": "gen-1764", "object": "chat.completion", "model": "anthropic/claude-sonnet-4", "provider": "Anthropic",
+        "choices": [{"index": 0, "finish_reason": "stop", "native_finish_reason": "end_turn",
+                     "logprobs": {"content": [{"token": "Hi", "logprob": -0.1}]},
+                     "message": {"role": "assistant", "content": "Hi"}}],
+        "usage": {"prompt_tokens": 14, "completion_tokens": 30, "cost": 0.0005,
+                  "prompt_tokens_details": {"cached_tokens": 4}}}))
+    meta = transcript.messages[0].meta
+    assert (meta.model, meta.stop_reason, meta.response) == ("anthropic/claude-sonnet-4", "stop (native: end_turn)",
+                                                             "gen-1764")
+    assert (meta.usage.input, meta.usage.cache_read, meta.usage.output, meta.usage.cost) == (10, 4, 30, 0.0005)
+    assert transcript.header["provider"] == "Anthropic"
+    assert transcript.header["choice 0"] == {"logprobs": {"content": [{"token": "Hi", "logprob": -0.1}]}}
+
+
+def test_a_gemini_response_s_model_version_and_finish_reason_are_its_candidate_s_meta():
+    transcript = parse(json.dumps({
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}, "finishReason": "STOP",
+                        "safetyRatings": [{"category": "HARM_CATEGORY_HARASSMENT", "probability": "NEGLIGIBLE"}]}],
+        "modelVersion": "gemini-2.5-flash", "responseId": "w8Kx",
+        "usageMetadata": {"promptTokenCount": 14, "candidatesTokenCount": 5, "thoughtsTokenCount": 9}}))
+    meta = transcript.messages[0].meta
+    assert (meta.model, meta.stop_reason, meta.response, meta.usage.output) == ("gemini-2.5-flash", "STOP", "w8Kx", 14)
+    assert transcript.header["candidate 0"]["safetyRatings"][0]["probability"] == "NEGLIGIBLE"
+
+
+def test_an_ollama_response_s_model_time_reason_and_counts_are_its_meta():
+    transcript = parse(json.dumps({"model": "qwen3:8b", "created_at": "2025-11-26T19:40:12Z", "done": True,
+                                   "done_reason": "stop", "prompt_eval_count": 180, "eval_count": 62,
+                                   "message": {"role": "assistant", "content": "Hi"}}))
+    meta = transcript.messages[0].meta
+    assert (meta.model, meta.stop_reason, meta.usage.input, meta.usage.output) == ("qwen3:8b", "stop", 180, 62)

@@ -111,8 +111,41 @@ def test_mcp_call_with_an_error_is_a_tool_error_and_mcp_list_tools_declares_tool
         {"type": "mcp_call", "id": "mcp_1", "server_label": "dice", "name": "roll", "arguments": "{}",
          "output": None, "error": "server down"})
     assert transcript.tools == {"dice.roll": schema}
-    assert transcript.messages[0].recipient == "dice.roll"
-    assert only(transcript, "W-TOOL-ERROR").message_index == 1
+    assert transcript.messages[1].recipient == "dice.roll"
+    assert only(transcript, "W-TOOL-ERROR").message_index == 2
+
+
+def test_mcp_list_tools_is_a_hidden_entry_of_its_own_that_shows_every_tool_s_description():
+    tools = [{"name": "roll", "description": "Roll dice given a formula", "input_schema": {"type": "object"},
+              "annotations": {"read_only": True}}]
+    transcript = response({"type": "mcp_list_tools", "id": "mcpl_1", "server_label": "dice", "tools": tools})
+    listed = transcript.messages[0]
+    assert (listed.role, listed.name, listed.content_type) == ("system", "mcp_list_tools", "json")
+    assert json.loads(listed.content) == {"server_label": "dice", "tools": tools}
+    assert shown(transcript) == [] and transcript.diagnostics == ()
+
+
+def test_an_mcp_approval_request_and_its_response_are_hidden_entries_named_after_them():
+    asked = response({"type": "mcp_approval_request", "id": "mcpr_1", "server_label": "wiki", "name": "publish",
+                      "arguments": "{\"title\": \"Rounding\"}"})
+    answered = request({"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": False,
+                        "reason": "Not before review."}, previous_response_id="resp_1")
+    for transcript, kind in ((asked, "mcp_approval_request"), (answered, "mcp_approval_response")):
+        assert [(m.role, m.name) for m in transcript.messages] == [("system", kind)]
+        assert shown(transcript) == [] and transcript.diagnostics == ()
+    assert json.loads(asked.messages[0].content)["arguments"] == '{"title": "Rounding"}'
+    assert json.loads(answered.messages[0].content)["reason"] == "Not before review."
+
+
+def test_a_response_s_model_status_and_usage_are_the_meta_of_its_output_usage_on_the_last_message():
+    transcript = response({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a"}]},
+                          {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "b"}]},
+                          model="gpt-5-2025-08-07", status="completed",
+                          usage={"input_tokens": 10, "input_tokens_details": {"cached_tokens": 4}, "output_tokens": 3})
+    first, last = (message.meta for message in transcript.messages)
+    assert (first.model, first.stop_reason, first.response, first.usage) == ("gpt-5-2025-08-07", "completed",
+                                                                            "resp_1", None)
+    assert (last.usage.input, last.usage.cache_read, last.usage.output) == (6, 4, 3)
 
 
 def test_unknown_item_is_a_hidden_message_named_by_a_diagnostic():

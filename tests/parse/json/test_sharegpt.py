@@ -65,12 +65,14 @@ def test_system_column_is_a_system_message_and_tools_text_declares_tools():
     schema = {"type": "object"}
     transcript = record(("human", "hi"), system="Be kind.", tools=json.dumps([{"name": "f", "parameters": schema}]))
     assert [(m.role, m.content) for m in transcript.messages] == [("user", "hi"), ("system", "Be kind.")]
-    assert transcript.tools == {"functions.f": schema} and transcript.header == {}
+    assert transcript.tools == {"functions.f": schema}
+    assert transcript.header == {"tools": [{"name": "f", "parameters": schema}]}
 
 
 def test_tools_text_that_is_not_json_is_reported():
     transcript = record(("human", "hi"), tools="not json")
     assert only(transcript, "W-TOOL-DEFINITION").message_index is None
+    assert transcript.header == {"tools": "not json"}  # kept as written
 
 
 def test_turn_without_a_value_is_reported():

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from tests.conftest import SAMPLES
 from tests.system.test_leaks import BUILDERS
-from viewer.parse import IMPORTERS, ParseOptions
+from viewer.parse import ParseOptions, read_as
 from viewer.parse.templates import build, deepseek, gemma, llama3, mistral, phi
 
 MODULES = {"llama3": llama3, "gemma": gemma, "mistral": mistral, "deepseek": deepseek, "phi": phi}
@@ -37,8 +37,7 @@ def texts(dialect: str) -> list[str]:
 
 @pytest.mark.parametrize("dialect", sorted(MODULES))
 def test_the_fast_path_makes_what_the_body_reader_makes(dialect, monkeypatch):
-    read = IMPORTERS[dialect].read
-    fast = [read(text, ParseOptions()).to_json() for text in texts(dialect)]
+    fast = [read_as(dialect, text, ParseOptions()).to_json() for text in texts(dialect)]
     reads = read_slowly(monkeypatch, dialect)
     slow = [MODULES[dialect].__dict__[f"parse_{dialect}"](text, ParseOptions()).to_json() for text in texts(dialect)]
     assert len(reads) == len(slow) > 5

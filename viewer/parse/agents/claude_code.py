@@ -31,13 +31,13 @@ from viewer.parse.agents.threads import Threads
 from viewer.parse.agents.tree import Tree
 from viewer.parse.agents.wrappers import user_text
 from viewer.parse.common import Pending
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import BLOCKS, block_reader
+from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.elements import read_message
-from viewer.parse.json.flat import flat_text
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
 from viewer.parse.json.parts import text_pieces
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
 QUIET_LINES = ("file-history-snapshot", "queue-operation")
@@ -136,7 +136,7 @@ class _Reader:
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(kind, line.value)}"
-            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
+            self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)])
 
     def _message_line(self, line: Line, kind: str) -> None:
@@ -169,7 +169,7 @@ class _Reader:
             problems.append(Pending("W-SESSION-COMPACTED", _compaction(line.get("compactMetadata")), line.span))
         self._add(line, [_text_piece("system", line.get("content"), name=subtype)], problems)
 
-    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+    def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
 
 
@@ -187,7 +187,7 @@ MCP_PREFIX = "functions.mcp__"
 """Claude Code names an MCP server's tool `mcp__<server>__<tool>`."""
 
 
-def _assistant_pieces(source: JsonObject, session: Session) -> list[Piece]:
+def _assistant_pieces(source: JsonObject, session: Session) -> list[Draft]:
     """An assistant's API message, its MCP tools addressed as `<server>.<tool>` (as Anthropic's own
     `mcp_tool_use` blocks are read)."""
     found = _response_pieces(source, session)
@@ -201,7 +201,7 @@ def _assistant_pieces(source: JsonObject, session: Session) -> list[Piece]:
     return found
 
 
-def _response_pieces(source: JsonObject, session: Session) -> list[Piece]:
+def _response_pieces(source: JsonObject, session: Session) -> list[Draft]:
     """Claude Code writes most API messages with one block: read here with the block readers the general reader
     (elements.py) uses, to the same messages, without its search for other shapes' keys."""
     value = source.value
@@ -217,7 +217,7 @@ def _response_pieces(source: JsonObject, session: Session) -> list[Piece]:
     return read_message(source, session)
 
 
-def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[Piece]:
+def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[Draft]:
     """A user line's message: its text (typed, a command, or injected), tool replies and images, in order."""
     content = source.get("content")
     if isinstance(content, str) or content is None:
@@ -228,14 +228,14 @@ def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[P
         return [_user_text(source.text("content") or "", source.span_of("content"), injected, source)]
     node = source.node_of("content")
     spans = [item.span for item in node.items] if node is not None and node.items else []
-    found: list[Piece] = []
+    found: list[Draft] = []
     for at, block in enumerate(content):
         span = spans[at] if at < len(spans) else source.span_of("content")
         found.extend(_user_block(block, span, session, injected, source))
     return found
 
 
-def _user_block(block: Any, span, session: Session, injected: bool, source: JsonObject) -> list[Piece]:
+def _user_block(block: Any, span, session: Session, injected: bool, source: JsonObject) -> list[Draft]:
     kind = block.get("type") if isinstance(block, dict) else None
     if kind == "text":
         text = block.get("text")
@@ -249,21 +249,21 @@ def _user_block(block: Any, span, session: Session, injected: bool, source: Json
     reader = block_reader(kind)
     if reader is not None:
         return reader(block, span, "user", session)
-    return [pieces.unclassified("user", kind, block, span, "W-JSON-UNKNOWN-PART",
+    return [drafts.unclassified("user", kind, block, span, "W-JSON-UNKNOWN-PART",
                                 f"A content block {type_phrase(kind, block)}")]
 
 
-def _user_text(text: str, span, injected: bool, source: JsonObject) -> Piece:
+def _user_text(text: str, span, injected: bool, source: JsonObject) -> Draft:
     what = user_text(text)
-    piece = Piece(dict(role="user", channel="final", content=what.text, end="end",
+    piece = Draft(dict(role="user", channel="final", content=what.text, end="end",
                        intent="context" if injected else USER_INTENTS[what.kind]), span)
     if what.kind == "interrupted":
         source.problem("W-SESSION-INTERRUPTED", "The user interrupted the agent here.", span)
     return piece
 
 
-def _text_piece(role: str, value: Any, name: str | None = None) -> Piece:
-    return Piece(dict(role=role, name=name, channel="final", content=flat_text(value) if value is not None else "",
+def _text_piece(role: str, value: Any, name: str | None = None) -> Draft:
+    return Draft(dict(role=role, name=name, channel="final", content=flat_text(value) if value is not None else "",
                       end="end"), None)
 
 

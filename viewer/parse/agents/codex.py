@@ -2,18 +2,22 @@
 streams are read by codex_exec.py.
 
 Each line is `{"timestamp", "type", "payload"}` (codex-rs/protocol's RolloutLine and RolloutItem):
-- `session_meta` (`id`, `cwd`, `originator`, `cli_version`, `instructions` or `base_instructions`, `git`): the
-  session's facts go in the header; its instructions are a system message.
+- `session_meta` (`id`, `cwd`, `originator`, `cli_version`, `instructions` or `base_instructions`, `git`,
+  `source`, `model_provider` …): the session's facts go in the header; its instructions are a system message.
 - `response_item`: a Responses API item (`message`, `reasoning` with `summary` and `encrypted_content`,
   `function_call` / `function_call_output`, `custom_tool_call` such as `apply_patch`, `local_shell_call`,
   `web_search_call` …), read by the JSON package's Responses reader. The items the model wrote between two
   inputs (a user message, a tool's output) are one response, one turn; an assistant's `commentary` phase, or its
   text before a call in the same response, is a preamble. User or developer messages that Codex writes for the
   model (`<user_instructions>`, `<environment_context>`, AGENTS.md, permission notes) are injected context.
-- `event_msg`: the UI's events, which repeat the items (`user_message`, `agent_message`, `agent_reasoning` …):
-  frame, so each thing is shown once; `token_count` gives the last response's usage, `turn_aborted` is
-  W-SESSION-INTERRUPTED.
-- `turn_context` (`cwd`, `model`, policies): frame; its `model` is the model of the messages that follow.
+- `event_msg`: the UI's events, which repeat the items (`user_message`, `agent_message`): frame, so each thing
+  is shown once. `agent_reasoning` (a reasoning summary) and `agent_reasoning_raw_content` repeat the text of the
+  reasoning item that follows them, when it carries its text (then they are frame); a reasoning item whose
+  `summary` is empty (Codex 0.5x writes the summary only as these events) leaves their text to them, shown as
+  reasoning (hidden by default) before the item. `token_count` gives the last response's usage, `turn_aborted`
+  is W-SESSION-INTERRUPTED; any other event that carries members is kept (W-JSON-UNREAD).
+- `turn_context` (`cwd`, `model`, policies): frame; its `model` is the model of the messages that follow, and
+  each distinct context is kept in the header (`turn_contexts`).
 - `compacted` (`message`): the summary that replaced the history, a hidden system message, W-SESSION-COMPACTED.
 """
 from __future__ import annotations
@@ -31,10 +35,10 @@ from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import NOTHING, between, openai_usage, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending
-from viewer.parse.json import pieces
-from viewer.parse.json.flat import flat_text, part_text
+from viewer.parse.json import drafts, elements, responses
+from viewer.parse.json.content_text import flat_text, part_text
 from viewer.parse.json.responses import read_item
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
 ROLLOUT_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
@@ -43,8 +47,14 @@ INJECTED_OPENINGS = ("<user_instructions>", "<environment_context>", "# AGENTS.m
 """How text that Codex, not the user, writes into a user or developer message begins."""
 INPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output", "message")
 """Items that end the model's response (a message ends it only when it is not the assistant's)."""
-HEADER_KEYS = {"id": "session_id", "cwd": "cwd", "originator": "originator", "cli_version": "cli_version",
-               "model_provider": "model_provider"}
+HEADER_KEYS = {"id": "session_id"}
+"""session_meta members kept in the header under another name; the others (but its instructions and time) keep
+their own."""
+REASONING_EVENTS = {"agent_reasoning": "summary", "agent_reasoning_raw_content": None}
+"""Events that carry reasoning text, and the intent of the analysis message each gives when no item carries it."""
+QUIET_EVENTS = ("user_message", "agent_message", "token_count", "context_compacted", "task_started", "task_complete")
+"""Events whose members are read elsewhere (copies of items and of the last answer, usage, the context window) or
+that carry none."""
 
 
 def parse_codex_rollout(text: str, lines: Iterable[Line], unreadable: list[Diagnostic]) -> Transcript:
@@ -53,11 +63,13 @@ def parse_codex_rollout(text: str, lines: Iterable[Line], unreadable: list[Diagn
         reader = _Rollout(Session(text, kept=_kept))
         for line in lines:
             reader.line(line)
+        reader.flush_reasoning()
         session = reader.session
         messages = tuple(reader.finished())
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect="codex", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | reader.totals(), frame=session.frame(reader.quiet, diagnostics))
+                          header=session.with_unread(reader.header | reader.totals()),
+                          frame=session.frame(reader.quiet, diagnostics))
 
 
 class _Rollout:
@@ -71,12 +83,20 @@ class _Rollout:
         self.models: dict[int, str] = {}
         self.usage: dict[int, Usage] = {}
         """Message index -> the usage of the response it ends."""
+        self.reasoning: list[Line] = []
+        """Reasoning events not yet known to repeat an item's text."""
 
     def line(self, line: Line) -> None:
         kind, value = line.get("type"), line.get("payload")
+        if kind == "event_msg" and isinstance(value, dict) and value.get("type") in REASONING_EVENTS:
+            self.reasoning.append(line)
+            return
+        if self.reasoning and not (kind == "response_item" and isinstance(value, dict)
+                                   and value.get("type") == "reasoning"):
+            self.flush_reasoning()
         if kind not in ROLLOUT_TYPES or not isinstance(value, dict):
             what = f"A line {type_phrase(kind, line.value)}"
-            self._add(line, [pieces.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
+            self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
             return
         if kind == "response_item":
             self._item(line, value)
@@ -89,6 +109,9 @@ class _Rollout:
             self.response = None
         elif kind == "turn_context":
             self.model = value.get("model") if isinstance(value.get("model"), str) else self.model
+            contexts = self.header.setdefault("turn_contexts", [])
+            if value not in contexts:
+                contexts.append(value)
             self.quiet.append(line.span)
         else:
             self._event(line, value)
@@ -103,16 +126,45 @@ class _Rollout:
         else:
             turn, self.response = self.session.next_turn(), None
         source, found = self.session.read(line, "payload", lambda source: _item_pieces(source, self.session))
+        if kind == "reasoning":
+            self._reasoning_events(found)
+            turn = self.response if assistant_side else turn  # the events may have begun the response
         first = len(self.session.messages)
         self._add(line, found, source.problems, turn)
+        self.session.keep_unread(source, turn)
         if self.model and assistant_side:
             for index in range(first, len(self.session.messages)):
                 self.models[index] = self.model
 
+    def _reasoning_events(self, found: list[Draft]) -> None:
+        """The reasoning events before a reasoning item: those repeating its text are frame, the others (an item
+        with an empty summary) are its text, shown before it."""
+        said = {piece.fields.get("content") for piece in found if piece.fields.get("channel") == "analysis"}
+        self.quiet.extend(line.span for line in self.reasoning if line.get("payload").get("text") in said)
+        self.reasoning = [line for line in self.reasoning if line.get("payload").get("text") not in said]
+        self.flush_reasoning()
+
+    def flush_reasoning(self) -> None:
+        """The reasoning events that no item repeated, as the reasoning of the response they belong to."""
+        for line in self.reasoning:
+            value = line.get("payload")
+            text = value.get("text")
+            if not isinstance(text, str) or not text:
+                self.quiet.append(line.span)
+                continue
+            if self.response is None:
+                self.response = self.session.next_turn()
+            first = len(self.session.messages)
+            self._add(line, [drafts.analysis("assistant", text, None, REASONING_EVENTS[value["type"]])],
+                      turn=self.response)
+            if self.model:
+                self.models[first] = self.model
+        self.reasoning = []
+
     def _meta(self, line: Line, value: dict[str, Any]) -> None:
-        for key, name in HEADER_KEYS.items():
-            if isinstance(value.get(key), str) and value.get(key):
-                self.header.setdefault(name, value[key])
+        for key, item in value.items():
+            if key not in ("instructions", "base_instructions", "timestamp") and item not in (None, "", [], {}):
+                self.header.setdefault(HEADER_KEYS.get(key, key), item)
         instructions = value.get("instructions") or value.get("base_instructions")
         if isinstance(instructions, dict):
             instructions = instructions.get("text")
@@ -129,10 +181,22 @@ class _Rollout:
             if usage is not None and answered is not None:
                 self.usage[answered] = usage
         if kind == "turn_aborted":
+            reason = value.get("reason")
+            said = f", reason: {reason}" if isinstance(reason, str) and reason else ""
             self.session.diagnostics.append(make_diagnostic(
-                "W-SESSION-INTERRUPTED", line.span, "The user interrupted Codex here (the turn was aborted)."))
+                "W-SESSION-INTERRUPTED", line.span, f"The user interrupted Codex here (the turn was aborted{said})."))
             return
+        if kind not in QUIET_EVENTS:
+            self._unread_event(line, value)
         self.quiet.append(line.span)
+
+    def _unread_event(self, line: Line, value: dict[str, Any]) -> None:
+        """An event whose members no reader reads (review mode, undo, a later version's): kept, and said."""
+        source = JsonObject(value, line.span)
+        source.account(("type",), f"{value.get('type')!r} event")
+        if source.unread:
+            self.session.unread.append({"line": line.number, "members": source.unread})
+            self.session.diagnostics.extend(problem.at(None) for problem in source.problems)
 
     def _last_assistant(self) -> int | None:
         """The last message the model wrote: a response's usage goes on it."""
@@ -143,7 +207,7 @@ class _Rollout:
                 return None
         return None
 
-    def _add(self, line: Line, found: list[Piece], problems=(), turn: int | None = None) -> None:
+    def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
 
     def finished(self) -> list[Message]:
@@ -169,9 +233,11 @@ def _kept(value: dict[str, Any]) -> dict[str, Any]:
     return {"timestamp": value["timestamp"]} if "timestamp" in value else {}
 
 
-def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
+def _item_pieces(source: JsonObject, session: Session) -> list[Draft]:
     """A Responses item's messages; a user or developer message's injected parts marked as context."""
     found = read_item(source, session)
+    source.account(responses.claimed(source.value) if responses.is_item(source.value)
+                   else elements.claimed(source.value), "item")
     if source.get("type") != "message" or source.get("role") not in ("user", "developer"):
         return found
     if _mixes_injected(source.get("content")):
@@ -190,7 +256,7 @@ def _mixes_injected(content: Any) -> bool:
     return kinds == {True, False}
 
 
-def _parts_one_by_one(source: JsonObject) -> list[Piece]:
+def _parts_one_by_one(source: JsonObject) -> list[Draft]:
     node = source.node_of("content")
     spans = [item.span for item in node.items] if node is not None and node.items else []
     found = []
@@ -198,10 +264,10 @@ def _parts_one_by_one(source: JsonObject) -> list[Piece]:
         text = part_text(part)
         span = spans[at] if at < len(spans) else source.span
         if text is None:
-            found.append(pieces.unclassified("unknown", part.get("type") if isinstance(part, dict) else None, part,
+            found.append(drafts.unclassified("unknown", part.get("type") if isinstance(part, dict) else None, part,
                                              span, "W-JSON-UNKNOWN-PART", "A content part beside injected context"))
             continue
-        found.append(Piece(dict(role=source.get("role"), channel="final", content=text, end="end",
+        found.append(Draft(dict(role=source.get("role"), channel="final", content=text, end="end",
                                 intent="context" if _injected(text) else None), span))
     return found
 
@@ -210,8 +276,8 @@ def _injected(text: str) -> bool:
     return text.lstrip().startswith(INJECTED_OPENINGS)
 
 
-def _system(value: Any, name: str) -> Piece:
-    return Piece(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
+def _system(value: Any, name: str) -> Draft:
+    return Draft(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
 
 
 def _usage(value: dict[str, Any]) -> Usage | None:

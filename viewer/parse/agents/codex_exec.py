@@ -26,9 +26,9 @@ from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import openai_usage, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, shown_json
-from viewer.parse.json import pieces
-from viewer.parse.json.flat import flat_text
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 
 EXEC_TYPES = ("thread.started", "turn.started", "turn.completed", "turn.failed", "item.started", "item.updated",
               "item.completed", "error")
@@ -72,7 +72,7 @@ def parse_codex_exec(text: str, lines: Iterable[Line], unreadable: list[Diagnost
                 session.add_line(line, [_system(message, kind)], session.next_turn())
             else:
                 what = f"A line {type_phrase(kind, line.value)}"
-                session.add_line(line, [pieces.unclassified("unknown", kind, line.value, line.span,
+                session.add_line(line, [drafts.unclassified("unknown", kind, line.value, line.span,
                                                             "W-JSON-UNKNOWN-ITEM", what)], session.next_turn())
         for line in pending.values():
             quiet.remove(line.span)
@@ -93,13 +93,13 @@ def _item(session: Session, line: Line, turn: int, cut: bool = False) -> None:
     session.add_line(line, found, turn, problems)
 
 
-def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
+def _item_pieces(source: JsonObject, session: Session) -> list[Draft]:
     kind, item_id = source.get("type"), source.text("id")
     if kind == "agent_message":
-        return [Piece(dict(role="assistant", channel="final", content=source.text("text") or "", end="end"),
+        return [Draft(dict(role="assistant", channel="final", content=source.text("text") or "", end="end"),
                       source.span_of("text"))]
     if kind == "reasoning":
-        return [pieces.analysis("assistant", source.text("text") or "", source.span_of("text"))]
+        return [drafts.analysis("assistant", source.text("text") or "", source.span_of("text"))]
     if kind == "command_execution":
         return _call_and_reply(source, "shell", {"command": source.get("command")}, "command",
                                flat_text(source.get("aggregated_output")), "aggregated_output",
@@ -113,22 +113,22 @@ def _item_pieces(source: JsonObject, session: Session) -> list[Piece]:
         return _call_and_reply(source, address, source.get("arguments"), "arguments", flat_text(result),
                                "error" if source.get("error") else "result", _failed(source, bool(source.get("error"))))
     if kind == "web_search":
-        return [pieces.call("web_search", shown_json({"query": source.get("query")}), source.span_of("query"),
+        return [drafts.call("web_search", shown_json({"query": source.get("query")}), source.span_of("query"),
                             item_id)]
     if kind == "todo_list":
-        return [Piece(dict(role="assistant", channel="commentary", intent="status",
+        return [Draft(dict(role="assistant", channel="commentary", intent="status",
                            content=shown_json(source.get("items")), end="end"), source.span_of("items"))]
     if kind == "error":
         return [_system(source.get("message"), "error")]
-    return [pieces.unclassified("assistant", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
+    return [drafts.unclassified("assistant", kind, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
                                 f"An item {type_phrase(kind, source.value)}")]
 
 
 def _call_and_reply(source: JsonObject, address: str, arguments: Any, arguments_key: str, result: str,
-                    result_key: str, failed: bool) -> list[Piece]:
+                    result_key: str, failed: bool) -> list[Draft]:
     item_id = source.text("id")
-    session_call = pieces.call(address, shown_json(arguments), source.span_of(arguments_key), item_id)
-    reply = pieces.reply(address, result, source.span_of(result_key), item_id)
+    session_call = drafts.call(address, shown_json(arguments), source.span_of(arguments_key), item_id)
+    reply = drafts.reply(address, result, source.span_of(result_key), item_id)
     if failed:
         reply.problems.append(Pending("W-TOOL-ERROR", f"The tool {address} reported a failure.",
                                       source.span_of(result_key)))
@@ -139,8 +139,8 @@ def _failed(source: JsonObject, failed: bool) -> bool:
     return failed or source.get("status") in ("failed", "declined")
 
 
-def _system(value: Any, name: str) -> Piece:
-    return Piece(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
+def _system(value: Any, name: str) -> Draft:
+    return Draft(dict(role="system", name=name, channel="final", content=flat_text(value), end="end"), None)
 
 
 def _with_meta(session: Session, usage: dict[int, Usage]):

@@ -36,9 +36,13 @@ class Line:
     def member(self, key: str) -> Member | None:
         """A top-level member with its span. Read on demand: most lines never need a span finer than their own,
         and the C decoder reads a line ten times faster than a reading that keeps spans."""
+        return self.members().get(key)
+
+    def members(self) -> dict[str, Member]:
+        """Every top-level member with its span (read on demand, as `member`)."""
         if self._members is None:
             self._members = dict(read_value(self.text, self.span[0], 1).members)
-        return self._members.get(key)
+        return self._members
 
     def whole(self, key: str) -> Node | None:
         """A member's value standing for the whole line (its span the line's): what a reader is given first."""

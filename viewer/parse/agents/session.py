@@ -10,10 +10,10 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Segment, Span
 from viewer.parse.agents.lines import Line
-from viewer.parse.json.container import frame
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import read_value
-from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.source import JsonObject, Draft
+from viewer.parse.json.unpacked import frame
 
 LOCATED_DEPTH = 2
 """Levels of a message object read with spans when it gives several messages (its members and its content's
@@ -33,7 +33,7 @@ class Session(MessageBuilder):
         self._said: dict[int, list[int]] = {}
         """Per turn: its assistant answers that no call has followed yet."""
 
-    def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Piece]]:
+    def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Draft]]:
         """The object under `key` of a line read by `reader`, first as standing for the whole line; read again
         with the spans of its members and blocks when it gives several messages, which then span their own
         block (most lines give one, whose span and whose diagnostics' are the line's: reading spans costs ten
@@ -46,7 +46,7 @@ class Session(MessageBuilder):
             found = reader(source)
         return source, found
 
-    def add_line(self, line: Line, found: list[Piece], turn: int, problems=()) -> None:
+    def add_line(self, line: Line, found: list[Draft], turn: int, problems=()) -> None:
         """The pieces of one line as messages of `turn`: one piece spans the whole line."""
         first = len(self.messages)
         for piece in found:

@@ -101,8 +101,8 @@ Broken envelopes
 from __future__ import annotations
 
 from viewer.model import Transcript
-from viewer.parse.chatml.envelopes import Reader
 from viewer.model.collector import collector_paused
+from viewer.parse.chatml.envelopes import Reader
 from viewer.parse.options import ParseOptions
 
 
@@ -110,7 +110,7 @@ def parse_chatml(text: str, options: ParseOptions) -> Transcript:
     """Parse ChatML / OpenChatML 0.1 text. Never raises: every defect is a diagnostic.
 
     The reader walks envelopes (envelopes.py, finding tokens with marks.py), cuts each body into pieces
-    (body.py, with template tags read by tags.py and what both share in pieces.py), and makes the pieces of a
+    (body.py, with template tags read by tags.py and what both share in scanning.py), and makes the stretches of a
     turn into messages (turns.py)."""
     with collector_paused:  # see viewer/model/collector.py: a big transcript's objects all live on
         return Reader(text, options).run()

@@ -8,21 +8,21 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.chatml.marks import next_body_token
-from viewer.parse.chatml.pieces import DECODER, SPACE, UNREADABLE, Piece, call_target, declare, json_values
+from viewer.parse.chatml.scanning import DECODER, SPACE, UNREADABLE, Stretch, call_target, declare, json_values
 from viewer.parse.chatml.tags import LookAhead, declare_tool_blocks, reasoning_opened_in_prompt, tag_finder, tag_piece
 from viewer.parse.common import Pending, trim_newline
 
 THOUGHTS = ("reflect", "introspect", "reason")
 FIM_KINDS = ("fim_prefix", "fim_middle", "fim_suffix")
 FILE_SEPARATOR = "file_separator"
-__all__ = ["FILE_SEPARATOR", "FIM_KINDS", "THOUGHTS", "UNREADABLE", "Piece", "call_target", "scan_body"]
+__all__ = ["FILE_SEPARATOR", "FIM_KINDS", "THOUGHTS", "scan_body"]
 
 
 def scan_body(text: str, start: int, end: int, role: str, tools: dict[str, Any], *,
-              read_tags: bool = True) -> tuple[list[Piece], list[Pending]]:
+              read_tags: bool = True) -> tuple[list[Stretch], list[Pending]]:
     """Cut a body into text, token and tag pieces; record declared tools. `read_tags` False leaves template
     tags as text (a document between envelopes is one user message, whatever it holds)."""
-    pieces: list[Piece] = []
+    pieces: list[Stretch] = []
     notes: list[Pending] = []
     position = text_from = _template_prelude(text, start, end, role if read_tags else "", tools, pieces, notes)
     tags = tag_finder(text, end, role if read_tags else "")
@@ -55,7 +55,7 @@ def scan_body(text: str, start: int, end: int, role: str, tools: dict[str, Any],
     return pieces, notes
 
 
-def _template_prelude(text: str, start: int, end: int, role: str, tools: dict[str, Any], pieces: list[Piece],
+def _template_prelude(text: str, start: int, end: int, role: str, tools: dict[str, Any], pieces: list[Stretch],
                       notes: list[Pending]) -> int:
     """What a template's tags say about a whole body before it is cut: a system prompt's `<tools>`, and an
     assistant body that starts inside reasoning opened in the prompt. Returns where cutting starts."""
@@ -68,32 +68,32 @@ def _template_prelude(text: str, start: int, end: int, role: str, tools: dict[st
     return position
 
 
-def _add(pieces: list[Piece], text: str, text_from: int, piece: Piece) -> None:
+def _add(pieces: list[Stretch], text: str, text_from: int, piece: Stretch) -> None:
     """Add a token or tag piece, after the text since the last piece."""
     if piece.span[0] > text_from:
         pieces.append(_text_piece(text, text_from, piece.span[0]))
     pieces.append(piece)
 
 
-def _text_piece(text: str, start: int, end: int) -> Piece:
+def _text_piece(text: str, start: int, end: int) -> Stretch:
     chunk = text[start:end]
-    return Piece("text", (start, end), content=chunk, shown=chunk)
+    return Stretch("text", (start, end), content=chunk, shown=chunk)
 
 
 def _token_piece(text: str, name: str, match: re.Match[str], end: int, tools: dict[str, Any],
-                 notes: list[Pending]) -> Piece:
+                 notes: list[Pending]) -> Stretch:
     if name in THOUGHTS:
-        return Piece("flag", match.span(), shown=name)
+        return Stretch("flag", match.span(), shown=name)
     if name.startswith("start_"):
         return _thought_block(text, name[len("start_"):], match, end, notes)
     if name == "function_list":
         return _function_list(text, match, end, tools, notes)
     if name in ("function_call", "function_output"):
         return _function_piece(text, name, match, end, notes)
-    return Piece(name, match.span())
+    return Stretch(name, match.span())
 
 
-def _function_piece(text: str, name: str, match: re.Match[str], end: int, notes: list[Pending]) -> Piece:
+def _function_piece(text: str, name: str, match: re.Match[str], end: int, notes: list[Pending]) -> Stretch:
     """A function call or output: the token and the JSON after it."""
     value, (json_start, json_end) = _json_after(text, match.end(), end)
     if value is UNREADABLE and name == "function_output":
@@ -102,10 +102,10 @@ def _function_piece(text: str, name: str, match: re.Match[str], end: int, notes:
     if name == "function_call" and call_target(value)[1] is UNREADABLE:
         notes.append(Pending("E-CALL-SCHEMA", _call_problem(value), (match.start(), json_end)))
     raw = text[json_start:json_end]
-    return Piece(name, (match.start(), json_end), content=raw, shown=raw, value=value)
+    return Stretch(name, (match.start(), json_end), content=raw, shown=raw, value=value)
 
 
-def _thought_block(text: str, kind: str, match: re.Match[str], end: int, notes: list[Pending]) -> Piece:
+def _thought_block(text: str, kind: str, match: re.Match[str], end: int, notes: list[Pending]) -> Stretch:
     closer = f"<|end_{kind}|>"
     close = text.find(closer, match.end(), end)
     if close == -1:
@@ -115,7 +115,7 @@ def _thought_block(text: str, kind: str, match: re.Match[str], end: int, notes: 
     else:
         inner, block_end = text[match.end():close], close + len(closer)
     inner = trim_newline(inner, lead=True, tail=True)
-    return Piece(kind, (match.start(), block_end), content=inner, shown=inner)
+    return Stretch(kind, (match.start(), block_end), content=inner, shown=inner)
 
 
 def _json_text_after(text: str, start: int, end: int) -> tuple[int, str]:
@@ -137,7 +137,7 @@ def _json_after(text: str, start: int, end: int) -> tuple[Any, Span]:
 
 
 def _function_list(text: str, match: re.Match[str], end: int, tools: dict[str, Any],
-                   notes: list[Pending]) -> Piece:
+                   notes: list[Pending]) -> Stretch:
     at, chunk = _json_text_after(text, match.end(), end)
     values, stop, failed = json_values(chunk)
     span = (match.start(), at + stop)
@@ -148,7 +148,7 @@ def _function_list(text: str, match: re.Match[str], end: int, tools: dict[str, A
         for definition in value if isinstance(value, list) else [value]:
             declare(definition, tools, notes, span, "after <|function_list|>")
     raw = text[match.end():at + stop]
-    return Piece("function_list", span, content=raw, shown=raw.strip(), value=values)
+    return Stretch("function_list", span, content=raw, shown=raw.strip(), value=values)
 
 
 def _call_problem(call: Any) -> str:

@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from viewer.model import Message, Segment, Span
-from viewer.parse.chatml.pieces import UNREADABLE, call_target, whole_json
+from viewer.parse.chatml.scanning import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json
 

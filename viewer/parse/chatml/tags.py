@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from viewer.analysis.jsontext import loads
 from viewer.model import Segment, Span
-from viewer.parse.chatml.pieces import (DECODER, SPACE, UNREADABLE, Piece, call_target, declare, json_values,
+from viewer.parse.chatml.scanning import (DECODER, SPACE, UNREADABLE, Stretch, call_target, declare, json_values,
                                         whole_json)
 from viewer.parse.common import Pending, qualified_tool_name, shown_json, trim_newline
 
@@ -68,7 +68,7 @@ def _quoted(text: str, match: re.Match[str], end: int) -> bool:
             and match.end() < end and text[match.end()] == "`")
 
 
-def reasoning_opened_in_prompt(text: str, start: int, end: int, notes: list[Pending]) -> tuple[list[Piece], int]:
+def reasoning_opened_in_prompt(text: str, start: int, end: int, notes: list[Pending]) -> tuple[list[Stretch], int]:
     """When the first think tag of an assistant body is `</think>`, the template wrote `<think>` into the prompt
     (QwQ, DeepSeek-R1): the body up to it is reasoning. Returns that piece (or none) and where reading goes on."""
     position = start
@@ -80,7 +80,7 @@ def reasoning_opened_in_prompt(text: str, start: int, end: int, notes: list[Pend
 
 
 def tag_piece(text: str, match: re.Match[str], text_from: int, body_start: int, end: int, role: str,
-              notes: list[Pending]) -> tuple[list[Piece], int]:
+              notes: list[Pending]) -> tuple[list[Stretch], int]:
     """The pieces a tag starts (none when the tag stays text; several for a `<tool_call>` block holding several
     calls) and where reading goes on. `text_from` is where the text before the tag began: a stray `</think>`
     makes that text reasoning."""
@@ -98,12 +98,12 @@ def tag_piece(text: str, match: re.Match[str], text_from: int, body_start: int, 
         turn = "an assistant" if role == "assistant" else f"a {role}"
         notes.append(Pending("W-MISPLACED-BLOCK", f"A <{name}> block in {turn} turn, which does not write one; it "
                                                   "is kept as an unclassified message, hidden by default.", span))
-        return [Piece(UNCLASSIFIED, span, *_shown_twice(_trimmed(inner)), value=name)], block_end
+        return [Stretch(UNCLASSIFIED, span, *_shown_twice(_trimmed(inner)), value=name)], block_end
     if name == "think":
-        return [Piece("think", span, *_shown_twice(_trimmed(inner)))], _after_line_breaks(text, block_end, end)
+        return [Stretch("think", span, *_shown_twice(_trimmed(inner)))], _after_line_breaks(text, block_end, end)
     if name == "tool_call":
         return _calls(text, match.end(), inner_end, span, notes), block_end
-    return [Piece("tool_response", span, *_shown_twice(_trimmed(inner)), whole_json(inner))], block_end
+    return [Stretch("tool_response", span, *_shown_twice(_trimmed(inner)), whole_json(inner))], block_end
 
 
 def _block(text: str, match: re.Match[str], name: str, end: int, notes: list[Pending]) -> tuple[int, int]:
@@ -119,14 +119,14 @@ def _block(text: str, match: re.Match[str], name: str, end: int, notes: list[Pen
 
 
 def _reasoning_up_to(text: str, closer: re.Match[str], text_from: int, body_start: int, end: int,
-                     notes: list[Pending]) -> tuple[list[Piece], int]:
+                     notes: list[Pending]) -> tuple[list[Stretch], int]:
     span = (text_from, closer.end())
     if text_from != body_start:
         notes.append(Pending("W-THINK-UNOPENED", "This </think> follows other parts of the turn with no <think> "
                                                  "before it; the text since the last part is read as reasoning.",
                              span))
     inner = _trimmed(text[text_from:closer.start()])
-    return [Piece("think", span, inner, inner)], _after_line_breaks(text, closer.end(), end)
+    return [Stretch("think", span, inner, inner)], _after_line_breaks(text, closer.end(), end)
 
 
 def _after_line_breaks(text: str, start: int, end: int) -> int:
@@ -144,7 +144,7 @@ def _shown_twice(text: str) -> tuple[str, str]:
     return text, text
 
 
-def _calls(text: str, start: int, end: int, span: Span, notes: list[Pending]) -> list[Piece]:
+def _calls(text: str, start: int, end: int, span: Span, notes: list[Pending]) -> list[Stretch]:
     """The calls of one `<tool_call>` block: one JSON value, or several one after another (ollama's Hermes 3
     template writes all the calls of a turn into one block), each a piece; the first and last also span the
     tags. Anything else in the block makes the whole block one call of an unknown tool."""
@@ -161,7 +161,7 @@ def _calls(text: str, start: int, end: int, span: Span, notes: list[Pending]) ->
                    else 'needs a string "name" and an object "arguments"')
             notes.append(Pending("E-CALL-SCHEMA", f"The call in this <tool_call> block {why}; it is kept as a "
                                                   "call of an unknown tool.", piece_span))
-        pieces.append(Piece("tool_call", piece_span, raw, raw, value))
+        pieces.append(Stretch("tool_call", piece_span, raw, raw, value))
     return pieces
 
 
@@ -218,7 +218,7 @@ def _declare_all(chunk: str, tools: dict[str, Any], notes: list[Pending], span: 
             declare(definition, tools, notes, span, "inside <tools>")
 
 
-def tag_message(role: str, name: str | None, piece: Piece) -> dict[str, Any]:
+def tag_message(role: str, name: str | None, piece: Stretch) -> dict[str, Any]:
     """The fields of the message a tag block becomes (before its index, turn and final span are known)."""
     kind = piece.value if piece.kind == UNCLASSIFIED else piece.kind
     common = {"span": piece.span, "segments": (Segment.of(kind, piece.shown, piece.span),), "content": piece.content}

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from viewer.model import Segment, Span
-from viewer.parse.chatml.body import FILE_SEPARATOR, FIM_KINDS, THOUGHTS, UNREADABLE, Piece, call_target
+from viewer.parse.chatml.body import FILE_SEPARATOR, FIM_KINDS, THOUGHTS
+from viewer.parse.chatml.scanning import UNREADABLE, Stretch, call_target
 from viewer.parse.chatml.tags import TAG_KINDS, tag_message
 from viewer.parse.common import qualified_tool_name, shown_json, trim_newline
 
@@ -32,11 +33,11 @@ class Envelope:
     end: str
 
 
-def turn_messages(envelope: Envelope, pieces: list[Piece]) -> list[Draft]:
+def turn_messages(envelope: Envelope, pieces: list[Stretch]) -> list[Draft]:
     """The messages of one envelope, in source order; at least one."""
     split_off = _SPLIT_OFF.get(envelope.role, ())
     messages: list[Draft] = []
-    run: list[Piece] = []
+    run: list[Stretch] = []
     for piece in pieces:
         if piece.kind not in split_off:
             run.append(piece)
@@ -50,7 +51,7 @@ def turn_messages(envelope: Envelope, pieces: list[Piece]) -> list[Draft]:
     return messages
 
 
-def run_message(envelope: Envelope, run: list[Piece]) -> Draft:
+def run_message(envelope: Envelope, run: list[Stretch]) -> Draft:
     """The message of a stretch of pieces that stay together."""
     body_start, body_end = envelope.body
     span = (run[0].span[0], run[-1].span[1]) if run else envelope.body
@@ -60,7 +61,7 @@ def run_message(envelope: Envelope, run: list[Piece]) -> Draft:
             "segments": _segments(run)}
 
 
-def _split_message(envelope: Envelope, piece: Piece) -> Draft:
+def _split_message(envelope: Envelope, piece: Stretch) -> Draft:
     """A thought block, call, tool output or template tag block that is a message of its own."""
     if piece.kind in TAG_KINDS:
         return tag_message(envelope.role, envelope.name, piece)
@@ -80,7 +81,7 @@ def _split_message(envelope: Envelope, piece: Piece) -> Draft:
                 content_type=None if output is UNREADABLE else "json", **common)
 
 
-def _segments(run: list[Piece]) -> tuple[Segment, ...]:
+def _segments(run: list[Stretch]) -> tuple[Segment, ...]:
     """Segments of a message made of a run of pieces, or none when it is plain text."""
     if all(piece.kind == "text" for piece in run):
         return ()
@@ -112,5 +113,5 @@ def _text_segment(kind: str, text: str, span: Span, forced: bool) -> list[Segmen
     return [Segment.of(kind, trim_newline(text, lead=True, tail=True), span)]
 
 
-def _has_substance(run: list[Piece]) -> bool:
+def _has_substance(run: list[Stretch]) -> bool:
     return any(piece.kind != "text" or piece.content.strip() for piece in run)

@@ -28,7 +28,7 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import CHANNELS, Message, Meta, Transcript
 from viewer.parse.common import shown_json
 from viewer.parse.exports.conversations import Conversation, iso_time, read_export, title_of
-from viewer.parse.json.pieces import hidden_role
+from viewer.parse.json.drafts import hidden_role
 from viewer.parse.json.positions import Node
 from viewer.parse.options import ParseOptions
 

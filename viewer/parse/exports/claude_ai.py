@@ -22,11 +22,11 @@ from typing import Any
 from viewer.model import Message, Meta, Span, Transcript
 from viewer.parse.common import Pending
 from viewer.parse.exports.conversations import Conversation, iso_time, read_export, title_of
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import block_reader
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import Node
-from viewer.parse.json.source import Piece, type_phrase
+from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
 DIALECT = "claude-ai"
@@ -104,7 +104,7 @@ def _read_message(item: Node, turn: int, parent: int | None, conversation: Conve
     sender = value.get("sender")
     role = SENDERS.get(sender) if isinstance(sender, str) else None
     found = _pieces(item, role or "unknown", conversation, calls) if role is not None else [
-        pieces.unclassified("unknown", sender, {"sender": sender}, item.span, "W-UNKNOWN-ROLE",
+        drafts.unclassified("unknown", sender, {"sender": sender}, item.span, "W-UNKNOWN-ROLE",
                             f"A chat message from {type_phrase(sender, value)}")]
     meta = Meta(timestamp=iso_time(value.get("created_at"))) if value.get("created_at") else None
     for piece in found:
@@ -123,7 +123,7 @@ def _read_message(item: Node, turn: int, parent: int | None, conversation: Conve
     return parent if found else None
 
 
-def _pieces(item: Node, role: str, conversation: Conversation, calls: MessageBuilder) -> list[Piece]:
+def _pieces(item: Node, role: str, conversation: Conversation, calls: MessageBuilder) -> list[Draft]:
     value = item.value
     content = item.members.get("content")
     if content is not None and isinstance(content.node.value, list) and content.node.value:
@@ -136,17 +136,17 @@ def _pieces(item: Node, role: str, conversation: Conversation, calls: MessageBui
         if found and found[0].fields.get("channel", "final") == "final" and role == "user":
             found[0].fields["content"] += "\n\n" + named
         else:
-            found.insert(0, Piece(dict(role=role, content=named), item.span))
+            found.insert(0, Draft(dict(role=role, content=named), item.span))
     extracted = _extracted(value.get("attachments"))
     if extracted:
         span = item.members["attachments"].span
-        found.append(Piece(dict(role=role, content=extracted, intent="context"), span))
+        found.append(Draft(dict(role=role, content=extracted, intent="context"), span))
     if len(found) == 1:
         found[0].span = item.span  # one message spans its whole chat message
     return found
 
 
-def _block(block: Node, role: str, calls: MessageBuilder) -> list[Piece]:
+def _block(block: Node, role: str, calls: MessageBuilder) -> list[Draft]:
     value = block.value
     kind = value.get("type") if isinstance(value, dict) else None
     if kind == "text":
@@ -154,16 +154,16 @@ def _block(block: Node, role: str, calls: MessageBuilder) -> list[Piece]:
     reader = block_reader(kind) if role == "assistant" or kind == "tool_result" else None
     if reader is not None and kind in ("thinking", "redacted_thinking", "tool_use", "tool_result"):
         return reader(value, block.span, role, calls)
-    return [pieces.unclassified(role, kind, value, block.span, "W-JSON-UNKNOWN-PART",
+    return [drafts.unclassified(role, kind, value, block.span, "W-JSON-UNKNOWN-PART",
                                 f"A content block {type_phrase(kind, value)}")]
 
 
-def _text_pieces(text: Any, role: str, span: Span) -> list[Piece]:
+def _text_pieces(text: Any, role: str, span: Span) -> list[Draft]:
     """A text without the placeholders the export wrote for blocks it cannot render (each reported)."""
     if not isinstance(text, str):
         return []
     kept = PLACEHOLDER.sub("\n\n", text).strip() if PLACEHOLDER.search(text) else text
-    found = [Piece(dict(role=role, content=kept), span)] if kept.strip() else []
+    found = [Draft(dict(role=role, content=kept), span)] if kept.strip() else []
     for _ in PLACEHOLDER.finditer(text):
         problem = Pending("W-EXPORT-PLACEHOLDER", "The export wrote a placeholder here for a block it cannot "
                                                          "render; it is not the assistant's answer and is left "
@@ -171,7 +171,7 @@ def _text_pieces(text: Any, role: str, span: Span) -> list[Piece]:
         if found:
             found[0].problems.append(problem)
         else:
-            found.append(Piece(dict(role=pieces.hidden_role(role), channel="placeholder", content="", end="end"),
+            found.append(Draft(dict(role=drafts.hidden_role(role), channel="placeholder", content="", end="end"),
                                span, [problem]))
     return found
 

@@ -14,8 +14,8 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Diagnostic, Message, Span, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY, Fork, aside_for, children_of
 from viewer.parse.datasets import between
-from viewer.parse.json.container import frame
 from viewer.parse.json.positions import JsonError, Node, read_value, skip_blank
+from viewer.parse.json.unpacked import frame
 
 ConversationReader = Callable[[str, Node], Transcript]
 """Reads one conversation object (read with spans) of the export into a transcript whose spans point into the

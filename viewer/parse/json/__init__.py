@@ -4,15 +4,15 @@ Containers (container.py): a bare list; an envelope whose list member holds the 
 ShareGPT's `conversations`, a Responses API request's `input` or response's `output`), whose `tools` give
 `Transcript.tools`, whose prompts (`system`, `instructions`) are messages and whose other keys give `header`;
 a single message object (an Anthropic response is one); JSON Lines (one element per line); an array holding one
-whole conversation (a dataset trimmed to one record). Records (records.py): an object that is one conversation
-without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
+whole conversation (a dataset trimmed to one record). Records (shapes.py, level `record`): an object that is one
+conversation without a message list at its top, read by the module of its shape: a Gemini request or response (gemini.py;
 its contents: gemini_content.py), a Chat Completions response (completions.py), an OpenAI or Anthropic batch
 line (batches.py), an Ollama response and the chunks of a streamed one (ollama.py), a preference pair
-(preference.py). Streamed answers (records.lines_reading): the chunks of an Ollama answer, of a Chat Completion
+(preference.py). Streamed answers (shapes.py, level `stream`): the chunks of an Ollama answer, of a Chat Completion
 (completion_chunks.py) or of a Gemini answer (gemini_chunks.py) are one element per answer, choice or candidate,
 whether written as JSON Lines, a JSON array or server-sent events (`data: {…}` lines, container.py).
 
-Element shapes (conversation.py picks the reader of each element by its marks; their keys may mix):
+Element shapes (shapes.py, level `element`, picks the reader of each element by its marks; their keys may mix):
 - OpenChatML 2.0 §10: `role`, `thinking`, `content`, `tool_calls: [{id, function: {name, arguments}}]`.
 - OpenChatML 2.2 §10: `role`, `channel`, `content`, `intent`, `thinking`,
   `tool_call: {id, recipient, content_type, arguments}`; also `recipient`, `call_id`, `content_type`.
@@ -58,51 +58,33 @@ object), W-JSON-FIELD-TYPE (a number where text belongs, read as its JSON text),
 W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with no text), W-JSON-MIXED-CALLS
 (2.0 `tool_calls` beside a 2.2 `tool_call`: both are read, though 2.2 §6 forbids the mix), W-UNCLOSED-BLOCK
 (an unclosed `<think>`) and W-TOOL-ERROR (a `tool_result` with `is_error`, an MCP call's error).
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): what a response says of itself is its messages' meta
+(response_meta.py), the envelope's other members and its tools as written are the header, and a member of an
+element that its reader does not claim is kept raw in the header's `unread` with W-JSON-UNREAD.
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Callable
-
 from viewer.model import Span, Transcript
 from viewer.model.collector import collector_paused
-from viewer.parse.json import inspect_sample, otel, plain_records
-from viewer.parse.json.container import LIST_KEYS, Reading, conversation_of, frame, read_container
-from viewer.parse.json.conversation import ENVELOPE_KEYS, read_conversation, read_reading
-from viewer.parse.json.frameworks import read_framework
+from viewer.parse.json import shapes
 from viewer.parse.json.builder import MessageBuilder
+from viewer.parse.json.container import conversation_of, read_container
+from viewer.parse.json.conversation import read_conversation, read_unpacked
 from viewer.parse.json.positions import JsonError, Partial, read_value
+from viewer.parse.json.unpacked import ENVELOPE_KEYS, LIST_KEYS, Unpacked, conversation_transcript
 from viewer.parse.options import ParseOptions
 
 
 def parse_json(text: str, options: ParseOptions) -> Transcript:
     """Read a JSON or JSON Lines transcript. Never raises on user input.
 
-    container.py finds the elements (positions.py reads JSON with spans), conversation.py reads the envelope
-    and each element with the reader of its shape (plain.py the plain ones), builder.py numbers the messages."""
+    container.py finds the elements (positions.py reads JSON with spans), shapes.py the reader of the whole
+    file, of a document or of each element by its shape (plain.py the plain ones), builder.py numbers the
+    messages."""
     with collector_paused:  # see viewer/model/collector.py: a big file's objects all live on
         reading = read_container(text)
-        if otel.is_trace(reading):
-            return _traces(text, reading)
-        return _transcript(text, reading)
-
-
-def _traces(text: str, reading: Reading) -> Transcript:
-    """OpenTelemetry spans (otel.py): one trace is a conversation, several a dataset of one conversation each;
-    the file's frame and unread text are the dataset's."""
-    traces = otel.traces(reading, text)
-    if len(traces) <= 1:
-        return _transcript(text, reading, read=lambda builder: otel.read_trace(traces[0] if traces else [], builder))
-    conversations = []
-    claimed = [diagnostic.span for diagnostic in (*reading.unread, *reading.notes)]
-    for spans in traces:
-        builder = MessageBuilder(text)
-        header = otel.read_trace(spans, builder)
-        claimed += [message.span for message in builder.messages] + [d.span for d in builder.diagnostics]
-        conversations.append(Transcript(dialect="json", source=text, messages=tuple(builder.messages),
-                                        diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools))
-    return Transcript(dialect="json", source=text, diagnostics=(*reading.unread, *reading.notes),
-                      frame=frame(text, claimed), conversations=tuple(conversations))
+        return shapes.read_file(text, reading) or _transcript(text, reading)
 
 
 def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
@@ -112,10 +94,8 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
     start, end = span
     if not text.startswith("{", start):
         return None
-    # The bulk of big datasets, read the fast way: a batch output line, a preference pair, an Inspect sample
-    # (asked only of a record that starts as their producers start them: most datasets' lines are not such).
-    fast = _FAST_START.match(text, start) and (plain_records.read_line(text, span)
-                                               or inspect_sample.read_sample(text, span))
+    # The bulk of big datasets, read the fast way: a batch output line, a preference pair, an Inspect sample.
+    fast = shapes.read_fast_record(text, span)
     if fast:
         return fast
     try:
@@ -127,29 +107,10 @@ def parse_json_within(text: str, span: Span, options: ParseOptions) -> Transcrip
     return _transcript(text, conversation_of(top, text), span)
 
 
-_FAST_START = re.compile(r'\{[ \t\n\r]*"(?:%s)"' % "|".join(
-    sorted({*plain_records.FIRST_KEYS, *inspect_sample.FIRST_KEYS})))
-"""The first key of a record that a fast reader may read (plain_records.py, inspect_sample.py)."""
-
-
-def _transcript(text: str, reading: Reading, within: Span | None = None,
-                read: Callable[[MessageBuilder], dict[str, Any]] | None = None) -> Transcript:
-    """One conversation: its messages as `read` makes them, by default as the framework or the shape of the
-    reading says."""
+def _transcript(text: str, reading: Unpacked, within: Span | None = None) -> Transcript:
+    """One conversation, as the shape of a document or of its elements says."""
     builder = MessageBuilder(text)
-    header = read(builder) if read is not None else _read(reading, builder)
-    claimed = [message.span for message in builder.messages]
-    diagnostics = (*reading.unread, *reading.notes, *builder.diagnostics)
-    claimed += [diagnostic.span for diagnostic in diagnostics]
-    return Transcript(
-        dialect="json", source=text, messages=tuple(builder.messages),
-        diagnostics=diagnostics, header=header, tools=builder.tools,
-        frame=frame(text, claimed, within))
-
-
-def _read(reading: Reading, builder: MessageBuilder) -> dict[str, Any]:
-    header = read_framework(reading, builder)  # an eval log, a graph's state (frameworks.py)
-    return header if header is not None else read_reading(reading, builder)
+    return conversation_transcript(text, reading, builder, read_unpacked(reading, builder), within)
 
 
 __all__ = ["ENVELOPE_KEYS", "MessageBuilder", "parse_json", "parse_json_within", "read_conversation"]

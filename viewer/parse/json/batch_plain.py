@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from viewer.model import Span
-from viewer.parse.json import batches, completions, preference
-from viewer.parse.json.conversation import ENVELOPE_KEYS
+from viewer.model import Meta, Span, Transcript
+from viewer.parse.json import batches, completions, plain_records, preference
 from viewer.parse.json.plain import key_pattern
+from viewer.parse.json.unpacked import ENVELOPE_KEYS
 
 FIRST_KEYS = ("id", "custom_id")
 """How OpenAI starts a batch output line: its `id`, then its `custom_id`."""
@@ -23,6 +23,11 @@ _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
 _MESSAGE_KEY = key_pattern("message")
 _SCAN = json.JSONDecoder().scan_once
+NOTHING = Meta()
+
+
+def read_record(text: str, span: Span) -> Transcript | None:
+    return plain_records.read_line(text, span, marked, elements)
 
 
 def marked(text: str, start: int, end: int) -> bool:
@@ -42,7 +47,12 @@ def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[s
     choices = body["choices"]
     if len(starts) != len(choices):
         return None
-    return [(choice["message"], (at, _SCAN(text, at)[1]), None) for choice, at in zip(choices, starts)], header
+    found = []
+    for number, (choice, at) in enumerate(zip(choices, starts)):
+        meta, rest = completions.choice_facts(body, choice, number, number == len(choices) - 1)
+        header.update(rest)
+        found.append((choice["message"], (at, _SCAN(text, at)[1]), {"meta": meta} if meta != NOTHING else None))
+    return found, header
 
 
 def _body(value: dict[str, Any]) -> dict[str, Any] | None:

@@ -8,15 +8,15 @@ in the conversation's header (the dataset's index shows it).
   "result": {"type": "succeeded", "message": <a Messages response>}}` (`errored`, `canceled`, `expired`:
   W-API-ERROR).
 
-The request or response inside is read as any JSON conversation (container.conversation_of).
+The request or response inside is read as any JSON conversation, by the reader the caller gives.
 """
 from __future__ import annotations
 
 from viewer.model import make_diagnostic
 from viewer.parse.common import shown_json
-from viewer.parse.json.container import Reading, conversation_of
-from viewer.parse.json.nodes import envelope, member
 from viewer.parse.json.positions import Node
+from viewer.parse.json.record_helpers import envelope, member
+from viewer.parse.json.unpacked import InnerReader, Unpacked
 
 INNER = ("body", "params", "response", "result")
 """The member of a batch line that holds its request or its result."""
@@ -27,10 +27,14 @@ def is_record(value: dict) -> bool:
         "custom_id" in value and value.get("error") is not None)
 
 
-def reading(node: Node, text: str) -> Reading:
+def in_datasets(value: dict) -> bool:
+    return is_record(value)
+
+
+def reading(node: Node, text: str, read_inner: InnerReader) -> Unpacked:
     outer = envelope(node, *INNER, "error")
     inner, wrapper = _inner(node, text)
-    found = conversation_of(inner, text) if inner is not None else Reading([])
+    found = read_inner(inner, text) if inner is not None else Unpacked([])
     found.envelope.update(outer)
     if wrapper is not None:
         found.envelope.update(envelope(wrapper, "body", "message", "error", "type"))
@@ -54,7 +58,7 @@ def _inner(node: Node, text: str) -> tuple[Node | None, Node | None]:
     return None, None
 
 
-def _errors(node: Node, wrapper: Node | None, found: Reading) -> None:
+def _errors(node: Node, wrapper: Node | None, found: Unpacked) -> None:
     """W-API-ERROR for a line's `error`, a failed status, or an Anthropic result that did not succeed."""
     problems = []
     error = node.members.get("error")

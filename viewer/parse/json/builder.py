@@ -14,7 +14,7 @@ from viewer.parse.common import Pending
 from viewer.parse.json import gemini_content, gemini_plain, langchain
 from viewer.parse.json.plain import read_plain
 from viewer.parse.json.positions import Node, read_value
-from viewer.parse.json.source import JsonObject, Piece, kind_of
+from viewer.parse.json.source import JsonObject, Draft, kind_of
 
 ELEMENT_DEPTH = 2
 """Levels of an element read with spans (its members and the items of its arrays) when it gives several
@@ -24,7 +24,7 @@ SPLITTING_KEYS = ("thinking", "reasoning_content", "reasoning", "tool_calls", "t
                   "toolInvocations")
 """Keys that may make one element give several messages (a content list may too)."""
 
-Reader = Callable[[JsonObject, "MessageBuilder"], list[Piece]]
+Reader = Callable[[JsonObject, "MessageBuilder"], list[Draft]]
 """A shape's reader of one element: its messages before they are numbered."""
 FastReader = Callable[[dict[str, Any], Span, "MessageBuilder", int], bool]
 """A shape's reader of its common elements straight into messages (False: not such an element, nothing added)."""
@@ -46,6 +46,10 @@ class MessageBuilder:
         self.tools: dict[str, Any] = {}
         self.turn = 0
         """The turn the next element gives."""
+        self.unread: list[dict[str, Any]] = []
+        """The members of elements that no reader claimed, by the turn the element gave (JsonObject.account)."""
+        self.per_turn: list[dict[str, Any]] = []
+        """What readers kept of elements that belongs to no message (JsonObject.kept), by turn."""
         self._call_names: dict[str, str] = {}
 
     def add(self, element: Node, read: Reader, plain: PlainView | None = None,
@@ -83,6 +87,27 @@ class MessageBuilder:
             source, pieces = self._read(element, read)
         self._number(pieces, element.span, turn)
         self._note(source.problems, len(self.messages) - len(pieces) if pieces else None)
+        self.keep_unread(source, turn)
+
+    def keep_unread(self, source: JsonObject, turn: int) -> None:
+        """What of an element its reader did not claim, and what it kept that belongs to no message, for the
+        header (`with_unread`)."""
+        if source.unread:
+            self.unread.append({"turn": turn, "members": source.unread})
+        if source.kept:
+            self.per_turn.append({"turn": turn, **source.kept})
+
+    def with_unread(self, header: dict[str, Any]) -> dict[str, Any]:
+        """The header, with the members of elements that no reader claimed under `unread` (shown collapsed in the
+        debug view, each named by W-JSON-UNREAD where it stands) and what readers kept per turn (`per_turn`)."""
+        if not self.unread and not self.per_turn:
+            return header
+        header = dict(header)
+        if self.unread:
+            header["unread"] = [*header.get("unread", ()), *self.unread]
+        if self.per_turn:
+            header["per_turn"] = [*header.get("per_turn", ()), *self.per_turn]
+        return header
 
     def add_plain(self, element: Node, plain: PlainView | None = None) -> bool:
         """`add(element, read, plain)` of an element whose plain view (`plain` gives it; None: the element itself)
@@ -99,13 +124,13 @@ class MessageBuilder:
         self.turn += 1
         return True
 
-    def add_pieces(self, pieces: list[Piece], span: Span) -> None:
+    def add_pieces(self, pieces: list[Draft], span: Span) -> None:
         """Messages read from the envelope (a system prompt beside the list): one turn."""
         turn, self.turn = self.turn, self.turn + 1
         self._number(pieces, span, turn)
 
     def mark(self, first: int, fields: dict[str, Any]) -> None:
-        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (records.py's marks); a call
+        """Set `fields` (`intent`, `end`, `meta`) on the messages from index `first` on (a record shape's marks); a call
         keeps its end, and only the last message keeps the meta's usage (a sum over messages counts it once)."""
         meta = fields.get("meta")
         last = len(self.messages) - 1
@@ -128,11 +153,11 @@ class MessageBuilder:
     def _located(self, element: Node, depth: int = ELEMENT_DEPTH) -> Node:
         return read_value(self.text, element.span[0], depth)
 
-    def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Piece]]:
+    def _read(self, element: Node, read: Reader) -> tuple[JsonObject, list[Draft]]:
         source = JsonObject(element.value, element.span, element.members)
         return source, read(source, self)
 
-    def _number(self, pieces: list[Piece], span: Span, turn: int) -> None:
+    def _number(self, pieces: list[Draft], span: Span, turn: int) -> None:
         for piece in pieces:
             at = span if len(pieces) == 1 else (piece.span or span)
             fields = piece.fields  # numbered once: its fields become the message's, its `content` the `body`

@@ -5,18 +5,20 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.common import qualified_tool_name, shown_json
-from viewer.parse.json.source import JsonObject, Piece, kind_of
+from viewer.parse.json.source import JsonObject, Draft, kind_of
 
 CONSTRAIN = "<|constrain|>"
+LOOK_BACK = 1000
+"""Messages looked back over for the calls a reply without an id answers."""
 
 
-def call_pieces(source: JsonObject, role: str, channel: str | None) -> list[Piece]:
+def call_pieces(source: JsonObject, role: str, channel: str | None) -> list[Draft]:
     """A message per tool call of the element, 2.0 calls first."""
     call_channel = channel if channel in ("analysis", "commentary") else "commentary"
     calls = _listed_calls(source)
     node = source.node_of("tool_calls")
     items = node.items if node is not None and node.items else ()
-    pieces: list[Piece] = []
+    pieces: list[Draft] = []
     for at, call in enumerate(calls):
         span = items[at].span if at < len(items) else source.span_of("tool_calls")
         pieces.extend(_call_piece(call, span, role, call_channel, source, openai=True))
@@ -45,7 +47,7 @@ def _listed_calls(source: JsonObject) -> list[Any]:
     return calls
 
 
-def _call_piece(call: Any, span: Span, role: str, channel: str, source: JsonObject, openai: bool) -> list[Piece]:
+def _call_piece(call: Any, span: Span, role: str, channel: str, source: JsonObject, openai: bool) -> list[Draft]:
     if not isinstance(call, dict):
         source.problem("W-JSON-SHAPE", f"A tool call is {kind_of(call)}, not an object; it was skipped.", span)
         return []
@@ -66,7 +68,7 @@ def _call_piece(call: Any, span: Span, role: str, channel: str, source: JsonObje
                   content_type=content_type, constrained=constrained,
                   call_id=holder.text("id") or holder.text("call_id"),
                   content=_arguments(function), end="call")
-    return [Piece(fields, span, holder.problems + (function.problems if function is not holder else []))]
+    return [Draft(fields, span, holder.problems + (function.problems if function is not holder else []))]
 
 
 def _arguments(function: JsonObject) -> str:
@@ -87,3 +89,22 @@ def read_content_type(written: str | None) -> tuple[str | None, bool]:
     if stripped.startswith(CONSTRAIN):
         return stripped[len(CONSTRAIN):].strip() or None, True
     return stripped or None, False
+
+
+def awaiting_replies(messages: list[Any]) -> list[str | None]:
+    """The tools of the calls of the last calling turn that no reply has answered yet, in order: what the next
+    replies answer when a format's replies name neither call nor tool (ShareGPT's observations, LLaMA-Factory's
+    tool messages). Nothing when something other than reasoning, calls and replies came after those calls."""
+    calls: list[str | None] = []
+    replies = 0
+    for message in reversed(messages[-LOOK_BACK:]):
+        if message.end == "call" and message.role == "assistant":
+            calls.append(message.recipient)
+        elif calls:
+            break
+        elif message.role == "tool":
+            replies += 1
+        elif message.channel != "analysis":
+            return []
+    calls.reverse()
+    return calls[replies:] if replies < len(calls) else calls[-1:]

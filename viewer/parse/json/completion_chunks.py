@@ -19,10 +19,10 @@ from typing import Any
 
 from viewer.model import Span, make_diagnostic
 from viewer.parse.json import stream_meta
-from viewer.parse.json.container import Reading
-from viewer.parse.json.nodes import cut_short, spanning
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import cut_short, spanning
 from viewer.parse.json.source import kind_of
+from viewer.parse.json.unpacked import Unpacked
 
 TEXT_KEYS = ("reasoning_content", "reasoning", "content", "refusal")
 """Delta fields whose text pieces are joined, in the order a message object is read."""
@@ -112,9 +112,13 @@ class _Choice:
         return Node(value, spanning(self.spans), members)
 
 
-def streamed(found: Reading) -> Reading:
+def starts(first: Any) -> bool:
+    return is_chunk(first)
+
+
+def streamed(found: Unpacked) -> Unpacked:
     """The elements with the chunks of each completion made one element per choice; other elements kept."""
-    merged = Reading([], found.envelope, found.unread, found.key, notes=list(found.notes), marks=dict(found.marks))
+    merged = Unpacked([], found.envelope, found.unread, found.key, notes=list(found.notes), marks=dict(found.marks))
     chunks: list[Node] = []
     for element in found.elements:
         if is_chunk(element.value) and (not chunks or element.value.get("id") == chunks[0].value.get("id")):
@@ -128,7 +132,7 @@ def streamed(found: Reading) -> Reading:
     return merged
 
 
-def _add_completion(merged: Reading, chunks: list[Node]) -> None:
+def _add_completion(merged: Unpacked, chunks: list[Node]) -> None:
     """One completion's choices, in the order they first appear, each an element."""
     choices: dict[Any, _Choice] = {}
     for chunk in chunks:

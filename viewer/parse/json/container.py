@@ -8,57 +8,25 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from viewer.model import Diagnostic, LineIndex, Segment, Span, make_diagnostic
+from viewer.model import Diagnostic, LineIndex, Span, make_diagnostic
 from viewer.model.lines import line_spans
-from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
+from viewer.parse.json import shapes
+from viewer.parse.json.positions import JsonError, Node, Partial, read_value, skip_blank
+from viewer.parse.json.unpacked import ITEM_LISTS, LIST_KEYS, Unpacked, is_element, list_key
 
-LIST_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns", "contents")
-"""Envelope members whose array holds the conversation's elements, in the order they are preferred when a
-document has several (the keys datasets.py recognises a conversation by; Gemini's `contents`, read as a record
-by gemini.py, is kept here so that a request cut short keeps the contents read before the cut)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What the container gave: the message elements, the envelope around them, and what was not read."""
-
-    elements: list[Node]
-    """The message elements (or Responses API items, or ShareGPT turns), in order."""
-    envelope: dict[str, Member] = field(default_factory=dict)
-    """Top-level members of the envelope other than the list itself."""
-    unread: list[Diagnostic] = field(default_factory=list)
-    """W-JSON-SYNTAX diagnostics over text that could not be read."""
-    key: str | None = None
-    """The envelope member that held the elements (one of LIST_KEYS); None for a bare list, a single object or
-    JSON Lines."""
-    notes: list[Diagnostic] = field(default_factory=list)
-    """What a record says of itself (records.py: an API error, a stream cut short)."""
-    prompts_first: bool = False
-    """Whether the envelope's prompts come before every element wherever they stand (a Gemini SDK dump writes the
-    system instruction in `config`, after the contents)."""
-    marks: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """Message fields set on every message of an element, by the element's position (records.py: a preference
-    pair's rejected answer is `intent: rejected`; a stream cut short ends `eof`)."""
-    continued: set[int] = field(default_factory=set)
-    """Positions of elements that are of the turn of the element before them (the other choices of one streamed
-    answer: their chunks interleave, so the choices are one turn)."""
-
-    @property
-    def unread_size(self) -> int:
-        return sum(end - start for start, end in (diagnostic.span for diagnostic in self.unread))
+_NOT_BLANK = re.compile(r"\S")
 
 
-def read_container(text: str) -> Reading:
+def read_container(text: str) -> Unpacked:
     """Read the text as the container it looks like; when it could be either a document or JSON Lines, as the
-    one that reads more of it. The chunks of a streamed answer (Ollama's) are one element (records.py)."""
-    from viewer.parse.json.records import lines_reading  # records.py reads its shapes with this module
-    return lines_reading(_read_container(text))
+    one that reads more of it. The chunks of a streamed answer are one element per answer (shapes.streamed)."""
+    return shapes.streamed(_read_container(text))
 
 
-def _read_container(text: str) -> Reading:
+def _read_container(text: str) -> Unpacked:
     start = skip_blank(text, 0)
     if start == len(text):
-        return Reading([])
+        return Unpacked([])
     if text.startswith("[", start):
         return _read_document(text, start)
     if is_event_stream(text, start):
@@ -94,7 +62,7 @@ def _has_more_lines(text: str, start: int) -> bool:
     return end != -1 and _NOT_BLANK.search(text, end) is not None
 
 
-def _read_document(text: str, start: int) -> Reading:
+def _read_document(text: str, start: int) -> Unpacked:
     depth = 1 if text[start] == "[" else 2
     partial = Partial(LIST_KEYS)
     try:
@@ -110,62 +78,42 @@ def _read_document(text: str, start: int) -> Reading:
     return reading
 
 
-def conversation_of(node: Node, text: str) -> Reading:
+def conversation_of(node: Node, text: str) -> Unpacked:
     """One conversation's node (read with spans two levels down, see positions.read_value) as its elements and
-    envelope: a list's items, the array of the envelope's list member, a record's parts (records.py), or the
+    envelope: a list's items, the array of the envelope's list member, a record's parts (shapes.record), or the
     object itself as one element. A list holding one whole conversation (a dataset trimmed to one record) is
     that conversation."""
-    # records.py reads its shapes with this function (a batch line holds a request): imported here, not above.
-    from viewer.parse.json.records import is_conversation, record_reading
     if isinstance(node.value, list):
-        if len(node.items) == 1 and is_conversation(node.items[0].value):
+        if len(node.items) == 1 and shapes.is_conversation(node.items[0].value):
             return conversation_of(read_value(text, node.items[0].span[0], 2), text)
-        return Reading(list(node.items))
-    record = record_reading(node, text) if isinstance(node.value, dict) else None
+        return Unpacked(list(node.items))
+    record = shapes.record(node, text, conversation_of) if isinstance(node.value, dict) else None
     if record is not None:
         return record
     key = list_key(node.value) if isinstance(node.value, dict) else None
     if key is None and isinstance(node.value, dict) and _is_text_request(node.value):
-        return Reading([], dict(node.members))
+        return Unpacked([], dict(node.members))
     if key is None:
-        return Reading([node])
+        return Unpacked([node])
     envelope = {name: member for name, member in node.members.items() if name != key}
-    return Reading(list(node.members[key].node.items), envelope, key=key)
-
-
-def list_key(value: dict) -> str | None:
-    """The member whose array holds the elements, by the marks of each shape: ShareGPT's `conversations`,
-    `messages`, a Responses request's `input` or response's `output` (an item with a `type` or a message with a
-    `role` may hold an `output` list of its own: that object is one element). None: the object is one element."""
-    for key in LIST_KEYS:
-        if isinstance(value.get(key), list) and not (key in ITEM_LISTS and _is_element(value)):
-            return key
-    return None
-
-
-ITEM_LISTS = ("input", "output")
-_NOT_BLANK = re.compile(r"\S")
-
-
-def _is_element(value: dict) -> bool:
-    return "type" in value or "role" in value
+    return Unpacked(list(node.members[key].node.items), envelope, key=key)
 
 
 def _is_text_request(value: dict) -> bool:
     """A Responses API request whose `input` is the user's text: an envelope with no list, all prompts."""
-    return isinstance(value.get("input"), str) and not _is_element(value)
+    return isinstance(value.get("input"), str) and not is_element(value)
 
 
-def _partial_reading(text: str, start: int, partial: Partial, error: JsonError) -> Reading:
+def _partial_reading(text: str, start: int, partial: Partial, error: JsonError) -> Unpacked:
     """A document that breaks off: the elements read so far and the envelope members finished before the error
     are kept, the rest is one W-JSON-SYNTAX diagnostic."""
     members = partial.members
-    if partial.key is None and not partial.items or partial.key in ITEM_LISTS and _is_element(members):
+    if partial.key is None and not partial.items or partial.key in ITEM_LISTS and is_element(members):
         # A single object that breaks off is not read at all: nothing of it was made into messages.
-        return Reading([], unread=[_syntax_to_end(text, start, error)])
+        return Unpacked([], unread=[_syntax_to_end(text, start, error)])
     ends = [member.span[1] for member in members.values()] + [node.span[1] for node in partial.items[-1:]]
     envelope = {key: member for key, member in members.items() if key != partial.key}
-    return Reading(partial.items, envelope, [_syntax_to_end(text, max(ends, default=start), error)], partial.key)
+    return Unpacked(partial.items, envelope, [_syntax_to_end(text, max(ends, default=start), error)], partial.key)
 
 
 def _syntax_to_end(text: str, resume: int, error: JsonError) -> Diagnostic:
@@ -180,7 +128,7 @@ def _syntax_diagnostic(text: str, span: Span, message: str) -> Diagnostic:
     return make_diagnostic("W-JSON-SYNTAX", (min(start, end), end), message)
 
 
-def _read_sequence(text: str, start: int) -> Reading:
+def _read_sequence(text: str, start: int) -> Unpacked:
     """JSON values one after another, each an element; reading stops at the first that is not JSON."""
     elements: list[Node] = []
     position = start
@@ -188,13 +136,13 @@ def _read_sequence(text: str, start: int) -> Reading:
         try:
             node = read_value(text, position, 0)
         except JsonError as error:
-            return Reading(elements, unread=[_syntax_to_end(text, position, error)])
+            return Unpacked(elements, unread=[_syntax_to_end(text, position, error)])
         elements.append(node)
         position = skip_blank(text, node.span[1])
-    return Reading(elements)
+    return Unpacked(elements)
 
 
-def _read_lines(text: str) -> Reading:
+def _read_lines(text: str) -> Unpacked:
     elements: list[Node] = []
     unread: list[Diagnostic] = []
     bad: list[tuple[int, int, int, JsonError]] = []
@@ -213,7 +161,7 @@ def _read_lines(text: str) -> Reading:
         elements.append(node)
     if bad:
         unread.append(_bad_lines(bad))
-    return Reading(elements, unread=unread)
+    return Unpacked(elements, unread=unread)
 
 
 SSE_FIELD = re.compile(r"(?:data|event|id|retry)(?::|$)|:")
@@ -229,7 +177,7 @@ def is_event_stream(text: str, start: int) -> bool:
     return SSE_FIELD.match(text, start) is not None
 
 
-def _read_events(text: str) -> Reading:
+def _read_events(text: str) -> Unpacked:
     """Each `data:` line's JSON as an element (its span the JSON's); the other fields, comments and `[DONE]` are
     the stream's frame; a line that is no field, or data that is not JSON, is W-JSON-SYNTAX. (Data written over
     several lines is not used by the APIs whose streams are read here: each line is read on its own.)"""
@@ -252,7 +200,7 @@ def _read_events(text: str) -> Reading:
             unread.append(_bad_lines([(number, at, end, error)]))
             continue
         elements.append(node)
-    return Reading(elements, unread=unread)
+    return Unpacked(elements, unread=unread)
 
 
 def _bad_lines(run: list[tuple[int, int, int, JsonError]]) -> Diagnostic:
@@ -270,27 +218,3 @@ def _bad_lines(run: list[tuple[int, int, int, JsonError]]) -> Diagnostic:
 def _reason(error: JsonError) -> str:
     """Python's wording without its dangling "at" ("Unterminated string starting at")."""
     return error.reason.removesuffix(" starting at").removesuffix(" at")
-
-
-def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[Segment, ...]:
-    """What lies between the claimed spans and is not blank: the JSON envelope the importer understood. Only
-    `within` that span of the text, when given (one conversation of a dataset). (A big file has a gap between
-    every two messages, so the loop is written for speed.)"""
-    frame = []
-    add = frame.append
-    position, stop = within or (0, len(text))
-    not_blank = _NOT_BLANK_RUN.search
-    claimed = sorted(claimed)
-    claimed.append((stop, stop))
-    for start, end in claimed:
-        if start > position:
-            found = not_blank(text, position, start)
-            if found is not None:
-                add(Segment("json", found[0], found.start(), found.end()))
-        if end > position:
-            position = end
-    return tuple(frame)
-
-
-_NOT_BLANK_RUN = re.compile(r"\S(?:.*\S)?", re.DOTALL)
-"""A gap without its blank edges (`\\s` is what `str.strip` strips), in one search rather than three slices."""

@@ -7,23 +7,41 @@ from typing import Any
 
 from viewer.model import CHANNELS, ROLES, is_tool_address
 from viewer.parse.common import qualified_tool_name, shown_json
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts, response_meta
 from viewer.parse.json.calls import call_pieces, read_content_type
 from viewer.parse.json.completions import details_pieces
-from viewer.parse.json.flat import part_text
+from viewer.parse.json.content_text import part_text
 from viewer.parse.json.media import with_images
 from viewer.parse.json.parts import content_pieces, text_pieces
-from viewer.parse.json.source import JsonObject, Piece, type_phrase
+from viewer.parse.json.source import JsonObject, Draft, type_phrase
 
 REASONING_KEYS = ("thinking", "reasoning_content", "reasoning")
 REASONING_TEXT = {"reasoning_text": "text", "summary_text": "text", "thinking": "thinking"}
 """Parts of a reasoning field that hold text besides text parts, and the key of their text."""
+CLAIMED = frozenset(("role", "author", "name", "content", *REASONING_KEYS, "reasoning_details", "tool_calls",
+                     "tool_call", "recipient", "channel", "content_type", "intent", "tool_call_id", "call_id",
+                     "tool_name", "images", "phase", "refusal", "id", "type", "status", *response_meta.MEMBERS))
+"""The members of a message object that read_message reads (its meta among them: response_meta.py), or leaves in
+the source knowingly (its id, the `message` type tag, the item's status)."""
 PHASES = {"commentary": "commentary", "final_answer": "final"}
 """The Responses API's `phase` of an assistant message, as a channel: intermediate commentary (hidden unless
 marked a preamble) or the final answer."""
 
 
-def read_message(source: JsonObject, builder: Any) -> list[Piece]:
+def is_element(value: dict[str, Any]) -> bool:
+    """Any element the other shapes do not claim is read as a chat message (the element level's last shape)."""
+    return True
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Draft]:
+    return read_message(source, builder)
+
+
+def claimed(value: dict[str, Any]) -> frozenset[str]:
+    return CLAIMED
+
+
+def read_message(source: JsonObject, builder: Any) -> list[Draft]:
     """A message object's messages: each distinct reasoning text, the content, then each tool call."""
     role, name = author(source)
     channel = _channel(source)
@@ -35,17 +53,20 @@ def read_message(source: JsonObject, builder: Any) -> list[Piece]:
         # Empty content beside reasoning or calls (OpenAI writes "" or null there) is not a message of its own.
         if source.get("content") is None:
             source.problem("W-JSON-MISSING-CONTENT", "This message has no content.")
-        content = [Piece({**base, "content": ""}, source.span_of("content") if "content" in source.members
+        content = [Draft({**base, "content": ""}, source.span_of("content") if "content" in source.members
                          else None)]
-    return _without_repeated_reasoning([*reasoning, *content, *calls])
+    return response_meta.on_drafts(_without_repeated_reasoning([*reasoning, *content, *calls]),
+                                   response_meta.of_message(source.value))
 
 
-def _content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Piece]:
+def _content_pieces(source: JsonObject, base: dict[str, Any], builder: Any) -> list[Draft]:
     value = source.get("content")
     if isinstance(source.get("images"), list):  # Ollama: base64 images beside the text
         return text_pieces(with_images(source.text("content") or "", source.get("images")), base, source.span)
     if value is None:
-        return []
+        # OpenAI writes a refusal beside null content: it is what the user was told.
+        refusal = source.get("refusal")
+        return text_pieces(refusal, base, source.span_of("refusal")) if isinstance(refusal, str) else []
     if isinstance(value, (list, dict)):
         return content_pieces(source, base, builder)
     return text_pieces(source.text("content") or "", base, source.span_of("content"))
@@ -67,20 +88,20 @@ def _base_fields(source: JsonObject, role: str, name: str | None, channel: str |
                 intent=source.text("intent"), call_id=call_id, end="call" if to_tool else "end")
 
 
-def _reasoning_pieces(source: JsonObject, role: str) -> list[Piece]:
-    found: list[Piece] = []
+def _reasoning_pieces(source: JsonObject, role: str) -> list[Draft]:
+    found: list[Draft] = []
     for key in REASONING_KEYS:
         if source.get(key) is None:
             continue
         text = _joined_text(source, key)
         if text:
-            found.append(pieces.analysis(role, text, source.span_of(key)))
+            found.append(drafts.analysis(role, text, source.span_of(key)))
     if source.get("reasoning_details") is not None:
         found.extend(details_pieces(source, role))
     return found
 
 
-def _without_repeated_reasoning(found: list[Piece]) -> list[Piece]:
+def _without_repeated_reasoning(found: list[Draft]) -> list[Draft]:
     """Some producers write the same reasoning twice (under two keys, or as `reasoning_content` and `<think>`
     in the content): show it once."""
     seen: set[str] = set()

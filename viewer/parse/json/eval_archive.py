@@ -33,6 +33,16 @@ def is_archive(data: bytes) -> bool:
     return data.startswith(MAGIC)
 
 
+def is_eval_log(data: bytes) -> bool:
+    """Whether a zip archive is an Inspect AI log (it holds `header.json`), read from its central directory alone;
+    any other archive is a bundle of files (viewer/bundles)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return any(member.filename == "header.json" for member in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return False
+
+
 def unpack(data: bytes) -> tuple[str, list[Diagnostic]]:
     """The archive as the text of the JSON log it holds, and what went wrong; never raises."""
     text, diagnostics, _ = unpack_members(data)

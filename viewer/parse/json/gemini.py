@@ -11,10 +11,11 @@ from typing import Any
 
 from viewer.model import make_diagnostic
 from viewer.parse.common import shown_json
-from viewer.parse.json.container import Reading
+from viewer.parse.json import gemini_chunks, stream_meta
 from viewer.parse.json.gemini_content import snake
-from viewer.parse.json.nodes import envelope, items, member
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import envelope, items, member
+from viewer.parse.json.unpacked import Unpacked
 
 HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
 SYSTEM = ("systemInstruction", "system_instruction")
@@ -24,8 +25,13 @@ def is_record(value: dict) -> bool:
     return isinstance(value.get("contents"), list) or isinstance(value.get("candidates"), list)
 
 
-def reading(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
+def in_datasets(value: dict) -> bool:
+    """A request or a whole answer (a chunk before its answer's last is a piece of a stream)."""
+    return is_record(value) and not gemini_chunks.is_partial(value)
+
+
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
+    found = Unpacked([], envelope(node, "contents", "candidates", "config", *HISTORY, *SYSTEM), prompts_first=True)
     config = member(text, node, "config")
     holders = [node] + ([config] if config is not None and isinstance(config.value, dict) else [])
     for holder in holders[1:]:
@@ -35,15 +41,33 @@ def reading(node: Node, text: str) -> Reading:
         _declared(holder, found)
     for key in ("contents", *HISTORY):
         found.elements.extend(items(text, member(text, node, key, 1), 0))
-    for candidate in items(text, member(text, node, "candidates", 1), 1):
+    candidates = items(text, member(text, node, "candidates", 1), 1)
+    for number, candidate in enumerate(candidates):
         content = candidate.members.get("content")
         if content is not None and isinstance(content.node.value, dict):
             found.elements.append(content.node)
+            _candidate_meta(found, node.value, candidate, number == len(candidates) - 1)
     _blocked(node, found)
     return found
 
 
-def _system(holder: Node, found: Reading) -> None:
+CANDIDATE_READ = ("content", "finishReason", "finish_reason", "index")
+
+
+def _candidate_meta(found: Unpacked, response: dict, candidate: Node, last: bool) -> None:
+    """A response's model, id and usage (`last`: for its last candidate) and the candidate's finish reason as the
+    meta of the candidate's messages; the candidate's other members (safety ratings, citations, grounding) in the
+    header, under `candidate <index>`."""
+    value = candidate.value
+    stop = value.get("finishReason", value.get("finish_reason"))
+    stream_meta.mark(found, len(found.elements) - 1, stream_meta.gemini([response], stop, last))
+    rest = {key: item for key, item in value.items() if key not in CANDIDATE_READ and item is not None}
+    if rest:
+        found.envelope[f"candidate {value.get('index', len(found.elements) - 1)}"] = Member(
+            Node(rest, candidate.span), candidate.span)
+
+
+def _system(holder: Node, found: Unpacked) -> None:
     """The system instruction (a content, its parts, or text) as the envelope's `system` prompt."""
     for key in SYSTEM:
         written = holder.members.get(key)
@@ -54,10 +78,10 @@ def _system(holder: Node, found: Reading) -> None:
         found.envelope["system"] = Member(Node(parts, written.node.span), written.span)
 
 
-def _declared(holder: Node, found: Reading) -> None:
+def _declared(holder: Node, found: Unpacked) -> None:
     """`tools: [{"functionDeclarations": [{name, parameters}]}]` as declared tools (conversation.py reads the
-    envelope's `functions`), each schema as JSON Schema: the OpenAPI subset's `OBJECT` is `object`, and the
-    nulls of an SDK dump are left out."""
+    envelope's `declared`; the `tools` as written stay in the header), each schema as JSON Schema: the OpenAPI
+    subset's `OBJECT` is `object`, and the nulls of an SDK dump are left out."""
     written = holder.members.get("tools")
     declared = []
     for tool in written.node.value if written is not None and isinstance(written.node.value, list) else []:
@@ -68,7 +92,7 @@ def _declared(holder: Node, found: Reading) -> None:
             if isinstance(function.get("name"), str) and isinstance(schema, dict):
                 declared.append({"name": function["name"], "parameters": _json_schema(schema)})
     if declared:
-        found.envelope["functions"] = Member(Node(declared, written.node.span), written.span)
+        found.envelope["declared"] = Member(Node(declared, written.node.span), written.span)
 
 
 def _json_schema(schema: Any) -> Any:
@@ -80,7 +104,7 @@ def _json_schema(schema: Any) -> Any:
             for key, value in schema.items() if value is not None}
 
 
-def _blocked(node: Node, found: Reading) -> None:
+def _blocked(node: Node, found: Unpacked) -> None:
     """A prompt the API blocked has no candidates, only `promptFeedback.blockReason`."""
     for key in ("promptFeedback", "prompt_feedback"):
         feedback = node.members.get(key)

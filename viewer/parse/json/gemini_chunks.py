@@ -18,9 +18,9 @@ from typing import Any
 
 from viewer.model import Span, make_diagnostic
 from viewer.parse.json import stream_meta
-from viewer.parse.json.container import Reading
-from viewer.parse.json.nodes import cut_short, spanning
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import cut_short, spanning
+from viewer.parse.json.unpacked import Unpacked
 
 SIGNATURES = ("thoughtSignature", "thought_signature")
 TEXT_PART_KEYS = frozenset(("text", "thought", *SIGNATURES))
@@ -89,9 +89,13 @@ def _continues(last: Any, part: Any) -> bool:
             and not (any(last.get(key) for key in SIGNATURES) and any(part.get(key) for key in SIGNATURES)))
 
 
-def streamed(found: Reading) -> Reading:
+def starts(first: Any) -> bool:
+    return is_partial(first)
+
+
+def streamed(found: Unpacked) -> Unpacked:
     """The elements with the chunks of each answer made one element per candidate; other elements kept."""
-    merged = Reading([], found.envelope, found.unread, found.key, notes=list(found.notes), marks=dict(found.marks))
+    merged = Unpacked([], found.envelope, found.unread, found.key, notes=list(found.notes), marks=dict(found.marks))
     chunks: list[Node] = []
     for element in found.elements:
         if not is_response(element.value):
@@ -107,7 +111,7 @@ def streamed(found: Reading) -> Reading:
     return merged
 
 
-def _add_answer(merged: Reading, chunks: list[Node], finished: bool = False) -> None:
+def _add_answer(merged: Unpacked, chunks: list[Node], finished: bool = False) -> None:
     """One answer's candidates, in the order they first appear, each an element."""
     candidates: dict[Any, _Candidate] = {}
     reasons: dict[Any, Any] = {}

@@ -10,9 +10,9 @@ from typing import Any
 
 from viewer.model import Message, Span
 from viewer.parse.common import qualified_tool_name, shown_json
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
+from viewer.parse.json.drafts import hidden_role
 from viewer.parse.json.gemini_content import ROLES, snake
-from viewer.parse.json.pieces import hidden_role
 from viewer.parse.json.plain import member_spans
 
 PLAIN_ROLES = {None: "user", **ROLES}
@@ -23,24 +23,25 @@ def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
     conversation), added as its messages, as read_content would make them, without its machinery; False (nothing
     added) for any other content. tests/parse/json/test_records_plain.py reads contents both ways and compares."""
     role, parts = value.get("role"), value["parts"]
-    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts or role not in PLAIN_ROLES:
+    if len(value) != 1 + ("role" in value) or type(parts) is not list or not parts \
+            or not (role is None or type(role) is str) or role not in PLAIN_ROLES:
         return False
-    drafts = _plain_drafts(parts, PLAIN_ROLES[role], builder)
-    if drafts is None:
+    plain_parts = _plain_drafts(parts, PLAIN_ROLES[role], builder)
+    if plain_parts is None:
         return False
     spans = None
-    if (len(drafts) > 1 or any(signature for *_, signature in drafts)) and (
+    if (len(plain_parts) > 1 or any(signature for *_, signature in plain_parts)) and (
             spans := _part_spans(builder.text, span[0], value)) is None:
         return False
     messages = builder.messages
-    for fields, first, last, signature in drafts:
+    for fields, first, last, signature in plain_parts:
         role, content, name, recipient, channel, explicit, content_type, constrained, call_id, end = fields
-        at = span if spans is None or len(drafts) == 1 else (spans[first][0], spans[last][1])
+        at = span if spans is None or len(plain_parts) == 1 else (spans[first][0], spans[last][1])
         message = Message(len(messages), turn, role, content, at[0], at[1], name, recipient, channel, explicit,
                           content_type, constrained, None, call_id, end)
         messages.append(message)
         if signature:
-            builder.diagnostics.append(pieces.opaque_problem("thought signature", signature, "thoughtSignature",
+            builder.diagnostics.append(drafts.opaque_problem("thought signature", signature, "thoughtSignature",
                                                              spans[first]).at(message.index))
         if end == "call":
             builder.note_call(call_id, recipient)
@@ -96,7 +97,7 @@ def _plain_drafts(parts: list[Any], role: str, builder: Any) -> list[_Draft] | N
             and (only := snake(parts[0])).keys() == {"function_response"}:
         reply = _plain_reply(only["function_response"], builder)
         return None if reply is None else [(reply, 0, 0, None)]
-    drafts: list[_Draft | None] = []
+    plain_parts: list[_Draft | None] = []
     run: list[int] = []
     for number, part in enumerate(parts):
         if type(part) is not dict:
@@ -107,8 +108,8 @@ def _plain_drafts(parts: list[Any], role: str, builder: Any) -> list[_Draft] | N
                 call = _plain_call(part["function_call"])
                 if call is None:
                     return None
-                drafts += [_plain_run(parts, run, role)] if run else []
-                drafts.append((call, number, number, part.get("thought_signature")))
+                plain_parts += [_plain_run(parts, run, role)] if run else []
+                plain_parts.append((call, number, number, part.get("thought_signature")))
                 run = []
                 continue
         if type(part.get("text")) is not str or not part["text"] or not _TEXT_PART.issuperset(part):
@@ -116,12 +117,12 @@ def _plain_drafts(parts: list[Any], role: str, builder: Any) -> list[_Draft] | N
         if part.get("thought") is not True:
             run.append(number)
             continue
-        drafts += [_plain_run(parts, run, role)] if run else []
-        drafts.append(((hidden_role(role), part["text"], None, None, "analysis", True, None, False, None, "end"),
+        plain_parts += [_plain_run(parts, run, role)] if run else []
+        plain_parts.append(((hidden_role(role), part["text"], None, None, "analysis", True, None, False, None, "end"),
                        number, number, None))
         run = []
-    drafts += [_plain_run(parts, run, role)] if run else []
-    return None if None in drafts else drafts
+    plain_parts += [_plain_run(parts, run, role)] if run else []
+    return None if None in plain_parts else plain_parts
 
 
 def _plain_run(parts: list[dict], run: list[int], role: str) -> _Draft | None:

@@ -4,10 +4,13 @@ the `.eval` zip archive, whose members this module reads as the same JSON.
 
 A sample (`id`, `epoch`, `input`, `target`, `messages`, `output`, `scores`, `metadata`, `events` …) is one
 conversation: its `messages` are the model's whole exchange, `ChatMessageSystem` / `User` / `Assistant` /
-`Tool` (inspect_messages.py reads them). Its id, epoch, target and scores are the conversation's header (the
-dataset's index shows them); `input` repeats the first messages and `output` the last, `events` retell it all:
-they stay in the source, as frame. A log of several samples is a dataset (viewer/parse/datasets.py asks
-`sample_spans`); a log of one sample is that sample's conversation.
+`Tool` (inspect_messages.py reads them), then its `events`, each a hidden entry of its own (inspect_events.py:
+the scorers' model calls and scores among them). Its other members (id, epoch, target, the whole of each score
+with its explanation, metadata, store, usage …) are the conversation's header, under `inspect_sample`, their
+attachments resolved (the dataset's index shows the id, target and score values). A log of several samples is
+a dataset (viewer/parse/datasets.py asks `sample_spans`; the log's own members, `eval`, `plan`, `results`,
+`stats` …, are the dataset's header: `log_header`); a log of one sample is that sample's conversation, the
+log's members beside the sample's in its header, under `inspect_log`.
 """
 from __future__ import annotations
 
@@ -18,9 +21,10 @@ from typing import Any
 import msgspec
 
 from viewer.model import make_diagnostic
-from viewer.parse.json.container import Reading
-from viewer.parse.json.inspect_messages import plain_view, read_inspect_message, read_plain
+from viewer.parse.json.inspect_events import read_events, resolved
+from viewer.parse.json.inspect_messages import plain_view, read_accounted, read_plain
 from viewer.parse.json.positions import JsonError, Node, Partial, read_value
+from viewer.parse.json.unpacked import Unpacked
 
 SAMPLE_MARKS = ("epoch", "target")
 """Keys beside `messages` that make an object an Inspect sample."""
@@ -77,32 +81,50 @@ def _value(written: str) -> Any:
         return None
 
 
-def is_sample_reading(reading: Reading) -> bool:
+def read_document(reading: Unpacked, builder: Any) -> dict[str, Any] | None:
+    """A sample, a log of one sample, or a log without samples, read into the builder: its header; None for
+    anything else (nothing was read)."""
+    sample = only_sample(reading, builder.text)
+    if sample is not None:
+        return read_sample(sample, builder) | log_header(reading.elements[0].value)
+    if is_sample_reading(reading):
+        return read_sample(reading, builder)
+    return read_sampleless_log(reading, builder)
+
+
+def is_sample_reading(reading: Unpacked) -> bool:
     """One sample: its `messages` read as the elements, its other members the envelope."""
     return reading.key == "messages" and all(key in reading.envelope for key in SAMPLE_MARKS)
 
 
-def read_sample(reading: Reading, builder: Any) -> dict[str, Any]:
-    """A sample's messages; returns its header (id, epoch, target, scores)."""
+def read_sample(reading: Unpacked, builder: Any) -> dict[str, Any]:
+    """A sample's messages and events; returns its header."""
     envelope = {key: member.node.value for key, member in reading.envelope.items()}
-    return read_sample_elements(envelope, reading.elements, builder)
+    events = reading.envelope.get("events")
+    nodes = list(events.node.items) if events is not None and isinstance(events.node.value, list) else []
+    return read_sample_elements(envelope, reading.elements, nodes, builder)
 
 
-def read_sample_elements(envelope: dict[str, Any], elements: list[Node], builder: Any) -> dict[str, Any]:
-    """A sample's messages, its members other than `messages` being `envelope`; returns its header."""
+def read_sample_elements(envelope: dict[str, Any], elements: list[Node], events: list[Node],
+                         builder: Any) -> dict[str, Any]:
+    """A sample's messages, then its events (`events`: the items of its `events`, with their spans), its members
+    other than `messages` being `envelope`; returns its header."""
     attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
-    read = partial(read_inspect_message, attachments=attachments)
+    read = partial(read_accounted, attachments=attachments)
     for element in elements:
         if not builder.add_plain(element, plain_view):
             builder.add(element, read, plain_view, read_plain)
-    header = {key: envelope[key] for key in ("id", "epoch", "target") if key in envelope}
-    scores = envelope.get("scores")
-    if isinstance(scores, dict):
-        header["scores"] = {name: _score(score) for name, score in scores.items()}
+    read_events(events, envelope, builder)
+    header = {key: resolved(value, attachments) for key, value in envelope.items() if key not in NOT_HEADER}
     return {"inspect_sample": header}
 
 
-def only_sample(reading: Reading, text: str) -> Reading | None:
+NOT_HEADER = ("messages", "events", "events_data", "attachments")
+"""A sample's members that are no fact of the conversation as a whole: its messages and events are its entries,
+and the attachments and pools are what they resolve."""
+
+
+def only_sample(reading: Unpacked, text: str) -> Unpacked | None:
     """A log of exactly one sample (a dataset holds the others): that sample's reading."""
     if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value):
         return None
@@ -112,22 +134,21 @@ def only_sample(reading: Reading, text: str) -> Reading | None:
         return None
     sample = read_value(text, items[0].span[0], 2)
     envelope = {key: member for key, member in sample.members.items() if key != "messages"}
-    return Reading(list(sample.members["messages"].node.items), envelope, key="messages")
+    return Unpacked(list(sample.members["messages"].node.items), envelope, key="messages")
 
 
-def read_sampleless_log(reading: Reading, builder: Any) -> dict[str, Any] | None:
+def read_sampleless_log(reading: Unpacked, builder: Any) -> dict[str, Any] | None:
     """A log without samples (one still running, or written with its header alone): no messages, and a
     diagnostic that says so; None for anything else."""
     if len(reading.elements) != 1 or reading.envelope or not is_log(reading.elements[0].value) \
             or reading.elements[0].value["samples"]:
         return None
     log = reading.elements[0].value
-    header = log["header"] if isinstance(log.get("header"), dict) else log  # an archive's header.json
-    spec = header.get("eval")
+    header = log_header(log)
     builder.diagnostics.append(make_diagnostic(
         "W-JSON-SHAPE", reading.elements[0].span, "This Inspect AI log holds no samples (its status is "
-        f"{header.get('status')!r}); there is no conversation to show."))
-    return {"inspect_log": {key: spec.get(key) for key in ("task", "model") if isinstance(spec, dict)}}
+        f"{header['inspect_log'].get('status')!r}); there is no conversation to show."))
+    return header
 
 
 def is_sample(value: Any) -> bool:
@@ -135,9 +156,22 @@ def is_sample(value: Any) -> bool:
         key in value for key in SAMPLE_MARKS)
 
 
-def _score(score: Any) -> Any:
-    """A Score's value and answer (its explanation and metadata stay in the source)."""
-    if not isinstance(score, dict):
-        return score
-    return {key: score[key] for key in ("value", "answer") if key in score}
+def dataset_header(text: str, spans: list[tuple[int, int]]) -> dict[str, Any]:
+    """The header of a dataset whose conversations are a log's samples (`spans`): the log's own members
+    (`log_header`), read from the text around the samples; {} for any other dataset, or a log cut short."""
+    start = len(text) - len(text.lstrip(_BLANKS))
+    if not spans or not _LOG_HEAD.match(text, start):
+        return {}
+    try:
+        log = _DECODE(text[start:spans[0][0]] + text[spans[-1][1]:])
+    except Exception:  # noqa: BLE001 - a log cut short has no end to read: its samples alone
+        return {}
+    return log_header(log) if isinstance(log, dict) else {}
+
+
+def log_header(log: dict[str, Any]) -> dict[str, Any]:
+    """A log's own members (its spec, plan, results, stats, reductions …: what it says of all its samples); an
+    archive's `header.json` holds them."""
+    held = log["header"] if isinstance(log.get("header"), dict) else log  # an archive's header.json
+    return {"inspect_log": {key: value for key, value in held.items() if key != "samples"}}
 

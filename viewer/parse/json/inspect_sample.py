@@ -1,7 +1,7 @@
 """A sample of an Inspect AI log (a conversation of the log's dataset) read where it stands, the fast way: decoded
 once by msgspec (which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py), its
 `messages` found in its text by their key, or by walking its members when the key is written more than once, and
-each message added by the builder as the general reading (container.py, frameworks.py, inspect_log.read_sample)
+each message added by the builder as the general reading (container.py, inspect_log.read_document)
 adds it: the same conversation, without reading the sample's other members with spans, a Reading and the framework
 checks. Any other object is left to the general reading. tests/parse/json/test_inspect_sample.py reads logs both
 ways and compares."""
@@ -13,11 +13,11 @@ from typing import Any
 import msgspec
 
 from viewer.model import Span, Transcript
-from viewer.parse.json import inspect_log, records
+from viewer.parse.json import inspect_log, shapes
 from viewer.parse.json.builder import MessageBuilder
-from viewer.parse.json.container import frame, list_key
 from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
 from viewer.parse.json.positions import Node
+from viewer.parse.json.unpacked import frame, list_key
 
 FIRST_KEYS = ("id", "epoch")
 """How Inspect starts a sample: its `id`, then its `epoch`."""
@@ -26,6 +26,10 @@ _HEAD = 256
 """How far into a sample its `epoch` is looked for before it is decoded (Inspect writes it second, after `id`)."""
 _DECODE = msgspec.json.Decoder().decode
 _MESSAGES_KEY = key_pattern("messages")
+
+
+def read_record(text: str, span: Span) -> Transcript | None:
+    return read_sample(text, span)
 
 
 def read_sample(text: str, span: Span) -> Transcript | None:
@@ -41,16 +45,18 @@ def read_sample(text: str, span: Span) -> Transcript | None:
         return None
     if not _is_plain_sample(value):
         return None
-    spans = _message_spans(text, span, value, written)
-    if spans is None:
+    found = _spans(text, span, value, written)
+    if found is None:
         return None
+    spans, event_spans = found
     builder = MessageBuilder(text)
     envelope = {key: item for key, item in value.items() if key != "messages"}
     elements = [Node(message, where) for message, where in zip(value["messages"], spans)]
-    header = inspect_log.read_sample_elements(envelope, elements, builder)
+    events = [Node(event, where) for event, where in zip(value.get("events") or (), event_spans)]
+    header = inspect_log.read_sample_elements(envelope, elements, events, builder)
     claimed = [message.span for message in builder.messages] + [diagnostic.span for diagnostic in builder.diagnostics]
     return Transcript(dialect="json", source=text, messages=tuple(builder.messages),
-                      diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools,
+                      diagnostics=tuple(builder.diagnostics), header=builder.with_unread(header), tools=builder.tools,
                       frame=frame(text, claimed, span))
 
 
@@ -58,7 +64,21 @@ def _is_plain_sample(value: Any) -> bool:
     """A sample that the general reading reads as one: no record shape claims it, and `messages` holds its
     elements."""
     return type(value) is dict and inspect_log.is_sample(value) and list_key(value) == "messages" \
-        and not any(shape.is_record(value) for shape in records.SHAPES)
+        and not shapes.is_record(value)
+
+
+def _spans(text: str, span: Span, value: dict[str, Any], written: str) -> tuple[list[Span], list[Span]] | None:
+    """Where each of the sample's messages and each of its events stand (the events, when it has any, found in the
+    same walk of its members as the messages)."""
+    events = value.get("events")
+    if not (type(events) is list and events):
+        messages = _message_spans(text, span, value, written)
+        return None if messages is None else (messages, [])
+    messages, event_spans = [], []
+    walkers = {"messages": items_recorded(messages), "events": items_recorded(event_spans)}
+    if walk_object(text, span[0], value, {}, inner=walkers) is None:
+        return None
+    return messages, event_spans
 
 
 def _message_spans(text: str, span: Span, value: dict[str, Any], written: str) -> list[Span] | None:

@@ -10,7 +10,9 @@ The fields: `content` (text, or blocks: `text`, Anthropic's `thinking` and `tool
 `reasoning` block), `tool_calls` (`{"name", "args", "id"}`), `invalid_tool_calls` (arguments the model wrote
 but LangChain could not parse: read as calls, reported), `additional_kwargs` (`reasoning_content` from DeepSeek
 and Qwen, `reasoning` from the Responses API with its `summary` parts, the provider's raw `tool_calls`),
-`tool_call_id` and `status: "error"` on a tool's reply, `role` on a `chat` message.
+`tool_call_id` and `status: "error"` on a tool's reply, `role` on a `chat` message; `response_metadata`
+(`model_name` or `model`, `finish_reason` or `stop_reason`, `id`) and `usage_metadata` are the meta of an AI
+message's messages (response_meta.py), and what else they and the message hold is kept (JsonObject.account).
 
 A LangGraph thread state (`{"values": {"messages": [...]}, "next", "config", "metadata", …}`, or a checkpoint's
 `channel_values`) is the conversation of its `messages`; its other members are the header.
@@ -19,13 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from viewer.model import Meta, Span
 from viewer.parse.common import Pending
-from viewer.parse.json.container import Reading
+from viewer.parse.json import response_meta
 from viewer.parse.json.elements import read_message
-from viewer.model import Span
 from viewer.parse.json.plain import walk_object
 from viewer.parse.json.positions import Member, read_value
-from viewer.parse.json.source import JsonObject, Piece
+from viewer.parse.json.source import JsonObject, Draft
+from viewer.parse.json.unpacked import Unpacked
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "tool",
          "developer": "developer", "remove": None}
@@ -55,7 +58,7 @@ def wrapped_key(value: dict[str, Any]) -> str | None:
     return "kwargs" if value.get("lc") == 1 else "data" if isinstance(value.get("data"), dict) else None
 
 
-def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
+def read_lc_message(source: JsonObject, builder: Any) -> list[Draft]:
     """One LangChain message as the OpenAI chat message it stands for."""
     value = source.value
     key = wrapped_key(value)
@@ -73,21 +76,67 @@ def read_lc_message(source: JsonObject, builder: Any) -> list[Piece]:
     if fields.get("invalid_tool_calls"):
         inner.problem("W-JSON-SHAPE", "LangChain could not parse the arguments of this message's "
                                       "invalid_tool_calls; they are read as written.", inner.span_of("tool_calls"))
-    found = read_message(inner, builder)
+    found = response_meta.on_drafts(read_message(inner, builder), _meta(fields))
     if fields.get("status") == "error" and found:
         found[-1].problems.append(Pending("W-TOOL-ERROR", "The tool reported a failure (status: error).", span))
     source.problems.extend(inner.problems)
+    if key is not None:
+        _account(JsonObject(fields, span, members), source)
     return found
+
+
+FIELDS = ("content", "additional_kwargs", "response_metadata", "usage_metadata", "tool_calls", "invalid_tool_calls",
+          "tool_call_id", "name", "id", "type", "status", "role", "example")
+"""A message's fields that read_lc_message reads (or its id and type tag; `example` is a flag of no meaning here)."""
+READ_KWARGS = ("reasoning_content", "reasoning", "tool_calls")
+READ_METADATA = ("model_name", "model", "finish_reason", "stop_reason", "done_reason", "id")
+WRAPPERS = ("lc", "type", "id", "kwargs", "data", "graph")
+
+
+def _meta(fields: dict[str, Any]) -> Meta | None:
+    """An AI message's model, stop reason and response id (`response_metadata`) and usage (`usage_metadata`)."""
+    said = fields.get("response_metadata") if isinstance(fields.get("response_metadata"), dict) else {}
+    model = said.get("model_name", said.get("model"))
+    stop = said.get("finish_reason", said.get("stop_reason", said.get("done_reason")))
+    meta = Meta(model=model if isinstance(model, str) and model else None, stop_reason=response_meta.stop_reason(stop),
+                usage=response_meta.usage_of(fields.get("usage_metadata")),
+                response=said["id"] if isinstance(said.get("id"), str) and said["id"] else None)
+    return None if meta == response_meta.NOTHING else meta
+
+
+def _account(fields: JsonObject, source: JsonObject) -> None:
+    """What a message's fields hold beyond what is read, kept (for a message written with its fields at the top,
+    `claimed` does it)."""
+    fields.account(FIELDS, "message")
+    fields.account(READ_KWARGS, "message", within="additional_kwargs")
+    fields.account(READ_METADATA, "message", within="response_metadata")
+    source.unread.update(fields.unread)
+    source.problems.extend(fields.problems)
+
+
+def claimed(value: dict[str, Any]) -> tuple[str, ...]:
+    """The wrapper's members (its fields are accounted for inside read_lc_message), or the fields themselves."""
+    return WRAPPERS if wrapped_key(value) else FIELDS
 
 
 def plain_view(value: dict[str, Any]) -> dict[str, Any] | None:
     """The OpenAI chat message of a message that says nothing else: no failure to report, no invalid calls, no
-    content blocks (plain.py reads such a message fast, to the messages `read_lc_message` makes)."""
+    content blocks, no metadata, nothing the accounting would keep (plain.py reads such a message fast, to the
+    messages `read_lc_message` makes)."""
     key = wrapped_key(value)
     fields = value[key] if key else value
-    if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list):
+    if fields.get("status") == "error" or fields.get("invalid_tool_calls") or isinstance(fields.get("content"), list) \
+            or fields.get("response_metadata") or fields.get("usage_metadata") or not _plain_fields(value, fields):
         return None
     return _as_openai(fields, _class_type(value["id"]) if key == "kwargs" else value.get("type"))
+
+
+def _plain_fields(value: dict[str, Any], fields: dict[str, Any]) -> bool:
+    """Whether every member of the message is one its plain view says (or says nothing)."""
+    extra = fields.get("additional_kwargs")
+    return all(key in FIELDS or not item for key, item in fields.items()) \
+        and (not wrapped_key(value) or all(key in WRAPPERS for key in value)) \
+        and (not isinstance(extra, dict) or all(key in READ_KWARGS or not item for key, item in extra.items()))
 
 
 def view_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] | None:
@@ -115,7 +164,20 @@ def view_spans(text: str, start: int, value: dict[str, Any]) -> dict[Any, Span] 
     return spans
 
 
-def state_reading(reading: Reading, text: str) -> Reading | None:
+def is_element(value: dict[str, Any]) -> bool:
+    return is_message(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Draft]:
+    return read_lc_message(source, builder)
+
+
+def read_document(reading: Unpacked, builder: Any) -> Unpacked | None:
+    """A LangGraph state: its messages, to be read as the conversation; None for anything else."""
+    return state_reading(reading, builder.text)
+
+
+def state_reading(reading: Unpacked, text: str) -> Unpacked | None:
     """A LangGraph thread state or checkpoint: its `messages` as the elements, its other members the envelope."""
     if len(reading.elements) != 1 or reading.envelope or not isinstance(reading.elements[0].value, dict):
         return None
@@ -127,7 +189,7 @@ def state_reading(reading: Reading, text: str) -> Reading | None:
     top = read_value(text, reading.elements[0].span[0], 2)
     values = read_value(text, top.members[key].node.span[0], 2)
     envelope = {name: member for name, member in top.members.items() if name != key}
-    return Reading(list(values.members["messages"].node.items), envelope, key="messages")
+    return Unpacked(list(values.members["messages"].node.items), envelope, key="messages")
 
 
 def _class_type(path: list[Any]) -> str | None:

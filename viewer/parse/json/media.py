@@ -31,10 +31,14 @@ _NAME = re.compile(r"[^\x00-\x1f\x7f\[\]]{1,200}")
 
 def placeholder(kind: str, part: dict[str, Any]) -> str:
     """The placeholder text of a media part (`kind` is a key of MEDIA_PARTS)."""
+    return worded(MEDIA_PARTS[kind], part)
+
+
+def worded(word: str, part: dict[str, Any]) -> str:
+    """The placeholder text of a media part, which starts with `word` (`image`, `video` …)."""
     facts: list[str] = []
     for holder in (part, *_nested(part)):
         facts.extend(_facts(holder))
-    word = MEDIA_PARTS[kind]
     inline = _inline_image(part) if word in IMAGE_WORDS else None
     if inline is not None:
         facts.extend(name_facts(inline))

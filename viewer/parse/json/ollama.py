@@ -15,28 +15,34 @@ from typing import Any
 
 from viewer.model import Span
 from viewer.parse.json import stream_meta
-from viewer.parse.json.container import Reading
-from viewer.parse.json.nodes import cut_short, envelope
 from viewer.parse.json.positions import Member, Node
+from viewer.parse.json.record_helpers import cut_short, envelope
+from viewer.parse.json.unpacked import Unpacked
 
 
 def is_record(value: dict) -> bool:
     return isinstance(value.get("message"), dict) and "done" in value
 
 
-def reading(node: Node, text: str) -> Reading:
-    found = Reading([node.members["message"].node], envelope(node, "message"))
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
+    found = Unpacked([node.members["message"].node], envelope(node, "message"))
     if node.value.get("done") is False:
         _cut(found, 0, node.span)
+    stream_meta.mark(found, 0, stream_meta.ollama([node.value]))  # the answer's model, time, reason and counts
     return found
 
 
-def streamed(found: Reading) -> Reading:
+def starts(first: Any) -> bool:
+    """A file whose first element is an Ollama answer, whole or a chunk: a stream (or a conversation of answers)."""
+    return isinstance(first, dict) and is_record(first)
+
+
+def streamed(found: Unpacked) -> Unpacked:
     """JSON Lines whose lines are chunks of streamed answers, each answer made one element; other lines kept."""
     elements: list[Node] = []
     chunks: list[Node] = []
     marks, notes = dict(found.marks), list(found.notes)
-    merged = Reading(elements, found.envelope, found.unread, found.key, notes=notes, marks=marks)
+    merged = Unpacked(elements, found.envelope, found.unread, found.key, notes=notes, marks=marks)
     for element in found.elements:
         if isinstance(element.value, dict) and is_record(element.value):
             chunks.append(element)
@@ -54,18 +60,18 @@ def streamed(found: Reading) -> Reading:
     return merged
 
 
-def _end_cut(merged: Reading, chunks: list[Node]) -> None:
+def _end_cut(merged: Unpacked, chunks: list[Node]) -> None:
     merged.elements.append(_answer(chunks))
     _cut(merged, len(merged.elements) - 1, chunks[-1].span)
     _mark_meta(merged, chunks)
 
 
-def _mark_meta(merged: Reading, chunks: list[Node]) -> None:
+def _mark_meta(merged: Unpacked, chunks: list[Node]) -> None:
     """The answer's model, time, done_reason and token counts as its messages' meta (stream_meta.py)."""
     stream_meta.mark(merged, len(merged.elements) - 1, stream_meta.ollama([chunk.value for chunk in chunks]))
 
 
-def _cut(found: Reading, position: int, span: Span) -> None:
+def _cut(found: Unpacked, position: int, span: Span) -> None:
     cut_short(found, position, span, "The stream ends before a chunk with \"done\": true; the answer is cut short.")
 
 

@@ -13,38 +13,38 @@ from typing import Any
 
 from viewer.model import ROLES, Span
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
-from viewer.parse.json import pieces
-from viewer.parse.json.flat import flat_text
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.media import placeholder
-from viewer.parse.json.source import Piece, type_phrase
+from viewer.parse.json.source import Draft, type_phrase
 
 MEDIA = {"blob": "content", "uri": "uri", "file": "file_id"}
 """Media part types and the key of their data or address."""
 
 
-def instruction_pieces(parts: list[Any], at: Span) -> list[Piece]:
+def instruction_pieces(parts: list[Any], at: Span) -> list[Draft]:
     """`gen_ai.system_instructions`: a list of parts, the system's."""
     return _parts("system", parts, at, None)
 
 
-def message_pieces(message: Any, at: Span, builder: Any) -> list[Piece]:
+def message_pieces(message: Any, at: Span, builder: Any) -> list[Draft]:
     """One `{"role", "parts"}` message of `gen_ai.input.messages` or `gen_ai.output.messages`."""
     if not isinstance(message, dict):
-        return [pieces.unclassified("unknown", None, message, at, "W-JSON-UNKNOWN-ITEM", "A message that is not "
+        return [drafts.unclassified("unknown", None, message, at, "W-JSON-UNKNOWN-ITEM", "A message that is not "
                                                                                          "an object")]
     role = message.get("role")
     found = _parts(role if isinstance(role, str) else "unknown", message.get("parts"), at, builder)
     if role not in ROLES:
         for piece in found:
-            piece.fields["role"] = pieces.hidden_role(str(role))
+            piece.fields["role"] = drafts.hidden_role(str(role))
         problem = Pending("W-UNKNOWN-ROLE", f"Unknown role {role!r}; the message is hidden.", at)
         (found[0].problems if found else []).append(problem)
     return found
 
 
-def _parts(role: str, parts: Any, at: Span, builder: Any) -> list[Piece]:
+def _parts(role: str, parts: Any, at: Span, builder: Any) -> list[Draft]:
     if not isinstance(parts, list):
-        piece = Piece(dict(role=role, channel="final", content="", end="end"), at)
+        piece = Draft(dict(role=role, channel="final", content="", end="end"), at)
         piece.problems.append(Pending("W-JSON-MISSING-CONTENT", "This message has no list of parts.", at))
         return [piece]
     found = []
@@ -53,28 +53,28 @@ def _parts(role: str, parts: Any, at: Span, builder: Any) -> list[Piece]:
     return found
 
 
-def _part(role: str, part: Any, at: Span, builder: Any) -> list[Piece]:
+def _part(role: str, part: Any, at: Span, builder: Any) -> list[Draft]:
     kind = part.get("type") if isinstance(part, dict) and isinstance(part.get("type"), str) else None
     if kind == "text" and isinstance(part.get("content"), str):
         channel = "commentary" if role == "tool" else "final"
-        return [Piece(dict(role=role, channel=channel, content=part["content"], end="end"), at)]
+        return [Draft(dict(role=role, channel=channel, content=part["content"], end="end"), at)]
     if kind == "reasoning" and isinstance(part.get("content"), str):
-        return [pieces.analysis(role, part["content"], at)]
+        return [drafts.analysis(role, part["content"], at)]
     if kind == "tool_call":
         name = part.get("name")
         recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
         if builder is not None:
             builder.note_call(call_id, recipient)
-        return [pieces.call(recipient, pieces.arguments_text(part.get("arguments")), at, call_id)]
+        return [drafts.call(recipient, drafts.arguments_text(part.get("arguments")), at, call_id)]
     if kind == "tool_call_response":
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
         result = part.get("response", part.get("result"))
         name = builder.tool_named(call_id) if builder is not None else None
-        return [pieces.reply(name, result if isinstance(result, str) else _shown(result), at, call_id)]
+        return [drafts.reply(name, result if isinstance(result, str) else _shown(result), at, call_id)]
     if kind in MEDIA and role in ROLES:
-        return [Piece(dict(role=role, channel="final", content=_placeholder(part), end="end"), at)]
-    return [pieces.unclassified(role, kind, part, at, "W-JSON-UNKNOWN-PART",
+        return [Draft(dict(role=role, channel="final", content=_placeholder(part), end="end"), at)]
+    return [drafts.unclassified(role, kind, part, at, "W-JSON-UNKNOWN-PART",
                                 f"A message part {type_phrase(kind, part)}")]
 
 

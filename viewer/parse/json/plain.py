@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from viewer.model import ROLES, Message, Span
 from viewer.parse.common import qualified_tool_name, shown_json
-from viewer.parse.json.pieces import hidden_role
+from viewer.parse.json.drafts import hidden_role
 from viewer.parse.json.think import CLOSE, OPEN
 
 PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name", "thinking",

@@ -1,55 +1,49 @@
 """Dataset lines whose conversation is a few plain messages inside a record, read the fast way: an OpenAI Batch
 output line that succeeded (batch_plain.py) and a TRL preference pair in the conversational form
-(preference_plain.py), straight into their conversation, exactly as the general reading (records.py, the shape's
+(preference_plain.py), straight into their conversation, exactly as the general reading (shapes.py, the shape's
 module, conversation.py and plain.py through the builder) makes it; any other line is left to that reading.
 
 Such files are datasets of short lines, so what the general reading spends on every record (reading the line with
 spans, again the part that holds the messages, a Reading, the framework checks) is most of their time. Here a line
 is decoded once (by msgspec, which refuses wherever it could disagree with `json`: viewer/analysis/jsontext.py),
 its shape checked on the decoded value, and each message found in its text, by its key or by one walk of the
-line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module has
-`marked(text, start, end)` (whether a line shows its marks where its producer writes them, asked before the line
-is decoded: a search of a whole long line costs as much as reading a short one) and `elements(text, span,
-value)`: its messages with their spans and marks (the fields set on their messages, as records.py's marks), and
-the header; None when the line is not its plain form. tests/parse/json/test_batch_plain.py and
+line (plain.key_pattern, plain.walk_object: the spans positions.read_value gives). Each shape module gives
+`read_line` its `marked(text, start, end)` (whether a line shows its marks where its producer writes them, asked
+before the line is decoded: a search of a whole long line costs as much as reading a short one) and
+`elements(text, span, value)`: its messages with their spans and marks (the fields set on their messages, as a
+record shape's marks), and the header; None when the line is not its plain form. tests/parse/json/test_batch_plain.py and
 test_preference_plain.py read generated lines both ways and compare.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
 from viewer.model import Span, Transcript
-from viewer.parse.json import batch_plain, langchain, preference_plain
+from viewer.parse.json import langchain
 from viewer.parse.json.builder import MessageBuilder
-from viewer.parse.json.container import frame
 from viewer.parse.json.plain import read_plain
+from viewer.parse.json.unpacked import frame
 
-SHAPES = (preference_plain, batch_plain)
-"""In the order records.py tries their shapes (a preference pair first)."""
-FIRST_KEYS = tuple(key for shape in SHAPES for key in shape.FIRST_KEYS)
-"""The keys the records read here start with (json/__init__.py asks a record's first key before its marks)."""
 _DECODE = msgspec.json.Decoder().decode
 Element = tuple[dict[str, Any], Span, "dict[str, Any] | None"]
 """A plain message of a record, its span, and the fields its messages are marked with."""
+Marked = Callable[[str, int, int], bool]
+Elements = Callable[[str, Span, dict[str, Any]], "tuple[list[Element], dict[str, Any]] | None"]
 
 
-def read_line(text: str, span: Span) -> Transcript | None:
-    """The conversation of the record at `span` (one whole JSON object), or None when it is not one of the plain
-    forms read here (then nothing was read)."""
+def read_line(text: str, span: Span, marked: Marked, elements: Elements) -> Transcript | None:
+    """The conversation of the record at `span` (one whole JSON object), or None when it is not the shape's plain
+    form (then nothing was read)."""
     start, end = span
-    shapes = [shape for shape in SHAPES if shape.marked(text, start, end)]
-    if not shapes or not text.startswith("}", end - 1):
+    if not marked(text, start, end) or not text.startswith("}", end - 1):
         return None
     try:
         value = _DECODE(text[start:end])
     except Exception:  # noqa: BLE001 - whatever msgspec refuses, the general reading decides
         return None
-    found = None
-    for shape in shapes if type(value) is dict else ():
-        if (found := shape.elements(text, span, value)) is not None:
-            break
+    found = elements(text, span, value) if type(value) is dict else None
     return _conversation(text, span, *found) if found is not None else None
 
 

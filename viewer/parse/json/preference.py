@@ -11,28 +11,39 @@ every message not `chosen`.
   prompt in `conversations` and each answer as one turn.
 - OpenAI preference fine-tuning (`input: {messages, tools}`, `preferred_output`, `non_preferred_output`: lists
   of assistant messages).
+- LLaMA-Factory's v1 rows (`chosen_messages`, `rejected_messages`: each the whole conversation, its messages of
+  content parts read by llamafactory.py; `tools` as JSON text beside them): the messages both sides begin with
+  alike are the prompt, read once (from the chosen side), and the rest of each side is its answer.
 """
 from __future__ import annotations
 
-from viewer.parse.json.container import Reading
-from viewer.parse.json.nodes import envelope, items, member, said
 from viewer.parse.json.positions import Node
+from viewer.parse.json.record_helpers import envelope, items, member, said
+from viewer.parse.json.unpacked import Unpacked
 
 TRL = ("prompt", "chosen", "rejected")
 OPENAI = ("input", "preferred_output", "non_preferred_output")
+LLAMAFACTORY = ("chosen_messages", "rejected_messages")
 CHOSEN = {"intent": "chosen"}
 REJECTED = {"intent": "rejected"}
 
 
 def is_record(value: dict) -> bool:
     return ("chosen" in value and "rejected" in value) or ("preferred_output" in value
-                                                           and "non_preferred_output" in value)
+                                                           and "non_preferred_output" in value) \
+        or all(isinstance(value.get(key), list) for key in LLAMAFACTORY)
 
 
-def reading(node: Node, text: str) -> Reading:
+def in_datasets(value: dict) -> bool:
+    return is_record(value)
+
+
+def reading(node: Node, text: str, inner: object = None) -> Unpacked:
     if "preferred_output" in node.value:
         return _openai(node, text)
-    found = Reading([], envelope(node, *TRL))
+    if "chosen_messages" in node.value:
+        return _both_whole(node, text)
+    found = Unpacked([], envelope(node, *TRL))
     if not repeats_prompt(node.value.get("chosen")):
         _add(found, text, node, _prompt_key(node.value), "user", None)
     _add(found, text, node, "chosen", "assistant", CHOSEN)
@@ -40,8 +51,8 @@ def reading(node: Node, text: str) -> Reading:
     return found
 
 
-def _openai(node: Node, text: str) -> Reading:
-    found = Reading([], envelope(node, *OPENAI))
+def _openai(node: Node, text: str) -> Unpacked:
+    found = Unpacked([], envelope(node, *OPENAI))
     request = member(text, node, "input")
     if request is not None and isinstance(request.value, dict):
         found.envelope.update(envelope(request, "messages"))
@@ -50,6 +61,23 @@ def _openai(node: Node, text: str) -> Reading:
         _add(found, text, node, "input", "user", None)
     _add(found, text, node, "preferred_output", "assistant", CHOSEN)
     _add(found, text, node, "non_preferred_output", "assistant", REJECTED)
+    return found
+
+
+def _both_whole(node: Node, text: str) -> Unpacked:
+    """Two whole conversations that share their beginning (LLaMA-Factory's v1 rows): that beginning once, then
+    each side's own messages, marked."""
+    found = Unpacked([], envelope(node, *LLAMAFACTORY))
+    chosen = items(text, member(text, node, "chosen_messages", 1), 0)
+    rejected = items(text, member(text, node, "rejected_messages", 1), 0)
+    shared = 0
+    while shared < min(len(chosen), len(rejected)) and chosen[shared].value == rejected[shared].value:
+        shared += 1
+    found.elements.extend(chosen[:shared])
+    for side, mark in ((chosen, CHOSEN), (rejected, REJECTED)):
+        for element in side[shared:]:
+            found.marks[len(found.elements)] = mark
+            found.elements.append(element)
     return found
 
 
@@ -66,7 +94,7 @@ def _prompt_key(record: dict) -> str:
     return next((key for key in ("conversations", "messages") if isinstance(record.get(key), list)), "prompt")
 
 
-def _add(found: Reading, text: str, node: Node, key: str, role: str, mark: dict | None) -> None:
+def _add(found: Unpacked, text: str, node: Node, key: str, role: str, mark: dict | None) -> None:
     """The member's messages as elements: a text is one message of `role`, a list its messages, an object one."""
     written = node.members.get(key)
     if written is None or written.node.value is None:

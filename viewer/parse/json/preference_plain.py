@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from viewer.model import Span
-from viewer.parse.json import preference
-from viewer.parse.json.conversation import ENVELOPE_KEYS
+from viewer.model import Span, Transcript
+from viewer.parse.json import plain_records, preference
 from viewer.parse.json.plain import items_recorded, walk_object
+from viewer.parse.json.unpacked import ENVELOPE_KEYS
 
 FIRST_KEYS = ("prompt", "chosen")
 """How a TRL record starts: with its prompt, or (the implicit-prompt form) its chosen answer."""
@@ -17,6 +17,10 @@ _FIRST_KEY = re.compile(r'\{[ \t\n\r]*"(?:prompt|chosen)"')
 _MARKS = (("prompt", None), ("chosen", preference.CHOSEN), ("rejected", preference.REJECTED))
 """The members that hold the messages, in the order the general reading takes them, and their marks."""
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
+
+
+def read_record(text: str, span: Span) -> Transcript | None:
+    return plain_records.read_line(text, span, marked, elements)
 
 
 def marked(text: str, start: int, end: int) -> bool:

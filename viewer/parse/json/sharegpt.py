@@ -17,17 +17,16 @@ import json
 from typing import Any
 
 from viewer.parse.common import Pending, qualified_tool_name
-from viewer.parse.json import pieces
+from viewer.parse.json import drafts
+from viewer.parse.json.calls import awaiting_replies
 from viewer.parse.json.parts import text_pieces
-from viewer.parse.json.source import JsonObject, Piece, kind_of
+from viewer.parse.json.source import JsonObject, Draft, kind_of
 from viewer.parse.json.think import split_think
 
 SPEAKERS = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant", "chatgpt": "assistant",
             "bing": "assistant", "bard": "assistant", "model": "assistant", "system": "system",
             "developer": "developer"}
 REPLIES = ("observation", "tool", "function")
-_LOOK_BACK = 1000
-"""Messages looked back over for the calls an observation answers."""
 
 
 def is_turn(value: dict[str, Any]) -> bool:
@@ -35,13 +34,25 @@ def is_turn(value: dict[str, Any]) -> bool:
     return "from" in value and "role" not in value and "author" not in value
 
 
-def read_turn(source: JsonObject, builder: Any) -> list[Piece]:
+def is_element(value: dict[str, Any]) -> bool:
+    return is_turn(value)
+
+
+def read_element(source: JsonObject, builder: Any) -> list[Draft]:
+    return read_turn(source, builder)
+
+
+def claimed(value: dict[str, Any]) -> tuple[str, ...]:
+    return ("from", "value")
+
+
+def read_turn(source: JsonObject, builder: Any) -> list[Draft]:
     speaker = source.get("from")
     text = _value(source)
     if speaker == "function_call":
         return _calls(source, text)
     if speaker in REPLIES:
-        return [pieces.reply(_answered_tool(builder), text, source.span_of("value"), None)]
+        return [drafts.reply(_answered_tool(builder), text, source.span_of("value"), None)]
     role = SPEAKERS.get(speaker) if isinstance(speaker, str) else None
     if role is None:
         shown = speaker if isinstance(speaker, str) else kind_of(speaker)
@@ -49,7 +60,7 @@ def read_turn(source: JsonObject, builder: Any) -> list[Piece]:
                        source.span_of("from"))
         role = speaker if isinstance(speaker, str) else "unknown"
     base = dict(role=role, channel="final", end="end")
-    return text_pieces(text, base, source.span_of("value")) or [Piece({**base, "content": ""}, None)]
+    return text_pieces(text, base, source.span_of("value")) or [Draft({**base, "content": ""}, None)]
 
 
 def _value(source: JsonObject) -> str:
@@ -59,15 +70,15 @@ def _value(source: JsonObject) -> str:
     return source.text("value") or ""
 
 
-def _calls(source: JsonObject, text: str) -> list[Piece]:
+def _calls(source: JsonObject, text: str) -> list[Draft]:
     """A function_call turn: any reasoning before the calls, then a call per `{"name", "arguments"}`."""
     span = source.span_of("value")
-    found: list[Piece] = []
+    found: list[Draft] = []
     calls_text = ""
     runs, _ = split_think(text)
     for reasoning, run in runs:
         if reasoning:
-            found.append(pieces.analysis("assistant", run, span))
+            found.append(drafts.analysis("assistant", run, span))
         else:
             calls_text += run
     try:
@@ -75,7 +86,7 @@ def _calls(source: JsonObject, text: str) -> list[Piece]:
     except (ValueError, RecursionError):
         written = None
     if not isinstance(written, (dict, list)):
-        piece = pieces.call(None, calls_text, span, None, json_arguments=False)
+        piece = drafts.call(None, calls_text, span, None, json_arguments=False)
         piece.problems.append(Pending("W-JSON-SHAPE", "This function_call value is not JSON naming a tool and its "
                                                       "arguments; it was kept as an unnamed call.", span))
         return [*found, piece]
@@ -84,10 +95,10 @@ def _calls(source: JsonObject, text: str) -> list[Piece]:
     return found
 
 
-def _call(call: Any, span: tuple[int, int]) -> Piece:
+def _call(call: Any, span: tuple[int, int]) -> Draft:
     name = call.get("name") if isinstance(call, dict) else None
     recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
-    piece = pieces.call(recipient, pieces.arguments_text(call.get("arguments") if isinstance(call, dict) else call),
+    piece = drafts.call(recipient, drafts.arguments_text(call.get("arguments") if isinstance(call, dict) else call),
                         span, None)
     if recipient is None:
         piece.problems.append(Pending("W-JSON-SHAPE", "This tool call does not say which tool it calls.", span))
@@ -95,19 +106,6 @@ def _call(call: Any, span: tuple[int, int]) -> Piece:
 
 
 def _answered_tool(builder: Any) -> str | None:
-    """The tool an observation answers: the calls of the last calling turn, in order, one per reply since."""
-    calls: list[str | None] = []
-    replies = 0
-    for message in reversed(builder.messages[-_LOOK_BACK:]):
-        if message.end == "call" and message.role == "assistant":
-            calls.append(message.recipient)
-        elif calls:
-            break
-        elif message.role == "tool":
-            replies += 1
-        elif message.channel != "analysis":
-            return None
-    calls.reverse()
-    if not calls:
-        return None
-    return calls[replies] if replies < len(calls) else calls[-1]
+    """The tool an observation answers: the earliest call of the last calling turn that no reply answered."""
+    waiting = awaiting_replies(builder.messages)
+    return waiting[0] if waiting else None

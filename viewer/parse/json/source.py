@@ -2,6 +2,7 @@
 messages it gives before they are numbered."""
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ from viewer.parse.json.positions import Member, Node
 
 
 @dataclass(slots=True)
-class Piece:
+class Draft:
     """A message before it has an index: its Message fields and the sub-value it came from."""
 
     fields: dict[str, Any]
@@ -27,6 +28,10 @@ class JsonObject:
         self.span = span
         self.members = members or {}
         self.problems: list[Pending] = []
+        self.unread: dict[str, Any] = {}
+        """Its members that no reader claimed (`account`), kept as they were written."""
+        self.kept: dict[str, Any] = {}
+        """What its reader read of it that belongs to no message (a training weight), for the header."""
 
     def get(self, key: str) -> Any:
         return self.value.get(key)
@@ -43,6 +48,29 @@ class JsonObject:
         """Report something wrong with the object, at one of its members or (by default) the whole object."""
         self.problems.append(Pending(code, message, span or self.span))
 
+    def account(self, claimed: Container[str], what: str = "element", within: str | None = None) -> None:
+        """The accounting rule: a member that holds something and that the object's reader neither read nor
+        knowingly left in the source (its `claimed` keys: what it read, and tags it shows otherwise; any id) is
+        kept raw in `unread`, which the importer puts in the transcript's header, and named by W-JSON-UNREAD.
+        `within`: the members of that member's object are accounted for instead (a framework's metadata)."""
+        holder = self.value.get(within) if within is not None else self.value
+        if not isinstance(holder, dict):
+            return
+        left = {key: value for key, value in holder.items()
+                if key not in claimed and not _empty(value) and not _an_id(key, value)}
+        if not left:
+            return
+        if within is None:
+            self.unread.update(left)
+        else:
+            self.unread.setdefault(within, {}).update(left)
+        names = ", ".join(repr(key) for key in left)
+        members = "members" if len(left) > 1 else "member"
+        where = f"{within!r} of this {what}" if within is not None else f"this {what}"
+        self.problem("W-JSON-UNREAD", f"The {members} {names} of {where} {'are' if len(left) > 1 else 'is'} not "
+                                      "read by the importer; kept as raw JSON in the header's 'unread'.",
+                     self.span_of(within if within is not None else next(iter(left))))
+
     def text(self, key: str) -> str | None:
         """A field meant to be text; anything else is reported and read as its JSON text."""
         value = self.value.get(key)
@@ -53,6 +81,16 @@ class JsonObject:
                      f"The field {key!r} should be text but is {kind_of(value)}; it was read as {shown}.",
                      self.span_of(key))
         return shown
+
+
+def _an_id(key: str, value: Any) -> bool:
+    """An id (`container_id`, `requestId`): what it names is elsewhere, and the source keeps it."""
+    return isinstance(value, (str, int)) and (key == "id" or key.endswith(("_id", "Id")))
+
+
+def _empty(value: Any) -> bool:
+    """A member that says nothing: null, or an empty text, list or object."""
+    return value is None or (isinstance(value, (str, list, dict)) and not value)
 
 
 def kind_of(value: Any) -> str:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from viewer.model import Meta, Usage
-from viewer.parse.json.container import Reading
 from viewer.parse.json.gemini_content import snake
+from viewer.parse.json.unpacked import Unpacked
 
 NOTHING = Meta()
 
 
-def mark(found: Reading, position: int, meta: Meta) -> None:
+def mark(found: Unpacked, position: int, meta: Meta) -> None:
     """Set `meta` on the messages of the element at `position`, beside its other marks."""
     if meta != NOTHING:
         found.marks[position] = {**found.marks.get(position, {}), "meta": meta}

@@ -14,7 +14,8 @@ def declared_tools(envelope: dict[str, Any]) -> dict[str, Any]:
     Anthropic's `{name, input_schema}`), and legacy `functions: [{name, parameters}]`, as tool name -> argument
     schema. Tools written as JSON text (LLaMA-Factory) are read the same way."""
     tools = {}
-    for entry in [*as_list(tools_value(envelope.get("tools"))), *as_list(envelope.get("functions"))]:
+    for entry in [*as_list(tools_value(envelope.get("tools"))), *as_list(envelope.get("functions")),
+                  *as_list(envelope.get("declared"))]:
         if not isinstance(entry, dict):
             continue
         function = entry.get("function") if isinstance(entry.get("function"), dict) else entry

@@ -2,7 +2,7 @@
 FunctionGemma), Mistral, DeepSeek and Phi.
 
 What they share is here once: a family's marker tokens are a grammar (turns.py) that cuts the text into turns,
-and its body reader makes each turn into messages (build.py) with the shared pieces (pieces.py: reasoning,
+and its body reader makes each turn into messages (build.py) with the shared toolkit (toolkit.py: reasoning,
 calls, replies, tool definitions; calls.py: calls written as code). Each family's module holds its grammar
 and its body reader, and says in its docstring what it reads.
 """

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
-from viewer.parse.chatml.pieces import UNREADABLE, whole_json
 from viewer.model.collector import collector_paused
+from viewer.parse.chatml.scanning import UNREADABLE, whole_json
 from viewer.parse.common import Pending, trim_newline, trimmed_span
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.turns import Grammar, Turn, read_turns
@@ -74,7 +74,7 @@ class Family:
     """(opener, closer, call token) of a family whose answers start with reasoning: an answer that is such a
     block and then text with no call token is made directly, as `pieces.reasoning` and `TurnBuilder.text` would."""
     reply: Callable[[str, Turn], str | None] | None = None
-    """The segment kind of a tool turn that is one reply of its whole body (made directly, as `pieces.reply`
+    """The segment kind of a tool turn that is one reply of its whole body (made directly, as `toolkit.reply`
     would), or None for a turn the body reader must read."""
 
 

@@ -23,10 +23,10 @@ import re
 from typing import Any
 
 from viewer.model import Transcript
-from viewer.parse.chatml.pieces import UNREADABLE, whole_json
+from viewer.parse.chatml.scanning import UNREADABLE, whole_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
-from viewer.parse.templates.pieces import find_token, item_spans, json_call, reasoning, reply
+from viewer.parse.templates.toolkit import find_token, item_spans, json_call, reasoning, reply
 from viewer.parse.templates.turns import Grammar, Mark, Turn
 
 

@@ -29,7 +29,7 @@ from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.calls import gemma_value
-from viewer.parse.templates.pieces import LEAD, call, quoted, reply
+from viewer.parse.templates.toolkit import LEAD, call, quoted, reply
 from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"<(?:start_of_turn>(?P<role>[^<>\n]{0,64})(?:\r?\n)?|end_of_turn>|bos>|eos>)")

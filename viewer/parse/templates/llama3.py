@@ -27,12 +27,12 @@ import re
 from typing import Any
 
 from viewer.model import Transcript
-from viewer.parse.chatml.pieces import UNREADABLE, json_values, whole_json
+from viewer.parse.chatml.scanning import UNREADABLE, json_values, whole_json
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.calls import python_calls
-from viewer.parse.templates.pieces import LEAD, call, declare_all, item_spans, json_call, reply
+from viewer.parse.templates.toolkit import LEAD, call, declare_all, item_spans, json_call, reply
 from viewer.parse.templates.turns import ANY, Grammar, Mark, Turn
 
 _PATTERN = re.compile(r"<\|(?:start_header_id\|>(?P<role>[^<>\n]{0,64}?)<\|end_header_id\|>(?:\r?\n\r?\n)?"

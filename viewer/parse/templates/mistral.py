@@ -20,11 +20,11 @@ import re
 from typing import Any
 
 from viewer.model import Segment, Transcript
-from viewer.parse.chatml.pieces import SPACE, UNREADABLE, whole_json
+from viewer.parse.chatml.scanning import SPACE, UNREADABLE, whole_json
 from viewer.parse.common import shown_json
 from viewer.parse.options import ParseOptions
 from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
-from viewer.parse.templates.pieces import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
+from viewer.parse.templates.toolkit import (LEAD, declare_all, find_token, item_spans, json_call, json_list_items,
                                            reasoning, reply)
 from viewer.parse.templates.turns import Grammar, Mark, Turn
 

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
 from viewer.model.words import DEBUG
-from viewer.present.formats import FORMATS, file_name
+from viewer.present.exports import EXPORTS, file_name
 from viewer.present.stored import stored_document
 from viewer.store.processing import PROCESSING
 from viewer.web.lookup import (ProcessingFailed, Reading, StillProcessing, get_store, open_reading, open_transcript,
@@ -44,7 +44,7 @@ def transcript_html(id: str, k: int | None = None) -> Response:
 def _export(id: str, k: int | None, format: str, download: bool = False) -> Response:
     reading = open_reading(id, k)
     record = reading.record
-    chosen = FORMATS[format]
+    chosen = EXPORTS[format]
     document = stored_document(get_store(), record, reading.view, unmasked=reading.unmasked,
                                media_url=None if record.is_dataset else _media_urls(reading))
     response = current_app.response_class(chosen.write(document), mimetype=chosen.mimetype)

@@ -53,12 +53,14 @@ def transcript(id: str, k: int | None = None) -> Response:
 
 def _page_context(reading: Reading, window: Window) -> dict:
     record = reading.record
-    panel, tools = [], []
+    panel, tools, header = [], [], None
     if reading.debug:
+        header = cards.header_panel(record.header)
         panel = get_store().diagnostics(record.id, limit=DIAGNOSTICS_PANEL_LIMIT)
         tools = [(name, render.json_block(json.dumps(schema, ensure_ascii=False)))
                  for name, schema in list(record.tools.items())[:TOOLS_PANEL_LIMIT]]
-    return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "title": title(record),
+    return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "header_panel": header,
+            "title": title(record),
             "answers_url": _answers_url(reading),
             "jumps": jump_points(record.message_count),
             # A big upload is readable before its search index is built (viewer/ingest/deferred.py).

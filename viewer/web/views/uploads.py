@@ -34,15 +34,18 @@ def upload_form() -> Response | tuple[Response, int]:
                    "POST /api/transcripts instead.")
     if request.mimetype != "multipart/form-data" and (request.content_length or 0) > request.max_form_memory_size:  # type: ignore[operator]  # the app sets it
         abort(413)  # Werkzeug bounds a multipart form's text fields, not a URL-encoded body, which it reads whole
-    upload = request.files.get("file")
+    # A form without a file sends an empty part; several files (a session's folder) are packed as one zip archive.
+    uploads = [upload for upload in request.files.getlist("file") if spool.size_of(cast(BinaryIO, upload.stream)) > 0]
     pasted = request.form.get("text", "")
-    # The file is a spool file already (spool.SpoolingRequest); a form without a file sends an empty part.
-    stream = cast(BinaryIO, upload.stream) if upload is not None else None
-    chosen = stream is not None and spool.size_of(stream) > 0
+    chosen = bool(uploads)
     if chosen and pasted.strip():
-        abort(400, "Choose a file or paste text, not both.")
-    body = stream if stream is not None and chosen else spool.spooled_text(pasted)
-    name = upload.filename if upload is not None and chosen and upload.filename else None
+        abort(400, "Choose files or paste text, not both.")
+    name: str | None
+    if len(uploads) > 1:
+        body, name = spool.spooled_files([(upload.filename or "", cast(BinaryIO, upload.stream)) for upload in uploads])
+    else:  # the file is a spool file already (spool.SpoolingRequest)
+        body = cast(BinaryIO, uploads[0].stream) if chosen else spool.spooled_text(pasted)
+        name = uploads[0].filename if chosen and uploads[0].filename else None
     record, key = _store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")))

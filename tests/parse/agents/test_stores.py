@@ -1,0 +1,112 @@
+"""The agents that keep sessions in a database or a folder (Goose, Crush, OpenCode, Cursor) and the sub-agents
+Claude Code and Codex keep in files apart: each told apart from the formats it resembles, both ways, and each
+reader's behaviours that the goldens show only in passing."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from tests.harness.stores.canaries import BUILDERS, KINDS, opencode, opencode_export
+from tests.parse.helpers import assert_accounted_for, codes
+from viewer.bundles import pack
+from viewer.parse import detect, parse
+from viewer.policy import Projection
+
+SHOWN_ONLY = ["typed", "answer"]
+
+
+def named(place: str) -> str:
+    return f"<{place}>"
+
+
+@pytest.mark.parametrize("dialect", sorted(BUILDERS))
+def test_each_store_is_detected_as_its_agent_s(dialect):
+    assert parse(BUILDERS[dialect](KINDS, named)).dialect == dialect
+
+
+def test_goose_and_crush_stores_are_told_apart_both_ways_though_both_keep_sessions_and_messages():
+    assert parse(BUILDERS["goose"](SHOWN_ONLY, named)).dialect == "goose"
+    assert parse(BUILDERS["crush"](SHOWN_ONLY, named)).dialect == "crush"
+
+
+def test_a_database_of_no_agent_is_no_agent_s_store():
+    connection = sqlite3.connect(":memory:")
+    connection.executescript("CREATE TABLE sessions (id TEXT); CREATE TABLE messages (id TEXT, body TEXT);"
+                             "INSERT INTO messages VALUES ('1', 'hello');")
+    projection = Projection.of(parse(connection.serialize()))
+    assert projection.transcript.dialect not in BUILDERS and "W-BUNDLE-MEMBER" in codes(projection.transcript)
+    assert {rule.show_as for rule in projection.rules} == {"hidden"}  # its rows are no one's messages
+
+
+def test_an_opencode_export_is_not_read_as_chat_messages_and_chat_messages_are_not_an_export():
+    assert detect(opencode_export(SHOWN_ONLY, named)) == "opencode"
+    chat = json.dumps({"messages": [{"role": "user", "content": "Hi"}], "info": {"id": "session-1"}})
+    assert detect(chat) == "json"
+
+
+def test_opencode_s_export_and_database_read_to_the_same_conversation():
+    kinds = ["typed", "thinking", "call", "injected", "system", "answer"]
+    exported, stored = parse(opencode_export(kinds, named)), parse(opencode(kinds, named))
+    assert [(m.role, m.channel, m.intent, m.content) for m in exported.messages] == \
+        [(m.role, m.channel, m.intent, m.content) for m in stored.messages]
+
+
+def test_a_sub_agent_session_is_a_thread_named_by_the_call_that_started_it():
+    for dialect in sorted(BUILDERS):
+        transcript = parse(BUILDERS[dialect](["typed", "subagent", "answer"], named))
+        (thread,) = transcript.threads
+        call = transcript.messages[thread.call]
+        assert call.is_call and call.content.find("<arguments>") >= 0, dialect
+        assert {m.content for m in transcript.messages if m.thread == thread.id} >= {"<subagent>"}, dialect
+
+
+def test_injected_context_and_reasoning_are_hidden_and_the_user_s_text_shown():
+    for dialect in sorted(BUILDERS):
+        projection = Projection.of(parse(BUILDERS[dialect](["typed", "thinking", "injected", "answer"], named)))
+        shown = [m.content for m, rule in zip(projection.transcript.messages, projection.rules)
+                 if rule.show_as != "hidden"]
+        assert shown == ["SHOWN-0", "SHOWN-3"], (dialect, shown)
+
+
+def test_crush_s_title_generator_session_is_never_a_conversation():
+    transcript = parse(BUILDERS["crush"](["typed", "system", "answer"], named))
+    assert "<title-prompt>" not in {m.content for m in transcript.messages} and not transcript.conversations
+
+
+def test_a_cursor_bubble_of_an_unknown_type_is_hidden_with_a_diagnostic():
+    transcript = parse(BUILDERS["cursor"](["typed", "unknown"], named))
+    assert "W-JSON-UNKNOWN-ITEM" in codes(transcript)
+    assert Projection.of(transcript).rules[1].show_as == "hidden"
+
+
+def test_several_sessions_of_a_store_are_a_dataset_titled_by_each_session():
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(
+        "CREATE TABLE schema_version (version INTEGER); CREATE TABLE sessions (id TEXT, name TEXT, session_type TEXT);"
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content_json TEXT, "
+        "created_timestamp INTEGER);")
+    for session, name in (("a", "First"), ("b", "Second")):
+        connection.execute("INSERT INTO sessions VALUES (?, ?, 'user')", (session, name))
+        connection.execute("INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES "
+                           "(?, 'user', ?, 1)", (session, json.dumps([{"type": "text", "text": f"Hi {name}"}])))
+    transcript = parse(connection.serialize())
+    assert [c.header["title"] for c in transcript.conversations] == ["First", "Second"]
+    assert_accounted_for(transcript, transcript.source)
+
+
+def test_codex_rollouts_of_two_sessions_are_a_dataset_and_a_spawned_one_joins_its_parent():
+    def rollout(id, text, parent=None):
+        source = {"subagent": {"thread_spawn": {"parent_thread_id": parent, "agent_nickname": "Euler"}}} \
+            if parent else "cli"
+        lines = [{"timestamp": "2026-03-21T10:00:00Z", "type": "session_meta", "payload": {"id": id, "source": source}},
+                 {"timestamp": "2026-03-21T10:00:01Z", "type": "response_item", "payload": {
+                     "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}}]
+        name = f"rollout-2026-03-21T10-00-0{len(id) % 10}-{id}.jsonl"
+        return name, "".join(json.dumps(line) + "\n" for line in lines).encode()
+    ids = [f"019cf1a{n}-0000-7000-8000-000000000000" for n in range(3)]
+    transcript = parse(pack.packed([rollout(ids[0], "first"), rollout(ids[1], "second"),
+                                    rollout(ids[2], "helper", parent=ids[0])]))
+    assert [c.header["title"] for c in transcript.conversations] == ["first", "second"]
+    assert [t.id for t in transcript.conversations[0].threads] == [ids[2]]

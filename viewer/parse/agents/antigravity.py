@@ -1,0 +1,219 @@
+"""Antigravity CLI transcripts (`~/.gemini/antigravity-cli/brain/<conversation>/.system_generated/logs/
+transcript.jsonl`, and the IDE's `~/.gemini/antigravity/brain/…`), dialect `antigravity`: one step per line,
+`{step_index, source, type, status, created_at, content?}`. The agent is closed source: what is known of the format
+comes from the tools that read it, and what they leave uncertain is reported rather than guessed.
+
+- `USER_INPUT` (source `USER_EXPLICIT`): the request inside `<USER_REQUEST>` is what the user typed; the blocks the
+  agent appends (`<ADDITIONAL_METADATA>`, `<USER_SETTINGS_CHANGE>`, the only place the model is named) are context.
+- `PLANNER_RESPONSE` (source `MODEL`): `thinking` is reasoning, `content` the answer (a preamble when the step
+  calls tools), each of `tool_calls[{name, args}]` a call (`default_api:` dropped from the name; each argument
+  value is JSON text, decoded where it decodes). Calls carry no ids.
+- The other `MODEL` steps (`VIEW_FILE`, `RUN_COMMAND`, `CODE_ACTION` …) are the tools' results, in the order of the
+  calls before them: each is named after the call it answers by that order (the pairing reports any result or
+  call left over); their `Created At` / `Completed At` lines give the time the tool took.
+- `SYSTEM` steps: `EPHEMERAL_MESSAGE`, `CHECKPOINT` (a summary that replaced the history: W-SESSION-COMPACTED) and
+  any other with content are context; a `SYSTEM_MESSAGE` from the user (`from=user content=…`, sent with `agy
+  send-message` while the agent ran) is what the user typed; steps without content are frame.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from typing import Any
+
+from viewer.model import Meta, Transcript, Usage
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import between, usage_totals
+from viewer.parse.agents.records import count, finished, item_objects, read_record, text_of
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending, qualified_tool_name, shown_json
+from viewer.parse.json import drafts
+from viewer.parse.json.source import Draft, JsonObject, type_phrase
+from viewer.parse.options import ParseOptions
+
+SOURCES = ("USER_EXPLICIT", "MODEL", "SYSTEM")
+_REQUEST = re.compile(r"<USER_REQUEST>\s*(.*?)\s*</USER_REQUEST>", re.DOTALL)
+_MODEL = re.compile(r"setting `Model Selection` from .*? to (.+?)\. ", re.DOTALL)
+_TIMES = re.compile(r"\ACreated At: (\S+)\nCompleted At: (\S+)\n")
+_FROM_USER = re.compile(r"\[Message\] from=user content=(.*?)\s*(?:</SYSTEM_MESSAGE>\s*)?\Z", re.DOTALL)
+FAILED = ("ERROR", "FAILED")
+CANCELLED = ("CANCELLED", "CANCELED", "ABORTED")
+
+
+def is_step(first: dict[str, Any]) -> bool:
+    """A first line that is an Antigravity step."""
+    return first.get("source") in SOURCES and isinstance(first.get("step_index"), int) \
+        and not isinstance(first.get("step_index"), bool)
+
+
+def parse_antigravity(text: str, options: ParseOptions) -> Transcript:
+    """Read an Antigravity CLI transcript. Never raises on user input."""
+    with collector_paused:
+        lines, unreadable = read_lines(text)
+        reader = _Reader(Session(text))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages = finished(session.messages, reader.metas)
+        diagnostics = [*unreadable, *session.diagnostics]
+        return Transcript(dialect="antigravity", source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          frame=session.frame(reader.quiet, diagnostics))
+
+
+class _Reader:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": "antigravity"}
+        self.quiet: list[tuple[int, int]] = []
+        self.metas: dict[int, Meta] = {}
+        self.usages: list[Usage] = []
+        self.models: list[str] = []
+        self._model: str | None = None
+        self._ordered = False
+        """Whether the first result paired by order was reported."""
+        self._waiting: deque[tuple[str, str | None]] = deque()
+        """The calls of the latest response not answered yet: (their tool, when they were made)."""
+
+    def line(self, line: Line) -> None:
+        value = line.value
+        source, kind = value.get("source"), value.get("type")
+        content = value.get("content")
+        text = content if isinstance(content, str) else text_of(content.get("text")) if isinstance(content, dict) \
+            else None
+        timestamp = text_of(value.get("created_at"))
+        first = len(self.session.messages)
+        if not isinstance(kind, str) or source not in SOURCES:
+            what = f"A line {type_phrase(kind, value)}" + ("" if source in SOURCES else " from an unknown source")
+            self._add(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
+        elif kind == "USER_INPUT":
+            self._user_input(line, text or "")
+        elif kind == "PLANNER_RESPONSE":
+            self._response(line, timestamp)
+        elif source == "MODEL":
+            self._result(line, kind, text)
+        elif text is None:
+            self.quiet.append(line.span)
+        elif kind == "SYSTEM_MESSAGE" and _FROM_USER.search(text):
+            said = _FROM_USER.search(text)[1]
+            self._add(line, [Draft(dict(role="user", channel="final", content=said, end="end"), None)],
+                      [Pending("W-SESSION-INTERRUPTED", "The user sent this message while the agent worked.",
+                               line.span)])
+        else:
+            problems = [Pending("W-SESSION-COMPACTED", "Antigravity summarized the conversation here: the model "
+                                                       "saw this summary in place of what came before.",
+                                line.span)] if kind == "CHECKPOINT" else []
+            self._add(line, [_context(text, kind.lower())], problems)
+        for index in range(first, len(self.session.messages)):
+            self.metas.setdefault(index, Meta(timestamp=timestamp))
+
+    def _user_input(self, line: Line, text: str) -> None:
+        request = _REQUEST.search(text)
+        model = _MODEL.search(text)
+        if model is not None:
+            self._model = model[1].strip()
+            self.header.setdefault("model", self._model)
+        if request is None:
+            self._add(line, [Draft(dict(role="user", channel="final", content=text, end="end"), None)])
+            return
+        rest = (text[:request.start()] + text[request.end():]).strip()
+        pieces = [Draft(dict(role="user", channel="final", content=request[1], end="end"), None)]
+        if rest:
+            pieces.append(_context(rest, "metadata"))
+        source, found = read_record(line.text, line, lambda source: _spanned(pieces, source.span_of("content")))
+        self._add(line, found)
+
+    def _response(self, line: Line, timestamp: str | None) -> None:
+        value = line.value
+        source, found = read_record(line.text, line, _response_pieces)
+        first = len(self.session.messages)
+        self._add(line, found, source.problems)
+        model = text_of(value.get("model")) or self._model
+        figures = value.get("usage")
+        usage = _usage(figures) if isinstance(figures, dict) else None
+        if usage is not None:
+            self.usages.append(usage)
+        if model:
+            self.models.append(model)
+        last = len(self.session.messages) - 1
+        self._waiting.clear()  # a new response: results of calls before it that never came are not its
+        for index in range(first, last + 1):
+            message = self.session.messages[index]
+            if message.is_call:
+                self._waiting.append((message.recipient, timestamp))
+            self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None)
+
+    def _result(self, line: Line, kind: str, text: str | None) -> None:
+        body = text or ""
+        times = _TIMES.match(body)
+        if times is not None:
+            body = body[times.end():]
+        tool, called = self._waiting.popleft() if self._waiting else (None, None)
+        problems = []
+        status = line.value.get("status")
+        if status in FAILED:
+            problems.append(Pending("W-TOOL-ERROR", f"The step {kind} ended with status {status}.", line.span))
+        elif status in CANCELLED:
+            problems.append(Pending("W-SESSION-INTERRUPTED", f"The step {kind} was cancelled.", line.span))
+        if not self._ordered:
+            self._ordered = True
+            problems.append(Pending("W-PAIRED-BY-ORDER", "Antigravity writes no call ids: each result step is taken "
+                                                         "to answer the next unanswered call of the response before "
+                                                         "it, in order.", line.span))
+        first = len(self.session.messages)
+        self._add(line, [drafts.reply(tool, body, None, None)], problems)
+        started, done = (times[1], times[2]) if times is not None else (called, text_of(line.value.get("created_at")))
+        self.metas[first] = Meta(timestamp=done, duration_ms=between(started, done))
+
+    def _add(self, line: Line, found: list[Draft], problems=()) -> None:
+        self.session.add_line(line, found, self.session.next_turn(), problems)
+        if not found:
+            self.quiet.append(line.span)
+
+
+def _response_pieces(source: JsonObject) -> list[Draft]:
+    found: list[Draft] = []
+    thinking = source.get("thinking")
+    if isinstance(thinking, str) and thinking.strip():
+        found.append(drafts.analysis("assistant", thinking.strip(), source.span_of("thinking")))
+    content = source.get("content")
+    if isinstance(content, str) and content.strip():
+        found.append(Draft(dict(role="assistant", channel="final", content=content, end="end"),
+                           source.span_of("content")))
+    for call in item_objects(source, "tool_calls"):
+        name = text_of(call.get("name")) or "(unnamed tool)"
+        name = name.removeprefix("default_api:")
+        arguments = call.get("args")
+        decoded = {key: _decoded(item) for key, item in arguments.items()} if isinstance(arguments, dict) \
+            else arguments
+        found.append(drafts.call(qualified_tool_name(name), shown_json(decoded if decoded is not None else {}),
+                                 call.span, None))
+    return found
+
+
+def _usage(figures: dict[str, Any]) -> Usage:
+    """The Gemini API's counts: the input includes the cached tokens (apart in the model)."""
+    cached = count(figures.get("cached_content_token_count"))
+    return Usage(input=max(count(figures.get("input_tokens")) - cached, 0), output=count(figures.get("output_tokens")),
+                 cache_read=cached)
+
+
+def _decoded(value: Any) -> Any:
+    """An argument's value, written as JSON text (`"\\"/w/a.py\\""`, `"188"`): decoded, or kept as written."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _spanned(pieces: list[Draft], span) -> list[Draft]:
+    return [Draft(dict(piece.fields), span) for piece in pieces]
+
+
+def _context(text: str, name: str) -> Draft:
+    return Draft(dict(role="user", name=name, channel="final", content=text, end="end", intent="context"), None)
+

@@ -1,0 +1,105 @@
+"""Cursor's agent transcripts (`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`, written by the
+agent CLI and newer editor builds), dialect `cursor-agent`: one message per line, `{"role", "message":
+{"content": [Anthropic-like blocks]}}`, and `{"type": "turn_ended", "status"}` after each turn. Cursor is closed
+source; the shape is what the tools that read these files agree on.
+
+- A user line's text wraps what the user typed in `<user_query>`; everything around it (`<timestamp>`,
+  `<user_info>`, `<rules>`, skills) is context the agent added.
+- An assistant line: text (a preamble when the same line calls a tool, else the answer), `tool_use` blocks (calls,
+  without ids), `thinking` where a build writes it. The transcripts record no tool results: calls stay
+  unanswered.
+- `turn_ended`: frame; `aborted` is W-SESSION-INTERRUPTED, `error` a hidden system message with W-API-ERROR.
+  `metadata` lines are frame; any other line is a hidden message with W-JSON-UNKNOWN-ITEM.
+"""
+from __future__ import annotations
+
+import re
+from viewer.model import Transcript
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.records import anthropic_blocks, member_object, read_record
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending, shown_json
+from viewer.parse.json import drafts
+from viewer.parse.json.parts import text_pieces
+from viewer.parse.json.source import Draft, JsonObject, type_phrase
+from viewer.parse.options import ParseOptions
+
+_QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
+ANSWER = dict(role="assistant", channel="final", end="end")
+
+
+def parse_cursor_agent(text: str, options: ParseOptions) -> Transcript:
+    """Read a Cursor agent transcript. Never raises on user input."""
+    with collector_paused:
+        lines, unreadable = read_lines(text)
+        session = Session(text)
+        quiet: list[tuple[int, int]] = []
+        for line in lines:
+            _line(session, line, quiet)
+        diagnostics = [*unreadable, *session.diagnostics]
+        return Transcript(dialect="cursor-agent", source=text, messages=tuple(session.messages),
+                          diagnostics=tuple(diagnostics), header={"producer": "cursor-agent"},
+                          frame=session.frame(quiet, diagnostics))
+
+
+def _line(session: Session, line: Line, quiet: list[tuple[int, int]]) -> None:
+    value = line.value
+    role, kind = value.get("role"), value.get("type")
+    if role in ("user", "assistant") and isinstance(value.get("message"), dict):
+        source, found = read_record(line.text, line, lambda source: _message_pieces(source, role, session))
+        session.add_line(line, found, session.next_turn(), source.problems)
+        if not found:
+            quiet.append(line.span)
+    elif kind == "turn_ended":
+        _turn_ended(session, line, quiet)
+    elif kind == "metadata":
+        quiet.append(line.span)
+    else:
+        what = f"A line {type_phrase(kind if kind is not None else role, value)}"
+        session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)],
+                         session.next_turn())
+
+
+def _turn_ended(session: Session, line: Line, quiet: list[tuple[int, int]]) -> None:
+    status = line.value.get("status")
+    if status == "error":
+        error = line.value.get("error")
+        text = error if isinstance(error, str) else shown_json(error) if error is not None else "The turn failed."
+        session.add_line(line, [Draft(dict(role="system", name="error", channel="final", content=text, end="end"),
+                                      None)], session.next_turn(),
+                         [Pending("W-API-ERROR", f"The turn ended with an error: {text[:200]}", line.span)])
+        return
+    quiet.append(line.span)
+    if status == "aborted":
+        session.add_line(line, [], session.turn, [Pending("W-SESSION-INTERRUPTED",
+                                                          "The user stopped the agent here (the turn was aborted).",
+                                                          line.span)])
+
+
+def _message_pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:
+    message = member_object(source, "message")
+    texts = _user_texts if role == "user" else _answer
+    found = anthropic_blocks(message, "content", role, session, texts)
+    source.problems.extend(message.problems)
+    return found
+
+
+def _answer(text: str, span) -> list[Draft]:
+    return text_pieces(text, ANSWER, span) if text.strip() else []
+
+
+def _user_texts(text: str, span) -> list[Draft]:
+    """What the user typed, inside `<user_query>`; what the agent wrote around it, context."""
+    query = _QUERY.search(text)
+    if query is None:
+        return [_said(text, span, None)] if text.strip() else []
+    rest = (text[:query.start()] + text[query.end():]).strip()
+    found = [_said(query[1], span, None)]
+    if rest:
+        found.append(_said(rest, span, "context"))
+    return found
+
+
+def _said(text: str, span, intent: str | None) -> Draft:
+    return Draft(dict(role="user", channel="final", content=text, end="end", intent=intent), span)

@@ -1,0 +1,269 @@
+"""The Python Kimi CLI's `wire.jsonl` (`~/.kimi/sessions/<md5 of the work dir>/<session>/wire.jsonl`, dialect
+`kimi-cli`): the UI's events, one `{"timestamp": <seconds>, "message": {"type": <PascalCase>, "payload": …}}` per
+line after a `{"type": "metadata", "protocol_version"}` line (missing in the oldest files).
+
+- `TurnBegin` (and `SteerInput`) carry what the user typed; `StepBegin` starts one model response.
+- `ContentPart` is the model's `text` (the answer unless a call follows in the step) or `think` (analysis,
+  `encrypted` opaque); `ToolCall` a call whose arguments may arrive in pieces (`ToolCallPart`, joined onto it);
+  `ToolResult` its result (`return_value`: `output`, `is_error`, `message` for the model).
+- `StatusUpdate` gives the step's usage and the provider's message id; `StepInterrupted` an interruption;
+  `CompactionEnd` a compaction.
+- `SubagentEvent` wraps an event of a sub-agent that an `Agent` (formerly `Task`) call started
+  (`parent_tool_call_id`): its events are a thread of their own, named by `agent_id`.
+- Approvals, questions, notifications, plans, hooks, retries and MCP loading are bookkeeping (frame); anything
+  else is kept hidden, with W-JSON-UNKNOWN-ITEM. The system prompt is in `context.jsonl`, not here.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.kimi_code import kimi_usage
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending, qualified_tool_name
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.media import placeholder
+from viewer.parse.json.source import Draft, type_phrase
+from viewer.parse.options import ParseOptions
+
+DIALECT = "kimi-cli"
+BOOKKEEPING = ("TurnEnd", "StepRetry", "CompactionBegin", "ApprovalRequest", "ApprovalResponse", "QuestionRequest",
+               "QuestionResponse", "Notification", "PlanDisplay", "BtwBegin", "BtwEnd", "HookTriggered",
+               "HookResolved", "MCPLoadingBegin", "MCPLoadingEnd", "MCPLoadingProgress", "ApprovalRequestResolved")
+
+
+@dataclass(slots=True)
+class _Agent:
+    """The state of one agent's events: the main one's, or a sub-agent's."""
+
+    thread: str | None
+    step: int | None = None
+    """The turn of the response being read."""
+    said: list[int] = field(default_factory=list)
+    """The response's messages so far."""
+    last_call: int | None = None
+
+
+def parse_kimi_cli(text: str, options: ParseOptions) -> Transcript:
+    """Read a Kimi CLI wire. Never raises on user input."""
+    with collector_paused:  # see viewer/model/collector.py
+        lines, unreadable = read_lines(text)
+        reader = _Wire(Session(text))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages = reader.finished()
+        diagnostics = [*unreadable, *session.diagnostics]
+        return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | usage_totals(reader.usage.values()),
+                          threads=tuple(reader.threads.values()), frame=session.frame(reader.quiet, diagnostics))
+
+
+def seconds(value: Any) -> str | None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 1e11:
+        return None
+    return dt.datetime.fromtimestamp(value, dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class _Wire:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": DIALECT, "agent": "Kimi CLI"}
+        self.quiet: list[tuple[int, int]] = []
+        self.agents: dict[str | None, _Agent] = {None: _Agent(None)}
+        self.threads: dict[str, Thread] = {}
+        self.thread_of: dict[int, str] = {}
+        self.usage: dict[int, Usage] = {}
+        self.responses: dict[int, str] = {}
+        self.calls: dict[str, int] = {}
+        """A call id -> the index of its call."""
+
+    def line(self, line: Line) -> None:
+        if line.get("type") == "metadata":
+            if isinstance(line.get("protocol_version"), str):
+                self.header["protocol_version"] = line.get("protocol_version")
+            self.quiet.append(line.span)
+            return
+        message = line.get("message")
+        kind = message.get("type") if isinstance(message, dict) else None
+        payload = message.get("payload") if isinstance(message, dict) else None
+        if not isinstance(kind, str) or not isinstance(payload, dict):
+            what = f"A line {type_phrase(line.get('type'), line.value)}"
+            self._add(line, self.agents[None], [drafts.unclassified("unknown", kind, line.value, line.span,
+                                                                    "W-JSON-UNKNOWN-ITEM", what)], new_turn=True)
+            return
+        self._event(line, kind, payload, self.agents[None], depth=0)
+
+    def _event(self, line: Line, kind: str, payload: dict[str, Any], agent: _Agent, depth: int) -> None:
+        if kind == "SubagentEvent" and depth == 0:
+            self._sub_agent(line, payload)
+        elif kind in ("TurnBegin", "SteerInput"):
+            said = payload.get("user_input")
+            text = said if isinstance(said, str) else flat_text(_parts(said)) if said is not None else ""
+            agent.step = None
+            self._add(line, agent, [_said("user", text)], new_turn=True)
+        elif kind == "StepBegin":
+            agent.step = self.session.next_turn()
+            agent.said = []
+            self.quiet.append(line.span)
+        elif kind == "ContentPart":
+            self._add(line, agent, [_part(payload, line.span)])
+        elif kind == "ToolCall":
+            self._call(line, agent, payload)
+        elif kind == "ToolCallPart":
+            self._call_part(line, agent, payload)
+        elif kind == "ToolResult":
+            self._result(line, agent, payload)
+        elif kind == "StatusUpdate":
+            self._status(line, agent, payload)
+        elif kind == "StepInterrupted":
+            self.session.diagnostics.append(make_diagnostic(
+                "W-SESSION-INTERRUPTED", line.span, "The user interrupted this response; what it had written is "
+                                                    "kept.", agent.said[-1] if agent.said else None))
+            self.quiet.append(line.span)
+        elif kind == "CompactionEnd":
+            self.session.diagnostics.append(make_diagnostic(
+                "W-SESSION-COMPACTED", line.span, "Kimi compacted its context here: the model saw a summary of the "
+                                                  "messages before it."))
+            self.quiet.append(line.span)
+        elif kind in BOOKKEEPING:
+            self.quiet.append(line.span)
+        else:
+            what = f"An event of type {kind!r}"
+            self._add(line, agent, [drafts.unclassified("unknown", kind, payload, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                        what)], new_turn=True)
+
+    def _sub_agent(self, line: Line, payload: dict[str, Any]) -> None:
+        """A sub-agent's event: read as its own agent's, in its thread, started by the parent's call."""
+        name = payload.get("agent_id") if isinstance(payload.get("agent_id"), str) else "sub-agent"
+        call = payload.get("parent_tool_call_id") or payload.get("task_tool_call_id")
+        if name not in self.threads:
+            self.threads[name] = Thread(name, self.calls.get(call) if isinstance(call, str) else None)
+            if self.threads[name].call is None:
+                self.session.diagnostics.append(make_diagnostic(
+                    "W-SESSION-THREAD", line.span, "This sub-agent's events name no call of this session that "
+                                                   "started it; they are kept, hidden from the default view."))
+        agent = self.agents.setdefault(name, _Agent(name))
+        event = payload.get("event")
+        kind = event.get("type") if isinstance(event, dict) else None
+        inner = event.get("payload") if isinstance(event, dict) else None
+        if not isinstance(kind, str) or not isinstance(inner, dict):
+            self._add(line, agent, [drafts.unclassified("unknown", kind, payload, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                        "A sub-agent event with no type")], new_turn=True)
+            return
+        self._event(line, kind, inner, agent, depth=1)
+
+    def _call(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
+        function = payload.get("function") if isinstance(payload.get("function"), dict) else payload
+        name = function.get("name")
+        recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
+        call_id = payload.get("id") if isinstance(payload.get("id"), str) else None
+        arguments = function.get("arguments")
+        piece = drafts.call(recipient, arguments if isinstance(arguments, str) else "" if arguments is None
+                            else flat_text(arguments), None, call_id)
+        self.session.note_call(call_id, recipient)
+        self._add(line, agent, [piece])
+        agent.last_call = len(self.session.messages) - 1
+        if call_id is not None:
+            self.calls.setdefault(call_id, agent.last_call)
+
+    def _call_part(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
+        """A piece of the last call's arguments, streamed: joined onto the call (the line is frame)."""
+        part = payload.get("arguments_part")
+        if agent.last_call is not None and isinstance(part, str):
+            call = self.session.messages[agent.last_call]
+            self.session.messages[agent.last_call] = call.changed(content=call.content + part)
+        self.quiet.append(line.span)
+
+    def _result(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
+        call_id = payload.get("tool_call_id") if isinstance(payload.get("tool_call_id"), str) else None
+        value = payload.get("return_value") if isinstance(payload.get("return_value"), dict) else {}
+        output = flat_text(_parts(value.get("output")))
+        note = value.get("message")
+        if isinstance(note, str) and note:
+            output = f"{output}\n\n{note}" if output else note
+        name = self.session.tool_named(call_id)
+        piece = drafts.reply(name, output, None, call_id)
+        if value.get("is_error") is True:
+            tool = f"The tool {name}" if name else "The tool"
+            piece.problems.append(Pending("W-TOOL-ERROR", f"{tool} reported a failure (is_error).", line.span))
+        self._add(line, agent, [piece])
+
+    def _status(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
+        """The usage of the step so far, on its last message (a later update of one step replaces it)."""
+        usage = kimi_usage(payload.get("token_usage"), "input_other", "input_cache_read", "input_cache_creation")
+        said = [index for index in agent.said if self.session.messages[index].role == "assistant"]
+        if usage is not None and said:
+            for index in said:
+                self.usage.pop(index, None)
+            self.usage[said[-1]] = usage
+        if isinstance(payload.get("message_id"), str):
+            for index in said:
+                self.responses[index] = payload["message_id"]
+        self.quiet.append(line.span)
+
+    def _add(self, line: Line, agent: _Agent, found: list[Draft], new_turn: bool = False) -> None:
+        if new_turn or agent.step is None:
+            turn = self.session.next_turn()
+        else:
+            turn = agent.step
+        first = len(self.session.messages)
+        self.session.add_line(line, found, turn)
+        made = range(first, len(self.session.messages))
+        if not new_turn:
+            agent.said.extend(made)
+        if agent.thread is not None:
+            for index in made:
+                self.thread_of[index] = agent.thread
+
+    def finished(self) -> tuple[Message, ...]:
+        called: dict[str, str] = {}
+        done = []
+        for message, line in zip(self.session.messages, self.session.lines):
+            timestamp = seconds(line.get("timestamp"))
+            if message.is_call and message.call_id and timestamp:
+                called.setdefault(message.call_id, timestamp)
+            duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
+                else None
+            meta = Meta(timestamp=timestamp, usage=self.usage.get(message.index),
+                        response=self.responses.get(message.index), duration_ms=duration)
+            done.append(replace_fields(message, meta=None if meta == NOTHING else meta,
+                                       thread=self.thread_of.get(message.index)))
+        return tuple(done)
+
+
+def _parts(value: Any) -> Any:
+    """Kimi's content parts as the text reader knows them (`think` is never text here)."""
+    if isinstance(value, list):
+        return [{"type": "text", "text": part["text"]} if isinstance(part, dict) and part.get("type") == "text"
+                and isinstance(part.get("text"), str) else part for part in value]
+    return value
+
+
+def _part(payload: dict[str, Any], span: tuple[int, int]) -> Draft:
+    """A content part of the model's (on its line, `span`): text, reasoning (`encrypted` opaque), an image."""
+    kind = payload.get("type")
+    if kind == "text":
+        return _said("assistant", payload.get("text") if isinstance(payload.get("text"), str) else "")
+    if kind == "think":
+        piece = drafts.analysis("assistant", payload.get("think") if isinstance(payload.get("think"), str) else "",
+                                None)
+        if payload.get("encrypted"):
+            piece.problems.append(drafts.opaque_problem("reasoning", payload["encrypted"], "encrypted", span))
+        return piece
+    if kind == "image_url" and isinstance(payload.get("image_url"), dict):
+        return _said("assistant", placeholder("image_url", payload))
+    return drafts.unclassified("assistant", kind, payload, span, "W-JSON-UNKNOWN-PART",
+                               f"A content part {type_phrase(kind, payload)}")
+
+
+def _said(role: str, text: str) -> Draft:
+    return Draft(dict(role=role, channel="final", content=text, end="end"), None)

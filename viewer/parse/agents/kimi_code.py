@@ -1,0 +1,388 @@
+"""Kimi Code CLI sessions: an agent's `wire.jsonl` (`~/.kimi-code/sessions/<work dir>/<session>/agents/<agent>/`,
+dialect `kimi-code`), flat records `{"type": "<dotted.name>", "agentId", …, "time": <ms>}` (wire protocol 1.x).
+
+- Line 1 is `{"type": "metadata", "protocol_version", "created_at"}`; `config.update` holds the system prompt
+  (a system message, hidden) and the model alias.
+- `context.append_message` adds a message to the model's context: a user message whose `origin.kind` is `user`
+  (or that has no origin) is what the user typed; any other origin (`injection` with its `variant`, compaction
+  summaries, hook results, tasks, retries) is injected context, as is a `<system-reminder>`; a shell command the
+  user ran (`shell_command`) is shown as typed and its output hidden.
+- `context.append_loop_event` is the agent's side, one model response (a step) at a time: `content.part` (`text`,
+  the answer unless a call follows in the step; `think`, analysis), `tool.call`, `tool.result` (paired by
+  `toolCallId`; `isError` is a failure; its `note` is text for the model), `step.end` (the step's usage, its
+  provider's message id, `finishReason`: `interrupted` after the user cancelled, `error`).
+- `usage.record` names the model of the step just ended; `turn.ended` with an `error` is a failed turn;
+  `context.apply_compaction` is W-SESSION-COMPACTED with its summary as context. Everything else (prompts echoed
+  by `turn.prompt`, requests, permissions, tasks, cancellations) is bookkeeping (frame); `task.started` names the
+  sub-agent an `Agent` call started (its own wire is `agents/<agentId>/wire.jsonl`: read alone, it is its own
+  conversation, whose header names it), recorded in the header.
+No cost is recorded.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending, qualified_tool_name, shown_json
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.media import placeholder
+from viewer.parse.json.source import Draft, JsonObject, type_phrase
+from viewer.parse.options import ParseOptions
+
+DIALECT = "kimi-code"
+REMINDER = "<system-reminder>"
+TYPED_ORIGINS = ("user",)
+IMAGE_PARTS = {"image_url": "image_url", "audio_url": "input_audio", "video_url": "file"}
+"""Kimi's media parts, as the media placeholder knows them."""
+
+
+def parse_kimi_code(text: str, options: ParseOptions) -> Transcript:
+    """Read a Kimi Code agent's wire. Never raises on user input."""
+    with collector_paused:  # see viewer/model/collector.py
+        lines, unreadable = read_lines(text)
+        reader = _Wire(Session(text))
+        for line in lines:
+            reader.line(line)
+        session = reader.session
+        messages = reader.finished()
+        diagnostics = [*unreadable, *session.diagnostics]
+        return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | usage_totals(reader.usage.values(), reader.models.values()),
+                          frame=session.frame(reader.quiet, diagnostics))
+
+
+def milliseconds(value: Any) -> str | None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 1e14:
+        return None
+    return dt.datetime.fromtimestamp(value / 1000, dt.timezone.utc).isoformat(timespec="milliseconds") \
+        .replace("+00:00", "Z")
+
+
+def kimi_usage(value: Any, other: str = "inputOther", read: str = "inputCacheRead",
+               creation: str = "inputCacheCreation") -> Usage | None:
+    """A step's usage: the input that was not cached, the output, and the cache read and written."""
+    if not isinstance(value, dict):
+        return None
+    counts = [value.get(key) for key in (other, "output", read, creation)]
+    counts = [count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+              for count in counts]
+    return Usage(input=counts[0], output=counts[1], cache_read=counts[2], cache_write=counts[3])
+
+
+class _Wire:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": DIALECT, "agent": "Kimi Code"}
+        self.quiet: list[tuple[int, int]] = []
+        self.steps: dict[str, int] = {}
+        """A step's uuid -> its turn."""
+        self.step_messages: dict[str, list[int]] = {}
+        self.last_step: str | None = None
+        self.model: str | None = None
+        self.models: dict[int, str] = {}
+        self.usage: dict[int, Usage] = {}
+        self.responses: dict[int, str] = {}
+        self.stops: dict[int, str] = {}
+        self.sub_agents: dict[str, str] = {}
+
+    def line(self, line: Line) -> None:
+        kind = line.get("type")
+        if kind == "metadata":
+            if isinstance(line.get("protocol_version"), str):
+                self.header.setdefault("protocol_version", line.get("protocol_version"))
+            created = milliseconds(line.get("created_at"))
+            if created:
+                self.header.setdefault("created", created)
+            self.quiet.append(line.span)
+        elif kind == "config.update":
+            self._config(line)
+        elif kind == "context.append_message":
+            self._message(line)
+        elif kind == "context.append_loop_event":
+            self._event(line)
+        elif kind == "usage.record":
+            self._model_of_step(line.get("model"))
+            self.quiet.append(line.span)
+        elif kind == "llm.request":
+            self.model = line.get("model") if isinstance(line.get("model"), str) else self.model
+            self.quiet.append(line.span)
+        elif kind == "context.apply_compaction":
+            self._compaction(line)
+        elif kind == "turn.ended" and isinstance(line.get("error"), (dict, str)):
+            error = line.get("error")
+            said = error.get("message") if isinstance(error, dict) else error
+            self.session.diagnostics.append(make_diagnostic(
+                "W-API-ERROR", line.span, f"The turn failed: {said}." if isinstance(said, str) else "The turn "
+                                                                                                    "failed."))
+            self.quiet.append(line.span)
+        elif isinstance(kind, str) and "." in kind:
+            if kind == "task.started":
+                self._task(line.get("info"))
+            if isinstance(line.get("agentId"), str):
+                self.header.setdefault("agent_id", line.get("agentId"))
+            self.quiet.append(line.span)
+        else:
+            what = f"A line {type_phrase(kind, line.value)}"
+            self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                 what)], self.session.next_turn())
+
+    def _config(self, line: Line) -> None:
+        for key, name in (("modelAlias", "model_alias"), ("profileName", "profile")):
+            if isinstance(line.get(key), str) and line.get(key):
+                self.header.setdefault(name, line.get(key))
+        if isinstance(line.get("agentId"), str):
+            self.header.setdefault("agent_id", line.get("agentId"))
+        prompt = line.get("systemPrompt")
+        if isinstance(prompt, str) and prompt:
+            self._add(line, [Draft(dict(role="system", name="systemPrompt", channel="final", content=prompt,
+                                        end="end"), None)], self.session.next_turn())
+        else:
+            self.quiet.append(line.span)
+
+    def _message(self, line: Line) -> None:
+        body = line.get("message")
+        if not isinstance(body, dict):
+            self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This line has no message "
+                                                                                       "object; it was skipped."))
+            return
+        source, found = self.session.read(line, "message", lambda source: _context_message(source, self.session))
+        self._add(line, found, self.session.next_turn(), source.problems)
+
+    def _event(self, line: Line) -> None:
+        event = line.get("event")
+        kind = event.get("type") if isinstance(event, dict) else None
+        step = event.get("stepUuid") if isinstance(event, dict) and isinstance(event.get("stepUuid"), str) else None
+        if kind == "step.begin":
+            uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else f"line {line.number}"
+            self.steps[uuid] = self.session.next_turn()
+            self.step_messages[uuid] = []
+            self.last_step = uuid
+            self.quiet.append(line.span)
+            return
+        if kind == "step.end":
+            self._step_end(line, event)
+            return
+        if kind not in ("content.part", "tool.call", "tool.result"):
+            what = f"A loop event {type_phrase(kind, event)}"
+            self._add(line, [drafts.unclassified("unknown", kind, event, line.span, "W-JSON-UNKNOWN-ITEM", what)],
+                      self.session.next_turn())
+            return
+        step = step or self.last_step  # a result names its call's event (`parentUuid`), not its step
+        turn = self.steps.get(step) if step is not None else None
+        if turn is None:
+            turn = self.session.next_turn()
+        source, found = self.session.read(line, "event", lambda source: _loop_event(source, self.session))
+        first = len(self.session.messages)
+        self._add(line, found, turn, source.problems)
+        if step is not None:
+            self.step_messages.setdefault(step, []).extend(range(first, len(self.session.messages)))
+            if self.model:
+                for index in range(first, len(self.session.messages)):
+                    if self.session.messages[index].role == "assistant":
+                        self.models[index] = self.model
+
+    def _step_end(self, line: Line, event: dict[str, Any]) -> None:
+        uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else self.last_step
+        said = [index for index in self.step_messages.get(uuid, ()) if self.session.messages[index].role == "assistant"]
+        usage = kimi_usage(event.get("usage"))
+        reason = event.get("finishReason")
+        if said:
+            last = said[-1]
+            if usage is not None:
+                self.usage[last] = usage
+            for index in said:
+                if isinstance(event.get("messageId"), str):
+                    self.responses[index] = event["messageId"]
+                if isinstance(reason, str):
+                    self.stops[index] = reason
+        if reason == "interrupted":
+            self.session.diagnostics.append(make_diagnostic(
+                "W-SESSION-INTERRUPTED", line.span, "The user cancelled this response; what it had written is kept.",
+                said[-1] if said else None))
+        elif reason == "error":
+            self.session.diagnostics.append(make_diagnostic(
+                "W-API-ERROR", line.span, "The model's response failed.", said[-1] if said else None))
+        self.last_step = uuid
+        self.quiet.append(line.span)
+
+    def _model_of_step(self, model: Any) -> None:
+        if not isinstance(model, str) or not model:
+            return
+        for index in self.step_messages.get(self.last_step, ()):
+            if self.session.messages[index].role == "assistant":
+                self.models[index] = model
+
+    def _compaction(self, line: Line) -> None:
+        summary = line.get("summary")
+        content = summary if isinstance(summary, str) else flat_text(summary.get("content")) \
+            if isinstance(summary, dict) else ""
+        problem = Pending("W-SESSION-COMPACTED", "Kimi compacted its context here: the messages before it stay, the "
+                                                 "model saw this summary of them instead.", line.span)
+        self._add(line, [Draft(dict(role="user", name="compaction", channel="final", content=content,
+                                    intent="context", end="end"), None)], self.session.next_turn(), [problem])
+
+    def _task(self, info: Any) -> None:
+        """An `Agent` call's sub-agent: its agent id, by the call that started it."""
+        if isinstance(info, dict) and isinstance(info.get("agentId"), str) \
+                and isinstance(info.get("parentToolCallId"), str):
+            self.sub_agents[info["agentId"]] = info["parentToolCallId"]
+            self.header["sub_agents"] = dict(self.sub_agents)
+
+    def _add(self, line: Line, found: list[Draft], turn: int, problems=()) -> None:
+        self.session.add_line(line, found, turn, problems)
+
+    def finished(self) -> tuple[Message, ...]:
+        called: dict[str, str] = {}
+        done = []
+        for message, line in zip(self.session.messages, self.session.lines):
+            timestamp = milliseconds(line.get("time"))
+            if message.is_call and message.call_id and timestamp:
+                called.setdefault(message.call_id, timestamp)
+            duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
+                else None
+            index = message.index
+            meta = Meta(timestamp=timestamp, model=self.models.get(index), usage=self.usage.get(index),
+                        response=self.responses.get(index), stop_reason=self.stops.get(index), duration_ms=duration)
+            done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
+        return tuple(done)
+
+
+def _context_message(source: JsonObject, session: Session) -> list[Draft]:
+    """A message the context received: what the user typed, injected context, a system or tool message."""
+    role = source.get("role")
+    origin = source.get("origin") if isinstance(source.get("origin"), dict) else {}
+    kind = origin.get("kind")
+    if role == "system":
+        return [_said("system", _text(source), source.span)]
+    if role == "tool":
+        return [drafts.reply(session.tool_named(source.get("toolCallId")), _text(source), source.span,
+                             source.get("toolCallId") if isinstance(source.get("toolCallId"), str) else None)]
+    if role == "assistant":
+        return _assistant_message(source, session)
+    if role != "user":
+        return [drafts.unclassified("unknown", role, source.value, source.span, "W-JSON-UNKNOWN-ITEM",
+                                    f"A context message whose role is {role!r}")]
+    found: list[Draft] = []
+    for part, span in _parts(source):
+        part_kind = part.get("type") if isinstance(part, dict) else None
+        if part_kind == "text" and isinstance(part.get("text"), str):
+            text = part["text"]
+            if kind == "shell_command":
+                typed = origin.get("phase") == "input"
+                found.append(_said("user", text, span, intent=None if typed else "context",
+                                   name=None if typed else "shell output"))
+                continue
+            typed = (kind is None or kind in TYPED_ORIGINS) and not text.lstrip().startswith(REMINDER)
+            found.append(_said("user", text, span, intent=None if typed else "context",
+                               name=None if typed else _origin_name(origin)))
+        elif part_kind in IMAGE_PARTS:
+            typed = kind is None or kind in TYPED_ORIGINS
+            found.append(_said("user", placeholder(IMAGE_PARTS[part_kind], _media(part)), span,
+                               intent=None if typed else "context"))
+        else:
+            found.append(drafts.unclassified("user", part_kind, part, span, "W-JSON-UNKNOWN-PART",
+                                             f"A content part {type_phrase(part_kind, part)}"))
+    return found or [_said("user", "", source.span, intent="context")]
+
+
+def _origin_name(origin: dict[str, Any]) -> str | None:
+    kind, variant = origin.get("kind"), origin.get("variant")
+    named = [value for value in (kind, variant) if isinstance(value, str) and value]
+    return ":".join(named) or None
+
+
+def _assistant_message(source: JsonObject, session: Session) -> list[Draft]:
+    found: list[Draft] = []
+    for part, span in _parts(source):
+        found.append(_part(part, span))
+    calls = source.get("toolCalls")
+    for call in calls if isinstance(calls, list) else []:
+        if isinstance(call, dict):
+            function = call.get("function") if isinstance(call.get("function"), dict) else call
+            found.append(_call(call.get("id"), function.get("name"), function.get("arguments"), source.span_of(
+                "toolCalls"), session))
+    return found or [_said("assistant", "", source.span)]
+
+
+def _loop_event(source: JsonObject, session: Session) -> list[Draft]:
+    kind = source.get("type")
+    if kind == "content.part":
+        part = source.get("part")
+        return [_part(part, source.span_of("part"))]
+    if kind == "tool.call":
+        return [_call(source.get("toolCallId"), source.get("name"), source.get("args"), source.span, session)]
+    result = source.get("result") if isinstance(source.get("result"), dict) else {}
+    call_id = source.get("toolCallId") if isinstance(source.get("toolCallId"), str) else None
+    name = session.tool_named(call_id)
+    output = flat_text(result.get("output"))
+    note = result.get("note")
+    if isinstance(note, str) and note:
+        output = f"{output}\n\n{note}" if output else note
+    piece = drafts.reply(name, output, source.span, call_id)
+    if result.get("isError") is True:
+        tool = f"The tool {name}" if name else "The tool"
+        piece.problems.append(Pending("W-TOOL-ERROR", f"{tool} reported a failure (isError).", source.span))
+    return [piece]
+
+
+def _part(part: Any, span) -> Draft:
+    """A content part of the model's: text, reasoning (`think`, its `encrypted` form opaque), media."""
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind == "text":
+        return _said("assistant", part.get("text") if isinstance(part.get("text"), str) else "", span)
+    if kind == "think":
+        piece = drafts.analysis("assistant", part.get("think") if isinstance(part.get("think"), str) else "", span)
+        if part.get("encrypted"):
+            piece.problems.append(drafts.opaque_problem("reasoning", part["encrypted"], "encrypted", span))
+        return piece
+    if kind in IMAGE_PARTS:
+        return _said("assistant", placeholder(IMAGE_PARTS[kind], _media(part)), span)
+    return drafts.unclassified("assistant", kind, part, span, "W-JSON-UNKNOWN-PART",
+                               f"A content part {type_phrase(kind, part)}")
+
+
+def _call(call_id: Any, name: Any, arguments: Any, span, session: Session) -> Draft:
+    recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
+    call_id = call_id if isinstance(call_id, str) else None
+    content = arguments if isinstance(arguments, str) else "" if arguments is None else shown_json(arguments)
+    piece = drafts.call(recipient, content, span, call_id)
+    if recipient is None:
+        piece.problems.append(Pending("W-JSON-SHAPE", "This tool call does not say which tool it calls.", span))
+    session.note_call(call_id, recipient)
+    return piece
+
+
+def _parts(source: JsonObject) -> list[tuple[Any, tuple[int, int]]]:
+    content = source.get("content")
+    if isinstance(content, str):
+        return [({"type": "text", "text": content}, source.span_of("content"))]
+    if not isinstance(content, list):
+        return []
+    node = source.node_of("content")
+    spans = [item.span for item in node.items] if node is not None and node.items else []
+    return [(part, spans[at] if at < len(spans) else source.span_of("content")) for at, part in enumerate(content)]
+
+
+def _media(part: dict[str, Any]) -> dict[str, Any]:
+    """A Kimi media part in the shape the placeholder reads (`imageUrl: {url}` as `image_url: {url}`)."""
+    for key in ("imageUrl", "audioUrl", "videoUrl", "image_url"):
+        if isinstance(part.get(key), dict):
+            return {"image_url": part[key]}
+    return part
+
+
+def _text(source: JsonObject) -> str:
+    return flat_text([{"type": "text", "text": part.get("think") or part.get("text")} if isinstance(part, dict)
+                      and part.get("type") in ("text", "think") else part for part, _ in _parts(source)])
+
+
+def _said(role: str, text: str, span, intent: str | None = None, name: str | None = None) -> Draft:
+    return Draft(dict(role=role, name=name, channel="final", content=text, intent=intent, end="end"), span)

@@ -1,0 +1,176 @@
+"""What the readers of the newer agents' logs share (Copilot CLI, VS Code chat, Gemini CLI, Antigravity, Qwen Code,
+Factory Droid, Cursor): a record read with the spans of its members only when it gives several messages, the spans
+of a list member's items, a member read as an object of its own, and the messages finished with what the log
+recorded about them (meta, sub-agent thread, branch aside).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
+from viewer.parse.agents.lines import Line
+from viewer.parse.json import drafts
+from viewer.parse.json.anthropic import block_reader
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.gemini_content import read_content
+from viewer.parse.json.media import MEDIA_PARTS, placeholder
+from viewer.parse.json.positions import Node, read_value
+from viewer.parse.json.source import Draft, JsonObject, type_phrase
+
+RECORD_DEPTH = 3
+"""Levels of a record read with spans when it gives several messages: its members, their items, and the members
+of those items (a tool call's arguments and result inside a list of calls)."""
+
+Reader = Callable[[JsonObject], list[Draft]]
+
+
+def read_record(text: str, line: Line, reader: Reader, depth: int = RECORD_DEPTH) -> tuple[JsonObject, list[Draft]]:
+    """A record (a line, or an object standing for one) read by `reader`, first as standing for the whole record;
+    read again with the spans of its members when it gives several messages, which then span their own part (most
+    records give one, whose span is the record's: reading spans costs ten times more). `reader` is called again
+    then, so it must not change anything outside what it returns."""
+    source = JsonObject(line.value, line.span)
+    found = reader(source)
+    if len(found) > 1:
+        located = read_value(text, line.span[0], depth)
+        source = JsonObject(located.value, located.span, dict(located.members))
+        found = reader(source)
+    return source, found
+
+
+def item_spans(source: JsonObject, key: str) -> list[Span]:
+    """The span of each item of the list under `key`, as far as it was read with spans (else the member's)."""
+    value = source.get(key)
+    node = source.node_of(key)
+    count = len(value) if isinstance(value, list) else 0
+    if node is not None and len(node.items) == count:
+        return [item.span for item in node.items]
+    return [source.span_of(key)] * count
+
+
+def item_objects(source: JsonObject, key: str) -> list[JsonObject]:
+    """The objects of the list under `key`, each with the spans of its members when they were read (items that are
+    not objects are left out)."""
+    value = source.get(key)
+    if not isinstance(value, list):
+        return []
+    node = source.node_of(key)
+    nodes = node.items if node is not None and len(node.items) == len(value) else [None] * len(value)
+    spans = item_spans(source, key)
+    return [JsonObject(item, spans[at], dict(nodes[at].members) if nodes[at] is not None else None)
+            for at, item in enumerate(value) if isinstance(item, dict)]
+
+
+def member_object(source: JsonObject, key: str) -> JsonObject | None:
+    """The object under `key` with the spans of its members when they were read; None when it is no object."""
+    value = source.get(key)
+    if not isinstance(value, dict):
+        return None
+    node: Node | None = source.node_of(key)
+    return JsonObject(value, source.span_of(key), dict(node.members) if node is not None else None)
+
+
+def record_line(text: str, node: Node, number: int) -> Line:
+    """An object inside a document (a message of a whole-file session) as a line of its own."""
+    return Line(number, node.span, node.value, text)
+
+
+def finished(messages: Sequence[Message], metas: dict[int, Meta], threads: dict[int, str] | None = None,
+             aside: set[int] | frozenset[int] = frozenset(),
+             parents: dict[int, int] | None = None) -> tuple[Message, ...]:
+    """The messages with what the log recorded about each."""
+    threads = threads or {}
+    parents = parents or {}
+    done = []
+    for message in messages:
+        index = message.index
+        changes: dict[str, Any] = {}
+        if index in metas:
+            changes["meta"] = metas[index]
+        if index in threads:
+            changes["thread"] = threads[index]
+        if index in aside:
+            changes["aside"] = True
+        if index in parents:
+            changes["parent"] = parents[index]
+        done.append(replace_fields(message, **changes) if changes else message)
+    return tuple(done)
+
+
+def count(value: Any) -> int:
+    """A token count as written, or 0 for anything that is not a whole number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def gemini_usage(prompt: Any, cached: Any, candidates: Any, thoughts: Any = 0, tool_prompt: Any = 0) -> Usage:
+    """Usage as the Gemini API counts it: the prompt count includes the cached tokens (apart in the model), and the
+    thoughts are output tokens too."""
+    cache_read = count(cached)
+    return Usage(input=max(count(prompt) + count(tool_prompt) - cache_read, 0),
+                 output=count(candidates) + count(thoughts), cache_read=cache_read)
+
+
+def text_of(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def gemini_parts(source: JsonObject, key: str, role: str, builder: Any) -> list[Draft]:
+    """The Gemini API parts under `key` (text, thoughts, function calls and responses, media) read as a content of
+    `role` (`user` or `model`) by the JSON package's reader; a content that gives nothing gives no message."""
+    member = source.members.get(key)
+    content = JsonObject({"role": role, "parts": source.get(key)}, source.span_of(key),
+                         {"parts": member} if member is not None else None)
+    found = read_content(content, builder)
+    source.problems.extend(content.problems)
+    return [piece for piece in found if piece.fields.get("content") or piece.fields.get("end") == "call"
+            or piece.fields.get("role") == "tool" or piece.problems]
+
+
+TextReader = Callable[[str, Span], list[Draft]]
+"""The messages of one text of a message: what was typed, what the agent wrote into it."""
+
+
+def anthropic_blocks(source: JsonObject, key: str, role: str, builder: Any, texts: TextReader) -> list[Draft]:
+    """The Anthropic content under `key` (a text, or blocks) of a message of `role`: each text through `texts`,
+    media as placeholders, thinking, tool_use and tool_result blocks by the JSON package's block readers, and
+    any other block hidden with W-JSON-UNKNOWN-PART."""
+    content = source.get(key)
+    if content is None or isinstance(content, str):
+        return texts(content or "", source.span_of(key))
+    if not isinstance(content, list):
+        return texts(flat_text(content), source.span_of(key))
+    found: list[Draft] = []
+    for block, span in zip(content, item_spans(source, key)):
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text" or isinstance(block, str):
+            text = block if isinstance(block, str) else block.get("text")
+            found.extend(texts(text if isinstance(text, str) else flat_text(text), span))
+        elif kind in MEDIA_PARTS:
+            found.append(Draft(dict(role=role, channel="final", content=placeholder(kind, block), end="end"), span))
+        elif block_reader(kind) is not None:
+            found.extend(block_reader(kind)(block, span, role, builder))
+        else:
+            found.append(drafts_unclassified(role, kind, block, span))
+    return found
+
+
+def drafts_unclassified(role: str, kind: Any, block: Any, span: Span) -> Draft:
+    return drafts.unclassified(role, kind, block, span, "W-JSON-UNKNOWN-PART",
+                               f"A content block {type_phrase(kind, block)}")
+
+
+def threads_of(messages: Sequence[Message], thread_of: dict[int, str], call_of: Callable[[str], int | None],
+               unnamed: str) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+    """Each sub-agent's thread, in the order its first message stands, with the call that started it
+    (`call_of(thread)`); a thread whose call is not known is W-SESSION-THREAD (saying `unnamed`) on its first
+    message."""
+    first: dict[str, int] = {}
+    for index in sorted(thread_of):
+        first.setdefault(thread_of[index], index)
+    threads = tuple(Thread(name, call_of(name)) for name in first)
+    problems = [make_diagnostic("W-SESSION-THREAD", messages[first[thread.id]].span, unnamed, first[thread.id])
+                for thread in threads if thread.call is None]
+    return threads, problems

@@ -1,0 +1,472 @@
+"""VS Code chat sessions (GitHub Copilot Chat; `workspaceStorage/<workspace>/chatSessions/<session>.json` or
+`.jsonl`), dialect `vscode-chat`. VS Code writes the session (`version: 3`, `requests[]`) whole as `.json`, or, in
+newer builds, as a `.jsonl` log of changes (ObjectMutationLog: line 1 `{"kind": 0, "v": <the session>}`, then
+`{"kind": 1, "k": path, "v": value}` sets, `{"kind": 2, "k": path, "v": [items], "i": cut}` appends, `{"kind": 3,
+"k": path}` deletes), replayed here into the same session; a message then points at the line that wrote it.
+
+Each request is one exchange:
+- `message.text` is what the user typed. What the model got with it, `result.metadata.renderedUserMessage` and
+  `renderedGlobalContext` (the date, the editor's state, reminders, the workspace), is context.
+- `response[]` is what the chat showed, in order: markdown parts are the answer (text before a tool call of the
+  request is a preamble), `thinking` parts reasoning, `toolInvocationSerialized` parts the tool calls. A call's
+  name and arguments are in the request's `result.metadata.toolCallRounds` (one per model call) and its result
+  in `toolCallResults`, both by the call's id; without them (another agent, a failure) the call is named by its
+  `toolId`, its text is the chat's line for it, and its result comes from the part (a terminal's output).
+  The tool calls of a sub-agent (`subAgentInvocationId`) are a thread under the `runSubagent` call.
+- The other parts (edits, code block links, progress, undo stops …) are the chat's UI: frame.
+- `result.errorDetails` "Canceled" (or `modelState` 2) is W-SESSION-INTERRUPTED; another error (or `modelState`
+  3) a hidden system message with W-API-ERROR. `result.usage` is the request's tokens; `customTitle` the title.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any
+
+from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.model.collector import collector_paused
+from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.meta import usage_totals
+from viewer.parse.agents.records import count, finished, text_of, threads_of
+from viewer.parse.agents.replayed import At, Where, replay
+from viewer.parse.agents.session import Session
+from viewer.parse.common import Pending, qualified_tool_name, shown_json
+from viewer.parse.json import drafts
+from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
+from viewer.parse.json.source import Draft, type_phrase
+from viewer.parse.options import ParseOptions
+
+DEPTH = 2
+"""Levels of a session (or a change's value) read with spans at once: its members and their items; deeper values
+are read with spans only when a message needs them (replayed.Where)."""
+UI_PARTS = frozenset((
+    "textEditGroup", "notebookEditGroup", "codeblockUri", "progressMessage",
+    "progressTaskSerialized", "progressTask", "undoStop", "clearToPreviousToolInvocation", "mcpServersStarting",
+    "command", "treeData", "multiDiffData", "workspaceEdit", "pullRequest", "extensions", "confirmation",
+    "elicitationSerialized", "elicitation", "questionCarousel", "hook", "codeCitation", "references",
+    "prepareToolInvocation", "toolInvocation"))
+"""Response parts that draw the chat's UI (edits, links, progress, prompts) rather than say anything."""
+CANCELLED = 2
+FAILED = 3
+
+
+def is_mutation_log(head: str) -> bool:
+    return head.lstrip().startswith('{"kind"')
+
+
+def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
+    """Read a VS Code chat session, whole or as its log of changes. Never raises on user input."""
+    with collector_paused:
+        problems: list[Diagnostic] = []
+        where = Where(text)
+        root = _from_log(text, where, problems) if is_mutation_log(text) else _from_document(text, where, problems)
+        reader = _Reader(Session(text))
+        if root is not None:
+            reader.session_facts(root)
+            for request in root.items("requests"):
+                reader.request(request)
+        session = reader.session
+        messages = finished(session.messages, reader.metas, reader.thread_of)
+        threads, unnamed = reader.threads()
+        diagnostics = [*problems, *session.diagnostics, *unnamed]
+        return Transcript(dialect="vscode-chat", source=text, messages=messages, diagnostics=tuple(diagnostics),
+                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          threads=threads, frame=session.frame([], diagnostics))
+
+
+# ---- the session, whole or replayed -------------------------------------------------------------------------------
+
+def _from_document(text: str, where: Where, problems: list[Diagnostic]) -> At | None:
+    start = skip_blank(text, 0)
+    if not text.startswith("{", start):
+        if text.strip():
+            problems.append(make_diagnostic("W-JSON-SYNTAX", (start, len(text.rstrip())),
+                                            "This is not a VS Code chat session (a JSON object); it was not read."))
+        return None
+    partial = Partial(("requests",))
+    try:
+        node = read_value(text, start, DEPTH, into=partial)
+    except JsonError as error:
+        done = [item.span[1] for item in partial.items] or [member.span[1] for member in partial.members.values()]
+        cut = max(done, default=start)
+        problems.append(make_diagnostic(
+            "E-STREAM-TRUNCATED", (cut, len(text.rstrip())),
+            f"The session breaks off mid-JSON ({error.reason.removesuffix(' at').removesuffix(' starting')}): it "
+            "was cut short while it was written; the requests before the cut are read."))
+        members = dict(partial.members)
+        if "requests" not in members:
+            items = [*partial.items, *_cut_request(text, partial, cut)]
+            span = (items[0].span[0], items[-1].span[1]) if items else (cut, cut)
+            members["requests"] = Member(Node([item.value for item in items], span, items=tuple(items)), span)
+        node = Node({key: member.node.value for key, member in members.items()}, (start, cut), members)
+    else:
+        if text[node.span[1]:].strip():
+            problems.append(make_diagnostic("W-JSON-SYNTAX", (node.span[1], len(text.rstrip())),
+                                            "Text follows the session's closing brace; it was not read."))
+    if not isinstance(node.value, dict):
+        problems.append(make_diagnostic("W-JSON-SHAPE", node.span, "The session is not a JSON object."))
+        return None
+    where.adopt(node)
+    return At(node.value, node.span, where)
+
+
+def _cut_request(text: str, partial: Partial, cut: int) -> list[Node]:
+    """The request the session was cut in: what of it was written whole (its message, the response parts before
+    the cut), so that a session cut while it answered still shows the question and what was answered."""
+    after = partial.items[-1].span[1] if partial.items else None
+    if after is None:
+        opened = _REQUESTS.search(text, max((member.span[1] for member in partial.members.values()), default=0))
+        if opened is None:
+            return []
+        after = opened.end()
+    position = skip_blank(text, after)
+    if text.startswith(",", position):
+        position = skip_blank(text, position + 1)
+    if not text.startswith("{", position):
+        return []
+    inner = Partial(("response",))
+    try:
+        return [read_value(text, position, DEPTH, into=inner)]
+    except JsonError:
+        pass
+    members = dict(inner.members)
+    if "response" not in members and inner.items:
+        items = tuple(inner.items)
+        span = (items[0].span[0], items[-1].span[1])
+        members["response"] = Member(Node([item.value for item in items], span, items=items), span)
+    if not members:
+        return []
+    end = max(member.span[1] for member in members.values())
+    return [Node({key: member.node.value for key, member in members.items()}, (position, end), members)]
+
+
+_REQUESTS = re.compile(r'(?<!\\)"requests"\s*:\s*\[')
+
+
+def _from_log(text: str, where: Where, problems: list[Diagnostic]) -> At | None:
+    lines, unreadable = read_lines(text)
+    root: At | None = None
+    for line in lines:
+        kind = line.get("kind")
+        value_member = line.member("v") if "v" in line.value else None
+        node = read_value(text, value_member.node.span[0], DEPTH) if value_member is not None else None
+        if kind == 0 and node is not None:
+            if root is not None:
+                problems.append(make_diagnostic(
+                    "W-JSON-SHAPE", line.span, f"Line {line.number} writes the whole session again; the log is read "
+                                               "from it on."))
+            where.adopt(node)
+            root = At(node.value, node.span, where)
+            continue
+        if kind not in (1, 2, 3) or not isinstance(line.get("k"), list):
+            problems.append(make_diagnostic(
+                "W-JSON-UNKNOWN-ITEM", line.span,
+                f"Line {line.number} is no change VS Code writes ({type_phrase(kind, line.value)}); it was skipped."))
+            continue
+        if root is None:
+            problems.append(make_diagnostic(
+                "W-JSON-SHAPE", line.span, f"Line {line.number} changes a session the log has not written yet; it "
+                                           "was skipped."))
+            continue
+        why = replay(root.value, where, kind, line.get("k"), node.value if node is not None else None, node,
+                     line.get("i"))
+        if why is not None:
+            problems.append(make_diagnostic("W-JSON-SHAPE", line.span,
+                                            f"Line {line.number} cannot be applied: {why}; it was skipped."))
+    problems[:0] = unreadable
+    if root is None and not unreadable:
+        problems.append(make_diagnostic("W-JSON-SHAPE", (0, len(text.rstrip())),
+                                        "The log never writes the whole session (its first line, kind 0)."))
+    return root
+
+
+# ---- reading ------------------------------------------------------------------------------------------------------
+
+class _Reader:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.header: dict[str, Any] = {"producer": "vscode-chat"}
+        self.metas: dict[int, Meta] = {}
+        self.thread_of: dict[int, str] = {}
+        self.usages: list[Usage] = []
+        self.models: list[str] = []
+        self._calls: dict[str, int] = {}
+
+    def session_facts(self, root: At) -> None:
+        for key, name in (("sessionId", "session_id"), ("customTitle", "session_title"),
+                          ("responderUsername", "responder"), ("initialLocation", "location")):
+            if text_of(root.get(key)):
+                self.header[name] = root.get(key)
+        started = _time(root.get("creationDate"))
+        if started:
+            self.header["started"] = started
+        for request in root.items("requests")[:1]:
+            agent = request.get("agent")
+            if isinstance(agent, dict) and text_of(agent.get("extensionVersion")):
+                self.header["version"] = agent["extensionVersion"]
+
+    def request(self, request: At) -> None:
+        if not isinstance(request.value, dict):
+            self._add([drafts.unclassified("unknown", None, request.value, request.span, "W-JSON-SHAPE",
+                                           "A request that is not an object")], [None])
+            return
+        metadata = request.at("result").at("metadata")
+        user = self._user(request, metadata)
+        first = len(self.session.messages)
+        self._add(user, [None] * len(user))
+        timestamp = _time(request.get("timestamp"))
+        for index in range(first, len(self.session.messages)):
+            self.metas[index] = Meta(timestamp=timestamp)
+        pieces, threads, problems = _response(request, metadata, self.session)
+        first = len(self.session.messages)
+        self._add(pieces, threads, problems)
+        self._response_meta(request, metadata, first)
+
+    def _user(self, request: At, metadata: At) -> list[Draft]:
+        message = request.at("message")
+        text = message.get("text") if isinstance(message.get("text"), str) else flat_text(message.get("parts"))
+        found = [Draft(dict(role="user", channel="final", content=text, end="end"), message.at("text").span)]
+        for key in ("renderedUserMessage", "renderedGlobalContext"):
+            rendered = metadata.at(key)
+            said = _prompt_text(rendered.value)
+            if said.strip():
+                found.append(Draft(dict(role="user", name=key, channel="final", content=said, end="end",
+                                        intent="context"), rendered.span))
+        return found
+
+    def _response_meta(self, request: At, metadata: At, first: int) -> None:
+        model = text_of(metadata.get("resolvedModel")) or (text_of(request.get("modelId")) or "").removeprefix(
+            "copilot/") or None
+        figures = request.at("result").get("usage")
+        usage = None
+        if isinstance(figures, dict):
+            usage = Usage(input=count(figures.get("promptTokens")), output=count(figures.get("completionTokens")))
+        elif isinstance(metadata.get("promptTokens"), int):
+            usage = Usage(input=count(metadata.get("promptTokens")), output=count(metadata.get("outputTokens")))
+        done = _time(request.at("modelState").get("completedAt"))
+        last = max((index for index in range(first, len(self.session.messages))
+                    if self.session.messages[index].role == "assistant" and index not in self.thread_of), default=None)
+        if usage is not None and last is not None:
+            self.usages.append(usage)
+        if model and last is not None:
+            self.models.append(model)
+        for index in range(first, len(self.session.messages)):
+            message = self.session.messages[index]
+            if message.is_call and message.call_id:
+                self._calls.setdefault(message.call_id, index)
+            assistant = message.role == "assistant"
+            self.metas[index] = Meta(timestamp=done, model=model if assistant else None,
+                                     usage=usage if index == last else None,
+                                     response=text_of(request.get("responseId")) if assistant else None)
+
+    def _add(self, found: list[Draft], threads: list[str | None], problems: list[Pending] = ()) -> None:
+        first = len(self.session.messages)
+        if not found:
+            self.session.diagnostics.extend(problem.at(None) for problem in problems)
+            return
+        span = found[0].span or (0, 0)
+        self.session.add_line(Line(0, span, {}, self.session.text), found, self.session.next_turn(), problems)
+        for at, thread in enumerate(threads):
+            if thread is not None:
+                self.thread_of[first + at] = thread
+
+    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
+        return threads_of(self.session.messages, self.thread_of, self._calls.get,
+                          "This sub-agent's calls name no runSubagent call of the session; they are kept, hidden "
+                          "from the default view.")
+
+
+def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft], list[str | None], list[Pending]]:
+    """What the model did for a request, in the order the chat showed it."""
+    rounds = metadata.items("toolCallRounds")
+    planned = {call.get("id"): call for turn in rounds for call in turn.items("toolCalls")
+               if isinstance(call.get("id"), str)}
+    results = dict(metadata.at("toolCallResults").entries())
+    found: list[Draft] = []
+    threads: list[str | None] = []
+    problems: list[Pending] = []
+    seen: set[str] = set()
+    run: list[At] = []
+    run_kind: str | None = None
+
+    def close_run() -> None:
+        nonlocal run, run_kind
+        if run:
+            texts = [_part_text(part) for part in run]
+            text = "".join(texts) if run_kind == "markdown" else "\n\n".join(t for t in texts if t.strip())
+            span = (run[0].span[0], run[-1].span[1])
+            if text.strip():
+                found.append(drafts.analysis("assistant", text, span) if run_kind == "thinking"
+                             else Draft(dict(role="assistant", channel="final", content=text, end="end"), span))
+                threads.append(None)
+        run, run_kind = [], None
+
+    for part in request.items("response"):
+        kind = _kind(part)
+        if kind in ("markdown", "thinking"):
+            if kind != run_kind:
+                close_run()
+            run.append(part)
+            run_kind = kind
+            continue
+        if kind in UI_PARTS:
+            continue  # drawn beside the text (a code block's file, an undo stop): the text goes on
+        close_run()
+        if kind == "tool":
+            call_id = text_of(part.get("toolCallId"))
+            if call_id:
+                seen.add(call_id)
+            made = _call_and_reply(part, planned.get(call_id), results.get(call_id), session)
+            found.extend(made)
+            threads.extend([text_of(part.get("subAgentInvocationId"))] * len(made))
+        elif kind == "warning":
+            content = part.get("content")
+            text = content.get("value") if isinstance(content, dict) else flat_text(content)
+            found.append(Draft(dict(role="system", name="warning", channel="final", content=text or "", end="end"),
+                               part.span))
+            threads.append(None)
+        else:
+            what = f"A response part {type_phrase(part.get('kind'), part.value)}"
+            found.append(drafts.unclassified("assistant", part.get("kind"), part.value, part.span,
+                                             "W-JSON-UNKNOWN-PART", what))
+            threads.append(None)
+    close_run()
+    if not any(piece.fields.get("channel") == "analysis" for piece in found):
+        for turn in rounds:  # no thinking part shown: the rounds keep what the model thought
+            thinking = turn.at("thinking")
+            if text_of(thinking.get("text")):
+                found.insert(0, drafts.analysis("assistant", thinking.get("text"), thinking.span))
+                threads.insert(0, None)
+    for call_id, call in planned.items():  # calls the chat drew no part for
+        if call_id not in seen:
+            made = _call_and_reply(None, call, results.get(call_id), session)
+            found.extend(made)
+            threads.extend([None] * len(made))
+    problems.extend(_ending(request, found))
+    return found, threads, problems
+
+
+def _kind(part: At) -> str | None:
+    kind = part.get("kind")
+    if kind is None and isinstance(part.get("value"), str):
+        return "markdown"
+    if kind in ("markdownContent", "markdownVuln", "inlineReference"):
+        return "markdown"  # an inline reference is a file named in the middle of the answer's text
+    if kind == "thinking":
+        return "thinking"
+    if kind == "toolInvocationSerialized" or kind is None and "toolCallId" in (part.value or {}):
+        return "tool"
+    if kind == "warning":
+        return "warning"
+    return kind if isinstance(kind, str) else "unknown"
+
+
+def _part_text(part: At) -> str:
+    value = part.get("value")
+    if part.get("kind") in ("markdownContent", "markdownVuln"):
+        content = part.get("content")
+        value = content.get("value") if isinstance(content, dict) else content
+    elif part.get("kind") == "inlineReference":
+        return f"`{_reference_name(part.value)}`"
+    if isinstance(value, list):
+        return "".join(item for item in value if isinstance(item, str))
+    return value if isinstance(value, str) else ""
+
+
+def _reference_name(part: dict) -> str:
+    """What an inline reference names: its name, else the last segment of its file's path."""
+    if text_of(part.get("name")):
+        return part["name"]
+    reference = part.get("inlineReference")
+    if isinstance(reference, dict) and isinstance(reference.get("uri"), dict):
+        reference = reference["uri"]
+    path = (reference.get("path") or reference.get("fsPath") or "") if isinstance(reference, dict) else ""
+    return path.rstrip("/").rsplit("/", 1)[-1] if isinstance(path, str) and path else "(a reference)"
+
+
+def _call_and_reply(part: At | None, planned: At | None, result: At | None, session: Session) -> list[Draft]:
+    call_id = text_of(part.get("toolCallId")) if part is not None else text_of(planned.get("id"))
+    name = text_of(planned.get("name")) if planned is not None else None
+    name = name or (text_of(part.get("toolId")) if part is not None else None) or "(unnamed tool)"
+    recipient = qualified_tool_name(name)
+    if planned is not None:
+        arguments = planned.at("arguments")
+        text = arguments.value if isinstance(arguments.value, str) else shown_json(arguments.value or {})
+        call = drafts.call(recipient, text, arguments.span, call_id)
+    else:
+        said = part.get("pastTenseMessage") or part.get("invocationMessage")
+        shown = said.get("value") if isinstance(said, dict) else said
+        call = drafts.call(recipient, shown if isinstance(shown, str) else "", part.span, call_id,
+                           json_arguments=False)
+    session.note_call(call_id, recipient)
+    found = [call]
+    reply = _reply(part, result, recipient, call_id)
+    if reply is not None:
+        found.append(reply)
+    return found
+
+
+def _reply(part: At | None, result: At | None, recipient: str, call_id: str | None) -> Draft | None:
+    details = part.get("resultDetails") if part is not None else None
+    specific = part.get("toolSpecificData") if part is not None else None
+    specific = specific if isinstance(specific, dict) else {}
+    if result is not None and result.value is not None:
+        content = result.get("content") if isinstance(result.value, dict) else result.value
+        items = content if isinstance(content, list) else [content]
+        text = "\n".join(item.get("value") if isinstance(item, dict) and isinstance(item.get("value"), str)
+                         else flat_text(item) for item in items if item is not None)
+        piece = drafts.reply(recipient, text, result.span, call_id)
+    elif isinstance(specific.get("terminalCommandOutput"), dict):
+        piece = drafts.reply(recipient, _text(specific["terminalCommandOutput"].get("text")), part.span, call_id)
+    elif specific.get("kind") == "subagent" and specific.get("result") is not None:
+        piece = drafts.reply(recipient, _text(specific.get("result")), part.span, call_id)
+    elif isinstance(details, dict) and details.get("output") is not None:
+        piece = drafts.reply(recipient, flat_text(details.get("output")), part.span, call_id)
+    else:
+        return None
+    if isinstance(details, dict) and details.get("isError") is True:
+        piece.problems.append(Pending("W-TOOL-ERROR", f"The tool {recipient} reported an error.", piece.span))
+    return piece
+
+
+def _ending(request: At, found: list[Draft]) -> list[Pending]:
+    """How the request ended, when it did not end well."""
+    result = request.at("result")
+    error = result.at("errorDetails")
+    state = request.get("modelState")
+    state = state.get("value") if isinstance(state, dict) else None
+    message = text_of(error.get("message"))
+    cancelled = state == CANCELLED or request.get("isCanceled") is True or message == "Canceled"
+    if cancelled:
+        return [Pending("W-SESSION-INTERRUPTED", "The user stopped this request before it finished.", error.span
+                        if error.value is not None else request.span)]
+    if message or state == FAILED:
+        said = message or "The request failed."
+        found.append(Draft(dict(role="system", name="error", channel="final", content=said, end="end"),
+                           error.span if error.value is not None else request.span))
+        return [Pending("W-API-ERROR", f"The request failed: {said[:200]}", error.span if error.value is not None
+                        else request.span)]
+    return []
+
+
+def _prompt_text(parts: Any) -> str:
+    """The text of prompt-tsx parts (`{type: 1, text}`; cache breakpoints and the rest say nothing)."""
+    if isinstance(parts, str):
+        return parts
+    if not isinstance(parts, list):
+        return ""
+    return "\n".join(part["text"] for part in parts if isinstance(part, dict) and isinstance(part.get("text"), str))
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else flat_text(value)
+
+
+def _time(value: Any) -> str | None:
+    """Milliseconds since the epoch as ISO 8601."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 < value < 1e14:
+        return None
+    moment = datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
