@@ -86,7 +86,7 @@ def _decoded_values_end(text: str) -> int:
     """Where the leading run of whitespace-separated JSON values ends (0 when none decodes)."""
     at, end = 0, 0
     while True:
-        at = _SPACE.match(text, end).end()
+        at = end + len(text[end:]) - len(text[end:].lstrip())
         if at == len(text):
             return end
         try:

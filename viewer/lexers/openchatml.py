@@ -21,7 +21,7 @@ class OpenChatMLLexer(HarmonyLexer):
     aliases = ["openchatml", "ocml"]
     filenames = ["*.ocml", "*.openchatml"]
     mimetypes = ["text/x-openchatml"]
-    url = None  # the spec has no stable published address
+    url = ""  # the spec has no stable published address
 
     def analyse_text(text):
         """Sure when a 2.x `version:` header precedes Harmony messages; unsure without the header."""

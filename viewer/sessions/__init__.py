@@ -19,7 +19,7 @@ from pathlib import Path
 
 from viewer import formats
 from viewer.bundles import pack
-from viewer.formats import Dialect
+from viewer.formats import Dialect, SessionFiles
 from viewer.parse import detect
 from viewer.sessions import stores
 from viewer.sessions.listed import HEAD_BYTES, Listed, peek
@@ -68,7 +68,7 @@ def default_folders(record: Dialect, home: Path | None = None) -> list[Path]:
     the environment (left out when unset), a relative folder is under the current one."""
     home = home or Path.home()
     folders = []
-    for written in record.session.folders:
+    for written in _files(record).folders:
         if written.startswith("$"):
             name, _, rest = written[1:].partition("/")
             if not os.environ.get(name):
@@ -86,7 +86,7 @@ def default_folders(record: Dialect, home: Path | None = None) -> list[Path]:
 def _found(folder: Path, records: list[Dialect]) -> Iterator[Session]:
     """The sessions under a folder of the agents of these records."""
     for record in records:
-        files = record.session
+        files = _files(record)
         for path in sorted(folder.rglob(files.pattern)):
             if "subagents" in path.relative_to(folder).parts[:-1]:
                 continue  # a sub-agent's log, read with its session
@@ -119,6 +119,13 @@ def _session(path: Path, found_by: Dialect, known: Dialect | None) -> Iterator[S
         return
 
 
+def _files(record: Dialect) -> SessionFiles:
+    """Where an agent keeps its sessions (`formats.agents()` gives only the records that say)."""
+    if record.session is None:
+        raise ValueError(f"{record.name} is no agent's session log")
+    return record.session
+
+
 def _detected(path: Path) -> Dialect | None:
     with path.open("rb") as handle:
         head = handle.read(HEAD_BYTES)
@@ -126,7 +133,7 @@ def _detected(path: Path) -> Dialect | None:
 
 
 def _listed(path: Path, record: Dialect) -> Listed | None:
-    lister = record.session.lister
+    lister = _files(record).lister
     if lister is None:
         return by_first_message(path, record.name)
     return formats.load(lister)(path, record.name)
@@ -137,7 +144,8 @@ def _store(path: Path, record: Dialect) -> Session:
     (its `-wal` file's, when the agent writes one)."""
     times = [path.stat().st_mtime, *(other.stat().st_mtime for other in (Path(f"{path}-wal"),) if other.exists())]
     when = dt.datetime.fromtimestamp(max(times), dt.timezone.utc)
-    return Session(path, record.name, record.session.agent, f"{record.session.agent}'s session store (SQLite, read "
+    agent = _files(record).agent
+    return Session(path, record.name, agent, f"{agent}'s session store (SQLite, read "
                    "only): its sessions are in it", when, False, path.stat().st_size, database=True)
 
 
@@ -169,10 +177,11 @@ def companions(path: Path) -> list[Path]:
     found: set[Path] = set()
     folder = path.with_suffix("")
     for record in formats.agents():
-        if record.session.companions and folder.is_dir():
-            found.update(found for found in folder.glob(record.session.companions) if found.is_file())
-        if record.session.spawned:
-            found.update(formats.load(record.session.spawned)(path))
+        files = _files(record)
+        if files.companions and folder.is_dir():
+            found.update(found for found in folder.glob(files.companions) if found.is_file())
+        if files.spawned:
+            found.update(formats.load(files.spawned)(path))
     return sorted(found)
 
 
@@ -185,11 +194,12 @@ def _common_folder(paths: list[Path]) -> Path:
 
 def human_size(size: int) -> str:
     """1,234 bytes as `1.2 KB`."""
+    amount: float = size
     for unit in ("bytes", "KB", "MB"):
-        if size < 1024 or unit == "MB":
-            return f"{size:,} {unit}" if unit == "bytes" else f"{size:,.1f} {unit}"
-        size /= 1024
-    return f"{size:,.1f} GB"
+        if amount < 1024 or unit == "MB":
+            return f"{size:,} {unit}" if unit == "bytes" else f"{amount:,.1f} {unit}"
+        amount /= 1024
+    return f"{amount:,.1f} GB"
 
 
 __all__ = ["Listed", "Session", "companions", "default_folders", "everywhere", "human_size", "peek",
