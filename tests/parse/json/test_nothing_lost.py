@@ -47,8 +47,20 @@ def model_text(transcript: Transcript) -> str:
             said.extend(field or "" for field in (message.content, message.role, message.name, message.recipient,
                                                   message.call_id, message.intent, message.channel))
             if message.meta is not None:
-                said.append(json.dumps(message.meta.to_json(), ensure_ascii=False))
+                said.append(json.dumps(_resolved(message.meta.to_json(), transcript.source), ensure_ascii=False))
     return "\n".join(said)
+
+
+def _resolved(value, source: str):
+    """A meta's details with each value kept by its span (`{"$source": [start, end]}`) read from the source."""
+    if isinstance(value, dict):
+        span = value.get("$source")
+        if len(value) == 1 and isinstance(span, list):
+            return json.loads(source[span[0]:span[1]])
+        return {key: _resolved(item, source) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolved(item, source) for item in value]
+    return value
 
 
 def lost(text: str, transcript: Transcript) -> list[Leaf]:
