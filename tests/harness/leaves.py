@@ -25,9 +25,10 @@ ID_KEYS = re.compile(r"(?:^|_)(?:id|ids|uuid|hash|key|fingerprint)$|(?<=[a-z])(?
 TIME_KEYS = re.compile(r"(?:^|_)(?:timestamp|time|created|updated|date|at)$|(?<=[a-z])(?:Time|At|Timestamp)$",
                        re.I)
 TAG_KEYS = frozenset(("type", "object", "event", "role", "from", "phase", "state", "status", "content_type",
-                      "channel", "subtype", "kind", "say", "ask"))
+                      "channel", "subtype", "kind", "say", "ask", "provenance"))
 """Type tags, and the words of a closed set that readers show in another form (a role, a channel, a state; the
-type of a Qwen Code system record, a VS Code response part, a Cline UI row)."""
+type of a Qwen Code system record, a VS Code response part, a Cline UI row; whose a Qwen Code record is, which
+makes a user record context or not)."""
 OPAQUE_KEYS = frozenset(("signature", "encrypted_content", "thoughtSignature", "thought_signature", "data",
                          "base64", "redacted_content", "encryptedContent", "bytes", "image_url", "url", "file_data",
                          "fileData", "inlineData", "inline_data", "blob", "images", "encrypted_index"))

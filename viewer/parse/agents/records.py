@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
@@ -89,6 +90,28 @@ def details(source: JsonObject, keys: Sequence[str]) -> dict[str, Any] | None:
         long = member is not None and member.span[1] - member.span[0] > INLINE_DETAIL
         found[key] = {"$source": list(member.span)} if long else value
     return found or None
+
+
+def line_details(line: Line, path: Sequence[str], keys: Sequence[str]) -> dict[str, Any] | None:
+    """`details` of the object at `path` inside a line (`("toolCallResult",)`): the spans of its members are read
+    only when one of them is long."""
+    holder: Any = line.value
+    for key in path:
+        holder = holder.get(key) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        return None
+    present = [key for key in keys if holder.get(key) not in (None, "", {}, [])]
+    if not present:
+        return None
+    if all(len(msgspec.json.encode(holder[key])) <= INLINE_DETAIL for key in present):
+        return {key: holder[key] for key in present}
+    node = read_value(line.text, line.span[0], len(path) + 1)
+    for key in path:
+        member = node.members.get(key) if node.members else None
+        if member is None:
+            return {key: holder[key] for key in present}
+        node = member.node
+    return details(JsonObject(holder, node.span, dict(node.members)), keys)
 
 
 def record_line(text: str, node: Node, number: int) -> Line:
