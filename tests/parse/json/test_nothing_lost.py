@@ -86,12 +86,8 @@ def _a_copy(leaf: Leaf) -> bool:
 NOT_YET = {
     "claude-ai-export-branches-tools-attachments.json": "Claude.ai export: a thinking block's `summaries` and a "
                                                         "tool_use block's `message` are read by no one",
-    "claude-code-1.0-bugfix-mcp.jsonl": "Claude Code: a slash command's wrapper text is shown as the command alone",
-    "claude-code-broken-cut-short.jsonl": "Claude Code: `toolUseResult`, the tool result as the app showed it, is "
-                                          "left in the source",
 }
-"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' and Claude Code's
-readers): listed so that the test fails when one is fixed, and the entry goes."""
+"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' readers): listed so that the test fails when one is fixed, and the entry goes."""
 
 
 def _expected(path: Path):
