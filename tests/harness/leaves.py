@@ -110,9 +110,11 @@ def counts(value: str, key: str | None) -> bool:
 
 def _as_shown(value: str, key: str | None) -> str:
     """A value as readers show it when they show it in another form: an MCP tool's name `mcp__server__tool`
-    (Claude Code's) is the address `server.tool`."""
+    (Claude Code's) is the address `server.tool`, Antigravity's `default_api:tool` the tool `functions.tool`."""
     if key == "name" and value.startswith("mcp__") and value.count("__") >= 2:
         return value.removeprefix("mcp__").replace("__", ".", 1)
+    if key == "name" and value.startswith("default_api:"):  # the Gemini API's namespace of declared functions
+        return value.removeprefix("default_api:")
     return value
 
 
