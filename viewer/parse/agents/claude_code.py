@@ -209,6 +209,8 @@ def _held(value: Any, said: str) -> bool:
     """Whether a reply's text holds a value: a text it contains, a number or flag (which says nothing apart)."""
     if isinstance(value, str):
         return value.strip() in said
+    if isinstance(value, dict) and "base64" in value:
+        return True  # an image read: the reply holds it as its image (inline_media), never as text again
     if isinstance(value, list) and all(isinstance(block, dict) and block.get("type") == "text" for block in value):
         return flat_text(value).strip() in said  # an MCP tool's text blocks, which the reply joins
     return isinstance(value, (bool, int, float)) or value is None

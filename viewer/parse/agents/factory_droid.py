@@ -41,7 +41,7 @@ USAGE = {"input": ("input_tokens", "inputTokens"), "output": ("output_tokens", "
 
 
 CLAIMS = claims_by("type", {
-    "session_start": ("cwd", "model", "callingSessionId", "callingToolUseId", "sessionTitle", "title"),
+    "session_start": ("cwd", "model", "callingSessionId", "callingToolUseId", "sessionTitle", "title", "version"),
     "message": ("message.role", "message.content", "message.model", "message.usage"),
     "todo_state": (),
     "compaction_state": ("summary.body",),
@@ -136,6 +136,8 @@ class _Reader:
                               ("callingSessionId", "calling_session_id")):
                 if text_of(value.get(key)):
                     self.header[name] = value[key]
+            if isinstance(value.get("version"), int):
+                self.header["format_version"] = value["version"]
             title = text_of(value.get("sessionTitle")) or text_of(value.get("title"))
             if title:
                 self.header["session_title"] = title

@@ -38,11 +38,11 @@ from viewer.parse.json.source import Draft, JsonObject, type_phrase
 from viewer.parse.options import ParseOptions
 
 DIALECT = "pi"
-QUIET = ("model_change", "thinking_level_change", "label", "session_info", "custom")
-"""Lines of pi's bookkeeping: no message."""
 CONTEXT_LINES = {"compaction": "compaction", "branch_summary": "branch summary", "custom_message": "extension"}
 """Lines whose text the model saw though no one typed it, and the name of the message each gives."""
 SKILL = re.compile(r"\A\s*<skill\b[^>]*>.*?</skill>", re.DOTALL)
+QUIET = ("model_change", "thinking_level_change", "label", "session_info", "custom")
+"""Lines of pi's bookkeeping: no message."""
 ASSISTANT_DETAILS = ("provider", "api", "errorMessage")
 """What an assistant message says of its request beside the model and usage: the provider, the API pi spoke to
 it, and its error."""
@@ -53,6 +53,7 @@ _ENVELOPE = ("type", "id", "parentId", "timestamp")
 LINE_CLAIMS = claims_by("type", {
     "session": ("version", "cwd", "parentSession", "branchedFrom", "provider", "modelId", "model", "systemPrompt",
                 "thinkingLevel"),
+    **dict.fromkeys(QUIET, ()),
     "model_change": ("modelId",),
     "session_info": ("name",),
     "compaction": ("summary", "tokensBefore", "firstKeptEntryId"),
