@@ -25,8 +25,10 @@ ID_KEYS = re.compile(r"(?:^|_)(?:id|ids|uuid|hash|key|fingerprint)$|(?<=[a-z])(?
 TIME_KEYS = re.compile(r"(?:^|_)(?:timestamp|time|created|updated|date|at)$|(?<=[a-z])(?:Time|At|Timestamp)$",
                        re.I)
 TAG_KEYS = frozenset(("type", "object", "event", "role", "from", "phase", "state", "status", "content_type",
-                      "channel"))
-"""Type tags, and the words of a closed set that readers show in another form (a role, a channel, a state)."""
+                      "channel", "subtype", "kind", "say", "ask", "provenance"))
+"""Type tags, and the words of a closed set that readers show in another form (a role, a channel, a state; the
+type of a Qwen Code system record, a VS Code response part, a Cline UI row; whose a Qwen Code record is, which
+makes a user record context or not)."""
 OPAQUE_KEYS = frozenset(("signature", "encrypted_content", "thoughtSignature", "thought_signature", "data",
                          "base64", "redacted_content", "encryptedContent", "bytes", "image_url", "url", "file_data",
                          "fileData", "inlineData", "inline_data", "blob", "images", "encrypted_index"))
@@ -39,8 +41,12 @@ _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?
 _BLOB = re.compile(r"[A-Za-z0-9+/=_-]{48,}")
 _OPAQUE_PREFIXES = ("data:", "attachment://", "@@cut-")
 _NOT_WORD = re.compile(r"[\W_]+")
-_THINK = re.compile(r"</?think>")
-"""Where readers split a text: reasoning left in an answer (`<think>…</think>`) is a message of its own."""
+_MARKUP = re.compile(r"</?([A-Za-z][\w:-]*)((?:\s+[\w:-]+=\"[^\"]*\")*)\s*/?>")
+"""Where readers split a text: reasoning left in an answer (`<think>…</think>`) is a message of its own, and the
+tags an agent wraps around what it wrote or was sent (`<task>`, `<user_query>`, Cline's XML tool calls, whose
+parameters are a call's arguments) are shown as what they wrap: a tag's name is markup, its attributes' values
+and the text between tags count."""
+_ATTRIBUTE = re.compile(r"=\"([^\"]*)\"")
 _BASE64_MEDIA = ("iVBORw0K", "/9j/", "R0lGOD", "UklGR", "JVBERi0")
 """How base64 PNG, JPEG, GIF, WebP and PDF data start."""
 
@@ -64,17 +70,27 @@ def _walk(value: Any, path: str, key: str | None) -> Iterator[Leaf]:
     elif isinstance(value, list):
         for at, item in enumerate(value):
             yield from _walk(item, f"{path}[{at}]", key)
-    elif isinstance(value, str) and _THINK.search(value) and key not in OPAQUE_KEYS:
-        # Reasoning left in an answer (`<think>…</think>`): readers split it off, and what follows may be JSON
-        # (a ShareGPT function_call's calls), so each piece counts on its own.
-        for number, piece in enumerate(_THINK.split(value)):
+    elif isinstance(value, str) and (nested := _json_inside(value)) is not None:
+        yield from _walk(nested, path + "~", key)
+    elif isinstance(value, str) and _MARKUP.search(value) and key not in OPAQUE_KEYS:
+        # Reasoning left in an answer (`<think>…</think>`) or text inside an agent's tags: readers split it off or
+        # take the tags away, and what follows may be JSON (a ShareGPT function_call's calls), so each piece
+        # counts on its own.
+        for number, piece in enumerate(_pieces(value)):
             yield from _walk(piece, f"{path}#{number}", key)
-    elif isinstance(value, str):
-        nested = _json_inside(value)
-        if nested is not None:
-            yield from _walk(nested, path + "~", key)
-        elif counts(value, key):
-            yield Leaf(path, _as_shown(value, key))
+    elif isinstance(value, str) and counts(value, key):
+        yield Leaf(path, _as_shown(value, key))
+
+
+def _pieces(value: str) -> list[str]:
+    """A text cut at its tags: the text between them and the values of the tags' attributes."""
+    pieces, at = [], 0
+    for tag in _MARKUP.finditer(value):
+        pieces.append(value[at:tag.start()])
+        pieces.extend(_ATTRIBUTE.findall(tag[2]))
+        at = tag.end()
+    pieces.append(value[at:])
+    return pieces
 
 
 def counts(value: str, key: str | None) -> bool:
@@ -94,9 +110,11 @@ def counts(value: str, key: str | None) -> bool:
 
 def _as_shown(value: str, key: str | None) -> str:
     """A value as readers show it when they show it in another form: an MCP tool's name `mcp__server__tool`
-    (Claude Code's) is the address `server.tool`."""
+    (Claude Code's) is the address `server.tool`, Antigravity's `default_api:tool` the tool `functions.tool`."""
     if key == "name" and value.startswith("mcp__") and value.count("__") >= 2:
         return value.removeprefix("mcp__").replace("__", ".", 1)
+    if key == "name" and value.startswith("default_api:"):  # the Gemini API's namespace of declared functions
+        return value.removeprefix("default_api:")
     return value
 
 

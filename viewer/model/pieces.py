@@ -180,11 +180,16 @@ class Meta:
     """The id of the API response (several messages may share one)."""
     duration_ms: int | None = None
     """On a tool reply: the time from its call to it."""
+    details: dict[str, Any] | None = None
+    """What else the log recorded of the message, as written, under the producer's names: a call's description, a
+    tool's own display of its result (a diff), the provider's API. A value the source holds at length may be
+    `{"source": [start, end]}`, the span of its JSON text, rather than a copy (the debug view's source panel of
+    the message shows it)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"timestamp": self.timestamp, "model": self.model, "stop_reason": self.stop_reason,
                                 "usage": self.usage.to_json() if self.usage else None, "response": self.response,
-                                "duration_ms": self.duration_ms}
+                                "duration_ms": self.duration_ms, "details": self.details}
         return {key: value for key, value in data.items() if value is not None}
 
     @classmethod
@@ -192,7 +197,7 @@ class Meta:
         usage = data.get("usage")
         return cls(timestamp=data.get("timestamp"), model=data.get("model"), stop_reason=data.get("stop_reason"),
                    usage=Usage(**usage) if usage else None, response=data.get("response"),
-                   duration_ms=data.get("duration_ms"))
+                   duration_ms=data.get("duration_ms"), details=data.get("details"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,7 +192,8 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
         took = f"{meta.duration_ms / 1000:,.1f} s after its call" if meta.duration_ms is not None else None
         cost = f"${usage.cost:,.4f}" if usage is not None and usage.cost is not None else None
         fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
-                   ("tokens", tokens), ("cost", cost), ("took", took)]
+                   ("tokens", tokens), ("cost", cost), ("took", took),
+                   ("recorded", json.dumps(meta.details, ensure_ascii=False) if meta.details else None)]
     fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
                ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
                                                  if message.aside else None)]

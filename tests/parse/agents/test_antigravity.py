@@ -71,8 +71,9 @@ def test_results_answer_the_calls_before_them_in_order_and_are_named_after_them(
     assert [m.recipient for m in calls] == ["functions.replace_file_content", "functions.run_command"]
     assert json.loads(calls[0].content) == {"TargetFile": "/w/a.py", "StartLine": 1}
     replies = [m for m in transcript.messages if m.is_reply]
-    assert [(m.name, m.content, m.meta.duration_ms) for m in replies] == [
+    assert [(m.name, m.content.rsplit("\n", 1)[-1], m.meta.duration_ms) for m in replies] == [
         ("functions.replace_file_content", "edited", 2000), ("functions.run_command", "a b", 2000)]
+    assert replies[0].content.startswith("Created At: ")  # the time lines stay, as the model got them
     assert sorted((p.call, p.reply, p.by) for p in transcript.pairs) == [(2, 4, "order"), (3, 5, "order")]
     assert only(transcript, "W-PAIRED-BY-ORDER").message_index == 4  # said once, where the guess begins
 

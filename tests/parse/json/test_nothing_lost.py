@@ -47,8 +47,20 @@ def model_text(transcript: Transcript) -> str:
             said.extend(field or "" for field in (message.content, message.role, message.name, message.recipient,
                                                   message.call_id, message.intent, message.channel))
             if message.meta is not None:
-                said.append(json.dumps(message.meta.to_json(), ensure_ascii=False))
+                said.append(json.dumps(_resolved(message.meta.to_json(), transcript.source), ensure_ascii=False))
     return "\n".join(said)
+
+
+def _resolved(value, source: str):
+    """A meta's details with each value kept by its span (`{"$source": [start, end]}`) read from the source."""
+    if isinstance(value, dict):
+        span = value.get("$source")
+        if len(value) == 1 and isinstance(span, list):
+            return json.loads(source[span[0]:span[1]])
+        return {key: _resolved(item, source) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolved(item, source) for item in value]
+    return value
 
 
 def lost(text: str, transcript: Transcript) -> list[Leaf]:
@@ -74,12 +86,8 @@ def _a_copy(leaf: Leaf) -> bool:
 NOT_YET = {
     "claude-ai-export-branches-tools-attachments.json": "Claude.ai export: a thinking block's `summaries` and a "
                                                         "tool_use block's `message` are read by no one",
-    "claude-code-1.0-bugfix-mcp.jsonl": "Claude Code: a slash command's wrapper text is shown as the command alone",
-    "claude-code-broken-cut-short.jsonl": "Claude Code: `toolUseResult`, the tool result as the app showed it, is "
-                                          "left in the source",
 }
-"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' and Claude Code's
-readers): listed so that the test fails when one is fixed, and the entry goes."""
+"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' readers): listed so that the test fails when one is fixed, and the entry goes."""
 
 
 def _expected(path: Path):

@@ -24,7 +24,7 @@ from typing import Any
 
 from viewer.model import Meta, Transcript, Usage
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Line, claims, read_lines
 from viewer.parse.agents.meta import between, usage_totals
 from viewer.parse.agents.records import count, finished, item_objects, read_record, text_of
 from viewer.parse.agents.session import Session
@@ -48,18 +48,25 @@ def is_step(first: dict[str, Any]) -> bool:
         and not isinstance(first.get("step_index"), bool)
 
 
+CLAIMS = claims("step_index", "source", "type", "status", "created_at", "content", "thinking", "tool_calls[].name",
+                "tool_calls[].args", "model", "usage.cached_content_token_count", "usage.input_tokens",
+                "usage.output_tokens")
+"""What the reader reads of a step (each type reads what it holds of these); anything else is kept in the header's
+`unread`."""
+
+
 def parse_antigravity(text: str, options: ParseOptions) -> Transcript:
     """Read an Antigravity CLI transcript. Never raises on user input."""
     with collector_paused:
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text))
-        for line in lines:
+        session = Session(text)
+        reader = _Reader(session)
+        for line in session.accounted(lines, lambda line: CLAIMS):
             reader.line(line)
-        session = reader.session
         messages = finished(session.messages, reader.metas)
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect="antigravity", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
                           frame=session.frame(reader.quiet, diagnostics))
 
 
@@ -90,6 +97,8 @@ class _Reader:
             self._add(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
         elif kind == "USER_INPUT":
             self._user_input(line, text or "")
+            for index in range(first, len(self.session.messages)):
+                self.metas[index] = Meta(timestamp=timestamp, details={"source": source})
         elif kind == "PLANNER_RESPONSE":
             self._response(line, timestamp)
         elif source == "MODEL":
@@ -101,6 +110,7 @@ class _Reader:
             self._add(line, [Draft(dict(role="user", channel="final", content=said, end="end"), None)],
                       [Pending("W-SESSION-INTERRUPTED", "The user sent this message while the agent worked.",
                                line.span)])
+            self.metas[first] = Meta(timestamp=timestamp, details={"content": text})  # as the model got it
         else:
             problems = [Pending("W-SESSION-COMPACTED", "Antigravity summarized the conversation here: the model "
                                                        "saw this summary in place of what came before.",
@@ -146,10 +156,8 @@ class _Reader:
             self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None)
 
     def _result(self, line: Line, kind: str, text: str | None) -> None:
-        body = text or ""
+        body = text or ""  # its `Created At` / `Completed At` lines too: the model got them
         times = _TIMES.match(body)
-        if times is not None:
-            body = body[times.end():]
         tool, called = self._waiting.popleft() if self._waiting else (None, None)
         problems = []
         status = line.value.get("status")

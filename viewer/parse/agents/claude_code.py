@@ -17,15 +17,17 @@ messages of sub-agents and the tree of `parentUuid` are read by threads.py and t
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, NamedTuple
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
+from viewer.model import Diagnostic, Message, Meta, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.meta import claude_meta
+from viewer.parse.agents.records import details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.threads import Threads
 from viewer.parse.agents.tree import Tree
@@ -37,7 +39,8 @@ from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
 from viewer.parse.json.parts import text_pieces
-from viewer.parse.json.source import JsonObject, Draft, type_phrase
+from viewer.parse.json.positions import read_value
+from viewer.parse.json.source import JsonObject, Draft, empty, type_phrase
 from viewer.parse.options import ParseOptions
 
 QUIET_LINES = ("file-history-snapshot", "queue-operation")
@@ -55,7 +58,7 @@ def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
         for line in lines:
             reader.line(line)
         session = reader.session
-        messages, structure = _structure(session)
+        messages, structure = _structure(session, reader.results)
         diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
         return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
@@ -88,8 +91,9 @@ class _Structure(NamedTuple):
     diagnostics: list[Diagnostic]
 
 
-def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
-    """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics."""
+def _structure(session: Session, results: dict[int, dict[str, Any]]) -> tuple[tuple[Message, ...], _Structure]:
+    """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics.
+    `results`: what each line's `toolUseResult` holds beside its replies' text, by line number."""
     messages, lines = session.messages, session.lines
     threads = Threads(messages, lines)
     main = [index for index in range(len(messages)) if index not in threads.of]
@@ -99,6 +103,10 @@ def _structure(session: Session) -> tuple[tuple[Message, ...], _Structure]:
     parent = {index: at for tree in trees for index, at in tree.parent.items()}
     aside = set().union(*(tree.aside for tree in trees))
     metas, totals = claude_meta(messages, lines)
+    for index, message in enumerate(messages):
+        kept = results.pop(lines[index].number, None) if message.is_reply else None
+        if kept is not None:
+            metas[index] = dataclasses.replace(metas[index] or Meta(), details={"toolUseResult": kept})
     forks = [fork.to_json() for tree in trees for fork in tree.forks]
     if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
         totals = {**totals, FORKS_KEY: forks}
@@ -119,6 +127,8 @@ class _Reader:
         """The header's facts not found yet."""
         self._responses: dict[str, int] = {}
         """The turn of each API response (`message.id`) read so far."""
+        self.results: dict[int, Any] = {}
+        """Line number -> what its `toolUseResult` holds that its replies' text does not (`_result_left`)."""
 
     def line(self, line: Line) -> None:
         kind = line.value.get("type")
@@ -151,6 +161,10 @@ class _Reader:
         injected = line.get("isMeta") is True or line.get("isCompactSummary") is True
         source, found = self.session.read(line, "message",
                                           lambda source: _user_pieces(source, self.session, injected))
+        if not empty(line.get("toolUseResult")):
+            left = _result_left(line, found)
+            if left is not None:
+                self.results[line.number] = left
         self._add(line, found, source.problems)
 
     def _response_turn(self, response: Any) -> int:
@@ -171,6 +185,35 @@ class _Reader:
 
     def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+
+
+def _result_left(line: Line, found: list[Draft]) -> Any:
+    """What a line's `toolUseResult` (the tool's result as the app showed it: a command's stdout and stderr, an
+    edit's `structuredPatch` and `originalFile`, a read's `file`) holds that the text of its replies does not: a
+    member whose text a reply holds is left out; a long one is kept as its span in the source, never copied (a
+    big session's file copies would be held twice). None when the replies hold it all."""
+    said = "\n".join(piece.fields.get("content") or "" for piece in found if piece.fields.get("role") == "tool")
+    result = line.get("toolUseResult")
+    if not isinstance(result, dict):
+        return None if _held(result, said) else details(JsonObject({"result": result}, line.span,
+                                                                   {"result": line.member("toolUseResult")}),
+                                                        ("result",))["result"]
+    keys = [key for key, value in result.items() if not empty(value) and not _held(value, said)]
+    if not keys:
+        return None
+    node = read_value(line.text, line.member("toolUseResult").node.span[0], 1)
+    return details(JsonObject(result, node.span, dict(node.members)), keys)
+
+
+def _held(value: Any, said: str) -> bool:
+    """Whether a reply's text holds a value: a text it contains, a number or flag (which says nothing apart)."""
+    if isinstance(value, str):
+        return value.strip() in said
+    if isinstance(value, dict) and "base64" in value:
+        return True  # an image read: the reply holds it as its image (inline_media), never as text again
+    if isinstance(value, list) and all(isinstance(block, dict) and block.get("type") == "text" for block in value):
+        return flat_text(value).strip() in said  # an MCP tool's text blocks, which the reply joins
+    return isinstance(value, (bool, int, float)) or value is None
 
 
 ASSISTANT_KEYS = frozenset(("id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage",

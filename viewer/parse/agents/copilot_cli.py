@@ -29,7 +29,7 @@ from typing import Any
 
 from viewer.model import Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Line, claims_by, read_lines
 from viewer.parse.agents.meta import between, usage_totals
 from viewer.parse.agents.records import count, finished, item_spans, text_of, threads_of
 from viewer.parse.agents.session import Session
@@ -55,21 +55,57 @@ INJECTED_SOURCES = ("skill-", "agent-", "system")
 HEADER_KEYS = {"sessionId": "session_id", "copilotVersion": "version", "producer": "copilot_producer",
                "selectedModel": "model"}
 CONTEXT_KEYS = {"cwd": "cwd", "gitRoot": "git_root", "branch": "git_branch", "repository": "repository"}
+_CALL = ("name", "arguments", "type", "mcpServerName", "mcpToolName")
+CLAIMS = claims_by("type", {
+    **dict.fromkeys(QUIET, ()),
+    "session.start": ("data.copilotVersion", "data.producer", "data.selectedModel",
+                      *(f"data.context.{key}" for key in CONTEXT_KEYS)),
+    "session.resume": ("data.copilotVersion", "data.producer", "data.selectedModel",
+                       *(f"data.context.{key}" for key in CONTEXT_KEYS)),
+    "session.model_change": ("data.newModel",),
+    "assistant.turn_start": ("data.model", "data.turnId"),
+    "assistant.turn_end": ("data.model", "data.turnId"),
+    "subagent.started": ("data.model",),
+    "session.shutdown": ("data.modelMetrics.*.usage.inputTokens", "data.modelMetrics.*.usage.outputTokens",
+                         "data.modelMetrics.*.usage.cacheReadTokens", "data.modelMetrics.*.usage.cacheWriteTokens",
+                         "data.modelMetrics.*.requests.count", "data.totalPremiumRequests",
+                         "data.totalApiDurationMs", "data.codeChanges.linesAdded", "data.codeChanges.linesRemoved"),
+    "user.message": ("data.content", "data.transformedContent", "data.source", "data.isAutopilotContinuation"),
+    "assistant.message": ("data.reasoningText", "data.reasoningOpaque", "data.encryptedContent", "data.content",
+                          *(f"data.toolRequests[].{key}" for key in _CALL), "data.model", "data.outputTokens",
+                          "data.turnId"),
+    "assistant.reasoning": ("data.content", "data.turnId"),
+    "tool.execution_start": ("data.toolName", "data.arguments", "data.mcpServerName", "data.mcpToolName",
+                             "data.turnId", "data.model"),
+    "tool.execution_complete": ("data.toolName", "data.result.content", "data.result.contents", "data.success",
+                                "data.error.message", "data.error.code", "data.model"),
+    "system.message": ("data.role", "data.content"),
+    "system.notification": ("data.content",),
+    "skill.invoked": ("data.name", "data.content"),
+    "session.compaction_complete": ("data.summaryContent",),
+    "session.error": ("data.message", "data.errorType"),
+    "session.warning": ("data.message",),
+    "abort": ("data.reason",),
+}, common=("type", "timestamp"))
+"""What the reader reads of each event (ids are the source's: `id`, `parentId`, `agentId`, `toolCallId` …); any
+other member is kept in the header's `unread`. A bookkeeping event's facts that no view needs (telemetry, the
+UI's notices) are kept there too."""
 
 
 def parse_copilot_cli(text: str, options: ParseOptions) -> Transcript:
     """Read a Copilot CLI session log. Never raises on user input."""
     with collector_paused:
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text, kept=lambda value: {}))
-        for line in lines:
+        session = Session(text, kept=lambda value: {})
+        reader = _Reader(session)
+        for line in session.accounted(lines, CLAIMS):
             reader.line(line)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of)
         threads, unnamed = reader.threads()
         diagnostics = [*unreadable, *session.diagnostics, *unnamed]
         return Transcript(dialect="copilot-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | reader.totals(), threads=threads,
+                          header=session.with_unread(reader.header | reader.totals()), threads=threads,
                           frame=session.frame(reader.quiet, diagnostics))
 
 
@@ -201,7 +237,7 @@ class _Reader:
         self._add(line, [piece], (), self._turn(agent, text_of(data.get("turnId")) or self._current.get(agent)))
         if call_id is not None:
             self._calls[call_id] = first
-        self._timed(line, first)
+        self._timed(line, first, model=text_of(data.get("model")))
 
     def _tool_complete(self, line: Line, data: dict[str, Any]) -> None:
         call_id = text_of(data.get("toolCallId"))
@@ -225,7 +261,8 @@ class _Reader:
         self._add(line, [drafts.reply(name, content, None, call_id)], problems)
         timestamp = self._now
         started = self._started.get(call_id or "") or None
-        self.metas[first] = Meta(timestamp=timestamp, duration_ms=between(started, timestamp))
+        self.metas[first] = Meta(timestamp=timestamp, model=text_of(data.get("model")),
+                                 duration_ms=between(started, timestamp))
 
     def _system(self, line: Line, data: dict[str, Any]) -> None:
         role = data.get("role") if data.get("role") in ("system", "developer") else "system"

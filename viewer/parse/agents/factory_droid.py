@@ -20,7 +20,7 @@ from typing import Any
 
 from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Line, claims_by, read_lines
 from viewer.parse.agents.meta import between, usage_totals
 from viewer.parse.agents.records import (
     anthropic_blocks, count, finished, member_object, read_record, text_of, threads_of)
@@ -38,6 +38,16 @@ ANSWER = dict(role="assistant", channel="final", end="end")
 USAGE = {"input": ("input_tokens", "inputTokens"), "output": ("output_tokens", "outputTokens"),
          "cache_read": ("cache_read_input_tokens", "cacheReadTokens"),
          "cache_write": ("cache_creation_input_tokens", "cacheCreationTokens")}
+
+
+CLAIMS = claims_by("type", {
+    "session_start": ("cwd", "model", "callingSessionId", "callingToolUseId", "sessionTitle", "title", "version"),
+    "message": ("message.role", "message.content", "message.model", "message.usage"),
+    "todo_state": (),
+    "compaction_state": ("summary.body",),
+}, common=("type", "timestamp", "id", "parentId"))
+"""What the reader reads of each line; the rest (the UI's todo list, a summary's title) is kept in the header's
+`unread`."""
 
 
 def is_droid_message(first: dict[str, Any]) -> bool:
@@ -61,15 +71,16 @@ def parse_factory_droid(text: str, options: ParseOptions) -> Transcript:
     """Read a Factory Droid session (with its sub-agents' sessions after it). Never raises on user input."""
     with collector_paused:
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text, kept=lambda value: {}))
-        for line in lines:
+        session = Session(text, kept=lambda value: {})
+        reader = _Reader(session)
+        for line in session.accounted(lines, CLAIMS):
             reader.line(line)
         session = reader.session
         messages = finished(session.messages, reader.metas, reader.thread_of)
         threads, unnamed = reader.threads()
         diagnostics = [*unreadable, *session.diagnostics, *unnamed]
         return Transcript(dialect="factory-droid", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
                           threads=threads, frame=session.frame(reader.quiet, diagnostics))
 
 
@@ -125,9 +136,13 @@ class _Reader:
                               ("callingSessionId", "calling_session_id")):
                 if text_of(value.get(key)):
                     self.header[name] = value[key]
+            if isinstance(value.get("version"), int):
+                self.header["format_version"] = value["version"]
             title = text_of(value.get("sessionTitle")) or text_of(value.get("title"))
             if title:
                 self.header["session_title"] = title
+            if text_of(value.get("title")) and value["title"] != title:
+                self.header["first_title"] = value["title"]  # the title Droid gave the session at its start
             self._scope = None
             return
         self._scope = session if session != self._main else None

@@ -29,10 +29,10 @@ from typing import Any
 
 from viewer.model import Diagnostic, Meta, Thread, Transcript, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Line, claims, claims_by, read_lines
 from viewer.parse.agents.meta import between, usage_totals
 from viewer.parse.agents.records import (
-    finished, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of, threads_of)
+    details, finished, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of, threads_of)
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -49,6 +49,23 @@ CANCELLED = "Request cancelled."
 NOTE_TYPES = ("info", "warning", "error")
 HEADER_KEYS = {"sessionId": "session_id", "projectHash": "project_hash", "startTime": "started",
                "lastUpdated": "last_updated", "kind": "kind"}
+CALL_DETAILS = ("displayName", "description", "renderOutputAsMarkdown")
+"""What a tool call record says of the call beside its name and arguments: the CLI's own words for it."""
+REPLY_DETAILS = ("resultDisplay",)
+"""What it says of the result beside what the model got: what the CLI showed (a diff, the file before and after)."""
+MESSAGE_CLAIMS = claims_by("type", {
+    "gemini": ("model", "tokens.input", "tokens.cached", "tokens.output", "tokens.thoughts", "tokens.tool",
+               "tokens.total", "thoughts[].subject", "thoughts[].description", "thoughts[].timestamp", "content",
+               *(f"toolCalls[].{key}" for key in ("name", "args", "result", "status", "timestamp", "agentId",
+                                                  *CALL_DETAILS, *REPLY_DETAILS))),
+    "user": ("content", "displayContent"),
+    **dict.fromkeys(NOTE_TYPES, ("content",)),
+}, common=("type", "timestamp"))
+"""What the reader reads of a message record (`tokens.total` is the sum it shows in parts)."""
+METADATA_CLAIMS = claims("sessionId", "projectHash", "startTime", "lastUpdated", "kind", "summary", "directories",
+                         "messages")
+"""What it reads of a metadata record (its messages are records of their own)."""
+PATCH_CLAIMS = claims("$set.summary", "$set.lastUpdated", "$set.messages", "$rewindTo")
 
 
 @dataclass(slots=True)
@@ -86,7 +103,7 @@ def parse_gemini_cli(text: str, options: ParseOptions) -> Transcript:
         threads, unnamed = reader.threads()
         diagnostics = [*problems, *session.diagnostics, *reader.rewinds(), *unnamed]
         return Transcript(dialect="gemini-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
                           threads=threads, frame=session.frame(reader.quiet, diagnostics))
 
 
@@ -238,6 +255,10 @@ class _Reader:
     def entry(self, number: int, line: Line) -> None:
         value = line.value
         records = self._records.get(number)
+        if "$set" in value or "$rewindTo" in value:
+            self.session.account(line, PATCH_CLAIMS)
+        elif isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str):
+            self.session.account(line, METADATA_CLAIMS)
         if number in self._rewinds:
             self.quiet.append(line.span)
         elif records is not None:
@@ -268,6 +289,7 @@ class _Reader:
         if record.status == "superseded":
             self.quiet.append(line.span)
             return
+        self.session.account(line, MESSAGE_CLAIMS(line))
         first = len(self.session.messages)
         record.first = first
         if record.checkpoint:
@@ -307,20 +329,22 @@ class _Reader:
         if model:
             self.models.append(model)
         timestamp = text_of(value.get("timestamp"))
-        calls = {call.get("id"): call for call in value.get("toolCalls") or () if isinstance(call, dict)}
+        calls = {call.get("id"): call for call in item_objects(source, "toolCalls")}
         last = len(self.session.messages) - 1
         for index in range(first, last + 1):
             message = self.session.messages[index]
             call = calls.get(message.call_id) if message.call_id else None
-            if message.is_reply and isinstance(call, dict):
+            if message.is_reply and call is not None:
                 done = text_of(call.get("timestamp"))
-                self.metas[index] = Meta(timestamp=done or timestamp, duration_ms=between(timestamp, done))
+                self.metas[index] = Meta(timestamp=done or timestamp, duration_ms=between(timestamp, done),
+                                         details=details(call, REPLY_DETAILS))
                 if message.call_id:
                     self._answered.add(message.call_id)
                 continue
-            if message.is_call and isinstance(call, dict) and text_of(call.get("agentId")):
-                self._agent_calls.setdefault(call["agentId"], index)
-            self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None)
+            if message.is_call and call is not None and text_of(call.get("agentId")):
+                self._agent_calls.setdefault(call.get("agentId"), index)
+            self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None,
+                                     details=details(call, CALL_DETAILS) if message.is_call and call else None)
 
     def _user(self, record: _Record) -> None:
         line, value = record.line, record.line.value

@@ -27,7 +27,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -44,18 +44,47 @@ IMAGE_PARTS = {"image_url": "image_url", "audio_url": "input_audio", "video_url"
 """Kimi's media parts, as the media placeholder knows them."""
 
 
+READ_WHOLE = ("context.append_message", "context.append_loop_event", "context.apply_compaction")
+"""Lines whose object the reader reads as messages (a message, an event of the agent's loop, a compaction)."""
+_BOOKKEEPING = claims_by("type", {
+    "metadata": ("protocol_version", "created_at"),
+    "config.update": ("modelAlias", "profileName", "systemPrompt"),
+    "usage.record": ("model",),
+    "llm.request": ("model",),
+    "turn.ended": ("error",),
+    "task.started": ("info",),
+    "turn.prompt": ("input", "origin"),
+}, common=("type", "time", "agentId"))
+_READ_WHOLE = claims("*")
+
+
+def _claims(line: Line) -> Claims:
+    """What the reader reads of a line: all of a line it reads as messages, and of its bookkeeping (every other
+    dotted type, frame) what the header says; the rest of those is kept in the header's `unread`."""
+    kind = line.get("type")
+    if kind in READ_WHOLE or not isinstance(kind, str) or ("." not in kind and kind != "metadata"):
+        return _READ_WHOLE
+    return _BOOKKEEPING(line) if kind in _BOOKKEEPING_TYPES else claims("type", "time", "agentId")
+
+
+_BOOKKEEPING_TYPES = ("metadata", "config.update", "usage.record", "llm.request", "turn.ended", "task.started",
+                      "turn.prompt")
+"""(A prompt's input is the user message the context appends next: shown there.)"""
+
+
 def parse_kimi_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Kimi Code agent's wire. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         lines, unreadable = read_lines(text)
-        reader = _Wire(Session(text))
-        for line in lines:
+        session = Session(text)
+        reader = _Wire(session)
+        for line in session.accounted(lines, _claims):
             reader.line(line)
-        session = reader.session
         messages = reader.finished()
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usage.values(), reader.models.values()),
+                          header=session.with_unread(
+                              reader.header | usage_totals(reader.usage.values(), reader.models.values())),
                           frame=session.frame(reader.quiet, diagnostics))
 
 

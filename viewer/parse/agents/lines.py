@@ -7,13 +7,18 @@ the copy was taken mid-write): E-STREAM-TRUNCATED, so the reader knows the sessi
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from viewer.model import Diagnostic, Span, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, read_value
+from viewer.parse.json.source import an_id, empty
+
+Claims = dict[str, Any]
+"""What a reader reads of a record, as a tree of member names: True under a name claims all of its value, a tree
+claims what the tree names; `*` stands for any member, `[]` for every item of a list (`claims` makes one)."""
 
 
 @dataclass(slots=True)
@@ -81,3 +86,70 @@ def _unreadable(text: str, number: int, span: Span, error: JsonError) -> Diagnos
                                f"The last line (line {number}) breaks off mid-JSON ({reason}): the session was cut "
                                "short while it was written; what follows it is missing.")
     return make_diagnostic("W-JSON-SYNTAX", span, f"Line {number} is not valid JSON ({reason}); it was skipped.")
+
+
+def claims(*paths: str) -> Claims:
+    """The tree of what a reader reads of a record, from dotted paths: `data.toolRequests[].name`, `data.*`; a
+    path claims everything below it."""
+    tree: Claims = {}
+    for path in paths:
+        node = tree
+        steps = [step for part in path.split(".") for step in _steps(part)]
+        for step in steps[:-1]:
+            child = node.get(step)
+            if child is True:
+                break
+            node = node.setdefault(step, {})
+        else:
+            node[steps[-1]] = True
+    return tree
+
+
+def _steps(part: str) -> list[str]:
+    """`toolRequests[]` is two steps: the member, then every item of its list."""
+    name = part.removesuffix("[]")
+    return [name, "[]"] if name != part else [part]
+
+
+def unclaimed(value: Any, claimed: Claims) -> dict[str, Any]:
+    """The members of an object that `claimed` does not name and that hold something (no null, no empty text or
+    list, no id: what an id names is elsewhere, and the source keeps it), as written; where a member is claimed
+    in part, what is left of it, a list's items by their place (`[2]`)."""
+    left: dict[str, Any] = {}
+    for key, item in value.items():
+        tree = claimed.get(key, claimed.get("*"))
+        if tree is True or empty(item) or an_id(key, item):
+            continue
+        rest = item if tree is None else _rest(item, tree)
+        if not empty(rest):
+            left[key] = rest
+    return left
+
+
+def _rest(item: Any, tree: Claims) -> Any:
+    """What `tree` leaves of a value it claims in part: of an object its unclaimed members, of a list each item's
+    rest by its place; a scalar where the reader expects an object or a list is the reader's to report."""
+    if isinstance(item, dict):
+        return unclaimed(item, tree)
+    items = tree.get("[]")
+    if isinstance(item, list) and items is not None and items is not True:
+        rests = {f"[{at}]": _rest(element, items) for at, element in enumerate(item)}
+        return {place: rest for place, rest in rests.items() if not empty(rest)}
+    return None
+
+
+def claims_by(key: str, table: dict[str, tuple[str, ...]], common: tuple[str, ...] = ()) -> Callable[[Line], Claims]:
+    """What a reader reads of each line, by the line's type (its member `key`, dotted for a nested one): the type's
+    paths in `table` and the `common` ones every line has. A line of a type the table does not name is the
+    reader's to show whole (an unknown event is a hidden message of its raw JSON), so it claims all of it."""
+    trees = {kind: claims(*common, *paths) for kind, paths in table.items()}
+    whole = claims("*")
+    steps = key.split(".")
+
+    def claims_of(line: Line) -> Claims:
+        kind: Any = line.value
+        for step in steps:
+            kind = kind.get(step) if isinstance(kind, dict) else None
+        return trees.get(kind, whole) if isinstance(kind, str) else whole
+
+    return claims_of

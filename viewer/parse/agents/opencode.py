@@ -27,6 +27,7 @@ from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, usage_totals
+from viewer.parse.agents.records import line_details
 from viewer.parse.agents.opencode_forms import Store, database_store, export_store, storage_store, task_calls
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, iso_time, table
@@ -114,7 +115,8 @@ def _session(text: str, info: Line, store: Store) -> Transcript:
         time = owner.get("time") if isinstance(owner.get("time"), dict) else {}
         meta = Meta(timestamp=iso_time(time.get("created")), usage=usages.get(message.index),
                     model=owner.get("modelID") if message.role == "assistant" else None,
-                    stop_reason=owner.get("finish") if usages.get(message.index) else None)
+                    stop_reason=owner.get("finish") if usages.get(message.index) else None,
+                    details=line_details(line, ("state",), TOOL_DETAILS) if message.is_reply else None)
         metas.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     time = info.get("time") if isinstance(info.get("time"), dict) else {}
     header = {"producer": "opencode", "session_id": info.get("id"), "cwd": info.get("directory"),
@@ -188,6 +190,11 @@ def _part(line: Line, role: str, summary: bool, builder: Session) -> list[Draft]
         return [Draft(dict(role="system", name=kind, channel="final", content=str(what), end="end"), None)]
     return [drafts.unclassified(role, kind, {k: v for k, v in part.items() if k != "_message"}, line.span,
                                 "W-JSON-UNKNOWN-PART", f"A part {type_phrase(kind, part)}")]
+
+
+TOOL_DETAILS = ("title", "metadata")
+"""What a tool part's state says beside its input and output: the UI's title of the call and the tool's own
+metadata (an edit's diff, a sub-agent's session)."""
 
 
 def _tool(part: dict, span: Span, builder: Session) -> list[Draft]:

@@ -27,7 +27,7 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.branches import FORKS_KEY, ROOT, Fork, aside_for, children_of
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims_by, read_lines
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -38,11 +38,41 @@ from viewer.parse.json.source import Draft, JsonObject, type_phrase
 from viewer.parse.options import ParseOptions
 
 DIALECT = "pi"
-QUIET = ("model_change", "thinking_level_change", "label", "session_info", "custom")
-"""Lines of pi's bookkeeping: no message."""
 CONTEXT_LINES = {"compaction": "compaction", "branch_summary": "branch summary", "custom_message": "extension"}
 """Lines whose text the model saw though no one typed it, and the name of the message each gives."""
 SKILL = re.compile(r"\A\s*<skill\b[^>]*>.*?</skill>", re.DOTALL)
+QUIET = ("model_change", "thinking_level_change", "label", "session_info", "custom")
+"""Lines of pi's bookkeeping: no message."""
+ASSISTANT_DETAILS = ("provider", "api", "errorMessage")
+"""What an assistant message says of its request beside the model and usage: the provider, the API pi spoke to
+it, and its error."""
+RESULT_DETAILS = ("details",)
+"""What a tool's result says beside what the model got (an edit's diff)."""
+_USAGE = ("input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost")
+_ENVELOPE = ("type", "id", "parentId", "timestamp")
+LINE_CLAIMS = claims_by("type", {
+    "session": ("version", "cwd", "parentSession", "branchedFrom", "provider", "modelId", "model", "systemPrompt",
+                "thinkingLevel"),
+    **dict.fromkeys(QUIET, ()),
+    "model_change": ("modelId",),
+    "session_info": ("name",),
+    "compaction": ("summary", "tokensBefore", "firstKeptEntryId"),
+    "branch_summary": ("summary", "fromId"),
+    "custom_message": ("content", "customType"),
+}, common=_ENVELOPE)
+"""What the reader reads of a line that holds no agent message (`firstKeptEntryId` and `fromId` are ids)."""
+MESSAGE_CLAIMS = claims_by("message.role", {
+    "user": ("message.content",),
+    "assistant": ("message.content", "message.model", *(f"message.usage.{key}" for key in _USAGE),
+                  "message.stopReason", *(f"message.{key}" for key in ASSISTANT_DETAILS)),
+    "toolResult": ("message.toolCallId", "message.toolName", "message.content", "message.isError",
+                   *(f"message.{key}" for key in RESULT_DETAILS)),
+    "bashExecution": ("message.command", "message.excludeFromContext", "message.output", "message.exitCode",
+                      "message.cancelled"),
+    "custom": ("message.customType", "message.content"),
+    "hookMessage": ("message.customType", "message.content"),
+}, common=(*_ENVELOPE, "message.role", "message.timestamp"))
+"""What it reads of an agent message, by its role (its own `timestamp`, in milliseconds, is the line's again)."""
 STOPS = {"aborted": ("W-SESSION-INTERRUPTED", "The user interrupted this response"),
          "error": ("W-API-ERROR", "The request failed")}
 
@@ -51,14 +81,19 @@ def parse_pi(text: str, options: ParseOptions) -> Transcript:
     """Read a pi session. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text))
-        for line in lines:
+        session = Session(text)
+        reader = _Reader(session)
+        for line in session.accounted(lines, _claims):
             reader.line(line)
-        session = reader.session
         messages, header = reader.finished()
+        header = session.with_unread(header)
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=header, frame=session.frame(reader.quiet, diagnostics))
+
+
+def _claims(line: Line) -> Claims:
+    return MESSAGE_CLAIMS(line) if line.get("type") == "message" else LINE_CLAIMS(line)
 
 
 class _Reader:
@@ -98,7 +133,8 @@ class _Reader:
     def _session(self, line: Line) -> None:
         value = line.value
         for key, name in (("id", "session_id"), ("cwd", "cwd"), ("timestamp", "started"),
-                          ("parentSession", "parent_session"), ("branchedFrom", "parent_session")):
+                          ("parentSession", "parent_session"), ("branchedFrom", "parent_session"),
+                          ("provider", "provider"), ("thinkingLevel", "thinking_level")):
             if isinstance(value.get(key), str) and value[key]:
                 self.header.setdefault(name, value[key])
         if isinstance(value.get("version"), int):
@@ -186,7 +222,9 @@ class _Reader:
             duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
                 else None
             stop = body.get("stopReason") if said and isinstance(body.get("stopReason"), str) else None
-            meta = Meta(timestamp=timestamp, model=model, stop_reason=stop, usage=usage, duration_ms=duration)
+            meta = Meta(timestamp=timestamp, model=model, stop_reason=stop, usage=usage, duration_ms=duration,
+                        details=_details(body, ASSISTANT_DETAILS if said and last_of_line else
+                                         RESULT_DETAILS if message.is_reply else ()))
             done.append(replace_fields(message, meta=None if meta == NOTHING else meta, parent=parents.get(index),
                                        aside=index in aside))
         header = self.header | usage_totals(usages, models)
@@ -237,6 +275,11 @@ class _Reader:
                 return last[node]
             node = self.parents.get(node)
         return None
+
+
+def _details(body: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
+    found = {key: body[key] for key in keys if body.get(key) not in (None, "", {}, [])}
+    return found or None
 
 
 def _usage(value: Any) -> Usage | None:

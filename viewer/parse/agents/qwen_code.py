@@ -25,9 +25,10 @@ from typing import Any
 from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.branches import FORKS_KEY
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
 from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import finished, gemini_parts, gemini_usage, read_record, text_of, threads_of
+from viewer.parse.agents.records import (
+    finished, gemini_parts, gemini_usage, line_details, read_record, text_of, threads_of)
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.tree import Tree
 from viewer.parse.common import Pending, shown_json
@@ -46,6 +47,25 @@ INJECTED_OPENINGS = ("<system-reminder>", "<system_reminder>", "--- Content from
                      "\n--- Content from referenced files ---")
 USER_PROVENANCE = ("real_user", None)
 HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version"}
+REPLY_DETAILS = ("resultDisplay",)
+"""What a tool result record says beside what the model got: what the UI showed (a diff, a sub-agent's run)."""
+_ENVELOPE = ("type", "timestamp", "uuid", "parentUuid", *HEADER_KEYS, "isSidechain", "agentId", "agentName",
+             "provenance")
+"""Every record's envelope (`provenance` says whose a user record is; on the others it repeats the type)."""
+CLAIMS = claims_by("type", {
+    "user": ("message.role", "message.parts"),
+    "assistant": ("message.role", "message.parts", "model", "contextWindowSize",
+                  *(f"usageMetadata.{key}" for key in ("promptTokenCount", "cachedContentTokenCount",
+                                                       "candidatesTokenCount", "thoughtsTokenCount",
+                                                       "totalTokenCount"))),
+    "tool_result": ("message.role", "message.parts", "toolCallResult.status", "toolCallResult.responseParts",
+                    *(f"toolCallResult.{key}" for key in REPLY_DETAILS)),
+    "system": ("subtype", "systemPayload"),
+}, common=_ENVELOPE)
+"""What the reader reads of a record: `totalTokenCount` is the sum it shows in parts, `responseParts` the parts
+of the message again; a system record's payload is its message's body."""
+QUIET_CLAIMS = claims(*_ENVELOPE, "subtype", "systemPayload.customTitle", "systemPayload.callId")
+"""What it reads of a system record that gives no message (the title, the call a sub-agent answers)."""
 
 
 def is_qwen_line(first: dict[str, Any]) -> bool:
@@ -62,15 +82,22 @@ def parse_qwen_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Qwen Code session. Never raises on user input."""
     with collector_paused:
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text))
-        for line in lines:
+        session = Session(text)
+        reader = _Reader(session)
+        for line in session.accounted(lines, _claims):
             reader.line(line)
         session = reader.session
         messages, totals, structure_problems, threads = reader.structure()
         diagnostics = [*unreadable, *session.diagnostics, *structure_problems]
         return Transcript(dialect="qwen-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | totals, threads=threads,
+                          header=session.with_unread(reader.header | totals), threads=threads,
                           frame=session.frame(reader.quiet, diagnostics))
+
+
+def _claims(line: Line) -> Claims:
+    if line.get("type") == "system" and line.get("subtype") in QUIET_SUBTYPES:
+        return QUIET_CLAIMS
+    return CLAIMS(line)
 
 
 class _Reader:
@@ -95,6 +122,10 @@ class _Reader:
             for key in list(self._wanted):
                 if text_of(value.get(key)):
                     self.header[self._wanted.pop(key)] = value[key]
+        if text_of(value.get("agentId")) and text_of(value.get("agentName")):
+            self.header.setdefault("agents", {}).setdefault(value["agentId"], value["agentName"])
+        if isinstance(value.get("contextWindowSize"), int):
+            self.header["context_window"] = value["contextWindowSize"]
         kind = value.get("type")
         if kind == "assistant":
             self._assistant(line)
@@ -245,7 +276,9 @@ class _Reader:
             if message.is_call and message.call_id and timestamp:
                 called.setdefault(message.call_id, timestamp)
             duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
-            metas[index] = Meta(timestamp=timestamp, model=model, usage=usage, duration_ms=duration)
+            metas[index] = Meta(timestamp=timestamp, model=model, usage=usage, duration_ms=duration,
+                                details=line_details(line, ("toolCallResult",), REPLY_DETAILS)
+                                if message.is_reply else None)
         return metas, usages, models
 
     def _threads(self, messages, thread_of: dict[int, str]) -> tuple[tuple[Thread, ...], list[Diagnostic]]:

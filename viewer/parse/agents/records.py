@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
@@ -19,6 +20,10 @@ from viewer.parse.json.gemini_content import read_content
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
+
+INLINE_DETAIL = 1024
+"""Characters of a detail's JSON text kept as a copy in a message's meta; a longer one whose span is known is kept
+as that span (`{"$source": [start, end]}`): a tool's display of a big file is not held twice."""
 
 RECORD_DEPTH = 3
 """Levels of a record read with spans when it gives several messages: its members, their items, and the members
@@ -71,6 +76,42 @@ def member_object(source: JsonObject, key: str) -> JsonObject | None:
         return None
     node: Node | None = source.node_of(key)
     return JsonObject(value, source.span_of(key), dict(node.members) if node is not None else None)
+
+
+def details(source: JsonObject, keys: Sequence[str]) -> dict[str, Any] | None:
+    """What a record says of a message beside its text (the `keys` it holds, as written), for `Meta.details`; a
+    long value whose span was read is kept as its span (INLINE_DETAIL). None when it holds none of them."""
+    found: dict[str, Any] = {}
+    for key in keys:
+        value = source.get(key)
+        if value is None or value == "" or value == {} or value == []:
+            continue
+        member = source.members.get(key)
+        long = member is not None and member.span[1] - member.span[0] > INLINE_DETAIL
+        found[key] = {"$source": list(member.span)} if long else value
+    return found or None
+
+
+def line_details(line: Line, path: Sequence[str], keys: Sequence[str]) -> dict[str, Any] | None:
+    """`details` of the object at `path` inside a line (`("toolCallResult",)`): the spans of its members are read
+    only when one of them is long."""
+    holder: Any = line.value
+    for key in path:
+        holder = holder.get(key) if isinstance(holder, dict) else None
+    if not isinstance(holder, dict):
+        return None
+    present = [key for key in keys if holder.get(key) not in (None, "", {}, [])]
+    if not present:
+        return None
+    if all(len(msgspec.json.encode(holder[key])) <= INLINE_DETAIL for key in present):
+        return {key: holder[key] for key in present}
+    node = read_value(line.text, line.span[0], len(path) + 1)
+    for key in path:
+        member = node.members.get(key) if node.members else None
+        if member is None:
+            return {key: holder[key] for key in present}
+        node = member.node
+    return details(JsonObject(holder, node.span, dict(node.members)), keys)
 
 
 def record_line(text: str, node: Node, number: int) -> Line:

@@ -3,13 +3,14 @@ readers) become messages of a turn, spanning their line when a line gives one, w
 remembered; and the text an assistant wrote before a tool call of the same response becomes its preamble."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Segment, Span
-from viewer.parse.agents.lines import Line
+from viewer.model import Diagnostic, Message, Segment, Span, make_diagnostic
+from viewer.parse.agents.lines import Claims, Line, unclaimed
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Draft
@@ -32,6 +33,36 @@ class Session(MessageBuilder):
         threads read later): a big session's decoded lines are most of the memory its parse takes."""
         self._said: dict[int, list[int]] = {}
         """Per turn: its assistant answers that no call has followed yet."""
+        self._unread_at: dict[Span, int] = {}
+        """The W-JSON-UNREAD diagnostic of each line that has one, by the line's span: its place in `diagnostics`,
+        given the line's first message when the line gives one."""
+
+    # ---- the accounting rule ----------------------------------------------------------------------------------
+
+    def accounted(self, lines: Iterable[Line], claims_of: Callable[[Line], Claims], where: str = "line") \
+            -> Iterator[Line]:
+        """The lines, each accounted for (`account`) before its reader reads it (a session keeps nothing of a
+        line once read)."""
+        for line in lines:
+            self.account(line, claims_of(line), where)
+            yield line
+
+    def account(self, line: Line, claimed: Claims, where: str = "line") -> None:
+        """The accounting rule of the JSON readers for one line (or record) of a session: what of it its reader
+        does not read (`claimed`: what it reads, shows in another form or knowingly leaves in the source, such as
+        a type tag) is kept raw in the header's `unread` under the line's number, and named by W-JSON-UNREAD."""
+        left = unclaimed(line.value, claimed)
+        if not left:
+            return
+        self.unread.append({where: line.number, "members": left})
+        named = _names(left)
+        names = ", ".join(repr(name) for name in named[:NAMED]) + (" …" if len(named) > NAMED else "")
+        plural = len(named) > 1
+        self._unread_at[line.span] = len(self.diagnostics)
+        self.diagnostics.append(make_diagnostic(
+            "W-JSON-UNREAD", line.span,
+            f"The member{'s' if plural else ''} {names} of {where} {line.number} {'are' if plural else 'is'} not "
+            "read by the importer; kept as raw JSON in the header's 'unread'."))
 
     def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Draft]]:
         """The object under `key` of a line read by `reader`, first as standing for the whole line; read again
@@ -55,6 +86,9 @@ class Session(MessageBuilder):
             if piece.problems:
                 self._note(piece.problems, len(self.messages) - 1)
         self._note(list(problems), first if found else None)
+        at = self._unread_at.pop(line.span, None)
+        if at is not None and found:
+            self.diagnostics[at] = dataclasses.replace(self.diagnostics[at], message_index=first)
         if self._kept is not None:
             line.value = self._kept(line.value)
 
@@ -89,6 +123,19 @@ class Session(MessageBuilder):
         claimed = [*(message.span for message in self.messages), *quiet,
                    *(diagnostic.span for diagnostic in diagnostics)]
         return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
+
+
+NAMED = 6
+"""Members a W-JSON-UNREAD diagnostic names; the header's `unread` has them all."""
+
+
+def _names(left: dict[str, Any], within: str = "", depth: int = 2) -> list[str]:
+    """The dotted names of what a line left unread, two levels deep (`data.toolTelemetry`)."""
+    names = []
+    for key, value in left.items():
+        name = f"{within}.{key}" if within else key
+        names += _names(value, name, depth - 1) if isinstance(value, dict) and value and depth > 1 else [name]
+    return names
 
 
 def _message(index: int, turn: int, span: Span, fields: dict) -> Message:

@@ -57,7 +57,7 @@ class JsonObject:
         if not isinstance(holder, dict):
             return
         left = {key: value for key, value in holder.items()
-                if key not in claimed and not _empty(value) and not _an_id(key, value)}
+                if key not in claimed and not empty(value) and not an_id(key, value)}
         if not left:
             return
         if within is None:
@@ -83,12 +83,12 @@ class JsonObject:
         return shown
 
 
-def _an_id(key: str, value: Any) -> bool:
+def an_id(key: str, value: Any) -> bool:
     """An id (`container_id`, `requestId`): what it names is elsewhere, and the source keeps it."""
     return isinstance(value, (str, int)) and (key == "id" or key.endswith(("_id", "Id")))
 
 
-def _empty(value: Any) -> bool:
+def empty(value: Any) -> bool:
     """A member that says nothing: null, or an empty text, list or object."""
     return value is None or (isinstance(value, (str, list, dict)) and not value)
 
