@@ -20,7 +20,7 @@ VALUES = {"email": "maria.lopez@fastmail.com", "uk phone": "07700 900123", "card
           "ssn": "536-22-8726", "iban": "GB82 WEST 1234 5698 7654 32", "us phone": "+1 415-555-0132"}
 """The six values of the issue's transcript."""
 PLANTED = ["maria.lopez@fastmail.com", "+44 20 7946 0958", "(415) 555-0132", "4539148803436467",
-           "DE89370400440532013000", "078-51-1234", "AB 12 34 56 C", "8.8.4.4", "2001:4860:4860::8844",
+           "DE89370400440532013000", "078-51-1234", "AB 12 34 56 C", "81.2.69.160", "2001:4860:4860::8844",
            "12345678Z", "RCCMNL83S18D969H"]
 """One of each kind, planted in every field of every format."""
 

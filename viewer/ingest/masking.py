@@ -9,6 +9,7 @@ choices (viewer/store/personal.py), which each parse applies, so that a choice i
 from __future__ import annotations
 
 import heapq
+import json
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
@@ -58,7 +59,7 @@ def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_tex
             return Examined(_withheld(projection), projection)
         secrets = [item for item in found if item.finding.kind not in PERSONAL_KINDS]
         personal = [item for item in found if item.finding.kind in PERSONAL_KINDS]
-        masked = [item for item in personal if choices.state(item.finding.kind, item.finding.secret) == MASKED]
+        masked = [item for item in personal if choices.state(item.finding.kind, reading(item.finding.secret)) == MASKED]
         hidden = [*secrets, *masked, *redacted]
         kept = tuple(_personal_findings(projection.transcript, personal, choices))
         if not hidden:
@@ -110,7 +111,7 @@ def _personal_findings(transcript: Transcript, found: list[FieldSecret], choices
     """One finding per distinct value of a kind, where it is first, in the order of the upload."""
     places: dict[tuple[str, str], list[FieldSecret]] = {}
     for item in sorted(found, key=lambda item: (item.span, item.conversation or 0)):
-        places.setdefault((item.finding.kind, item.finding.secret), []).append(item)
+        places.setdefault((item.finding.kind, reading(item.finding.secret)), []).append(item)
     for (kind, value), items in places.items():
         first = items[0]
         line, column = transcript.position(first.span[0])
@@ -119,6 +120,19 @@ def _personal_findings(transcript: Transcript, found: list[FieldSecret], choices
                              if item.field != "source"} or {(item.conversation, item.message_index) for item in items}
         yield PersonalFinding(kind, value, choices.state(kind, value), len(where), first.conversation,
                               first.message_index, line, column)
+
+
+def reading(value: str) -> str:
+    """A value as a reader reads it: found written with JSON escapes (`jos\\u00e9@…` in a tool's arguments), the
+    text they stand for; so that its spellings are one finding, released at once."""
+    for _ in range(3):  # a string of a JSON string of a JSON file is escaped twice
+        if "\\" not in value:
+            break
+        try:
+            value = json.loads(f'"{value}"')
+        except ValueError:
+            break
+    return value
 
 
 def _withheld(projection: Projection) -> Projection:

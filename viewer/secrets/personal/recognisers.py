@@ -34,8 +34,11 @@ START = r"(?<![\w.+/@:-])"
 END = r"(?![\w@]|[.,:/-]\w)"
 """What may not come just after one: more of a word, or a separator with more after it (`1.2.3`, `12:30`)."""
 
-EMAIL = re.compile(r"(?<![\w.+%-])[\w%+-]+(?:\.[\w%+-]+)*@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"
-                   r"([A-Za-z]{2,24}))(?![\w-]|\.[A-Za-z0-9])")
+LOCAL = r"(?:[\w%+-]|\\+u[0-9A-Fa-f]{4})"
+"""A character of a mailbox's name, or one written as a JSON escape (`jos\\u00e9` in a tool's arguments, escaped
+again where the arguments are a string of a JSON file)."""
+EMAIL = re.compile(r"(?<![\w.+%'-])" + LOCAL + "+(?:[.']" + LOCAL + r"+)*@"
+                   r"((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24}))(?![\w-]|\.[A-Za-z0-9])")
 RESERVED_DOMAINS = re.compile(r"(?:^|\.)(?:example\.(?:com|net|org)|example|test|invalid|localhost|local)$", re.I)
 """RFC 2606's and RFC 6761's names: documentation and code use them because they belong to no one."""
 FILE_ENDINGS = frozenset("png jpg jpeg gif svg webp ico bmp tif tiff pdf js mjs ts tsx jsx css scss html htm json "
@@ -64,9 +67,22 @@ NATIONAL_REGIONS = ("GB", "DE", "FR", "NL", "IT", "ES", "AU", "IN")
 number belongs to one plan only as far as it is valid there."""
 
 
+SEQUENTIAL = "01234567890123456789"
+"""A row of digits in order (`string.digits`, a test's `0123456789`) is no one's number."""
+LAST_GROUP = re.compile(r"\d{2,}\)?$")
+"""A number ends with a group of two digits or more: `+35236450.6` is a decimal."""
+
+
+def in_order(text: str) -> bool:
+    digits = re.sub(r"\D", "", text)
+    return digits in SEQUENTIAL or digits in SEQUENTIAL[::-1]
+
+
 def _phones(window: str) -> Iterator[Hit]:
     for match in PHONE.finditer(window):
         text = match[0]
+        if in_order(text) or not LAST_GROUP.search(text):
+            continue
         regions: tuple[str | None, ...] = (None,) if text.startswith(("+", "00")) else \
             NATIONAL_REGIONS if text.lstrip("(").startswith("0") else ("US",)
         if any(_valid_phone(text, region) for region in regions):
@@ -124,10 +140,10 @@ SSN_BARE = re.compile(r"(?i:\b(?:ssn|social security)\b[^\d\n]{0,24})(\d{9})" + 
 
 def _ssns(window: str) -> Iterator[Hit]:
     for match in SSN.finditer(window):
-        if ssn.is_valid(match[0]):
+        if ssn.is_valid(match[0]) and not in_order(match[0]):
             yield Hit(match.start(), match.end(), "us-ssn")
     for match in SSN_BARE.finditer(window):
-        if ssn.is_valid(match[1]):
+        if ssn.is_valid(match[1]) and not in_order(match[1]):
             yield Hit(match.start(1), match.end(1), "us-ssn")
 
 
@@ -144,25 +160,22 @@ def _ninos(window: str) -> Iterator[Hit]:
 
 def _named_number(kind: str, words: str, shape: str, valid: Callable[[str], bool]) -> Callable[[str], Iterator[Hit]]:
     """A number whose checksum alone is too weak (one id in ten or eleven passes): found after its name."""
-    pattern = re.compile(rf"(?i:\b(?:{words})\b[^\d\n]{{0,24}})({shape})" + END)
+    pattern = re.compile(rf"(?i:\b(?:{words})\b[^\d\n]{{0,24}}?)({shape})" + END)
 
     def find(window: str) -> Iterator[Hit]:
         for match in pattern.finditer(window):
-            if valid(match[1]):
+            if valid(match[1]) and not in_order(match[1]):
                 yield Hit(match.start(1), match.end(1), kind)
     return find
 
 
 _nhs = _named_number("uk-nhs", "nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}", nhs.is_valid)
 _sin = _named_number("ca-sin", "sin|social insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}", sin.is_valid)
-DNI = re.compile(r"(?<![\w])[XYZ]?\d{7,8}-?[A-HJ-NP-TV-Z](?![\w])")
+def _dni_or_nie(text: str) -> bool:
+    return nie.is_valid(text) if text[0] in "XYZ" else len(text.replace("-", "")) == 9 and dni.is_valid(text)
 
 
-def _dnis(window: str) -> Iterator[Hit]:
-    for match in DNI.finditer(window):
-        text = match[0]
-        if (nie.is_valid(text) if text[0] in "XYZ" else len(text.replace("-", "")) == 9 and dni.is_valid(text)):
-            yield Hit(match.start(), match.end(), "es-dni")
+_dnis = _named_number("es-dni", "dni|nie|nif|documento", r"[XYZ]?\d{7,8}-?[A-HJ-NP-TV-Z]", _dni_or_nie)
 
 
 CODICE_FISCALE = re.compile(r"(?<![\w])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-9LMNPQRSTUV]{2}[A-Z]"
@@ -190,8 +203,20 @@ def _ips(window: str) -> Iterator[Hit]:
                 address = ipaddress.ip_address(match[0])
             except ValueError:
                 continue
-            if address.is_global and not VERSION_WORDS.search(window, max(0, match.start() - 12), match.start()):
+            if _personal_address(address, match[0]) \
+                    and not VERSION_WORDS.search(window, max(0, match.start() - 12), match.start()):
                 yield Hit(match.start(), match.end(), "ip")
+
+
+def _personal_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address, text: str) -> bool:
+    """A public address that could be a person's: not a section number (`7.1.4.34`: three one-digit parts
+    first, as the public resolvers 8.8.8.8 and 1.1.1.1 are too, which are no one's), not multicast, and an IPv6
+    one of four groups or more (`::2`, `ff00::` are a test's or a mask's)."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if address.version == 4:
+        return not all(len(part) == 1 for part in text.split(".")[:3])
+    return sum(1 for group in text.split(":") if group) >= 4 and "ffff:ffff" not in text.lower()
 
 
 RECOGNISERS: tuple[Detector, ...] = (
