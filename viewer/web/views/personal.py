@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from viewer import ingest
@@ -59,8 +59,8 @@ def redaction_page(id: str) -> Response:
     text = _message_text(record, conversation, index)
     redactions = [redaction for redaction in get_store().personal.choices(record.id).redactions
                   if (redaction.conversation, redaction.message_index) == (conversation, index)]
-    return Response(render_template("redact.html", record=record, csrf=access.csrf_token(), index=index,
-                                    conversation=conversation, text=text, redactions=redactions))
+    return make_response(render_template("redact.html", record=record, csrf=access.csrf_token(), index=index,
+                                         conversation=conversation, text=text, redactions=redactions))
 
 
 @bp.post("/t/<id>/manage/redact")
