@@ -56,8 +56,10 @@ def store_streamed(store: Store, spool: BinaryIO, *, id: str, requested_dialect:
     try:
         if not is_json_lines_dataset(_head(spool)):
             return None
-        return store.add_streamed(spool, _batches(store, id, _pieces(spool)), STORED_VERSION, id=id,
-                                  requested_dialect=requested_dialect, **fields)
+        stored = store.add_streamed(spool, _batches(store, id, _pieces(spool)), STORED_VERSION, id=id,
+                                    requested_dialect=requested_dialect, **fields)
+        store.personal.keep_findings(id, ())  # none: any would have taken it whole
+        return stored
     except NotStreamable as reason:
         log.info("upload %s parsed whole: %s", id, reason)
         return None
@@ -87,7 +89,9 @@ def process_streamed(store: Store, id: str, spool: BinaryIO, requested_dialect: 
         if not streams(spool, requested_dialect):
             return None
         store.processing.stage(id, STORING)
-        return store.processing.finish_streamed(id, _batches(store, id, _pieces(spool)), STORED_VERSION)
+        done = store.processing.finish_streamed(id, _batches(store, id, _pieces(spool)), STORED_VERSION)
+        store.personal.keep_findings(id, ())  # none: any would have taken it whole
+        return done
     except NotStreamable as reason:
         log.info("upload %s processed whole: %s", id, reason)
         return None
@@ -107,6 +111,7 @@ def reparse_streamed(store: Store, record: Record) -> bool:
             if record.requested_dialect not in ("auto", "json") or not is_json_lines_dataset(_head(spool)):
                 return False
             store.replace_streamed(record.id, _batches(store, record.id, _pieces(spool)), STORED_VERSION)
+            store.personal.keep_findings(record.id, ())  # none: any would have taken it whole
         except NotStreamable as reason:
             log.info("transcript %s parsed again whole: %s", record.id, reason)
             return False
@@ -157,7 +162,6 @@ def _batches(store: Store, id: str, pieces: Iterator[WholeLines]) -> Iterator[Ba
     choices = store.personal.choices(id)
     if choices.redactions:
         raise NotStreamable("redactions (a message is named by its place in the whole file)")
-    store.personal.keep_findings(id, ())
     for piece in pieces:
         with collector_paused:
             try:
