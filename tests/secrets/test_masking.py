@@ -12,6 +12,7 @@ from tests.secrets.canaries import PRIVATE, canaries, pem
 from viewer.model import Message
 from viewer.parse import parse
 from viewer.secrets import Masker, mask_transcript, scan_transcript
+from viewer.secrets.finding import placeholder_of
 from viewer.secrets.masking import Moves, _messages, mask_source, spellings
 
 GITHUB = next(canary.secret for canary in canaries(seed=3) if canary.secret.startswith("ghp_"))
@@ -21,7 +22,8 @@ KEY = pem(random.Random(9), "RSA " + PRIVATE)
 def masked(text: str):
     transcript = parse(text)
     found = scan_transcript(transcript)
-    in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found if item.field == "source"]
+    in_source = [(item.finding.start, item.finding.end, placeholder_of(item.finding)) for item in found
+                 if item.field == "source"]
     return transcript, mask_transcript(transcript, Masker(found), in_source)
 
 
@@ -62,7 +64,7 @@ def test_offsets_move_by_the_placeholders_and_inside_one_go_to_its_ends():
 
 
 def test_overlapping_spans_are_one_placeholder():
-    text, moves = mask_source("abc SECRET-PART def", Masker([]), [(4, 10, "A"), (7, 15, "B")])
+    text, moves = mask_source("abc SECRET-PART def", Masker([]), [(4, 10, "[secret: A]"), (7, 15, "[secret: B]")])
     assert text == "abc [secret: A] def" and moves.offset(15) == 15
 
 

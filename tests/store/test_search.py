@@ -3,6 +3,8 @@ literal), what each view may find and count, datasets, paging, and the index row
 through reparse and delete. Tests that use the `store` fixture run on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import hashlib
 import json
 
@@ -13,6 +15,7 @@ from tests.web.conftest import HIDDEN_CANARIES, WEATHER, harmony
 from viewer import ingest
 from viewer.ingest import STORED_VERSION
 from viewer.store import Store, migrate, raw, rows, search, summaries
+from viewer.store.personal import Choices
 from viewer.store.engine import open_engine
 from viewer.store.search import BadQuery, Query, parse_query
 
@@ -268,6 +271,8 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         conn.commit()
     old = Store.__new__(Store)  # a store of the code before search: no index to fill
     old.engine = engine
+    old.personal = SimpleNamespace(choices=lambda id: Choices(),  # nor personal data (revision 0017)
+                                   keep_findings=lambda *given: None)
     with monkeypatch.context() as patch:
         patch.setattr(search, "index", lambda conn, parses: None)
         patch.setattr(search, "unindex", lambda conn, id: None)

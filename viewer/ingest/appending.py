@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import cast
 
-from viewer.ingest.core import STORED_VERSION, examine
+from viewer.ingest.core import STORED_VERSION, examine, keep_findings
 from viewer.ingest.masking import Examined
 from viewer.ingest.images import store_examined_images
 from viewer.model.collector import collector_paused
@@ -14,6 +14,8 @@ from viewer.parse.decode import BOM
 from viewer.parse.tail import first_unsettled, parse_tail, reads_tails
 from viewer.policy import Projection
 from viewer.secrets import scan_transcript
+from viewer.secrets.personal.scan import scan_with_secrets
+from viewer.secrets.scan import scan_text
 from viewer.store import Record, Store, live
 from viewer.store.summaries import SNIPPET_CHARS
 
@@ -29,7 +31,7 @@ class CannotBeLive(NotLive):
 
 def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Store an upload that stays open for appends (`append`) until `live.finish`."""
-    examined = examine(raw, requested_dialect)
+    examined = examine(raw, requested_dialect, store.personal.choices(id))
     if examined.shared.conversations:
         raise CannotBeLive("A dataset cannot be live: upload one conversation to append to.")
     store_examined_images(store, examined)
@@ -37,6 +39,7 @@ def store_live_upload(store: Store, raw: bytes, *, id: str, requested_dialect: s
         record = store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
                            original=examined.original, secret_kinds=examined.secret_kinds, **fields)
         store.live.open_upload(record.id, next_tail(raw, examined, chunks=1))
+    keep_findings(store, id, examined)
     return cast(Record, store.get(id))  # stored a moment ago
 
 
@@ -48,19 +51,22 @@ def append(store: Store, record: Record, data: bytes) -> Record:
     tail = store.live.tail(record.id)
     if tail is None:
         raise NotLive("This transcript is finished: it takes no more appends.")
+    choices = store.personal.choices(record.id)
     with collector_paused:
         part = _tail_parse(record, tail, data) if tail.at is not None else None
-        if part is not None and not scan_transcript(part.projection.transcript):
+        if part is not None and not choices.redactions and not scan_transcript(
+                part.projection.transcript, scan_with_secrets if choices.detect else scan_text):
             store.live.replace_tail(record.id, tail.chunks, data, part)
-        else:  # the tail cannot be read alone, or holds a secret, whose masking moves every offset after it
+        else:  # the tail cannot be read alone, or holds something to mask, whose masking moves every offset after it
             raw = (store.raw(record.id) or b"") + data
-            examined = examine(raw, record.requested_dialect)
+            examined = examine(raw, record.requested_dialect, choices)
             if examined.shared.conversations:
                 raise NotLive("This append would make the upload a dataset, which cannot be live.")
             store_examined_images(store, examined)
             store.live.replace_all(record.id, tail.chunks, data, examined.shared, STORED_VERSION,
                              next_tail(raw, examined, chunks=tail.chunks + 1), original=examined.original,
                              secret_kinds=examined.secret_kinds)
+            keep_findings(store, record.id, examined)
     return cast(Record, store.get(record.id))  # stored a moment ago
 
 

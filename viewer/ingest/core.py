@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
 from viewer.ingest.images import PayloadBytes, store_examined_images
+from viewer import bundles
 from viewer.ingest.masking import Examined, mask_secrets
 from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
@@ -23,10 +24,12 @@ from viewer.parse.decode import decode, decode_file
 from viewer.parse.thinning import Thinned, thin
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store
+from viewer.store.personal import Choices
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
-SECRETS_VERSION = "2"
-"""Raised when the scanner or the masking changes what link holders read."""
+SECRETS_VERSION = "3"
+"""Raised when the scanner or the masking changes what link holders read (3: personal data, redactions, and a
+bundle's text for its bytes)."""
 STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}+secrets-{SECRETS_VERSION}"
 """What a stored parse was made by: the parser's version, the policy's and the masking's, since rows keep the
 parse, each message's default-view decision and the secrets masked. A transcript stored by another is parsed
@@ -46,9 +49,23 @@ def project(raw: str | bytes | Thinned, dialect: str = "auto") -> Projection:
         return Projection(_unparsed(raw, dialect, error), ())
 
 
-def examine(raw: str | bytes | Thinned, dialect: str = "auto") -> Examined:
-    """Parse, apply the policy, scan for secrets and mask them for link holders."""
-    return mask_secrets(project(raw, dialect))
+def examine(raw: str | bytes | Thinned, dialect: str = "auto", choices: Choices = Choices()) -> Examined:
+    """Parse, apply the policy, scan for secrets and personal data and mask them, with the uploader's redactions,
+    for link holders (as the upload's `choices` say). An archive or a database is downloaded by link holders as
+    its text, masked, never as its bytes: a database's free pages may hold deleted rows, and an archive's
+    compressed members cannot be masked."""
+    return mask_secrets(project(raw, dialect), choices, as_text=is_bundle(raw))
+
+
+def is_bundle(raw: str | bytes | Thinned) -> bool:
+    """Whether an upload is read as the text of what it holds: a zip archive (a bundle of files, an Inspect AI
+    log) or a SQLite database."""
+    return isinstance(raw, bytes) and (bundles.is_archive(raw) or bundles.is_database(raw))
+
+
+def keep_findings(store: Store, id: str, examined: Examined) -> None:
+    """Keep the personal data an upload's parse found, for its uploader's manage page."""
+    store.personal.keep_findings(id, examined.personal)
 
 
 def _unparsed(raw: str | bytes | Thinned, dialect: str, error: Exception) -> Transcript:
@@ -90,5 +107,7 @@ def store_examined(store: Store, raw: bytes | BinaryIO, examined: Examined, *, i
     """Store an examined upload (its images first, then its rows) in one transaction."""
     store_examined_images(store, examined, payloads)
     with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
-        return store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
-                         original=examined.original, secret_kinds=examined.secret_kinds, **fields)
+        record = store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                           original=examined.original, secret_kinds=examined.secret_kinds, **fields)
+    keep_findings(store, id, examined)
+    return record

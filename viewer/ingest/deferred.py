@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import BinaryIO, Callable
 
-from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
+from viewer.ingest.core import STORED_VERSION, contents, examine, keep_findings, raw_spool
 from viewer.ingest.images import PayloadBytes, file_payloads, store_examined_images
 from viewer.ingest.streaming import process_streamed
 from viewer.parse.thinning import Thinned
@@ -77,7 +77,7 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
         # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
         # the parse made runs between the parse and the first page's rows, delaying them.
         with collector_paused:
-            examined = examine(upload.raw, upload.dialect)
+            examined = examine(upload.raw, upload.dialect, store.personal.choices(id))
             if not upload.stored():
                 return False
             shared = examined.shared
@@ -96,6 +96,8 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
                 store_examined_images(store, examined, payloads)
             stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged,
                                              original=examined.original, secret_kinds=examined.secret_kinds)
+            if stored:
+                keep_findings(store, id, examined)
             return stored and store.processing.index(id, shared)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
         log.exception("processing upload %s failed", id)

@@ -1,15 +1,29 @@
-"""Secrets in a finished parse: each one warned of (`W-SECRET`) and masked in what link holders read."""
+"""Secrets, personal data and the uploader's redactions in a finished parse: each one warned of (`W-SECRET`,
+`W-PERSONAL-DATA`, `W-REDACTED`) and masked in what link holders read.
+
+Secrets are always masked. Personal data is masked unless the uploader released its value or showed its kind,
+and looked for only when the server's setting says so; a redaction is a text the uploader chose in a message (or
+the message's whole text), masked as a secret is, wherever it is written. All of them follow the upload's
+choices (viewer/store/personal.py), which each parse applies, so that a choice is undone by parsing again.
+"""
 from __future__ import annotations
 
 import heapq
+import json
 import logging
 from dataclasses import dataclass, field, replace
+from typing import Iterable, Iterator
 
-from viewer.model import Transcript
-from viewer.model.diagnostics import make_diagnostic
+from viewer.model import Message, Transcript
 from viewer.model.collector import collector_paused
+from viewer.model.diagnostics import make_diagnostic
 from viewer.policy import Projection
-from viewer.secrets import FieldSecret, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+from viewer.secrets import FieldSecret, Finding, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+from viewer.secrets.finding import placeholder_of
+from viewer.secrets.personal.kinds import KINDS as PERSONAL_KINDS, REDACTED, placeholder
+from viewer.secrets.personal.scan import scan_with_secrets
+from viewer.secrets.scan import scan_text
+from viewer.store.personal import MASKED, PREFIX, Choices, PersonalFinding, Redaction
 
 log = logging.getLogger(__name__)
 
@@ -20,33 +34,105 @@ class Examined:
     differ."""
 
     shared: Projection
-    """What link holders read: the parse with every secret masked (the parse itself when none was found)."""
+    """What link holders read: the parse with every secret, personal data and redaction masked (the parse itself
+    when there is nothing to mask)."""
     original: Projection | None = None
-    """The parse as written, with its `W-SECRET` warnings, when secrets were found: what the uploader reads."""
+    """The parse as written, with its warnings, when something was masked (or the upload is a bundle, whose
+    text link holders download instead of its bytes): what the uploader reads."""
     secret_kinds: dict[str, int] = field(default_factory=dict)
-    """How many secrets of each kind were found."""
+    """How many secrets of each kind were found; personal data and redactions masked, by `personal:` keys."""
+    personal: tuple[PersonalFinding, ...] = ()
+    """Every distinct piece of personal data found, masked or not, for the uploader."""
 
 
-def mask_secrets(projection: Projection) -> Examined:
-    """Scan a parse for secrets, warn of each, and mask them all in what link holders read. Fails closed: if
-    the scanner itself fails, link holders read nothing of the upload."""
+def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_text: bool = False) -> Examined:
+    """Scan a parse for secrets (and personal data, if `choices` say so), warn of each, and mask them, with the
+    uploader's redactions, in what link holders read. `as_text`: link holders download the upload's text even
+    when nothing is masked in it (an archive or a database, whose bytes could hold what its text leaves out).
+    Fails closed: if the scanner itself fails, link holders read nothing of the upload."""
     with collector_paused:
         try:
-            found = scan_transcript(projection.transcript)
+            found = scan_transcript(projection.transcript, scan_with_secrets if choices.detect else scan_text)
+            redacted = list(redactions(projection.transcript, choices.redactions))
         except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
-            log.exception("the secret scan failed on an upload")
+            log.exception("the scan for secrets and personal data failed on an upload")
             return Examined(_withheld(projection), projection)
-        if not found:
-            return Examined(projection)
-        warned = _warned(projection, found)
-        in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
+        secrets = [item for item in found if item.finding.kind not in PERSONAL_KINDS]
+        personal = [item for item in found if item.finding.kind in PERSONAL_KINDS]
+        masked = [item for item in personal if choices.state(item.finding.kind, reading(item.finding.secret)) == MASKED]
+        hidden = [*secrets, *masked, *redacted]
+        kept = tuple(_personal_findings(projection.transcript, personal, choices))
+        if not hidden:
+            return Examined(projection, projection if as_text else None, personal=kept)
+        warned = _warned(projection, hidden)
+        in_source = [(item.finding.start, item.finding.end, placeholder_of(item.finding)) for item in hidden
                      if item.field == "source"]
-        holding = {item.message_index for item in found}
-        masked = mask_transcript(warned.transcript, Masker(found, warned.transcript.source), in_source, holding)
-        shared = Projection(masked, warned.rules, tuple(
-            Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
+        holding = {item.message_index for item in hidden}
+        shown = mask_transcript(warned.transcript, Masker(hidden, warned.transcript.source), in_source, holding)
+        shared = Projection(shown, warned.rules, tuple(
+            Projection(conversation, part.rules) for conversation, part in zip(shown.conversations,
                                                                                warned.conversations)))
-    return Examined(shared, warned, count_kinds(found))
+    counts = {**count_kinds(secrets), **{PREFIX + kind: count for kind, count in _distinct_values(
+        [*masked, *redacted]).items()}}
+    return Examined(shared, warned, counts, kept)
+
+
+def redactions(transcript: Transcript, chosen: Iterable[Redaction]) -> Iterator[FieldSecret]:
+    """The uploader's redactions as findings the masker masks: the text chosen in a message, or each text of a
+    whole message (its body and the pieces it is drawn from), wherever it is written."""
+    for redaction in chosen:
+        message = _message(transcript, redaction.conversation, redaction.message_index)
+        if message is None:  # a message this parse no longer has (a parser of another version)
+            continue
+        texts = [redaction.text] if redaction.text is not None else \
+            [message.content, *(segment.text for segment in message.segments)]
+        for text in {text for text in texts if text and text.strip()}:
+            finding = Finding(0, len(text), REDACTED, placeholder(REDACTED, text), text)
+            yield FieldSecret(finding, "content", message.index, redaction.conversation, span=message.span)
+
+
+def _message(transcript: Transcript, conversation: int | None, index: int) -> Message | None:
+    if conversation is not None:
+        if not 0 <= conversation < len(transcript.conversations):
+            return None
+        transcript = transcript.conversations[conversation]
+    return next((message for message in transcript.messages if message.index == index), None)
+
+
+def _distinct_values(found: list[FieldSecret]) -> dict[str, int]:
+    """How many distinct values of each kind."""
+    values: dict[str, set[str]] = {}
+    for item in found:
+        values.setdefault(item.finding.kind, set()).add(item.finding.secret)
+    return {kind: len(values[kind]) for kind in sorted(values)}
+
+
+def _personal_findings(transcript: Transcript, found: list[FieldSecret], choices: Choices) -> Iterator[PersonalFinding]:
+    """One finding per distinct value of a kind, where it is first, in the order of the upload."""
+    places: dict[tuple[str, str], list[FieldSecret]] = {}
+    for item in sorted(found, key=lambda item: (item.span, item.conversation or 0)):
+        places.setdefault((item.finding.kind, reading(item.finding.secret)), []).append(item)
+    for (kind, value), items in places.items():
+        first = items[0]
+        line, column = transcript.position(first.span[0])
+        # A place is a field of a message, or the source where no field holds it (a JSON body's escapes).
+        where: set[tuple] = {(item.conversation, item.message_index, item.field, item.path) for item in items
+                             if item.field != "source"} or {(item.conversation, item.message_index) for item in items}
+        yield PersonalFinding(kind, value, choices.state(kind, value), len(where), first.conversation,
+                              first.message_index, line, column)
+
+
+def reading(value: str) -> str:
+    """A value as a reader reads it: found written with JSON escapes (`jos\\u00e9@…` in a tool's arguments), the
+    text they stand for; so that its spellings are one finding, released at once."""
+    for _ in range(3):  # a string of a JSON string of a JSON file is escaped twice
+        if "\\" not in value:
+            break
+        try:
+            value = json.loads(f'"{value}"')
+        except ValueError:
+            break
+    return value
 
 
 def _withheld(projection: Projection) -> Projection:
@@ -58,7 +144,7 @@ def _withheld(projection: Projection) -> Projection:
 
 
 def _warned(projection: Projection, found: list[FieldSecret]) -> Projection:
-    """The projection with a `W-SECRET` warning for each secret, among its diagnostics in source order."""
+    """The projection with a warning for each thing masked, among its diagnostics in source order."""
     def warn(transcript: Transcript, conversation: int | None) -> Transcript:
         merged = heapq.merge(transcript.diagnostics, diagnostics(found, conversation), key=lambda made: made.span[0])
         return replace(transcript, diagnostics=tuple(merged))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from viewer.ingest.appending import next_tail
-from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
+from viewer.ingest.core import STORED_VERSION, contents, examine, keep_findings, raw_spool
 from viewer.ingest.images import file_payloads, store_examined_images
 from viewer.ingest.streaming import reparse_streamed
 from viewer.model.collector import collector_paused
@@ -27,22 +27,25 @@ def reparse(store: Store, record: Record) -> Record:
     time, viewer/ingest/streaming.py)."""
     if record.live != live.OPEN and reparse_streamed(store, record):
         return cast(Record, store.get(record.id))  # stored a moment ago
+    choices = store.personal.choices(record.id)
     if record.live != live.OPEN:  # from a copy of its raw bytes: a big session is thinned from it
         with raw_spool(store, record.id) as spool:
-            examined = examine(contents(spool, record.requested_dialect), record.requested_dialect)
+            examined = examine(contents(spool, record.requested_dialect), record.requested_dialect, choices)
             store_examined_images(store, examined, file_payloads(spool))
         with collector_paused:
             store.replace_parse(record.id, examined.shared, STORED_VERSION, original=examined.original,
                                 secret_kinds=examined.secret_kinds)
+        keep_findings(store, record.id, examined)
         return cast(Record, store.get(record.id))  # stored a moment ago
     raw = store.raw(record.id) or b""
-    examined = examine(raw, record.requested_dialect)
+    examined = examine(raw, record.requested_dialect, choices)
     store_examined_images(store, examined)
     with collector_paused:
         store.replace_parse(record.id, examined.shared, STORED_VERSION, original=examined.original,
                             secret_kinds=examined.secret_kinds)
         if record.live == live.OPEN:  # its tail starts where this parse says, which another parser may not
             store.live.set_tail(record.id, next_tail(raw, examined, chunks=0))
+    keep_findings(store, record.id, examined)
     return cast(Record, store.get(record.id))  # stored a moment ago
 
 

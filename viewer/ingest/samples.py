@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from viewer.ingest.core import STORED_VERSION, examine
+from viewer.ingest.core import STORED_VERSION, examine, keep_findings
 from viewer.ingest.images import store_examined_images
 from viewer.model.collector import collector_paused
 from viewer.store import Store
@@ -57,8 +57,11 @@ def store_sample(store: Store, raw: bytes, *, id: str, name: str) -> bool:
     """Store a sample under its stable id unless the same bytes are already there. True if stored."""
     if store.has_same_bytes(id, raw):
         return False
-    examined = examine(raw)
+    examined = examine(raw, choices=store.personal.choices(id))
     store_examined_images(store, examined)
     with collector_paused:
-        return store.replace_sample(raw, examined.shared, STORED_VERSION, id=id, name=name,
-                                    original=examined.original, secret_kinds=examined.secret_kinds)
+        stored = store.replace_sample(raw, examined.shared, STORED_VERSION, id=id, name=name,
+                                      original=examined.original, secret_kinds=examined.secret_kinds)
+    if stored:
+        keep_findings(store, id, examined)
+    return stored

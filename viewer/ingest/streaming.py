@@ -56,8 +56,10 @@ def store_streamed(store: Store, spool: BinaryIO, *, id: str, requested_dialect:
     try:
         if not is_json_lines_dataset(_head(spool)):
             return None
-        return store.add_streamed(spool, _batches(store, _pieces(spool)), STORED_VERSION, id=id,
-                                  requested_dialect=requested_dialect, **fields)
+        stored = store.add_streamed(spool, _batches(store, id, _pieces(spool)), STORED_VERSION, id=id,
+                                    requested_dialect=requested_dialect, **fields)
+        store.personal.keep_findings(id, ())  # none: any would have taken it whole
+        return stored
     except NotStreamable as reason:
         log.info("upload %s parsed whole: %s", id, reason)
         return None
@@ -87,7 +89,9 @@ def process_streamed(store: Store, id: str, spool: BinaryIO, requested_dialect: 
         if not streams(spool, requested_dialect):
             return None
         store.processing.stage(id, STORING)
-        return store.processing.finish_streamed(id, _batches(store, _pieces(spool)), STORED_VERSION)
+        done = store.processing.finish_streamed(id, _batches(store, id, _pieces(spool)), STORED_VERSION)
+        store.personal.keep_findings(id, ())  # none: any would have taken it whole
+        return done
     except NotStreamable as reason:
         log.info("upload %s processed whole: %s", id, reason)
         return None
@@ -106,7 +110,8 @@ def reparse_streamed(store: Store, record: Record) -> bool:
         try:
             if record.requested_dialect not in ("auto", "json") or not is_json_lines_dataset(_head(spool)):
                 return False
-            store.replace_streamed(record.id, _batches(store, _pieces(spool)), STORED_VERSION)
+            store.replace_streamed(record.id, _batches(store, record.id, _pieces(spool)), STORED_VERSION)
+            store.personal.keep_findings(record.id, ())  # none: any would have taken it whole
         except NotStreamable as reason:
             log.info("transcript %s parsed again whole: %s", record.id, reason)
             return False
@@ -149,9 +154,14 @@ def _pieces(spool: BinaryIO) -> Iterator[WholeLines]:
         lines += data.count(b"\n")
 
 
-def _batches(store: Store, pieces: Iterator[WholeLines]) -> Iterator[Batch]:
-    """Each piece parsed, its policy applied and scanned for secrets, its images stored before its rows name
-    them (as the whole path does: viewer/ingest/images.py)."""
+def _batches(store: Store, id: str, pieces: Iterator[WholeLines]) -> Iterator[Batch]:
+    """Each piece parsed, its policy applied and scanned for secrets and personal data, its images stored before
+    its rows name them (as the whole path does: viewer/ingest/images.py). A redaction, or any personal data
+    found (masked or not: the manage page lists each, with the places of its whole parse), takes the upload
+    whole."""
+    choices = store.personal.choices(id)
+    if choices.redactions:
+        raise NotStreamable("redactions (a message is named by its place in the whole file)")
     for piece in pieces:
         with collector_paused:
             try:
@@ -160,8 +170,9 @@ def _batches(store: Store, pieces: Iterator[WholeLines]) -> Iterator[Batch]:
                 raise NotStreamable(f"the parser failed ({type(error).__name__})") from error
             if not projection.conversations:  # blank lines alone
                 continue
-            if mask_secrets(projection).original is not None:
-                raise NotStreamable("a secret to mask, or a scan that failed")
+            examined = mask_secrets(projection, choices)
+            if examined.original is not None or examined.personal:
+                raise NotStreamable("a secret or personal data to mask, or a scan that failed")
         store_images(store, projection.transcript, source_reader(projection.transcript))
         yield Batch(projection, piece.chars, piece.lines)
 

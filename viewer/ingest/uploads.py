@@ -13,8 +13,8 @@ from viewer.store import Record, Store
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
     """Parse an upload and store it with its parse in one transaction."""
-    return store_examined(store, raw, examine(raw, requested_dialect), id=id, requested_dialect=requested_dialect,
-                          **fields)
+    return store_examined(store, raw, examine(raw, requested_dialect, store.personal.choices(id)), id=id,
+                          requested_dialect=requested_dialect, **fields)
 
 
 def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False, requested_dialect: str = "auto",
@@ -26,7 +26,7 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
-    examined = examine(contents(spool, requested_dialect), requested_dialect)
+    examined = examine(contents(spool, requested_dialect), requested_dialect, store.personal.choices(id))
     spool.seek(0)
     return store_examined(store, spool, examined, payloads=file_payloads(spool), id=id,
                           requested_dialect=requested_dialect, **fields)

@@ -115,6 +115,10 @@ CODES: dict[str, Code] = {
     # Sharing
     "W-SECRET": Code("warning", "A secret (an API key, token, password or private key) was found here; mask or "
                                 "remove it before sharing."),
+    "W-PERSONAL-DATA": Code("info", "Personal data (an e-mail address, phone number, card, IBAN, national "
+                                    "identifier or IP address) was found here; people with the link read a "
+                                    "placeholder."),
+    "W-REDACTED": Code("info", "The uploader redacted this text; people with the link read a placeholder."),
     "W-SCAN-FAILED": Code("error", "The scan for secrets failed on this input; nothing of it is shown to link "
                                    "holders."),
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from viewer.secrets.personal.kinds import KINDS, placeholder
+
 PREVIEW_ENDS = 4
 """At most this many characters of each end of a secret appear in its preview (8 in all, never more)."""
 ELLIPSIS = "…"
@@ -32,7 +34,9 @@ WITHOUT_PREVIEW = frozenset({"Private key"})
 def preview(secret: str, kind: str = "") -> str:
     """A preview showing at most 4 characters of each end: one of each end per 10 characters of secret (so a
     secret under 10 characters shows nothing, and no preview shows more than 8). A private key, or any secret
-    of several lines, shows nothing."""
+    of several lines, shows nothing; personal data shows its placeholder (`[email]`, `[card …6467]`)."""
+    if kind in KINDS:  # personal data: its placeholder, which shows nothing of it but a card's last digits
+        return placeholder(kind, secret)
     shown = min(PREVIEW_ENDS, len(secret) // 10)
     if shown == 0 or "\n" in secret or kind in WITHOUT_PREVIEW:
         return ELLIPSIS
@@ -42,6 +46,12 @@ def preview(secret: str, kind: str = "") -> str:
 def label(kind: str) -> str:
     """What stands in a text where a secret of this kind was."""
     return f"[secret: {kind}]"
+
+
+def placeholder_of(finding: Finding) -> str:
+    """What stands in a text where this finding was: `[secret: KIND]` for a secret, the placeholder of its kind
+    for personal data (`[email]`, `[card …6467]`, `[redacted]`)."""
+    return placeholder(finding.kind, finding.secret) if finding.kind in KINDS else label(finding.kind)
 
 
 def mask(text: str, findings: Iterable[Finding]) -> str:

@@ -18,7 +18,8 @@ from typing import Any, Iterable
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript
-from viewer.secrets.finding import label
+from viewer.secrets.finding import placeholder_of
+from viewer.secrets.personal.kinds import REDACTED
 from viewer.secrets.transcript import FieldSecret
 
 SHORTEST_SPELLING = 4
@@ -27,36 +28,44 @@ SHORTEST_LINE = 16
 """Each line of a secret of several lines at least this long is masked on its own, wherever it stands."""
 
 Replaced = tuple[int, int, str]
-"""A span of a text and the kind of the secret there."""
+"""A span of a text and what stands there once masked (`[secret: KIND]`, `[email]` …)."""
 
 
 class Masker:
     """Finds every spelling of a transcript's secrets in a text and masks them."""
 
     def __init__(self, found: Iterable[FieldSecret], source: str = "") -> None:
-        kinds: dict[str, str] = {}
+        placeholders: dict[str, str] = {}
+        chosen: set[str] = set()
         for located in found:
             secret = located.finding.secret
-            # A secret that starts just after a lone backslash in the source begins inside an escape (`\f057…`
-            # in a JSON or YAML string): the field holds the escaped character, which re-encoding writes back.
-            written = ("\\" + secret,) if located.exact and _escaped_at(source, located.span[0]) else ()
-            for form in {form for text in (secret, *written) for form in spellings(text)}:
-                kinds.setdefault(form, located.finding.kind)
-        self.kinds = kinds
-        forms = sorted(kinds, key=len, reverse=True)  # the longest spelling wins where two start together
-        self.pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
+            if located.finding.kind == REDACTED:  # the uploader's choice: any length, but whole words
+                forms = spellings(secret, shortest=1)
+                chosen |= forms
+            else:
+                # A secret that starts just after a lone backslash in the source begins inside an escape (`\f057…`
+                # in a JSON or YAML string): the field holds the escaped character, which re-encoding writes back.
+                written = ("\\" + secret,) if located.exact and _escaped_at(source, located.span[0]) else ()
+                forms = {form for text in (secret, *written) for form in spellings(text)}
+            for form in forms:
+                placeholders.setdefault(form, placeholder_of(located.finding))
+        self.placeholders = placeholders
+        ordered = sorted(placeholders, key=len, reverse=True)  # the longest spelling wins where two start together
+        self.pattern = re.compile("|".join(_whole_words(form) if form in chosen else re.escape(form)
+                                           for form in ordered)) if ordered else None
 
     def spans(self, text: str) -> list[Replaced]:
         """Where a spelling of a secret is in `text`, in order."""
         if self.pattern is None or not text:
             return []
-        return [(found.start(), found.end(), self.kinds[found.group()]) for found in self.pattern.finditer(text)]
+        return [(found.start(), found.end(), self.placeholders[found.group()])
+                for found in self.pattern.finditer(text)]
 
     def text(self, text: str) -> str:
         """`text` with every spelling of a secret masked."""
         if self.pattern is None or not text:
             return text
-        return self.pattern.sub(lambda found: label(self.kinds[found.group()]), text)
+        return self.pattern.sub(lambda found: self.placeholders[found.group()], text)
 
     def optional(self, text: str | None) -> str | None:
         return None if text is None else self.text(text)
@@ -73,7 +82,15 @@ class Masker:
         return value
 
 
-def spellings(secret: str) -> set[str]:
+def _whole_words(form: str) -> str:
+    """A redacted text as a pattern that matches it only as whole words where it starts or ends with a word
+    character: redacting `Ann` leaves `Annual` alone."""
+    head = r"(?<!\w)" if form[:1].isalnum() or form[:1] == "_" else ""
+    tail = r"(?!\w)" if form[-1:].isalnum() or form[-1:] == "_" else ""
+    return head + re.escape(form) + tail
+
+
+def spellings(secret: str, shortest: int = SHORTEST_SPELLING) -> set[str]:
     """How a secret may be written in a source: as it is, escaped in a JSON string (with or without escaped
     slashes and non-ASCII), and each of its long lines alone (a YAML block indents them). A secret found in a
     JSON string's escapes (`\\n` between a key's lines) is also spelled as the text it stands for, which is
@@ -85,7 +102,7 @@ def spellings(secret: str) -> set[str]:
             for ascii_only in (False, True):
                 escaped = json.dumps(text, ensure_ascii=ascii_only)[1:-1]
                 found.update((text, escaped, escaped.replace("/", "\\/")))
-    return {form for form in found if len(form) >= SHORTEST_SPELLING}
+    return {form for form in found if len(form) >= shortest}
 
 
 def _escaped_at(source: str, at: int) -> bool:
@@ -138,7 +155,7 @@ def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) ->
     parts: list[str] = []
     replaced: list[tuple[int, int, int, int]] = []
     done = written = 0
-    for start, end, kind in spans:
+    for start, end, placeholder in spans:
         if end <= done:
             continue
         if start < done:  # overlaps the span just masked: widen it
@@ -148,7 +165,6 @@ def mask_source(source: str, masker: Masker, found_spans: Iterable[Replaced]) ->
             continue
         parts.append(source[done:start])
         written += start - done
-        placeholder = label(kind)
         parts.append(placeholder)
         replaced.append((start, end, written, written + len(placeholder)))
         written += len(placeholder)

@@ -37,7 +37,7 @@ def scan_text(text: str) -> list[Finding]:
         if last > first:
             hits.append((first, last, detector.rank, hit.kind))
     return [Finding(start, end, kind, preview(text[start:end], kind), text[start:end])
-            for start, end, kind in _resolve(hits)]
+            for start, end, kind in resolve(hits)]
 
 
 def _detect(text: str) -> Iterator[tuple[Detector, int, Hit]]:
@@ -47,7 +47,7 @@ def _detect(text: str) -> Iterator[tuple[Detector, int, Hit]]:
     anchors = _Anchors(text)
     for detector in DETECTORS:
         judged: dict[str, list[Hit]] = {}
-        for start, end in _windows(text, anchors.positions(detector), detector.before, detector.reach):
+        for start, end in windows(text, anchors.positions(detector), detector.before, detector.reach):
             window = text[start:end]
             hits = judged.get(window)
             if hits is None:
@@ -81,7 +81,7 @@ class _Anchors:
         return self._gated[letter, gate]
 
 
-def _windows(text: str, positions: Iterable[int], before: int, reach: int) -> list[tuple[int, int]]:
+def windows(text: str, positions: Iterable[int], before: int, reach: int) -> list[tuple[int, int]]:
     """Windows around sorted anchor positions, each inside one line, overlapping ones merged. Line ends are
     looked for only as far as a window reaches (a JSON file may be one line of megabytes); two windows that
     overlap are then in one line, since neither holds a line end."""
@@ -100,7 +100,7 @@ def _windows(text: str, positions: Iterable[int], before: int, reach: int) -> li
     return windows
 
 
-def _resolve(hits: Hits) -> list[tuple[int, int, str]]:
+def resolve(hits: Hits) -> list[tuple[int, int, str]]:
     """Overlapping hits as one span, named by the lowest rank (then the longest hit)."""
     resolved: list[tuple[int, int, str]] = []
     best: tuple[int, int] = (0, 0)

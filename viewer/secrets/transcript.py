@@ -13,11 +13,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import islice
 from operator import attrgetter, lt
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.secrets.finding import ELLIPSIS, Finding, preview
+from viewer.secrets.personal.kinds import KINDS as PERSONAL_KINDS, REDACTED, name as personal_name
 from viewer.secrets.scan import scan_text
 
 MESSAGE_FIELDS = ("role", "name", "recipient", "channel", "content_type", "intent", "call_id")
@@ -53,13 +54,18 @@ class FieldSecret:
     """Whether `span` is the secret's own characters in the source."""
 
 
-def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
-    """Every secret in every field a link holder could see, field by field (the same secret once per field)."""
+Scanner = Callable[[str], list[Finding]]
+"""A text to its findings, in order: `scan_text` (secrets), or secrets and personal data together."""
+
+
+def scan_transcript(transcript: Transcript, scan: Scanner = scan_text) -> list[FieldSecret]:
+    """Every secret (or whatever `scan` finds) in every field a link holder could see, field by field (the same
+    secret once per field)."""
     source = transcript.source
     parts: list[tuple[int | None, Transcript]] = (list(enumerate(transcript.conversations)) if transcript.is_dataset
                                                    else [(None, transcript)])
     found: list[FieldSecret] = []
-    in_source = scan_text(source)
+    in_source = scan(source)
     if in_source:
         owners = _Owners(parts, transcript.is_dataset)
         for finding in in_source:
@@ -95,8 +101,9 @@ def scan_transcript(transcript: Transcript) -> list[FieldSecret]:
                 ((0, 0) if conversation is None else _extent(part))
             for path, key, text in _strings(value, ()):
                 pending[text].append((name, None, conversation, path, key, holder))
-    found += _scan_pending(pending)
-    found += _short_fields(parts, {value for combination in combinations for value in combination if value})
+    found += _scan_pending(pending, scan)
+    found += _short_fields(parts, {value for combination in combinations for value in combination if value},
+                           scan)
     return found
 
 
@@ -142,11 +149,11 @@ def _find_slice(source: str, text: str, start: int, end: int) -> int:
     return at if source.startswith(text, at) else source.find(text, at + 1, end)
 
 
-def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) -> list[FieldSecret]:
+def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str], scan: Scanner) -> list[FieldSecret]:
     """Names, recipients, channels…: each distinct value scanned once, then placed in the messages holding it."""
     fields = attrgetter(*MESSAGE_FIELDS)
     joined = list(values)
-    secret = {text: findings for text, findings in zip(joined, _scan_each(joined)) if findings}
+    secret = {text: findings for text, findings in zip(joined, _scan_each(joined, scan)) if findings}
     found = []
     for conversation, message in _messages(parts) if secret else ():
         for name, value in zip(MESSAGE_FIELDS, fields(message)):
@@ -155,25 +162,25 @@ def _short_fields(parts: list[tuple[int | None, Transcript]], values: set[str]) 
     return found
 
 
-def _scan_pending(pending: dict[str, list[tuple]]) -> list[FieldSecret]:
+def _scan_pending(pending: dict[str, list[tuple]], scan: Scanner) -> list[FieldSecret]:
     """Scan every pending string once and place each finding in every field holding that string."""
     texts = list(pending)
     found: list[FieldSecret] = []
-    for text, findings in zip(texts, _scan_each(texts)):
+    for text, findings in zip(texts, _scan_each(texts, scan)):
         for finding in findings:
             for field, index, conversation, path, key, holder in pending[text]:
                 found.append(FieldSecret(finding, field, index, conversation, path, key, holder))
     return found
 
 
-def _scan_each(texts: list[str]) -> list[list[Finding]]:
+def _scan_each(texts: list[str], scan: Scanner) -> list[list[Finding]]:
     """The findings of each text, all scanned in one text (one search per anchor however many there are)."""
     offsets, at = [], 0
     for text in texts:
         offsets.append(at)
         at += len(text) + len(SEPARATOR)
     each: list[list[Finding]] = [[] for _ in texts]
-    for finding in scan_text(SEPARATOR.join(texts)) if texts else ():
+    for finding in scan(SEPARATOR.join(texts)) if texts else ():
         number = bisect.bisect_right(offsets, finding.start) - 1
         text, base = texts[number], offsets[number]
         start, end = finding.start - base, min(finding.end - base, len(text))  # a key block stops at its string
@@ -232,8 +239,15 @@ class _Owners:
 
 
 def diagnostic(located: FieldSecret) -> Diagnostic:
-    """`W-SECRET` for one secret: its kind and masked preview, never the secret."""
+    """`W-SECRET` for one secret: its kind and masked preview, never the secret; `W-PERSONAL-DATA` for personal
+    data, `W-REDACTED` for a passage the uploader redacted, each with the placeholder link holders read."""
     finding = located.finding
+    if finding.kind == REDACTED:
+        return make_diagnostic("W-REDACTED", located.span, "The uploader redacted text here; people with the link "
+                                                           f"read {finding.preview}.", located.message_index)
+    if finding.kind in PERSONAL_KINDS:
+        return make_diagnostic("W-PERSONAL-DATA", located.span, f"Personal data ({personal_name(finding.kind)}) was "
+                               f"found here; people with the link read {finding.preview}.", located.message_index)
     shown = finding.kind if finding.preview == ELLIPSIS else f"{finding.kind}, {finding.preview}"
     return make_diagnostic("W-SECRET", located.span, f"A secret ({shown}) was found here; mask or remove it "
                                                      "before sharing.", located.message_index)

@@ -58,6 +58,9 @@ SETTINGS = (
     Setting("SECURE_COOKIES", False, "Mark the session and owner-key cookies Secure (set it when served over HTTPS)."),
     Setting("RETENTION_DAYS", 0, "Days a new upload is kept before its link expires and its content is deleted "
                                  "(on first access after that, or by `prune`); 0 keeps uploads until deleted."),
+    Setting("PERSONAL_DATA", True, "Look for personal data (e-mail addresses, phone numbers, cards, IBANs, national "
+                                   "identifiers, IP addresses) in uploads and mask it for link holders; false for a "
+                                   "server whose uploads never hold any."),
     Setting("CONFIG_FILE", "", "A TOML file of settings by these names (`WINDOW_SIZE = 50`), read before the "
                                "environment; empty means `viewer.toml` in the instance folder, if there is one."),
 )

@@ -70,6 +70,14 @@ class Secrets:
             return None
         return raw.stream(self.engine, id, masked=row.masked_raw is not None)
 
+    def head(self, id: str, size: int = 64) -> bytes:
+        """The first `size` bytes of upload `id` as sent (what tells an archive or a database by its magic)."""
+        with self.engine.connect() as conn:
+            whole = conn.execute(select(transcripts.c.raw).where(transcripts.c.id == id)).scalar()
+            for chunk in raw.chunks(conn, id, whole):
+                return chunk[:size]
+        return b""
+
     def set_unmasked(self, id: str, unmasked: bool) -> None:
         """Whether link holders of the debug view of upload `id` (and its conversations) read its secrets."""
         with self.engine.begin() as conn:

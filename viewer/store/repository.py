@@ -15,8 +15,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
-from viewer.store import (live, masked, media, migrate, owner_search, owners, processing, raw as raw_bytes, rows,
-                          search, slots, streamed, summaries)
+from viewer.store import (live, masked, media, migrate, owner_search, owners, personal, processing, raw as raw_bytes,
+                          rows, search, slots, streamed, summaries)
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -60,6 +60,8 @@ class Store:
         self.processing = processing.Processing(self.engine)
         """Uploads answered before they were processed: how far each got, and which process holds it."""
         self.slots = slots.Slots(self.engine)
+        self.personal = personal.Personal(self.engine)
+        """The personal data found in each upload, and what its uploader chose for link holders."""
         """The uploads being processed at this moment by every serving process: the bound on them."""
 
     # ---- writing ---------------------------------------------------------------------------------------
@@ -148,6 +150,7 @@ class Store:
         raw_bytes.forget(conn, id)
         live.forget(conn, id)
         processing.forget(conn, id)
+        personal.forget(conn, id)
         conn.execute(transcripts.delete().where(transcripts.c.id == id))
         media.drop_unheld(conn, images)
 
@@ -211,6 +214,7 @@ class Store:
             live.forget(conn, id)
             owners.forget(conn, id)
             processing.forget(conn, id)
+            personal.forget(conn, id)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(raw=None, masked_raw=None, header="{}", tools=None, name=None, deleted_at=_now()))
 

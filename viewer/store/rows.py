@@ -14,6 +14,7 @@ from sqlalchemy import Column, Table
 
 from viewer.model import Diagnostic, Media, Message, Meta, Segment, Thread, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule
+from viewer.store.personal import split_kinds
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.shift import Relocated
 from viewer.store.types import Entry, Located, Record
@@ -258,8 +259,9 @@ def record(row: Any) -> Record:
     for name in ("created_at", "expires_at"):
         if data[name] is not None and data[name].tzinfo is None:  # SQLite returns naive datetimes
             data[name] = data[name].replace(tzinfo=dt.timezone.utc)
+    secret_kinds, personal_kinds = split_kinds(json.loads(data["secret_kinds"] or "{}"))
     return Record(**{**data, "header": json.loads(data["header"] or "{}"), "tools": json.loads(data["tools"] or "{}"),
-                     "secret_kinds": json.loads(data["secret_kinds"] or "{}"), "deleted": deleted_at is not None})
+                     "secret_kinds": secret_kinds, "personal_kinds": personal_kinds, "deleted": deleted_at is not None})
 
 
 def entry_columns(table: Table = messages) -> list[Column]:

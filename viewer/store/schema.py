@@ -54,6 +54,8 @@ transcripts = Table(
     Column("snippet", Text, nullable=True),
     # Secrets found at upload (JSON: kind → count; None when none) and masked for link holders, who download
     # `masked_raw` instead of `raw`; `secrets_unmasked`: the uploader lets debug-view link holders read them.
+    # Personal data and redacted passages masked for link holders are counted there too, by `personal:` keys
+    # (viewer/store/personal.py; Record.personal_kinds).
     Column("secret_kinds", Text, nullable=True),
     Column("secrets_unmasked", Boolean, nullable=False, server_default=false()),
     # An upload still being written (viewer/store/live.py): "open" while appends come, "finished" or
@@ -247,4 +249,36 @@ processing_slots = Table(
     Column("slot", Integer, primary_key=True, autoincrement=False),
     Column("worker", String(128), nullable=False),
     Column("heartbeat_at", DateTime(timezone=True), nullable=False),
+)
+
+personal_findings = Table(
+    # The personal data found in an upload (viewer/secrets/personal), one row per distinct value of a kind, for
+    # its uploader's manage page only: the value as written, where it is first (line, column and message of the
+    # source as uploaded), in how many places, and whether link holders read a placeholder (`masked`), the value
+    # because the uploader released it (`released`) or let them see its kind (`shown`). Replaced at each parse.
+    "personal_findings", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(32), nullable=False),
+    Column("value", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("places", Integer, nullable=False),
+    Column("conversation", Integer, nullable=True),
+    Column("message_index", Integer, nullable=True),
+    Column("line", Integer, nullable=False),
+    Column("col", Integer, nullable=False),
+)
+
+personal_choices = Table(
+    # What the uploader chose for link holders (viewer/store/personal.py): a value released (`release`: kind and
+    # value), a kind shown (`show`: kind), a passage redacted (`redact`: the message, and the text chosen in it,
+    # or none for the whole message). Kept across parses; each parse applies them.
+    "personal_choices", metadata,
+    Column("transcript_id", String(64), ForeignKey("transcripts.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("choice", String(16), nullable=False),
+    Column("kind", String(32), nullable=True),
+    Column("value", Text, nullable=True),
+    Column("conversation", Integer, nullable=True),
+    Column("message_index", Integer, nullable=True),
 )

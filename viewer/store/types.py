@@ -3,7 +3,7 @@ app) need only these, never the rows or the tables."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -60,6 +60,18 @@ class Record:
     state: str | None = None
     """"processing" from the moment its raw bytes are stored until its parse rows are, "failed" when they could
     not be; None when it is readable (viewer/store/processing.py)."""
+    personal_kinds: dict[str, int] = field(default_factory=dict)
+    """Personal data masked for link holders, by kind (`email`, `card` …, `redacted` for the uploader's
+    redactions): how many distinct values of each (viewer/store/personal.py)."""
+
+    @property
+    def personal_count(self) -> int:
+        return sum(self.personal_kinds.values())
+
+    @property
+    def masked_count(self) -> int:
+        """Everything link holders read a placeholder for: secrets, personal data, redactions."""
+        return self.secret_count + self.personal_count
 
     @property
     def ready(self) -> bool:

@@ -93,4 +93,5 @@ def _init_store(app: Flask) -> None:
     url = database_url(str(app.config["DATABASE"]), app.instance_path)
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    app.extensions["viewer.store"] = Store(url)
+    store = app.extensions["viewer.store"] = Store(url)
+    store.personal.detecting = bool(app.config["PERSONAL_DATA"])

@@ -55,10 +55,12 @@ def can_debug(record: Record) -> bool:
 
 
 def reads_secrets(record: Record, view: View) -> bool:
-    """Whether this reader reads the secrets found in the upload rather than their placeholders: in the debug
-    view only, and there the uploader, or a link holder once the uploader has unmasked them for the link."""
-    return (view == DEBUG and record.secret_count > 0
-            and (owns(record) or (record.secrets_unmasked and record.debug_allowed)))
+    """Whether this reader reads the upload's rows as written rather than with placeholders: in the debug view
+    only, and there the uploader, or a link holder once the uploader has unmasked the secrets for the link, as
+    long as no personal data or redaction is masked (the rows as written hold those too)."""
+    return (view == DEBUG and record.masked_count > 0
+            and (owns(record) or (record.secrets_unmasked and record.debug_allowed and record.secret_count > 0
+                                  and record.personal_count == 0)))
 
 
 def csrf_token() -> str:

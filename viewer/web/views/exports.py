@@ -8,6 +8,7 @@ from typing import Callable
 from flask import Blueprint, current_app
 from werkzeug.wrappers import Response
 
+from viewer import bundles
 from viewer.model.words import DEBUG
 from viewer.present.exports import EXPORTS, file_name
 from viewer.present.stored import stored_document
@@ -54,6 +55,10 @@ def _export(id: str, k: int | None, format: str, download: bool = False) -> Resp
     return response
 
 
+def _bundle(head: bytes) -> bool:
+    return bundles.is_archive(head) or bundles.is_database(head)
+
+
 _ANY_IMAGE = "0" * 64
 
 
@@ -79,7 +84,12 @@ def raw(id: str) -> Response:
     store = get_store()
     if not record.ready and not reading.owner:  # not scanned for secrets yet: nothing to give link holders
         raise StillProcessing() if record.state == PROCESSING else ProcessingFailed()
-    as_sent = reading.owner or reading.unmasked
+    # An archive or a database is never given to link holders as its bytes, only as its text, masked: a
+    # database's free pages may hold deleted rows, and compressed members cannot be masked.
+    bundle = not reading.owner and _bundle(store.secrets.head(record.owner_id))
+    as_sent = reading.owner or (reading.unmasked and not bundle)
+    if bundle:
+        name += ".txt"
     chunks = store.raw_stream(record.id) if as_sent else store.secrets.shared_raw_stream(record.id)
     # Streamed a chunk at a time (viewer/store/raw.py): a 1 GiB upload is never read whole for its download.
     response = current_app.response_class(chunks or iter(()), mimetype="text/plain")

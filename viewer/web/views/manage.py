@@ -8,6 +8,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from werkzeug.wrappers import Response
 
 from viewer.web import access, expiry, ownership
+from viewer.web.views import personal
 from viewer.web.lookup import get_store, open_transcript, require_owner
 
 bp = Blueprint("manage", __name__)
@@ -27,6 +28,7 @@ def manage(id: str) -> Response:
     findings = get_store().secrets.findings(record.id) if record.secret_count else []
     return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
                                          expiries=expiry.LABELS, findings=findings,
+                                         personal=personal.section(record),
                                          share_url=url_for("reading.transcript", id=record.id, _external=True)))
 
 

@@ -1,0 +1,53 @@
+"""`scan_personal`: the personal data in a text, with exact offsets, found as secrets are (viewer/secrets/scan.py):
+anchors in one pass, each recogniser run on the windows of the lines around its anchors, overlapping hits
+resolved to one finding named by the most certain recogniser."""
+from __future__ import annotations
+
+import bisect
+from typing import Iterator
+
+from viewer.secrets.detectors import Detector, Hit
+from viewer.secrets.finding import Finding
+from viewer.secrets.personal.kinds import placeholder
+from viewer.secrets.personal.anchors import find_anchors
+from viewer.secrets.personal.recognisers import RECOGNISERS
+from viewer.secrets.scan import Hits, resolve, scan_text, windows
+
+
+def scan_personal(text: str) -> list[Finding]:
+    """Every piece of personal data in the text, in order, as exact character offsets."""
+    hits: Hits = [(offset + hit.start, offset + hit.end, recogniser.rank, hit.kind)
+                  for recogniser, offset, hit in _recognise(text)]
+    return [Finding(start, end, kind, placeholder(kind, text[start:end]), text[start:end])
+            for start, end, kind in resolve(hits)]
+
+
+def _recognise(text: str) -> Iterator[tuple[Detector, int, Hit]]:
+    """Every recogniser's hits, each with its window's offset; a window repeated is judged once."""
+    anchors = find_anchors(text)
+    for recogniser in RECOGNISERS:
+        positions = sorted({at for name in recogniser.anchors for at in anchors[name]})
+        judged: dict[str, list[Hit]] = {}
+        for start, end in windows(text, positions, recogniser.before, recogniser.reach):
+            window = text[start:end]
+            hits = judged.get(window)
+            if hits is None:
+                hits = judged[window] = list(recogniser.find(window))
+            for hit in hits:
+                yield recogniser, start, hit
+
+
+def scan_with_secrets(text: str) -> list[Finding]:
+    """The secrets and the personal data in the text, in order; personal data inside a secret is the secret's
+    (a key's digits are no phone number)."""
+    secrets = scan_text(text)
+    personal = scan_personal(text)
+    if not secrets or not personal:
+        return secrets or personal
+    starts = [finding.start for finding in secrets]
+    kept = []
+    for finding in personal:
+        number = bisect.bisect_right(starts, finding.end - 1) - 1
+        if number < 0 or secrets[number].end <= finding.start:
+            kept.append(finding)
+    return sorted([*secrets, *kept], key=lambda finding: finding.start)
