@@ -11,7 +11,7 @@ from viewer.analysis.pairing import is_assistant_call
 from viewer.model import Diagnostic, Message, Span, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
-from viewer.bundles import is_bundle
+from viewer.bundles import is_bundle, read_bundle
 from viewer.parse.bundles import first_member
 from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode_members
@@ -43,10 +43,11 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
     text, decode_diagnostics, members = decode_members(data)
     chosen = detect(text) if dialect == "auto" else dialect
     options = ParseOptions(primed_role=primed_role)
-    if is_bundle(text) and not formats.reads_bundles(formats.dialect(chosen)):
+    bundle = read_bundle(text) if is_bundle(text) and not formats.reads_bundles(formats.dialect(chosen)) else None
+    if bundle is not None:
         # Several files no reader claims by their names: the first that reads as the dialect, read alone.
-        return first_member(text, chosen, lambda view: _parse_text(view, chosen, options, decode_diagnostics, []),
-                            decode_diagnostics)
+        return first_member(text, bundle, chosen,
+                            lambda view: _parse_text(view, chosen, options, decode_diagnostics, []), decode_diagnostics)
     return _parse_text(text, chosen, options, decode_diagnostics, members)
 
 

@@ -3,6 +3,7 @@ shown as text, line breaks and blank edges, and the collector pause for large pa
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,8 +46,11 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)
 # `JSONEncoder.encode` makes a C encoder on every call, half the time of encoding the small values of tool calls:
 # this one is made once, with the same settings. Without the circular-reference check (`markers` None): a value
 # decoded from JSON has no cycles, and a cycle would still end in RecursionError, which shown_json catches as it
-# catches the check's ValueError.
-_C_ENCODER = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+# catches the check's ValueError. `c_make_encoder` is an internal of `json` that typeshed does not declare (None
+# where the C speedups are missing), so it is typed here.
+_MAKE_C_ENCODER: Callable[..., Callable[[Any, int], Iterable[str]]] | None = \
+    json.encoder.c_make_encoder  # type: ignore[attr-defined]
+_C_ENCODER = _MAKE_C_ENCODER and _MAKE_C_ENCODER(
     None, _ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
 

@@ -20,6 +20,7 @@ from viewer.model.lines import line_spans
 from viewer.parse.json.inspect_log import dataset_header, member_sample_spans, sample_spans
 from viewer.parse.json.shapes import in_datasets
 from viewer.parse.options import ParseOptions
+from viewer.parse.patterns import always_matching
 
 CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "output", "items", "turns")
 """Keys whose list value makes an object a whole conversation rather than one message."""
@@ -27,7 +28,7 @@ CONVERSATION_KEYS = ("messages", "conversations", "conversation", "input", "outp
 DialectParser = Callable[[str, ParseOptions], Transcript]
 WithinParser = Callable[[str, Span, ParseOptions], "Transcript | None"]
 _DECODER = json.JSONDecoder()
-_SPACE = re.compile(r"\s*")
+_SPACE = always_matching(r"\s*")
 _NOT_BLANK = re.compile(r"\S")
 
 

@@ -117,7 +117,8 @@ def attach_media(transcript: Transcript) -> Transcript:
     naming = _naming(transcript)
     if not naming:
         return transcript
-    messages, found = list(transcript.messages), []
+    messages = list(transcript.messages)
+    found: list[Diagnostic] = []
     for at in naming:
         message = messages[at]
         media = tuple(_references(transcript.source, message))

@@ -136,7 +136,7 @@ def _line_pieces(line: bytes, at_byte: int, big: re.Pattern[bytes], cuts: list[C
             continue
         value = _value(line[start:end])
         data = base64_bytes(value) if value is not None else None
-        if not data or sniff(data) is None:  # not an image: the parser reads it as it is
+        if value is None or not data or sniff(data) is None:  # not an image: the parser reads it as it is
             continue
         yield line[done:start].decode("utf-8")
         stripped = value.strip()

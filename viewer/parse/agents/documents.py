@@ -216,8 +216,9 @@ def node_at(source: JsonObject, *path: str | int) -> Node | None:
 
 
 def _walk(source: JsonObject, path: tuple[str | int, ...]) -> tuple[Span, Node | None]:
-    span, found = source.span, None
-    members, items = source.members, ()
+    found: Node | None = None
+    items: tuple[Node, ...] = ()
+    span, members = source.span, source.members
     for step in path:
         if isinstance(step, int):
             if not 0 <= step < len(items):

@@ -102,7 +102,7 @@ def reasoning(source: JsonObject, *path: str | int) -> list[Draft]:
         encrypted = item.get("encrypted_content")
         if encrypted and piece is None:
             found.append(drafts.opaque("assistant", "encrypted reasoning", encrypted, "encrypted_content", span))
-        elif encrypted:
+        elif encrypted and piece is not None:
             piece.problems.append(drafts.opaque_problem("reasoning item", encrypted, "encrypted_content", span))
     return found
 

@@ -65,7 +65,7 @@ def item_objects(source: JsonObject, key: str) -> list[JsonObject]:
     node = source.node_of(key)
     nodes = node.items if node is not None and len(node.items) == len(value) else [None] * len(value)
     spans = item_spans(source, key)
-    return [JsonObject(item, spans[at], dict(nodes[at].members) if nodes[at] is not None else None)
+    return [JsonObject(item, spans[at], dict(located.members) if (located := nodes[at]) is not None else None)
             for at, item in enumerate(value) if isinstance(item, dict)]
 
 
@@ -87,8 +87,10 @@ def details(source: JsonObject, keys: Sequence[str]) -> dict[str, Any] | None:
         if value is None or value == "" or value == {} or value == []:
             continue
         member = source.members.get(key)
-        long = member is not None and member.span[1] - member.span[0] > INLINE_DETAIL
-        found[key] = {"$source": list(member.span)} if long else value
+        if member is not None and member.span[1] - member.span[0] > INLINE_DETAIL:  # long: kept as its span
+            found[key] = {"$source": list(member.span)}
+        else:
+            found[key] = value
     return found or None
 
 
@@ -191,8 +193,8 @@ def anthropic_blocks(source: JsonObject, key: str, role: str, builder: Any, text
             found.extend(texts(text if isinstance(text, str) else flat_text(text), span))
         elif kind in MEDIA_PARTS:
             found.append(Draft(dict(role=role, channel="final", content=placeholder(kind, block), end="end"), span))
-        elif block_reader(kind) is not None:
-            found.extend(block_reader(kind)(block, span, role, builder))
+        elif (read := block_reader(kind)) is not None:
+            found.extend(read(block, span, role, builder))
         else:
             found.append(drafts_unclassified(role, kind, block, span))
     return found

@@ -72,7 +72,7 @@ class Session(MessageBuilder):
         source = JsonObject(line.value[key], line.span)
         found = reader(source)
         if len(found) > 1:
-            located = read_value(self.text, line.member(key).node.span[0], LOCATED_DEPTH)
+            located = read_value(self.text, line.members()[key].node.span[0], LOCATED_DEPTH)
             source = JsonObject(located.value, located.span, located.members)
             found = reader(source)
         return source, found

@@ -35,8 +35,10 @@ def table(bundle: Bundle, name: str) -> Member | None:
 
 def rows(text: str, member: Member | None, problems: list[Diagnostic]) -> list[Line]:
     """A table's rows, one JSON object a line; a line that is not one is reported and skipped."""
-    found = []
-    for number, start, end in lines_of(text, member.span) if member is not None else ():
+    found: list[Line] = []
+    if member is None:
+        return found
+    for number, start, end in lines_of(text, member.span):
         line = document(text, (start, end), problems, f"Row {number} of {member.path}")
         if line is not None:
             line.number = number

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import Bundle, Member, read_bundle
+from viewer.bundles import Bundle, Member
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
@@ -35,14 +35,13 @@ def blanked(text: str, keep: Iterable[Span]) -> str:
     return "".join(parts)
 
 
-def first_member(text: str, dialect: str, read: Callable[[str], Transcript],
+def first_member(text: str, bundle: Bundle, dialect: str, read: Callable[[str], Transcript],
                  unpacking: Iterable[Diagnostic] = ()) -> Transcript:
-    """A bundle that no record claims by its members' names: its first text file that reads as `dialect` (else
-    its first text file) read alone by `read`, the others named; `unpacking`: what the unpacking said, which
-    `read` reports with the file it reads."""
+    """A bundle (`text`, read as `bundle`) that no record claims by its members' names: its first text file that
+    reads as `dialect` (else its first text file) read alone by `read`, the others named; `unpacking`: what the
+    unpacking said, which `read` reports with the file it reads."""
     from viewer.parse.detect import detect  # detect imports the registry's readers' names only; no cycle at import
 
-    bundle = read_bundle(text)
     readable = [member for member in bundle.members if member.readable and not member.is_schema]
     chosen = next((member for member in readable if detect(text[member.span[0]:member.span[1]]) == dialect),
                   readable[0] if readable else None)

@@ -24,16 +24,17 @@ from viewer.model import Message, Segment, Span
 from viewer.parse.chatml.scanning import UNREADABLE, call_target, whole_json
 from viewer.parse.chatml.tags import declare_tool_blocks, json_run
 from viewer.parse.common import qualified_tool_name, shown_json
+from viewer.parse.patterns import always_matching
 
 _ROLES = {role: role for role in ("system", "user", "assistant", "tool")}
 """Each role word once: a slice of the text is a new string, which every message would keep."""
 _LONGEST_ROLE = max(map(len, _ROLES))
-_LEAD = re.compile(r"\s*")
+_LEAD = always_matching(r"\s*")
 _NOT_BLANK = re.compile(r"\S")
 _LAST_NOT_BLANK = re.compile(r"\S(?=\s*\Z)")
 _ASSISTANT_TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
 _REPLY_TAG = re.compile(r"</?(?:tool_call|tool_response)>")
-_LINE_BREAKS = re.compile(r"(?:\r?\n)*")
+_LINE_BREAKS = always_matching(r"(?:\r?\n)*")
 _OPEN, _CLOSE = "<|im_start|>", "<|im_end|>"
 _START, _END = len(_OPEN), len(_CLOSE)
 
@@ -67,7 +68,7 @@ def read_plain(reader: Any, position: int) -> int:
             break
         drafts[0][3] = (start, drafts[0][3][1])
         drafts[-1][3] = (drafts[-1][3][0], resume)
-        header_end = body_start - 1
+        header_end: int | None = body_start - 1
         for role, name, content, span, segments, recipient, channel, content_type, end in drafts:
             if type(content) is str:
                 body, at, length = content, 0, 0
@@ -151,22 +152,24 @@ def _stripped(text: str, start: int, end: int) -> Stretch:
     if found is None:
         return start, 0
     last = _LAST_NOT_BLANK.search(text, start, end)
+    assert last is not None  # there is a character that is not blank: `found`
     return found.start(), last.end() - found.start()
 
 
-def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft] | None:
+def _assistant(text: str, first: re.Match[str], start: int, end: int) -> list[Draft] | None:
     """`<think>…</think>` at the start, then `<tool_call>` blocks, then the answer; blank between them."""
     drafts: list[Draft] = []
     position = start
-    if tag.start() != start or tag[0] != "<think>":
+    tag: re.Match[str] | None = first
+    if first.start() != start or first[0] != "<think>":
         if text.find("</think>", start, end) != -1:
             return None  # reasoning opened in the prompt (tags.reasoning_opened_in_prompt): the general way
     else:
-        close = text.find("</think>", tag.end(), end)
+        close = text.find("</think>", first.end(), end)
         if close == -1:
             return None
         span = (start, close + len("</think>"))
-        inner = _trimmed(text, tag.end(), close, lead=True, tail=True)
+        inner = _trimmed(text, first.end(), close, lead=True, tail=True)
         drafts.append(["assistant", None, inner, span, (Segment.stretch("think", text, *inner, span),), None,
                        "analysis", None, "end"])
         position = _LINE_BREAKS.match(text, span[1], end).end()
@@ -195,7 +198,7 @@ def _assistant(text: str, tag: re.Match[str], start: int, end: int) -> list[Draf
     return drafts
 
 
-def _replies(text: str, tag: re.Match[str], start: int, end: int) -> list[Draft] | None:
+def _replies(text: str, tag: re.Match[str] | None, start: int, end: int) -> list[Draft] | None:
     """`<tool_response>` blocks with nothing but blanks around them: each a reply."""
     drafts: list[Draft] = []
     position = start

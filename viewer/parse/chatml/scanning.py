@@ -4,18 +4,18 @@ other.)"""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from viewer.analysis.jsontext import loads
 from viewer.model import Span
 from viewer.parse.common import Pending, qualified_tool_name
+from viewer.parse.patterns import always_matching
 
 UNREADABLE = object()
 """The value of a function token or tag whose JSON could not be read, or of a call without a name and
 arguments."""
-SPACE = re.compile(r"\s*")
+SPACE = always_matching(r"\s*")
 DECODER = json.JSONDecoder()
 
 
@@ -61,7 +61,9 @@ def declare(definition: Any, tools: dict[str, Any], notes: list[Pending], span: 
     """Record one tool definition's parameter schema under the tool's address (`functions.<name>`); `where`
     names the place the definitions were written (`after <|function_list|>`) for the warning."""
     function = definition.get("function", definition) if isinstance(definition, dict) else None
-    name = function.get("name") if isinstance(function, dict) else None
+    if not isinstance(function, dict):
+        function = {}
+    name = function.get("name")
     if not isinstance(name, str) or not name:
         notes.append(Pending("W-TOOL-DEFINITION", f"A tool definition {where} has no function name.", span))
         return

@@ -12,6 +12,7 @@ from viewer.model import Segment, Span
 from viewer.parse.chatml.scanning import (DECODER, SPACE, UNREADABLE, Stretch, call_target, declare, json_values,
                                         whole_json)
 from viewer.parse.common import Pending, qualified_tool_name, shown_json, trim_newline
+from viewer.parse.patterns import always_matching
 
 UNCLASSIFIED = "unclassified"
 """Kind of a block in a turn whose role does not write it, and the channel of its message: no policy rule
@@ -20,7 +21,7 @@ TAG_KINDS = ("think", "tool_call", "tool_response", UNCLASSIFIED)
 """Pieces that become messages of their own."""
 _TAG = re.compile(r"</?(?:think|tool_call|tool_response)>")
 _THINK = re.compile(r"</?think>")
-_LINE_BREAKS = re.compile(r"(?:\r?\n)*")
+_LINE_BREAKS = always_matching(r"(?:\r?\n)*")
 # The tags each role's turn reads, and of those the blocks it writes (a block a role reads but does not write
 # is misplaced). Other roles read none: a system prompt explains <tool_call> to the model, and a user writing
 # <think> is quoting something; both stay text.

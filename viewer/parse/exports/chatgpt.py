@@ -29,6 +29,7 @@ from viewer.model import CHANNELS, Message, Meta, Transcript
 from viewer.parse.common import shown_json
 from viewer.parse.exports.conversations import Conversation, iso_time, read_export, title_of
 from viewer.parse.json.drafts import hidden_role
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.positions import Node
 from viewer.parse.options import ParseOptions
 
@@ -127,12 +128,12 @@ def _message(node: Node, conversation: Conversation) -> Message | None:
     message = node.value.get("message")
     if not isinstance(message, dict):
         return None
-    author = message.get("author") if isinstance(message.get("author"), dict) else {}
+    author = object_in(message, "author")
     role = author.get("role") if isinstance(author.get("role"), str) else "unknown"
     name = author.get("name") if isinstance(author.get("name"), str) and author.get("name") else None
-    content = message.get("content") if isinstance(message.get("content"), dict) else {}
+    content = object_in(message, "content")
     kind = content.get("content_type")
-    metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    metadata = object_in(message, "metadata")
     recipient = message.get("recipient") if isinstance(message.get("recipient"), str) else None
     recipient = None if recipient == "all" else recipient
     meta = _meta(message, metadata)
@@ -234,7 +235,7 @@ def _context_text(content: dict[str, Any]) -> str:
 def _reasoning_text(content: dict[str, Any]) -> str:
     if isinstance(content.get("content"), str):  # reasoning_recap
         return content["content"]
-    texts = []
+    texts: list[str] = []
     for thought in content.get("thoughts") or ():
         if isinstance(thought, dict):
             texts.extend(thought[key] for key in ("summary", "content")

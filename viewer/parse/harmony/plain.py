@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from viewer.model import Message
+from viewer.model import End, Message
 from viewer.parse.harmony.header import HEADER_CACHE, cached_header
 from viewer.parse.harmony.tokens import START
 
@@ -18,7 +18,7 @@ from viewer.parse.harmony.tokens import START
 # class before it excludes, so the match is linear.
 _PLAIN_MESSAGE = re.compile(r"\s*(?<!<)<\|start\|>([^<]*(?:<\|(?:channel|constrain)\|>[^<]*)*)<\|message\|>"
                             r"([^<]*(?:<(?!\|)[^<]*)*)(?<!<)<\|(end|call|return)\|>")
-_STOP_WORDS = {word: word for word in ("end", "call", "return")}
+_STOP_WORDS: dict[str, End] = {"end": "end", "call": "call", "return": "return"}
 """Each stop word once: a match's group is a new string, which every message would keep (55 bytes each)."""
 _HEADER_FRAME = len(START) + len("<|message|>")
 _STOP_FRAME = len("<||>")

@@ -36,13 +36,14 @@ from viewer.parse.harmony.tokens import (ENDLITERAL, START, STOPS, T_LITERAL, T_
 from viewer.parse.harmony.tool_namespace import declared_tools
 from viewer.parse.harmony.yaml_header import read_yaml_header
 from viewer.parse.options import ParseOptions
+from viewer.parse.patterns import always_matching
 
 # A header with no surprises: words, and only <|channel|> / <|constrain|> tokens, up to <|message|>.
 # Each repetition starts with `<` and `[^<]` excludes it, so the match is linear.
 _PLAIN_HEADER = re.compile(r"([^<]*(?:<\|(?:channel|constrain)\|>[^<]*)*)<\|message\|>")
 _HEADER_CONTINUATION = re.compile(r"<\|(?:channel|constrain|message)\|>|(?:to|call_id|name|intent|content_type)=")
 _GENERATION_PROMPT = re.compile(r"\s*(%s)\s*" % "|".join(ROLES))
-_SPACE = re.compile(r"\s*")
+_SPACE = always_matching(r"\s*")
 _START_LENGTH = len(START)
 
 

@@ -3,12 +3,12 @@ Chat Completions response's choices each hold a message object; its messages and
 (batches.py, then completions.py) gives them."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from viewer.model import Meta, Span, Transcript
 from viewer.parse.json import batches, completions, plain_records, preference
 from viewer.parse.json.plain import key_pattern
+from viewer.parse.json.positions import SCAN
 from viewer.parse.json.unpacked import ENVELOPE_KEYS
 
 FIRST_KEYS = ("id", "custom_id")
@@ -22,7 +22,6 @@ _WRAPPER_CONSUMED = frozenset(("body", "message", "error", "type"))
 """The members of a `response` wrapper that do not go to the header."""
 _READ_KEYS = frozenset(ENVELOPE_KEYS)
 _MESSAGE_KEY = key_pattern("message")
-_SCAN = json.JSONDecoder().scan_once
 NOTHING = Meta()
 
 
@@ -38,7 +37,7 @@ def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[s
     """Each choice's message with its span, and the header; None when the line is not the plain form."""
     body = _body(value)
     header = _header(value, body) if body is not None else None
-    if header is None:
+    if body is None or header is None:
         return None
     # Each choice holds a `message` key, so the line holds one per choice at least; when it holds no more (none
     # written twice, none deeper, none elsewhere), they are the choices' own, in order. Finding them so is five
@@ -51,7 +50,7 @@ def elements(text: str, span: Span, value: dict[str, Any]) -> tuple[list, dict[s
     for number, (choice, at) in enumerate(zip(choices, starts)):
         meta, rest = completions.choice_facts(body, choice, number, number == len(choices) - 1)
         header.update(rest)
-        found.append((choice["message"], (at, _SCAN(text, at)[1]), {"meta": meta} if meta != NOTHING else None))
+        found.append((choice["message"], (at, SCAN(text, at)[1]), {"meta": meta} if meta != NOTHING else None))
     return found, header
 
 

@@ -52,6 +52,7 @@ def _call_piece(call: Any, span: Span, role: str, channel: str, source: JsonObje
         source.problem("W-JSON-SHAPE", f"A tool call is {kind_of(call)}, not an object; it was skipped.", span)
         return []
     holder = JsonObject(call, span)
+    content_type: str | None
     if openai:
         function = JsonObject(call["function"], span) if isinstance(call.get("function"), dict) else holder
         name = function.text("name")

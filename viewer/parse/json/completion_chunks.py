@@ -19,6 +19,7 @@ from typing import Any
 
 from viewer.model import Span, make_diagnostic
 from viewer.parse.json import stream_meta
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.positions import Member, Node
 from viewer.parse.json.record_helpers import cut_short, spanning
 from viewer.parse.json.source import kind_of
@@ -47,7 +48,7 @@ class _Call:
     spans: list[Span] = field(default_factory=list)
 
     def add(self, fragment: dict[str, Any], span: Span) -> None:
-        function = fragment.get("function") if isinstance(fragment.get("function"), dict) else {}
+        function = object_in(fragment, "function")
         self.id = self.id or _text(fragment.get("id"))
         self.name = self.name or _text(function.get("name"))
         if isinstance(function.get("arguments"), str):

@@ -73,7 +73,8 @@ def _log_text(archive: zipfile.ZipFile, data: bytes) -> tuple[str, list[Diagnost
     if "header.json" not in names:
         return "", [_refused("This zip archive has no header.json: it is not an Inspect AI .eval log; nothing of "
                              "it was shown.")], []
-    samples = sorted((name for name in names if _SAMPLE.fullmatch(name)), key=_sample_order)
+    found = (_SAMPLE.fullmatch(name) for name in names)
+    samples = [sample[0] for sample in sorted((sample for sample in found if sample), key=_sample_order)]
     texts, undecodable = [], []
     infos = {member.filename: member for member in members}
     for name in ["header.json", *samples]:
@@ -136,9 +137,8 @@ def _member_bytes(data: bytes, member: zipfile.ZipInfo) -> bytes | None:
     return unpacked
 
 
-def _sample_order(name: str) -> tuple:
+def _sample_order(found: re.Match[str]) -> tuple:
     """Samples by id (numbers in numeric order) then epoch, as Inspect's viewer lists them."""
-    found = _SAMPLE.fullmatch(name)
     sample, epoch = found[1], int(found[2])
     return (0, int(sample), "", epoch) if sample.isdigit() else (1, 0, sample, epoch)
 

@@ -83,8 +83,10 @@ def _declared(holder: Node, found: Unpacked) -> None:
     envelope's `declared`; the `tools` as written stay in the header), each schema as JSON Schema: the OpenAPI
     subset's `OBJECT` is `object`, and the nulls of an SDK dump are left out."""
     written = holder.members.get("tools")
+    if written is None or not isinstance(written.node.value, list):
+        return
     declared = []
-    for tool in written.node.value if written is not None and isinstance(written.node.value, list) else []:
+    for tool in written.node.value:
         listed = snake(tool).get("function_declarations") if isinstance(tool, dict) else None
         for function in listed if isinstance(listed, list) else []:
             function = snake(function)
@@ -108,7 +110,9 @@ def _blocked(node: Node, found: Unpacked) -> None:
     """A prompt the API blocked has no candidates, only `promptFeedback.blockReason`."""
     for key in ("promptFeedback", "prompt_feedback"):
         feedback = node.members.get(key)
-        value = feedback.node.value if feedback is not None else None
+        if feedback is None:
+            continue
+        value = feedback.node.value
         reason = value.get("blockReason", value.get("block_reason")) if isinstance(value, dict) else None
         if reason:
             found.notes.append(make_diagnostic("W-API-ERROR", feedback.span,

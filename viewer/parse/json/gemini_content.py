@@ -16,7 +16,7 @@ import functools
 import re
 from typing import Any
 
-from viewer.model import Span
+from viewer.model import Role, Span
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import join
@@ -24,7 +24,7 @@ from viewer.parse.json.media import placeholder
 from viewer.parse.json.parts import text_pieces
 from viewer.parse.json.source import JsonObject, Draft
 
-ROLES = {"user": "user", "model": "assistant", "function": "tool", "tool": "tool"}
+ROLES: dict[str, Role] = {"user": "user", "model": "assistant", "function": "tool", "tool": "tool"}
 CONTENT_KINDS = ("text", "function_call", "function_response", "executable_code", "code_execution_result",
                  "inline_data", "file_data")
 METADATA = ("thought", "thought_signature", "video_metadata", "media_resolution", "part_metadata")

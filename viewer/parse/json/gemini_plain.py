@@ -4,18 +4,20 @@ general reader makes them (tests/parse/json/test_records_plain.py reads contents
 other content is left to that reader."""
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
+from typing import Any, cast
 
-from viewer.model import Message, Span
+from viewer.model import Message, Role, Span
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.drafts import hidden_role
 from viewer.parse.json.gemini_content import ROLES, snake
 from viewer.parse.json.plain import member_spans
+from viewer.parse.json.positions import SCAN
+from viewer.parse.patterns import always_matching
 
-PLAIN_ROLES = {None: "user", **ROLES}
+PLAIN_ROLES: dict[str | None, Role] = dict([(None, "user"), *ROLES.items()])
+"""A content's role as written -> its messages' role: a content without one is the user's."""
 
 
 def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
@@ -41,6 +43,7 @@ def read_plain(value: dict, span: Span, builder: Any, turn: int) -> bool:
                           content_type, constrained, None, call_id, end)
         messages.append(message)
         if signature:
+            assert spans is not None  # read above, since a part is signed
             builder.diagnostics.append(drafts.opaque_problem("thought signature", signature, "thoughtSignature",
                                                              spans[first]).at(message.index))
         if end == "call":
@@ -58,9 +61,8 @@ _BLANK = r"[ \t\n\r]*"
 _HEAD = re.compile(rf'\{{{_BLANK}(?P<role>"role"{_BLANK}:{_BLANK}(?:"[a-z]*"|null){_BLANK},{_BLANK})?'
                    rf'"parts"{_BLANK}:{_BLANK}\[{_BLANK}')
 """A content's text up to its first part, as written without escapes: its role (if any) first, then `parts`."""
-_AFTER_PART = re.compile(rf"{_BLANK}(,?){_BLANK}")
+_AFTER_PART = always_matching(rf"{_BLANK}(,?){_BLANK}")
 _TAIL = re.compile(rf"\]{_BLANK}\}}")
-_SCAN = json.JSONDecoder().scan_once
 
 
 def _part_spans(text: str, start: int, value: dict) -> dict[Any, Span] | None:
@@ -79,7 +81,7 @@ def _written_part_spans(text: str, start: int, value: dict) -> dict[Any, Span] |
     spans: dict[Any, Span] = {}
     at, last = head.end(), len(value["parts"]) - 1
     for number in range(last + 1):
-        end = _SCAN(text, at)[1]
+        end = SCAN(text, at)[1]
         spans[number] = (at, end)
         after = _AFTER_PART.match(text, end)
         if bool(after[1]) == (number == last):  # a comma after the last part, or none before the next
@@ -122,7 +124,7 @@ def _plain_drafts(parts: list[Any], role: str, builder: Any) -> list[_Draft] | N
                        number, number, None))
         run = []
     plain_parts += [_plain_run(parts, run, role)] if run else []
-    return None if None in plain_parts else plain_parts
+    return None if None in plain_parts else cast("list[_Draft]", plain_parts)
 
 
 def _plain_run(parts: list[dict], run: list[int], role: str) -> _Draft | None:

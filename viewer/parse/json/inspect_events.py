@@ -18,10 +18,11 @@ model call is shown whole.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from viewer.model import Meta, Usage
 from viewer.parse.common import shown_json
+from viewer.parse.json.fields import list_in, object_in
 from viewer.parse.json.positions import Node
 from viewer.parse.json.response_meta import NOTHING, stop_reason
 from viewer.parse.json.source import Draft
@@ -34,8 +35,7 @@ SPANS = ("span_begin", "span_end", "step")
 
 def read_events(events: list[Node], sample: dict[str, Any], builder: Any) -> None:
     """Each event of a sample as a hidden entry of its own (see the module's docstring), one turn each."""
-    attachments = sample.get("attachments") if isinstance(sample.get("attachments"), dict) else {}
-    pools = sample.get("events_data") if isinstance(sample.get("events_data"), dict) else {}
+    attachments, pools = object_in(sample, "attachments"), object_in(sample, "events_data")
     spans: dict[str, tuple[str | None, str]] = {}
     opened: list[str] = []
     for node in events:
@@ -116,8 +116,8 @@ def _name(kind: Any) -> str:
 
 def _meta(event: dict[str, Any]) -> Meta | None:
     """An event's time, and a model call's model, stop reason and tokens (on its entry: one call, one response)."""
-    output = event.get("output") if event.get("event") == "model" and isinstance(event.get("output"), dict) else {}
-    choices = output.get("choices") if isinstance(output.get("choices"), list) else []
+    output = object_in(event, "output") if event.get("event") == "model" else {}
+    choices = list_in(output, "choices")
     first = choices[0] if choices and isinstance(choices[0], dict) else {}
     model = output.get("model") or event.get("model") if event.get("event") == "model" else None
     timestamp = event.get("timestamp")
@@ -134,7 +134,8 @@ def inspect_usage(figures: Any) -> Usage | None:
         return None
     counts = [figures.get(key) for key in ("output_tokens", "input_tokens_cache_read", "input_tokens_cache_write")]
     cost = figures.get("total_cost")
-    return Usage(figures["input_tokens"], *(count if _is_count(count) else 0 for count in counts),
+    output, cache_read, cache_write = (count if _is_count(count) else 0 for count in counts)
+    return Usage(figures["input_tokens"], output, cache_read, cache_write,
                  cost=cost if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None)
 
 
@@ -181,5 +182,5 @@ def resolved(value: Any, attachments: dict[str, Any]) -> Any:
     return value
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from viewer.model import make_diagnostic
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.inspect_events import read_events, resolved
 from viewer.parse.json.inspect_messages import plain_view, read_accounted, read_plain
 from viewer.parse.json.positions import JsonError, Node, Partial, read_value
@@ -109,7 +110,7 @@ def read_sample_elements(envelope: dict[str, Any], elements: list[Node], events:
                          builder: Any) -> dict[str, Any]:
     """A sample's messages, then its events (`events`: the items of its `events`, with their spans), its members
     other than `messages` being `envelope`; returns its header."""
-    attachments = envelope.get("attachments") if isinstance(envelope.get("attachments"), dict) else {}
+    attachments = object_in(envelope, "attachments")
     read = partial(read_accounted, attachments=attachments)
     for element in elements:
         if not builder.add_plain(element, plain_view):

@@ -13,7 +13,7 @@ messages' meta; a message's other members (its `metadata`) are kept (JsonObject.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from viewer.model import Message, Meta, Span
 from viewer.parse.common import Pending, qualified_tool_name
@@ -91,10 +91,11 @@ def read_plain(value: dict[str, Any], span: Span, builder: Any, turn: int) -> bo
             or type(content) is not list or calls is not None and type(calls) is not list \
             or type(model) not in _TEXT or not _plain_members(value):
         return False
-    plain_parts = [(_plain_part(part), "content", number) for number, part in enumerate(content)]
-    plain_parts += [(_plain_call(call), "tool_calls", number) for number, call in enumerate(calls or ())]
-    if not plain_parts or any(draft is None for draft, _, _ in plain_parts):
+    parts_read = [(_plain_part(part), "content", number) for number, part in enumerate(content)]
+    parts_read += [(_plain_call(call), "tool_calls", number) for number, call in enumerate(calls or ())]
+    if not parts_read or any(draft is None for draft, _, _ in parts_read):
         return False
+    plain_parts = cast("list[tuple[tuple[tuple, Any], str, int]]", parts_read)  # none is None, as just checked
     spans: dict[str, list[Span]] = {}
     if len(plain_parts) > 1 or any(signature for (_, signature), _, _ in plain_parts):
         spans = {"content": [], "tool_calls": []}  # the items of both lists, in one walk of the message

@@ -7,7 +7,6 @@ checks. Any other object is left to the general reading. tests/parse/json/test_i
 ways and compares."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import msgspec
@@ -18,6 +17,7 @@ from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.plain import items_recorded, key_pattern, walk_object
 from viewer.parse.json.positions import Node
 from viewer.parse.json.unpacked import frame, list_key
+from viewer.parse.patterns import always_matching
 
 FIRST_KEYS = ("id", "epoch")
 """How Inspect starts a sample: its `id`, then its `epoch`."""
@@ -72,9 +72,10 @@ def _spans(text: str, span: Span, value: dict[str, Any], written: str) -> tuple[
     same walk of its members as the messages)."""
     events = value.get("events")
     if not (type(events) is list and events):
-        messages = _message_spans(text, span, value, written)
-        return None if messages is None else (messages, [])
-    messages, event_spans = [], []
+        listed = _message_spans(text, span, value, written)
+        return None if listed is None else (listed, [])
+    messages: list[Span] = []
+    event_spans: list[Span] = []
     walkers = {"messages": items_recorded(messages), "events": items_recorded(event_spans)}
     if walk_object(text, span[0], value, {}, inner=walkers) is None:
         return None
@@ -103,8 +104,8 @@ class _Messages(msgspec.Struct):
 
 
 _RAW_MESSAGES = msgspec.json.Decoder(_Messages).decode
-_BLANK = re.compile(r"[ \t\n\r]*")
-_AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
+_BLANK = always_matching(r"[ \t\n\r]*")
+_AFTER = always_matching(r"[ \t\n\r]*,?[ \t\n\r]*")
 
 
 def _listed_spans(text: str, bracket: int, written: str) -> list[Span] | None:

@@ -25,6 +25,7 @@ from viewer.model import Meta, Span
 from viewer.parse.common import Pending
 from viewer.parse.json import response_meta
 from viewer.parse.json.elements import read_message
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.plain import walk_object
 from viewer.parse.json.positions import Member, read_value
 from viewer.parse.json.source import JsonObject, Draft
@@ -95,7 +96,7 @@ WRAPPERS = ("lc", "type", "id", "kwargs", "data", "graph")
 
 def _meta(fields: dict[str, Any]) -> Meta | None:
     """An AI message's model, stop reason and response id (`response_metadata`) and usage (`usage_metadata`)."""
-    said = fields.get("response_metadata") if isinstance(fields.get("response_metadata"), dict) else {}
+    said = object_in(fields, "response_metadata")
     model = said.get("model_name", said.get("model"))
     stop = said.get("finish_reason", said.get("stop_reason", said.get("done_reason")))
     meta = Meta(model=model if isinstance(model, str) and model else None, stop_reason=response_meta.stop_reason(stop),
@@ -200,7 +201,7 @@ def _class_type(path: list[Any]) -> str | None:
 def _as_openai(fields: dict[str, Any], kind: Any) -> dict[str, Any]:
     """The message's fields under the names of an OpenAI chat message."""
     role = fields.get("role") if kind == "chat" else ROLES.get(kind, kind)
-    extra = fields.get("additional_kwargs") if isinstance(fields.get("additional_kwargs"), dict) else {}
+    extra = object_in(fields, "additional_kwargs")
     content = fields.get("content")
     message = {"role": role, "content": _content(content), "name": fields.get("name"),
                "tool_call_id": fields.get("tool_call_id")}
@@ -243,7 +244,8 @@ def _calls(fields: dict[str, Any], content: Any) -> list[dict[str, Any]]:
 
 def _members(members: dict[str, Member]) -> dict[str, Member]:
     """The spans of the fields, under the names `_as_openai` gives them."""
-    found = {key: members[key] for key in ("content", "name", "tool_call_id", "tool_calls") if key in members}
+    found: dict[str, Member] = {key: members[key] for key in ("content", "name", "tool_call_id", "tool_calls")
+                                if key in members}
     if "type" in members:
         found["role"] = members["type"]
     if "additional_kwargs" in members:

@@ -39,6 +39,7 @@ from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts, response_meta
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.elements import read_message
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.otel_parts import instruction_pieces, message_pieces
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Draft
@@ -200,8 +201,7 @@ def _spans(element: Node, text: str) -> list[TraceSpan]:
     value = located.value
     context = value["context"]
     attributes = located.members["attributes"].node.members if "attributes" in located.members else {}
-    status = value.get("status") if isinstance(value.get("status"), dict) else {}
-    scope = value.get("instrumentation_scope") if isinstance(value.get("instrumentation_scope"), dict) else {}
+    status, scope = object_in(value, "status"), object_in(value, "instrumentation_scope")
     return [TraceSpan(0, _iso_nanos(value.get("start_time")), _text(context.get("trace_id")), located.span,
                       _failure(status, status.get("status_code") == "ERROR", "description"),
                       {key: (member.node.value, member.span) for key, member in attributes.items()},
@@ -218,7 +218,7 @@ def _otlp_spans(document: Node) -> list[TraceSpan]:
             for node in _items(scope, "spans"):
                 if not isinstance(node.value, dict):
                     continue
-                status = node.value.get("status") if isinstance(node.value.get("status"), dict) else {}
+                status = object_in(node.value, "status")
                 attributes = {}
                 for item in _items(node, "attributes"):
                     if isinstance(item.value, dict) and isinstance(item.value.get("key"), str):
@@ -323,9 +323,9 @@ class _Conversation:
         """OpenLLMetry's `gen_ai.prompt.<i>.*` and `gen_ai.completion.<i>.*` attributes."""
         messages: dict[tuple[str, int], dict[str, tuple[Any, Span]]] = {}
         for key, (value, at) in span.attributes.items():
-            found = _FLAT.fullmatch(key)
-            if found:
-                messages.setdefault((found[1], int(found[2])), {})[found[3]] = (value, at)
+            named = _FLAT.fullmatch(key)
+            if named:
+                messages.setdefault((named[1], int(named[2])), {})[named[3]] = (value, at)
         for (kind, _), fields in sorted(messages.items(), key=lambda item: (item[0][0] != "prompt", item[0][1])):
             at = (min(span[0] for _, span in fields.values()), max(span[1] for _, span in fields.values()))
             source = JsonObject(_flat_message(fields, kind), at)

@@ -11,21 +11,22 @@ reader. tests/parse/json/test_plain.py reads generated elements both ways and co
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Callable
 
 from viewer.model import ROLES, Message, Span
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.json.drafts import hidden_role
+from viewer.parse.json.positions import SCAN  # the text was decoded already: SCAN never fails here
 from viewer.parse.json.think import CLOSE, OPEN
+from viewer.parse.patterns import always_matching
 
 PLAIN_KEYS = frozenset(("role", "content", "reasoning_content", "tool_calls", "tool_call_id", "name", "thinking",
                         "tool_name"))
 """OpenAI's keys, and Ollama's `thinking` (reasoning) and `tool_name` (the tool a reply comes from)."""
 _ROLES = frozenset(ROLES)
 _BLANKS = r"[ \t\n\r]*"
-_BLANK = re.compile(_BLANKS)
+_BLANK = always_matching(_BLANKS)
 # A member's key, its colon and, when it is text or a constant, its value (a list or object is left to the
 # decoder); then (group 2) what may follow a value, so that one match reads a whole member of text. The text was
 # decoded already, so it is JSON: a number ends at the first character that cannot continue it, and a comma is
@@ -33,9 +34,7 @@ _BLANK = re.compile(_BLANKS)
 _MEMBER = re.compile(r'"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\n\r]*:[ \t\n\r]*'
                      r'(?:"[^"\\]*(?:\\.[^"\\]*)*"|null|true|false|-?[0-9][0-9.eE+-]*)?'
                      r'([ \t\n\r]*,?[ \t\n\r]*)', re.DOTALL)
-_AFTER = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
-_SCAN = json.JSONDecoder().scan_once
-"""`raw_decode` without its Python frame; the text was decoded already, so it never fails here."""
+_AFTER = always_matching(r"[ \t\n\r]*,?[ \t\n\r]*")
 _UNREAD = object()
 
 # A message before its index and span: `Message`'s role, content, name, recipient, channel, channel_explicit,
@@ -180,11 +179,12 @@ def walk_object(text: str, start: int, value: dict[str, Any], spans: dict[Any, S
         found = member(text, at)
         if found is None or found[1] != key:
             return None
+        end: int | None
         if type(item) is list and key == listed:
             end = _items(text, found.start(2), spans)
         elif type(item) is dict or type(item) is list:
             walker = inner.get(key) if inner else None
-            end = _SCAN(text, found.start(2))[1] if walker is None else walker(text, found.start(2), item)
+            end = SCAN(text, found.start(2))[1] if walker is None else walker(text, found.start(2), item)
             if end is None:
                 return None
         else:  # text or a constant: the match holds the value and what follows it
@@ -227,7 +227,7 @@ def key_pattern(key: str) -> re.Pattern[str]:
 def recorded(spans: list[Span]) -> Walker:
     """A walker that appends the span of the value it is given to `spans` (a message found inside a record)."""
     def record(text: str, at: int, _: Any) -> int:
-        end = _SCAN(text, at)[1]
+        end = SCAN(text, at)[1]
         spans.append((at, end))
         return end
     return record
@@ -245,7 +245,7 @@ def _items(text: str, bracket: int, spans: dict[Any, Span]) -> int:
     at = _BLANK.match(text, bracket + 1).end()
     number = 0
     while not text.startswith("]", at):
-        end = _SCAN(text, at)[1]
+        end = SCAN(text, at)[1]
         spans[number] = (at, end)
         number += 1
         at = after(text, end).end()

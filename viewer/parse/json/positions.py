@@ -13,16 +13,20 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from viewer.model import Span
+from viewer.parse.patterns import always_matching
 
 _DECODER = json.JSONDecoder()
-_SCAN = _DECODER.scan_once
-_SCANSTRING = json.decoder.scanstring
-_BLANK = re.compile(r"[ \t\n\r]*")
+# The C functions behind `raw_decode`, called without its Python frame: internals of `json` that typeshed does not
+# declare, so they are typed here (at run time they are the functions `raw_decode` itself calls).
+SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+"""The value that starts at an offset, and where it ends; StopIteration when none starts there."""
+_SCANSTRING: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+_BLANK = always_matching(r"[ \t\n\r]*")
 _BLANK_CHARS = (" ", "\t", "\n", "\r")
-_AFTER_ITEM = re.compile(r"[ \t\n\r]*(,?)[ \t\n\r]*")
+_AFTER_ITEM = always_matching(r"[ \t\n\r]*(,?)[ \t\n\r]*")
 _PLAIN_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')
 """A key without escapes or control characters (which the decoder refuses in strict mode), and its colon."""
 _AFTER_MEMBER = re.compile(r"[ \t\n\r]*(?:,[ \t\n\r]*|(\}))")
@@ -108,7 +112,7 @@ def read_value(text: str, at: int, depth: int, base: int = 0, into: Partial | No
 def _decoded(text: str, at: int) -> tuple[Any, int]:
     """The value at `at`, read whole by the C decoder, and where it ends."""
     try:
-        return _SCAN(text, at)  # `raw_decode` without its Python frame: one per message of a long list
+        return SCAN(text, at)  # `raw_decode` without its Python frame: one per message of a long list
     except StopIteration as stop:  # what `raw_decode` reports as "Expecting value"
         raise JsonError("Expecting value", stop.value) from None
     except json.JSONDecodeError as error:
@@ -181,7 +185,7 @@ def _read_array(text: str, at: int, depth: int, base: int, into: list[Node] | No
 def _read_items_whole(text: str, at: int, position: int, base: int, items: list[Node]) -> Node:
     """`_read_array` for items read whole (a transcript's list of messages): the same, in one tight loop, since
     a long list is most of the reading."""
-    scan, after, add = _SCAN, _AFTER_ITEM.match, items.append
+    scan, after, add = SCAN, _AFTER_ITEM.match, items.append
     try:  # the C decoder called directly, not through _decoded: a frame less per item
         while True:
             value, end = scan(text, position)

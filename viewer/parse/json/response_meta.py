@@ -14,7 +14,7 @@ says when it was written, its time.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, TypeGuard
 
 from viewer.model import Meta, Usage
 from viewer.parse.json.source import Draft
@@ -96,7 +96,7 @@ def _count(value: Any) -> int:
     return value if _is_count(value) else 0
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 

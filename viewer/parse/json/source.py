@@ -2,7 +2,7 @@
 messages it gives before they are numbered."""
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ class Draft:
 class JsonObject:
     """A JSON object being read: its values, the spans of its members when known, and the problems found."""
 
-    def __init__(self, value: dict[str, Any], span: Span, members: dict[str, Member] | None = None) -> None:
+    def __init__(self, value: dict[str, Any], span: Span, members: Mapping[str, Member] | None = None) -> None:
         self.value = value
         self.span = span
         self.members = members or {}

@@ -7,7 +7,7 @@ The chunks' text is still the frame it was: the meta is read from it, it claims 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from viewer.model import Meta, Usage
 from viewer.parse.json.gemini_content import snake
@@ -83,7 +83,7 @@ def _last(chunks: list[Any], *keys: str) -> Any:
     return next((chunk[key] for chunk in reversed(chunks) for key in keys if isinstance(chunk.get(key), dict)), None)
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 

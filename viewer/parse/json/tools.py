@@ -18,7 +18,9 @@ def declared_tools(envelope: dict[str, Any]) -> dict[str, Any]:
                   *as_list(envelope.get("declared"))]:
         if not isinstance(entry, dict):
             continue
-        function = entry.get("function") if isinstance(entry.get("function"), dict) else entry
+        function = entry.get("function")
+        if not isinstance(function, dict):  # a flat declaration: the entry is the function
+            function = entry
         name, schema = function.get("name"), function.get("parameters", function.get("input_schema"))
         if isinstance(name, str) and isinstance(schema, dict):
             tools[qualified_tool_name(name)] = schema
@@ -27,7 +29,7 @@ def declared_tools(envelope: dict[str, Any]) -> dict[str, Any]:
 
 def namespace_tools(namespaces: Any) -> dict[str, Any]:
     """openai-harmony `tools: {namespace: {name, tools: [{name, parameters}]}}` as tool name -> schema."""
-    tools = {}
+    tools: dict[str, Any] = {}
     if not isinstance(namespaces, dict):
         return tools
     for key, namespace in namespaces.items():

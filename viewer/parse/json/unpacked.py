@@ -79,7 +79,7 @@ def frame(text: str, claimed: list[Span], within: Span | None = None) -> tuple[S
     """What lies between the claimed spans and is not blank: the JSON envelope the importer understood. Only
     `within` that span of the text, when given (one conversation of a dataset). (A big file has a gap between
     every two messages, so the loop is written for speed.)"""
-    frame = []
+    frame: list[Segment] = []
     add = frame.append
     position, stop = within or (0, len(text))
     not_blank = _NOT_BLANK_RUN.search

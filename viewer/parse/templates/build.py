@@ -8,7 +8,6 @@ the opener and its last the closer, and a turn's diagnostics belong to the messa
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -17,6 +16,7 @@ from viewer.model.collector import collector_paused
 from viewer.parse.chatml.scanning import UNREADABLE, whole_json
 from viewer.parse.common import Pending, trim_newline, trimmed_span
 from viewer.parse.options import ParseOptions
+from viewer.parse.patterns import always_matching
 from viewer.parse.templates.turns import Grammar, Turn, read_turns
 
 
@@ -190,7 +190,7 @@ def _span_of(draft: list[Any]) -> Span:
     return draft[_SPAN]
 
 
-LEAD = re.compile(r"\s*")
+LEAD = always_matching(r"\s*")
 """The blank at the start of a body: `LEAD.match(text, start, end).end()` finds its first character without
 copying the body."""
 

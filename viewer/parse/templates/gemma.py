@@ -27,6 +27,7 @@ from typing import Any
 from viewer.model import Segment, Transcript
 from viewer.parse.common import qualified_tool_name, shown_json
 from viewer.parse.options import ParseOptions
+from viewer.parse.patterns import always_matching
 from viewer.parse.templates.build import Family, TurnBuilder, read_transcript
 from viewer.parse.templates.calls import gemma_value
 from viewer.parse.templates.toolkit import LEAD, call, quoted, reply
@@ -36,8 +37,8 @@ _PATTERN = re.compile(r"<(?:start_of_turn>(?P<role>[^<>\n]{0,64})(?:\r?\n)?|end_
 _FIXED = {"<end_of_turn>": Mark(ends=(ANY,)), "<bos>": Mark(frame="bos"), "<eos>": Mark(frame="eos")}
 ROLES = {"user": "user", "model": "assistant", "developer": "developer", "system": "system"}
 _BLOCK = re.compile(r"<start_function_(call|response|declaration)>|<start_of_(image|audio)>|<(image|audio)_soft_token>")
-_MEDIA_RUN = {"image": re.compile(r"(?:<image_soft_token>)*(?:<end_of_image>)?"),
-              "audio": re.compile(r"(?:<audio_soft_token>)*(?:<end_of_audio>)?")}
+_MEDIA_RUN = {"image": always_matching(r"(?:<image_soft_token>)*(?:<end_of_image>)?"),
+              "audio": always_matching(r"(?:<audio_soft_token>)*(?:<end_of_audio>)?")}
 _NAMED = re.compile(r"\s*(call|response|declaration):([^{\s]+)(.*)", re.DOTALL)
 
 
@@ -69,7 +70,8 @@ def _read_body(b: TurnBuilder, state: dict[str, Any]) -> None:
         state["user_seen"] = True
         if not state.get("instructed"):
             _folded_system(b, start, end)
-    text_from, media = start, []
+    text_from = start
+    media: list[Segment] = []
     position = start
     while (match := _BLOCK.search(b.source, position, end)) is not None:
         if quoted(b.source, match.start(), match.end(), end):  # talked about, not written

@@ -181,8 +181,7 @@ def _whole_body_calls(b: TurnBuilder, start: int, end: int, body: str) -> bool:
     tagged = _FUNCTION_TAG.fullmatch(body)
     if tagged is not None:
         value = whole_json(tagged.group(2))
-        arguments = value if isinstance(value, dict) else UNREADABLE
-        json_call(b, (start, end), {"name": tagged.group(1), "arguments": arguments} if arguments is not UNREADABLE
+        json_call(b, (start, end), {"name": tagged.group(1), "arguments": value} if isinstance(value, dict)
                   else UNREADABLE, stripped, kind="function_tag")
         return True
     return False

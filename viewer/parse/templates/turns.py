@@ -88,10 +88,14 @@ def read_turns(text: str, grammar: Grammar, first: str | None = None) -> Turns:
     """The turns of `text`. `first` is the kind of a turn that text before the first marker belongs to (a
     completion after a prefilled opener, `ParseOptions.primed_role`)."""
     reader = _Reader(text, grammar, first)
-    position = 0
+    position: int | None = 0
     while position is not None:
         position = reader.run(position)
     return Turns(reader.turns, reader.frame, reader.notes)
+
+
+_Open = tuple[str, int, Span | None, int]
+"""An open turn: its kind, start, header and body start."""
 
 
 class _Reader:
@@ -101,8 +105,8 @@ class _Reader:
         self.frame: list[Segment] = []
         self.notes: list[Pending] = []
         self.then = first
-        # The open turn: kind, start, header, body start; and the first opener seen inside its body.
-        self.open: tuple[str, int, Span | None, int] | None = None
+        # The open turn, and the first opener seen inside its body.
+        self.open: _Open | None = None
         self.opener_inside: re.Match[str] | None = None
         self.known: dict[str, Mark] = {}
         """Each marker token's Mark, asked of the grammar once."""
@@ -141,14 +145,15 @@ class _Reader:
                 self.opener_inside = match
         if self.open is None:
             self._gap(position, len(text))  # which may open a turn the last closer implies, cut by the end
-        return None if self.open is None else self._cut()
+        return None if self.open is None else self._cut(self.open)
 
     def _between(self, position: int, match: re.Match[str], mark: Mark) -> int:
         """A marker between turns; text before it may open a turn of the kind the last closer names."""
         start = match.start()
-        if self._gap(position, start):
-            if mark.ends and (ANY in mark.ends or self.open[0] in mark.ends):
-                return self._close(match, mark)
+        opened = self._gap(position, start)
+        if opened is not None:
+            if mark.ends and (ANY in mark.ends or opened[0] in mark.ends):
+                return self._close(opened, match, mark)
             if mark.opens is not None and self.opener_inside is None:
                 self.opener_inside = match
             return position
@@ -161,28 +166,28 @@ class _Reader:
             self.notes.append(Pending("W-STRAY-TEXT", f"This {match.group()} ends no open turn.", match.span()))
         return match.end()
 
-    def _gap(self, start: int, end: int) -> bool:
-        """Text between turns: blank, the start of a turn the last marker implies (then True), or stray."""
+    def _gap(self, start: int, end: int) -> _Open | None:
+        """Text between turns: blank, the start of a turn the last marker implies (then that turn), or stray."""
         piece = self.text[start:end]
         stripped = piece.lstrip()
         if not stripped:
-            return False
+            return None
         first = end - len(stripped)
         if self.then is not None:
-            self._open(self.then, first, None, first)
-            return True
+            return self._open(self.then, first, None, first)
         self.notes.append(Pending("W-STRAY-TEXT", "This text stands outside any turn.",
                                   (first, first + len(stripped.rstrip()))))
-        return False
+        return None
 
-    def _open(self, kind: str, start: int, header: Span | None, body_start: int) -> None:
-        self.open = (kind, start, header, body_start)
+    def _open(self, kind: str, start: int, header: Span | None, body_start: int) -> _Open:
+        opened = self.open = (kind, start, header, body_start)
         self.opener_inside = None
         self.then = None
+        return opened
 
-    def _close(self, match: re.Match[str], mark: Mark) -> int:
+    def _close(self, opened: _Open, match: re.Match[str], mark: Mark) -> int:
         """As `run` closes a turn inline."""
-        kind, start, header, body_start = self.open
+        kind, start, header, body_start = opened
         end = match.start() if mark.opens is not None else match.end()
         self.turns.append(Turn(kind, (start, end), header, (body_start, match.start()), mark.end))
         self.open = None
@@ -191,10 +196,10 @@ class _Reader:
             self._open(mark.opens, match.start(), match.span(), match.end())
         return match.end()
 
-    def _cut(self) -> int | None:
+    def _cut(self, opened: _Open) -> int | None:
         """The open turn at the end of the text: a generation prompt, a cut turn, or a cut turn that more turns
         follow (then reading goes on at the first opener inside it)."""
-        kind, start, header, body_start = self.open
+        kind, start, header, body_start = opened
         text = self.text
         inside = self.opener_inside
         self.open = None
