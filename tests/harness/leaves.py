@@ -9,6 +9,11 @@ timestamp, a type tag (`type`, `object`, `event`), or an opaque blob (a signatur
 a `data:` URL, an Inspect attachment reference). A string that holds a JSON object or list (tool arguments, a
 `tools` string, an OpenTelemetry attribute) counts by the leaves inside it, since readers show it parsed.
 
+A file is counted as the viewer is given it (`file_leaves`): a zip archive of a session folder or a SQLite
+database by its members, each member's values on their own (a database's rows as its bundle text writes them: one
+JSON line a row, a column that holds JSON text parsed; its schema's SQL, the database's own definition that no
+reader reads as a conversation, not counted), and an Inspect AI `.eval` archive by the JSON log it holds.
+
 "Found" compares letters and digits only: a body rendered as Markdown loses its `**` and its line breaks, and a
 source panel shows a string with its JSON escapes."""
 from __future__ import annotations
@@ -17,6 +22,9 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator
+
+from viewer.bundles import is_bundle, read_bundle
+from viewer.parse.decode import decode
 
 MIN_LENGTH = 12
 
@@ -156,6 +164,24 @@ def input_leaves(text: str) -> list[Leaf]:
     if len(values) == 1:
         return list(string_leaves(values[0]))
     return [leaf for number, value in enumerate(values) for leaf in string_leaves(value, f"line{number + 1}")]
+
+
+def file_leaves(data: bytes) -> list[Leaf]:
+    """The counted string leaves of a file's bytes, decoded as the viewer decodes an upload: an archive or a
+    database by its members (see the module's docstring), anything else as its text."""
+    text, _ = decode(data)
+    return text_leaves(text)
+
+
+def text_leaves(text: str) -> list[Leaf]:
+    """The counted string leaves of a decoded input; of a bundle text (several files, or a database's tables),
+    each member's on their own, their paths under the member's (`s1/subagents/agent-a1.jsonl:line3.message`)."""
+    bundle = read_bundle(text) if is_bundle(text) else None
+    if bundle is None:
+        return input_leaves(text)
+    return [Leaf(f"{member.path}:{leaf.path}", leaf.value)
+            for member in bundle.members if member.readable and not member.is_schema
+            for leaf in input_leaves(text[member.span[0]:member.span[1]])]
 
 
 def folded(text: str) -> str:
