@@ -160,6 +160,7 @@ class _Wire:
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)], self.session.next_turn())
 
