@@ -55,6 +55,9 @@ tags an agent wraps around what it wrote or was sent (`<task>`, `<user_query>`, 
 parameters are a call's arguments) are shown as what they wrap: a tag's name is markup, its attributes' values
 and the text between tags count."""
 _ATTRIBUTE = re.compile(r"=\"([^\"]*)\"")
+_CUT_MARK = re.compile(r"\s*(\[Response interrupted by (?:user|API Error)\])\s*\Z")
+"""The mark Cline, Roo Code and Kilo Code append to a response they saved cut short: readers take it off the text
+and quote it in the diagnostic that says so, so the text before it and the mark count on their own."""
 _BASE64_MEDIA = ("iVBORw0K", "/9j/", "R0lGOD", "UklGR", "JVBERi0")
 """How base64 PNG, JPEG, GIF, WebP and PDF data start."""
 
@@ -80,6 +83,9 @@ def _walk(value: Any, path: str, key: str | None) -> Iterator[Leaf]:
             yield from _walk(item, f"{path}[{at}]", key)
     elif isinstance(value, str) and (nested := _json_inside(value)) is not None:
         yield from _walk(nested, path + "~", key)
+    elif isinstance(value, str) and (mark := _CUT_MARK.search(value)) and mark.start() and key not in OPAQUE_KEYS:
+        yield from _walk(value[:mark.start()], path + "#0", key)
+        yield Leaf(path + "#1", mark[1])
     elif isinstance(value, str) and _MARKUP.search(value) and key not in OPAQUE_KEYS:
         # Reasoning left in an answer (`<think>…</think>`) or text inside an agent's tags: readers split it off or
         # take the tags away, and what follows may be JSON (a ShareGPT function_call's calls), so each piece
@@ -196,5 +202,8 @@ class Haystack:
         self.folded = folded(text)
 
     def holds(self, leaf: Leaf) -> bool:
-        """Whether the text holds the value, or its JSON spelling (as a source panel or a JSON body shows it)."""
-        return folded(leaf.value) in self.folded or folded(json.dumps(leaf.value, ensure_ascii=False)) in self.folded
+        """Whether the text holds the value, or its JSON spelling (as a source panel or a JSON body shows it), or
+        the JSON spelling of the value trimmed of its blank edges (an argument an agent wrote as XML, whose line
+        breaks after its opening tag and before its closing one are layout, shown in a call's JSON arguments)."""
+        return any(folded(spelling) in self.folded for spelling in (
+            leaf.value, json.dumps(leaf.value, ensure_ascii=False), json.dumps(leaf.value.strip(), ensure_ascii=False)))

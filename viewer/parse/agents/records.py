@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Claims, Line, unclaimed
 from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import block_reader
 from viewer.parse.json.content_text import flat_text
@@ -89,6 +89,15 @@ def details(source: JsonObject, keys: Sequence[str]) -> dict[str, Any] | None:
         member = source.members.get(key)
         long = member is not None and member.span[1] - member.span[0] > INLINE_DETAIL
         found[key] = {"$source": list(member.span)} if long else value
+    return found or None
+
+
+def rest_details(value: Any, keys: Sequence[str], read: Claims) -> dict[str, Any] | None:
+    """What the `keys` of an object hold beside what its reader reads of them (`read`, a claims tree: a model's id
+    read, its provider left), as written, for `Meta.details`; None when nothing is left."""
+    if not isinstance(value, dict):
+        return None
+    found = unclaimed({key: value[key] for key in keys if key in value}, read)
     return found or None
 
 

@@ -246,7 +246,7 @@ class _Reader:
 
     def session_facts(self, root: At) -> None:
         if isinstance(root.value, dict):
-            self.session.account(Line(1, root.span, root.value, self.session.text), SESSION_CLAIMS, "session")
+            self.session.account(Line(1, root.span, root.value, self.session.text), SESSION_CLAIMS, "document")
         for key, name in SESSION_HEADER.items():
             value = root.get(key)
             if value not in (None, "", {}, [], False):
