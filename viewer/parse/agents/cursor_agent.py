@@ -35,7 +35,7 @@ _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
 ANSWER = dict(role="assistant", channel="final", end="end")
 MESSAGE_CLAIMS = claims("role", "message.role", "message.content")
 """What the reader reads of a message line (its blocks by their kinds)."""
-EVENT_CLAIMS = claims_by("type", {"turn_ended": ("status", "error"), "metadata": ("*",)})
+EVENT_CLAIMS = claims_by("type", {"turn_ended": ("status", "error"), "metadata": ("*",)}, common=("type",))
 """What it reads of any other line: how a turn ended; a metadata line is kept whole in the header."""
 
 
