@@ -275,3 +275,18 @@ def test_a_kimi_cli_result_s_display_is_its_details_and_an_unknown_payload_membe
                               ("ContentPart", {"type": "text", "text": "done", "x_later": "unknown"})))
     assert transcript.messages[2].meta.details == {"display": [{"type": "brief", "text": "Ran ls"}]}
     assert transcript.header["unread"] == [{"line": 6, "members": {"message": {"payload": {"x_later": "unknown"}}}}]
+
+
+def test_a_kimi_code_step_s_latencies_are_its_details_and_an_unknown_member_of_an_event_is_unread():
+    transcript = parse(wire(context("user", "hi"), loop("step.begin"),
+                            loop("content.part", part={"type": "text", "text": "hello"}, x_later="unknown"),
+                            loop("step.end", uuid="s1", finishReason="completed", llmStreamDurationMs=812,
+                                 usage={"inputOther": 3, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0})))
+    assert transcript.messages[1].meta.details == {"llmStreamDurationMs": 812}
+    assert transcript.header["unread"] == [{"line": 4, "members": {"event": {"x_later": "unknown"}}}]
+
+
+def test_a_kimi_code_message_s_origin_beyond_its_kind_is_its_details():
+    transcript = parse(wire(context("user", "<system-reminder>lint</system-reminder>", kind="injection",
+                                    variant="reminder", hook="post-edit")))
+    assert transcript.messages[0].meta.details == {"origin": {"hook": "post-edit"}}
