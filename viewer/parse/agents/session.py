@@ -51,9 +51,9 @@ class Session(MessageBuilder):
         """The accounting rule of the JSON readers for one line (or record) of a session: what of it its reader
         does not read (`claimed`: what it reads, shows in another form or knowingly leaves in the source, such as
         a type tag) is kept raw in the header's `unread` under the line's number, and named by W-JSON-UNREAD."""
-        self.keep_unread(line, unclaimed(line.value, claimed), where)
+        self.keep_left(line, unclaimed(line.value, claimed), where)
 
-    def keep_unread(self, line: Line, left: dict[str, Any], where: str = "line") -> None:
+    def keep_left(self, line: Line, left: dict[str, Any], where: str = "line") -> None:
         """`account` of what a reader found unread itself (a record whose items are claimed by their kinds, each
         item's rest under its place, `{"response": {"[3]": …}}`)."""
         if not left:

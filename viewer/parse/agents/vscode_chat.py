@@ -296,7 +296,7 @@ class _Reader:
                      and (rest := unclaimed(part, _part_claims(part)))}
             if rests:
                 left["response"] = rests
-        self.session.keep_unread(Line(number, request.span, request.value, self.session.text), left, "request")
+        self.session.keep_left(Line(number, request.span, request.value, self.session.text), left, "request")
 
     def _agent(self, agent: Any) -> None:
         """The chat agent that answered a request (its extension, name, description, modes), once per agent."""
