@@ -110,3 +110,44 @@ def test_codex_rollouts_of_two_sessions_are_a_dataset_and_a_spawned_one_joins_it
                                     rollout(ids[2], "helper", parent=ids[0])]))
     assert [c.header["title"] for c in transcript.conversations] == ["first", "second"]
     assert [t.id for t in transcript.conversations[0].threads] == [ids[2]]
+
+
+def _goose(extra_session: str = "", rows: tuple = ()) -> bytes:
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(
+        "CREATE TABLE schema_version (version INTEGER);"
+        f"CREATE TABLE sessions (id TEXT, name TEXT, session_type TEXT, description TEXT{extra_session});"
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content_json TEXT, "
+        "created_timestamp INTEGER);"
+        "CREATE TABLE usage_ledger (id INTEGER PRIMARY KEY, session_id TEXT, model TEXT, cost REAL);"
+        "INSERT INTO sessions (id, name, session_type, description) VALUES ('a', 'First', 'user', 'A described one');"
+        "INSERT INTO usage_ledger (session_id, model, cost) VALUES ('a', 'claude-sonnet-4-5', 0.01);")
+    for session, role, content in (("a", "user", [{"type": "text", "text": "Hi"}]), *rows):
+        connection.execute("INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES "
+                           "(?, ?, ?, 1)", (session, role, json.dumps(content)))
+    connection.commit()
+    return connection.serialize()
+
+
+def test_a_goose_session_s_other_facts_and_its_usage_ledger_are_in_its_header():
+    header = parse(_goose()).header
+    assert header["session"] == {"description": "A described one", "session_type": "user"}
+    assert header["usage_ledger"] == [{"model": "claude-sonnet-4-5", "cost": 0.01}]
+    assert "unread" not in header
+
+
+def test_a_goose_column_no_table_names_is_kept_unread_and_a_result_shown_to_the_user_alone_is_its_details():
+    result = {"type": "toolResponse", "id": "t1", "toolResult": {"status": "success", "value": {"content": [
+        {"type": "text", "text": "for the model", "annotations": {"audience": ["assistant"]}},
+        {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}]}}}
+    transcript = parse(_goose(", x_later TEXT", (("a", "user", [result]),)))
+    assert transcript.messages[-1].meta.details == {"content": [
+        {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}]}
+    transcript = parse(_goose(", x_later TEXT DEFAULT 'a later column'"))
+    assert transcript.header["unread"] == [{"sessions row": 1, "members": {"x_later": "a later column"}}]
+
+
+def test_goose_messages_whose_session_has_no_row_are_a_session_of_their_own():
+    transcript = parse(_goose(rows=(("gone", "assistant", [{"type": "text", "text": "An orphan reply"}]),)))
+    assert [c.messages[0].content for c in transcript.conversations] == ["Hi", "An orphan reply"]
+    assert "W-JSON-SHAPE" in codes(transcript)

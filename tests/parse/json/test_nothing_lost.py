@@ -28,8 +28,9 @@ from viewer.parse import parse
 
 JSON_DIALECTS = [dialect for dialect in formats.DIALECTS if dialect.json_escapes]
 """The importers that read JSON: the json dialect and its shapes, event logs, agents' sessions, chat exports."""
-UNREAD = ("W-JSON-SYNTAX",)
-"""Diagnostics that say the text they cover was not read."""
+UNREAD = ("W-JSON-SYNTAX", "W-BUNDLE-MEMBER")
+"""Diagnostics that say the text they cover was not read: broken JSON, and a member of a bundle (a file of a
+folder, a table or a row of a database) its reader names as one it does not read, kept in the source."""
 
 
 def _samples() -> list[Path]:
@@ -40,11 +41,13 @@ def _samples() -> list[Path]:
 
 def model_text(transcript: Transcript) -> str:
     """Everything the debug view's model holds of an input, as one text: each message's body, fields and meta,
-    each header, declared tools and diagnostic, a dataset's own and its conversations'."""
+    each header, declared tools, sub-agent thread (its title) and diagnostic, a dataset's own and its
+    conversations'."""
     said: list[str] = []
     for part in (transcript, *transcript.conversations):
         said.append(json.dumps(part.header, ensure_ascii=False, default=str))
         said.append(json.dumps(part.tools, ensure_ascii=False, default=str))
+        said.append(json.dumps([thread.to_json() for thread in part.threads], ensure_ascii=False))
         said.extend(diagnostic.message for diagnostic in part.diagnostics)
         for message in part.messages:
             said.extend(field or "" for field in (message.content, message.role, message.name, message.recipient,
