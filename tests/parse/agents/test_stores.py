@@ -151,3 +151,9 @@ def test_goose_messages_whose_session_has_no_row_are_a_session_of_their_own():
     transcript = parse(_goose(rows=(("gone", "assistant", [{"type": "text", "text": "An orphan reply"}]),)))
     assert [c.messages[0].content for c in transcript.conversations] == ["Hi", "An orphan reply"]
     assert "W-JSON-SHAPE" in codes(transcript)
+
+
+def test_a_sub_agent_session_s_own_header_is_kept_under_its_thread_in_its_parent_s():
+    transcript = parse(BUILDERS["goose"](["typed", "subagent", "answer"], named))
+    (thread,) = transcript.threads
+    assert transcript.header["thread_headers"][thread.id]["session_id"] == thread.id
