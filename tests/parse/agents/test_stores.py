@@ -157,3 +157,14 @@ def test_a_sub_agent_session_s_own_header_is_kept_under_its_thread_in_its_parent
     transcript = parse(BUILDERS["goose"](["typed", "subagent", "answer"], named))
     (thread,) = transcript.threads
     assert transcript.header["thread_headers"][thread.id]["session_id"] == thread.id
+
+
+def test_a_crush_session_s_todos_and_read_files_are_in_its_header_and_a_result_s_metadata_in_its_details():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "crush-sessions-agent-tool.db").read_bytes())
+    assert [todo["content"] for todo in transcript.header["session"]["todos"]] == [
+        "Switch vat() to Decimal", "Update the float test"]
+    assert transcript.header["read_files"][0]["path"] == "/home/ada/code/shop/shop/rates.py"
+    viewed = next(m for m in transcript.messages if m.role == "tool" and "CANARY-TOOLOUT-CRUSH" in m.content)
+    assert viewed.meta.details["metadata"]["file_path"] == "/home/ada/code/shop/shop/rates.py"
+    assert "unread" not in transcript.header
