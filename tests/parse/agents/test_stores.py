@@ -168,3 +168,14 @@ def test_a_crush_session_s_todos_and_read_files_are_in_its_header_and_a_result_s
     viewed = next(m for m in transcript.messages if m.role == "tool" and "CANARY-TOOLOUT-CRUSH" in m.content)
     assert viewed.meta.details["metadata"]["file_path"] == "/home/ada/code/shop/shop/rates.py"
     assert "unread" not in transcript.header
+
+
+def test_a_cursor_chat_s_other_facts_are_in_its_header_and_a_bubble_s_in_its_first_message_s_details():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "cursor-state-chat-subagent.vscdb").read_bytes())
+    assert transcript.header["composer"]["totalLinesAdded"] == 3
+    thought = next(m for m in transcript.messages if m.channel == "analysis")
+    assert thought.meta.details["thinkingDurationMs"] == 2140
+    assert "unread" not in transcript.header
+    cut = parse((SAMPLES / "cursor-broken-state-cut-short.vscdb").read_bytes())
+    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said not read, over its text
