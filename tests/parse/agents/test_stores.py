@@ -179,3 +179,16 @@ def test_a_cursor_chat_s_other_facts_are_in_its_header_and_a_bubble_s_in_its_fir
     assert "unread" not in transcript.header
     cut = parse((SAMPLES / "cursor-broken-state-cut-short.vscdb").read_bytes())
     assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said not read, over its text
+
+
+def test_an_opencode_message_s_and_part_s_other_fields_are_details_and_its_steps_the_last_message_s():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "opencode-1.2-export.json").read_bytes())
+    attached = next(m for m in transcript.messages if m.content == "[file: shop/rates.py]")
+    assert attached.meta.details["source"]["path"] == "shop/rates.py"
+    stepped = [m for m in transcript.messages if m.meta and m.meta.details and "parts" in m.meta.details]
+    assert stepped and stepped[0].meta.details["parts"][0] == {
+        "type": "step-start", "snapshot": "5d1c8a7e3f2b9d4c6a0e8f1b3d5a7c9e2f4b6d80"}
+    assert transcript.header["session"]["slug"] == "brisk-otter" and "unread" not in transcript.header
+    stored = parse((SAMPLES / "opencode-1.2-sessions-subagent.db").read_bytes())
+    assert stored.header["project"]["worktree"] == "/home/ana/src/shop"

@@ -68,7 +68,7 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
         by_session.setdefault(line.get("session_id"), []).append(line)
     for id, lines in by_session.items():
         if id not in sessions:
-            problems += [make_diagnostic("W-JSON-SHAPE", line.span, "This message belongs to no session of the "
+            problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This message belongs to no session of the "
                                                                      "store; it was not read.") for line in lines]
     files: dict[Any, list[dict[str, Any]]] = {}
     read_files = table(bundle, "read_files")

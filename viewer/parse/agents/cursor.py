@@ -111,7 +111,8 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
         bubble = line.get("value") if line is not None else header if not headers else None
         if not isinstance(bubble, dict):
             builder.diagnostics.append(make_diagnostic(
-                "W-JSON-SYNTAX" if line is not None else "W-JSON-SHAPE", line.span if line is not None else composer.span,
+                "W-JSON-SYNTAX" if line is not None else "W-JSON-SHAPE",
+                line.span if line is not None else composer.span,
                 f"The chat names a message ({bubble_id}) whose record is " + (
                     "not valid JSON (cut short as it was written?)" if line is not None else "missing") +
                 "; it was not read."))

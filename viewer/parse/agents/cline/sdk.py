@@ -48,7 +48,8 @@ SYNTHETIC_OPENINGS = ("[TASK RESUMPTION]", "<hook_context")
 """How the prompts the SDK sends without the user begin (apps/vscode/src/sdk/sdk-user-message-mapping.ts)."""
 HEADER_KEYS = {"sessionId": "session_id", "agent": "agent_role", "taskType": "task_type", "updated_at": "updated_at"}
 ORIGIN_KEYS = {"source": "source", "parentThreadId": "parent_session", "subagent": "subagent", "mode": "origin_mode"}
-DOCUMENT_CLAIMS = claims("version", "messages", "system_prompt", *HEADER_KEYS, *(f"origin.{key}" for key in ORIGIN_KEYS))
+DOCUMENT_CLAIMS = claims("version", "messages", "system_prompt", *HEADER_KEYS,
+                         *(f"origin.{key}" for key in ORIGIN_KEYS))
 """What the reader reads of the file (the origin's `sessionId` is an id)."""
 _COUNTED = ("modelInfo.id", *(f"metrics.{key}" for key in ("inputTokens", "outputTokens", "cacheReadTokens",
                                                                "cacheWriteTokens", "cost")))
