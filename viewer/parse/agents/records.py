@@ -123,6 +123,30 @@ def line_details(line: Line, path: Sequence[str], keys: Sequence[str]) -> dict[s
     return details(JsonObject(holder, node.span, dict(node.members)), keys)
 
 
+def by_reference(line: Line, kept: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """What a line keeps of its value (`kept`, as `unclaimed` leaves it) with each long value it keeps whole, down
+    to `depth` levels, kept as its span in the source (`{"$source": [start, end]}`, INLINE_DETAIL): a tool's old and
+    new file are not held twice. The spans are read only when something is long."""
+    if len(msgspec.json.encode(kept)) <= INLINE_DETAIL:
+        return kept
+    return _pointed(kept, line.value, read_value(line.text, line.span[0], depth), depth)
+
+
+def _pointed(kept: dict[str, Any], value: Any, node: Node, depth: int) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, item in kept.items():
+        member = node.members.get(key) if node.members else None
+        written = value.get(key) if isinstance(value, dict) else None
+        if member is not None and item == written and len(msgspec.json.encode(item)) > INLINE_DETAIL:
+            found[key] = {"$source": list(member.node.span)}
+        elif member is not None and depth > 1 and isinstance(item, dict) and isinstance(written, dict) \
+                and member.node.members:
+            found[key] = _pointed(item, written, member.node, depth - 1)
+        else:
+            found[key] = item
+    return found
+
+
 def record_line(text: str, node: Node, number: int) -> Line:
     """An object inside a document (a message of a whole-file session) as a line of its own."""
     return Line(number, node.span, node.value, text)
