@@ -91,11 +91,9 @@ def _a_copy(leaf: Leaf) -> bool:
     return any(pattern.fullmatch(leaf.path) for pattern in COPIES)
 
 
-NOT_YET = {
-    "claude-ai-export-branches-tools-attachments.json": "Claude.ai export: a thinking block's `summaries` and a "
-                                                        "tool_use block's `message` are read by no one",
-}
-"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' readers): listed so that the test fails when one is fixed, and the entry goes."""
+NOT_YET: dict[str, str] = {}
+"""Samples of JSON importers that still lose values, each with why: listed so that the test fails when one is
+fixed, and the entry goes."""
 
 
 def _expected(path: Path):
