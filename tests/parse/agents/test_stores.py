@@ -147,10 +147,10 @@ def test_a_goose_column_no_table_names_is_kept_unread_and_a_result_shown_to_the_
     assert transcript.header["unread"] == [{"sessions row": 1, "members": {"x_later": "a later column"}}]
 
 
-def test_goose_messages_whose_session_has_no_row_are_a_session_of_their_own():
+def test_goose_messages_whose_session_has_no_row_are_named_as_not_read():
     transcript = parse(_goose(rows=(("gone", "assistant", [{"type": "text", "text": "An orphan reply"}]),)))
-    assert [c.messages[0].content for c in transcript.conversations] == ["Hi", "An orphan reply"]
-    assert "W-JSON-SHAPE" in codes(transcript)
+    assert [m.content for m in transcript.messages] == ["Hi"]
+    assert "W-BUNDLE-MEMBER" in codes(transcript)
 
 
 def test_a_sub_agent_session_s_own_header_is_kept_under_its_thread_in_its_parent_s():

@@ -13,8 +13,7 @@
   last message. `turn.failed` and `error` (`message`): a system message.
 The stream does not repeat the user's prompt: only what the agent did is in it.
 
-Every line is accounted for (docs/architecture.md, "Nothing lost"): a command's exit code and what an MCP tool's
-result holds beside its content are its reply's details; a member no table here names is kept in the header's
+Every line is accounted for (docs/architecture.md, "Nothing lost"): a command's exit code is its reply's details; a member no table here names is kept in the header's
 `unread`. An item's started and updated states are what its completed state says as it was being written: read
 only when it never completed.
 """
@@ -152,13 +151,9 @@ def _item_pieces(source: JsonObject, session: Session) -> list[Draft]:
                                f"status: {source.text('status') or 'unknown'}", "status", _failed(source, False))
     if kind == "mcp_tool_call":
         address = f"{source.text('server') or 'mcp'}.{source.text('tool') or 'tool'}"
-        error, result = source.get("error"), source.get("result")
-        said = error or (result.get("content") if isinstance(result, dict) and "content" in result else result)
-        rest = {key: value for key, value in result.items() if key != "content" and value not in (None, "", [], {})} \
-            if isinstance(result, dict) and "content" in result else {}
-        return _call_and_reply(source, address, source.get("arguments"), "arguments", flat_text(said),
-                               "error" if error else "result", _failed(source, bool(error)),
-                               {"result": rest} if rest else None)
+        result = source.get("error") or source.get("result")
+        return _call_and_reply(source, address, source.get("arguments"), "arguments", flat_text(result),
+                               "error" if source.get("error") else "result", _failed(source, bool(source.get("error"))))
     if kind == "web_search":
         return [drafts.call("web_search", shown_json({"query": source.get("query")}), source.span_of("query"),
                             item_id)]

@@ -20,8 +20,8 @@ Every row is accounted for (docs/architecture.md, "Nothing lost"): what a sessio
 (its description, type, mode, extensions' data such as the todo list, the recipe's other fields, the model's
 configuration, the last turn's tokens) is its header's `session`; the `usage_ledger`'s rows, each request's model,
 tokens and cost, its header's `usage_ledger`; what a message's row says beside its content (its tokens, its
-metadata) and what a tool's result showed the user alone are the message's details. Messages whose session has
-no row are read as a session of their own. A column no table here names is kept in the header's `unread`.
+metadata) and what a tool's result showed the user alone are the message's details. A message whose session has
+no row is named as not read. A column no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -78,12 +78,9 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
     by_session: dict[str, list[Line]] = {}
     for line in rows(text, messages_member, problems):
         by_session.setdefault(line.get("session_id"), []).append(line)
-    for id, orphan in by_session.items():
-        if id not in sessions and isinstance(id, str) and orphan:
-            sessions[id] = Line(0, orphan[0].span, {"id": id}, text)  # no row: a session of its own, said
-            problems.append(Pending("W-JSON-SHAPE", f"These messages belong to the session {id!r}, which has no row "
-                                                    "in the store: they are read as a session of their own.",
-                                    orphan[0].span).at(None))
+    for orphan in (lines for id, lines in by_session.items() if id not in sessions):
+        problems.extend(Pending("W-BUNDLE-MEMBER", "This message belongs to no session of the store; it was not "
+                                                   "read.", line.span).at(None) for line in orphan)
     ledger: dict[str, list[dict[str, Any]]] = {}
     ledger_member = table(bundle, "usage_ledger")
     for line in rows(text, ledger_member, problems):
@@ -114,8 +111,7 @@ def _ordered(lines: list[Line]) -> list[Line]:
 
 def _session(text: str, session: Line, lines: list[Line], ledger: list[dict[str, Any]] | None) -> Transcript:
     builder = Session(text)
-    if session.number:  # a row of the table (a session read from its messages alone has none)
-        builder.account(session, SESSION_CLAIMS, "sessions row")
+    builder.account(session, SESSION_CLAIMS, "sessions row")
     config = decoded(session.get("model_config_json"))
     model = config.get("model_name") if isinstance(config, dict) and isinstance(config.get("model_name"), str) else None
     recipe = decoded(session.get("recipe_json"))

@@ -367,7 +367,7 @@ class _Reader:
         if environment not in (None, "", {}, []):
             header["environment"] = environment
         if self.agents:
-            header["agents"] = self.agents
+            header["agent_names"] = self.agents
         stats = info.get("model_stats")
         if isinstance(stats, dict):
             usage = Usage(input=count(stats.get("tokens_sent")), output=count(stats.get("tokens_received")),
