@@ -3,8 +3,12 @@ timestamps, type tags or opaque blobs: tests/harness/leaves.py says which) found
 --view debug`, per file and over all files, and the same share outside the messages' source panels (what the
 viewer itself made of the input: bodies, fields, header, diagnostics). Prints figures; asserts nothing.
 
-Run: `.venv/bin/python bench/nothing_lost.py [FILE_OR_FOLDER ...] [--lost N]` (default: every .json and .jsonl
-file of sample_transcripts/); `--lost N` lists up to N lost values of each file.
+A zip archive or a SQLite database counts by its members' values, as the viewer unpacks it (tests/harness/leaves.py:
+`file_leaves`).
+
+Run: `.venv/bin/python bench/nothing_lost.py [FILE_OR_FOLDER ...] [--lost N]` (default: every sample of a dialect
+that reads JSON, as the registry lists them: JSON and JSON Lines files, session folders' archives, databases);
+`--lost N` lists up to N lost values of each file.
 """
 from __future__ import annotations
 
@@ -19,11 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.harness.leaves import Haystack, input_leaves  # noqa: E402
-from viewer import cli  # noqa: E402
+from tests.harness.leaves import Haystack, file_leaves  # noqa: E402
+from viewer import cli, formats  # noqa: E402
 
 SAMPLES = ROOT / "sample_transcripts"
-SUFFIXES = (".json", ".jsonl")
 _SOURCE_PANEL = re.compile(r'<details class="source">.*?</details>', re.S)
 _TAG = re.compile(r"<[^>]*>")
 _STYLE = re.compile(r"<style>.*?</style>", re.S)
@@ -44,7 +47,7 @@ def shown_text(page: str) -> str:
 
 
 def measure(path: Path) -> dict:
-    leaves = input_leaves(path.read_text(encoding="utf-8", errors="replace"))
+    leaves = file_leaves(path.read_bytes())
     page = debug_html(path)
     anywhere = Haystack(shown_text(page))
     outside = Haystack(shown_text(_SOURCE_PANEL.sub(" ", page)))
@@ -53,13 +56,20 @@ def measure(path: Path) -> dict:
             "outside": sum(outside.holds(leaf) for leaf in leaves), "lost": lost}
 
 
+def json_samples(folder: Path) -> list[Path]:
+    """The files of a folder that a dialect reading JSON names as its samples (`formats.DIALECTS`)."""
+    patterns = {pattern for dialect in formats.DIALECTS if dialect.json_escapes
+                for pattern in (*dialect.samples, *(glob for shape in dialect.shapes for glob in shape.samples))}
+    return sorted({path for pattern in patterns for path in folder.glob(pattern)})
+
+
 def files(arguments: list[str]) -> list[Path]:
     if not arguments:
-        return sorted(path for path in SAMPLES.iterdir() if path.suffix in SUFFIXES)
+        return json_samples(SAMPLES)
     found: list[Path] = []
     for argument in arguments:
         path = Path(argument)
-        found += sorted(item for item in path.iterdir() if item.suffix in SUFFIXES) if path.is_dir() else [path]
+        found += json_samples(path) if path.is_dir() else [path]
     return found
 
 

@@ -9,6 +9,11 @@ timestamp, a type tag (`type`, `object`, `event`), or an opaque blob (a signatur
 a `data:` URL, an Inspect attachment reference). A string that holds a JSON object or list (tool arguments, a
 `tools` string, an OpenTelemetry attribute) counts by the leaves inside it, since readers show it parsed.
 
+A file is counted as the viewer is given it (`file_leaves`): a zip archive of a session folder or a SQLite
+database by its members, each member's values on their own (a database's rows as its bundle text writes them: one
+JSON line a row, a column that holds JSON text parsed; its schema's SQL, the database's own definition that no
+reader reads as a conversation, not counted), and an Inspect AI `.eval` archive by the JSON log it holds.
+
 "Found" compares letters and digits only: a body rendered as Markdown loses its `**` and its line breaks, and a
 source panel shows a string with its JSON escapes."""
 from __future__ import annotations
@@ -17,6 +22,9 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any, Iterator
+
+from viewer.bundles import is_bundle, read_bundle
+from viewer.parse.decode import decode
 
 MIN_LENGTH = 12
 
@@ -47,6 +55,9 @@ tags an agent wraps around what it wrote or was sent (`<task>`, `<user_query>`, 
 parameters are a call's arguments) are shown as what they wrap: a tag's name is markup, its attributes' values
 and the text between tags count."""
 _ATTRIBUTE = re.compile(r"=\"([^\"]*)\"")
+_CUT_MARK = re.compile(r"\s*(\[Response interrupted by (?:user|API Error)\])\s*\Z")
+"""The mark Cline, Roo Code and Kilo Code append to a response they saved cut short: readers take it off the text
+and quote it in the diagnostic that says so, so the text before it and the mark count on their own."""
 _BASE64_MEDIA = ("iVBORw0K", "/9j/", "R0lGOD", "UklGR", "JVBERi0")
 """How base64 PNG, JPEG, GIF, WebP and PDF data start."""
 
@@ -72,6 +83,9 @@ def _walk(value: Any, path: str, key: str | None) -> Iterator[Leaf]:
             yield from _walk(item, f"{path}[{at}]", key)
     elif isinstance(value, str) and (nested := _json_inside(value)) is not None:
         yield from _walk(nested, path + "~", key)
+    elif isinstance(value, str) and (mark := _CUT_MARK.search(value)) and mark.start() and key not in OPAQUE_KEYS:
+        yield from _walk(value[:mark.start()], path + "#0", key)
+        yield Leaf(path + "#1", mark[1])
     elif isinstance(value, str) and _MARKUP.search(value) and key not in OPAQUE_KEYS:
         # Reasoning left in an answer (`<think>…</think>`) or text inside an agent's tags: readers split it off or
         # take the tags away, and what follows may be JSON (a ShareGPT function_call's calls), so each piece
@@ -158,6 +172,24 @@ def input_leaves(text: str) -> list[Leaf]:
     return [leaf for number, value in enumerate(values) for leaf in string_leaves(value, f"line{number + 1}")]
 
 
+def file_leaves(data: bytes) -> list[Leaf]:
+    """The counted string leaves of a file's bytes, decoded as the viewer decodes an upload: an archive or a
+    database by its members (see the module's docstring), anything else as its text."""
+    text, _ = decode(data)
+    return text_leaves(text)
+
+
+def text_leaves(text: str) -> list[Leaf]:
+    """The counted string leaves of a decoded input; of a bundle text (several files, or a database's tables),
+    each member's on their own, their paths under the member's (`s1/subagents/agent-a1.jsonl:line3.message`)."""
+    bundle = read_bundle(text) if is_bundle(text) else None
+    if bundle is None:
+        return input_leaves(text)
+    return [Leaf(f"{member.path}:{leaf.path}", leaf.value)
+            for member in bundle.members if member.readable and not member.is_schema
+            for leaf in input_leaves(text[member.span[0]:member.span[1]])]
+
+
 def folded(text: str) -> str:
     """A text with everything but letters and digits taken out, as "found" compares."""
     return _NOT_WORD.sub("", text)
@@ -170,5 +202,8 @@ class Haystack:
         self.folded = folded(text)
 
     def holds(self, leaf: Leaf) -> bool:
-        """Whether the text holds the value, or its JSON spelling (as a source panel or a JSON body shows it)."""
-        return folded(leaf.value) in self.folded or folded(json.dumps(leaf.value, ensure_ascii=False)) in self.folded
+        """Whether the text holds the value, or its JSON spelling (as a source panel or a JSON body shows it), or
+        the JSON spelling of the value trimmed of its blank edges (an argument an agent wrote as XML, whose line
+        breaks after its opening tag and before its closing one are layout, shown in a call's JSON arguments)."""
+        return any(folded(spelling) in self.folded for spelling in (
+            leaf.value, json.dumps(leaf.value, ensure_ascii=False), json.dumps(leaf.value.strip(), ensure_ascii=False)))

@@ -106,3 +106,20 @@ def test_atif_is_told_apart_from_chat_documents_both_ways():
     assert detect(json.dumps({"session_id": "s", "steps": [{"source": "user", "message": "go"}],
                               "messages": [{"role": "user", "content": "go"}]})) == "json"
     assert detect(json.dumps({"messages": [{"role": "user", "content": '"schema_version": "ATIF-v1.6"'}]})) == "json"
+
+
+def test_what_a_step_and_a_trajectory_say_beside_what_is_read_is_kept():
+    transcript = parse((SAMPLES / "atif-1.7-embedded-subagent.json").read_bytes())
+    stepped = next(m for m in transcript.messages if m.meta and m.meta.details
+                   and "llm_call_count" in m.meta.details)
+    assert stepped.meta.details["reasoning_effort"] == "medium"
+    assert transcript.header["trajectory"] == {"final_metrics": {"total_steps": 7}}
+    (thread,) = transcript.threads
+    assert transcript.header["thread_headers"][thread.id]["trajectory"]["agent"]["extra"]["agent_type"] == "Explore"
+
+
+def test_a_step_s_member_no_table_names_is_kept_unread():
+    document = {"schema_version": "ATIF-v1.6", "session_id": "s1", "agent": {"name": "a", "version": "1"},
+                "steps": [{"step_id": 1, "source": "user", "message": "Hi", "x_later": "a later member"}]}
+    transcript = parse(json.dumps(document))
+    assert transcript.header["unread"] == [{"step": 1, "members": {"x_later": "a later member"}}]

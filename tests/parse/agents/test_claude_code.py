@@ -231,3 +231,27 @@ def test_an_mcp_tool_is_addressed_as_its_server_s_tool_and_its_reply_is_named_af
     call = next(m for m in transcript.messages if m.call_id == "toolu_03Mcp" and m.is_call)
     reply = next(m for m in transcript.messages if m.call_id == "toolu_03Mcp" and m.is_reply)
     assert (call.recipient, reply.name) == ("github.search_issues", "github.search_issues")
+
+
+def test_a_session_fact_a_line_changes_is_its_details_and_an_unknown_member_is_unread():
+    transcript = parse(log(user("u1", None, "hi", cwd="/w"),
+                           assistant("a1", "u1", "m1", {"type": "text", "text": "hello"}, cwd="/w/sub",
+                                     x_later="a later member")))
+    assert transcript.header["cwd"] == "/w"
+    assert transcript.messages[1].meta.details["cwd"] == "/w/sub"
+    assert transcript.header["unread"] == [{"line": 2, "members": {"x_later": "a later member"}}]
+
+
+def test_what_a_response_s_usage_says_beside_the_counts_is_the_details_of_its_message():
+    transcript = parse(log(user("u1", None, "hi"), assistant("a1", "u1", "m1", {"type": "text", "text": "hello"},
+                                                             usage={"input_tokens": 3, "output_tokens": 1,
+                                                                    "service_tier": "priority"})))
+    assert transcript.messages[1].meta.details == {"usage": {"service_tier": "priority"}}
+
+
+def test_a_queued_input_is_kept_in_the_header():
+    queued = {"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-01-01T00:00:00Z",
+              "sessionId": "s1", "content": "also check the docs"}
+    transcript = parse(log(user("u1", None, "hi"), queued), "claude-code")
+    assert transcript.header["bookkeeping"] == [{"line": 2, "type": "queue-operation", "operation": "enqueue",
+                                                  "content": "also check the docs"}]

@@ -287,3 +287,43 @@ def test_a_roo_code_history_whose_first_message_fills_the_head_is_still_read_as_
     assert len(raw) > 65536
     transcript = parse(raw)
     assert transcript.dialect == "cline" and transcript.messages[1].intent == "context"
+
+
+def test_a_completion_standing_for_its_call_keeps_the_tool_and_its_other_arguments_in_its_details():
+    ended = parse(history(task(), assistant({"type": "tool_use", "id": "t1", "name": "attempt_completion", "input": {
+        "result": "All fixed.", "task_progress": "- [x] Guard null email"}})))
+    assert ended.messages[-1].meta.details == {"tool": "attempt_completion",
+                                               "arguments": {"task_progress": "- [x] Guard null email"}}
+
+
+def test_the_mark_left_out_of_an_interrupted_response_is_quoted_by_its_diagnostic():
+    transcript = parse(history(task(), assistant(text("Running the tests\n\n[Response interrupted by user]"))))
+    assert "'[Response interrupted by user]'" in only(transcript, "W-SESSION-INTERRUPTED").message
+
+
+def test_a_response_s_provider_and_mode_are_its_details_and_an_unknown_member_is_kept_unread():
+    transcript = parse(history(task(), assistant(text("Done."), modelInfo={
+        "modelId": "claude-sonnet-4-5", "providerId": "anthropic", "mode": "act"}, x_later="a later member")))
+    assert transcript.messages[-1].meta.details == {"modelInfo": {"mode": "act"}}
+    assert transcript.header["unread"] == [{"element": 2, "members": {"x_later": "a later member"}}]
+
+
+def test_a_chat_panel_s_bookkeeping_rows_are_kept_in_the_header():
+    rows = [{"ts": 1781170923417, "type": "say", "say": "task", "text": "Fix getUser"},
+            {"ts": 1781170924000, "type": "say", "say": "task_progress", "text": "- [ ] Read getUser"},
+            {"ts": 1781170926467, "type": "say", "say": "completion_result", "text": "Done.",
+             "modelInfo": {"modelId": "m", "mode": "act"}, "x_later": 1}]
+    transcript = parse(json.dumps(rows), "cline-ui")
+    assert transcript.header["bookkeeping"] == [{"row": 2, "say": "task_progress", "text": "- [ ] Read getUser"}]
+    assert transcript.messages[-1].meta.details == {"modelInfo": {"mode": "act"}}
+    assert transcript.header["unread"] == [{"row": 3, "members": {"x_later": 1}}]
+
+
+def test_a_cline_sdk_message_s_model_details_are_kept_and_an_unknown_member_unread():
+    document = {"version": 1, "agent": "lead", "sessionId": "s1", "x_file_note": "kept", "messages": [
+        {"id": "m1", "role": "user", "content": [text("Hi")]},
+        {"id": "m2", "role": "assistant", "content": [text("Hello")],
+         "modelInfo": {"id": "claude-sonnet-4-6", "provider": "anthropic"}}]}
+    transcript = parse(json.dumps(document), "cline-sdk")
+    assert transcript.messages[-1].meta.details == {"modelInfo": {"provider": "anthropic"}}
+    assert transcript.header["unread"] == [{"document": 1, "members": {"x_file_note": "kept"}}]

@@ -148,3 +148,15 @@ def test_an_event_no_reader_reads_is_kept_and_said():
     transcript = parse(rollout(said("user", "hi"), ("event_msg", {"type": "entered_review_mode", **hint})))
     assert transcript.header["unread"] == [{"line": 2, "members": hint}]
     assert "W-JSON-UNREAD" in codes(transcript)
+
+
+def test_an_exec_stream_s_exit_code_is_its_reply_s_details_and_an_unknown_item_member_is_unread():
+    stream = "".join(json.dumps(line) + "\n" for line in (
+        {"type": "thread.started", "thread_id": "t1"}, {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "item_0", "type": "command_execution", "command": "false",
+                                            "aggregated_output": "", "exit_code": 1, "status": "failed"}},
+        {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": "Done.",
+                                            "x_later": "a later member"}}))
+    transcript = parse(stream)
+    assert transcript.messages[1].meta.details == {"exit_code": 1}
+    assert transcript.header["unread"] == [{"line": 4, "members": {"item": {"x_later": "a later member"}}}]

@@ -66,3 +66,10 @@ def test_lines_of_role_and_message_without_cursor_s_marks_are_plain_json():
     plain = lines({"role": "user", "message": {"content": "hi"}}, {"role": "assistant", "message": {"content": "x"}})
     assert parse(plain).dialect == "json"
     assert parse(lines(asked("<user_query>hi</user_query>"))).dialect == "cursor-agent"
+
+
+def test_a_metadata_line_is_kept_in_the_header_and_a_member_no_table_names_unread():
+    transcript = parse(lines({"type": "metadata", "model": "claude-4.5-sonnet"}, asked("<user_query>hi</user_query>"),
+                             {"type": "turn_ended", "status": "success", "x_took_ms": 812}))
+    assert transcript.header["metadata"] == [{"model": "claude-4.5-sonnet"}]
+    assert transcript.header["unread"] == [{"line": 3, "members": {"x_took_ms": 812}}]

@@ -251,3 +251,42 @@ def test_no_hidden_part_of_a_kimi_cli_wire_reaches_the_default_view(kinds):
     shown_json = default_view_json(legacy(*events), "kimi-cli")
     assert CANARY not in shown_json
     assert "SHOWN-0" in shown_json
+
+
+def test_a_kimi_cli_status_update_s_context_figures_are_its_step_s_details_and_bookkeeping_is_kept():
+    transcript = parse(legacy(("TurnBegin", {"user_input": "hi"}), ("StepBegin", {"n": 1}),
+                              ("ContentPart", {"type": "text", "text": "hello"}),
+                              ("StatusUpdate", {"context_tokens": 10801, "max_context_tokens": 262144}),
+                              ("ApprovalRequest", {"sender": "Shell", "description": "Run `rm -rf build`"}),
+                              ("TurnEnd", {"x_later": "a member no table names"})))
+    assert transcript.messages[1].meta.details == {"context_tokens": 10801, "max_context_tokens": 262144}
+    assert transcript.header["bookkeeping"] == [
+        {"line": 6, "type": "ApprovalRequest", "sender": "Shell", "description": "Run `rm -rf build`"},
+        {"line": 7, "type": "TurnEnd", "x_later": "a member no table names"}]
+    assert "unread" not in transcript.header
+
+
+def test_a_kimi_cli_result_s_display_is_its_details_and_an_unknown_payload_member_is_unread():
+    transcript = parse(legacy(("TurnBegin", {"user_input": "hi"}), ("StepBegin", {"n": 1}),
+                              ("ToolCall", {"type": "function", "id": "c1", "function": {"name": "Shell",
+                                                                                       "arguments": "{}"}}),
+                              ("ToolResult", {"tool_call_id": "c1", "return_value": {
+                                  "output": "ok", "display": [{"type": "brief", "text": "Ran ls"}]}}),
+                              ("ContentPart", {"type": "text", "text": "done", "x_later": "unknown"})))
+    assert transcript.messages[2].meta.details == {"display": [{"type": "brief", "text": "Ran ls"}]}
+    assert transcript.header["unread"] == [{"line": 6, "members": {"message": {"payload": {"x_later": "unknown"}}}}]
+
+
+def test_a_kimi_code_step_s_latencies_are_its_details_and_an_unknown_member_of_an_event_is_unread():
+    transcript = parse(wire(context("user", "hi"), loop("step.begin"),
+                            loop("content.part", part={"type": "text", "text": "hello"}, x_later="unknown"),
+                            loop("step.end", uuid="s1", finishReason="completed", llmStreamDurationMs=812,
+                                 usage={"inputOther": 3, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0})))
+    assert transcript.messages[1].meta.details == {"llmStreamDurationMs": 812}
+    assert transcript.header["unread"] == [{"line": 4, "members": {"event": {"x_later": "unknown"}}}]
+
+
+def test_a_kimi_code_message_s_origin_beyond_its_kind_is_its_details():
+    transcript = parse(wire(context("user", "<system-reminder>lint</system-reminder>", kind="injection",
+                                    variant="reminder", hook="post-edit")))
+    assert transcript.messages[0].meta.details == {"origin": {"hook": "post-edit"}}

@@ -181,3 +181,27 @@ def test_conversation_folders_read_as_one_upload_and_a_sub_agent_s_as_its_call_s
     (thread,) = transcript.threads
     assert thread.id == "c2" and transcript.messages[thread.call].recipient == "functions.task"
     assert shown(transcript) == [("message", "tidy the repo"), ("marker", "used task"), ("message", "Done.")]
+
+
+def test_what_an_event_records_beside_what_is_read_is_its_details_a_long_value_by_its_span():
+    old = "x = 1\n" * 400
+    transcript = parse(lines(
+        typed(1, "Fix it"),
+        action(2, "c1", "file_editor", {"command": "str_replace"}, "r1", summary="editing the module"),
+        event("ObservationEvent", 3, "environment", tool_name="file_editor", tool_call_id="c1",
+              observation={"kind": "FileEditorObservation", "content": "done", "old_content": old})))
+    call = next(m for m in transcript.messages if m.is_call)
+    assert call.meta.details["summary"] == "editing the module"
+    kept = transcript.messages[-1].meta.details["observation"]["old_content"]
+    start, end = kept["$source"]
+    assert json.loads(transcript.source[start:end]) == old
+
+
+def test_an_event_with_no_message_is_kept_in_the_header_and_an_unknown_member_unread():
+    transcript = parse(lines(typed(1, "Fix it"), event("ConversationStateUpdateEvent", 2, "environment",
+                                                       key="execution_status", value="running"),
+                             event("MessageEvent", 3, "user", llm_message={"role": "user", "content": "Hi"},
+                                   x_later="a later member")))
+    assert transcript.header["bookkeeping"] == [{"event": 2, "kind": "ConversationStateUpdateEvent",
+                                                 "key": "execution_status", "value": "running"}]
+    assert transcript.header["unread"] == [{"event": 3, "members": {"x_later": "a later member"}}]

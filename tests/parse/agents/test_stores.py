@@ -110,3 +110,85 @@ def test_codex_rollouts_of_two_sessions_are_a_dataset_and_a_spawned_one_joins_it
                                     rollout(ids[2], "helper", parent=ids[0])]))
     assert [c.header["title"] for c in transcript.conversations] == ["first", "second"]
     assert [t.id for t in transcript.conversations[0].threads] == [ids[2]]
+
+
+def _goose(extra_session: str = "", rows: tuple = ()) -> bytes:
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(
+        "CREATE TABLE schema_version (version INTEGER);"
+        f"CREATE TABLE sessions (id TEXT, name TEXT, session_type TEXT, description TEXT{extra_session});"
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content_json TEXT, "
+        "created_timestamp INTEGER);"
+        "CREATE TABLE usage_ledger (id INTEGER PRIMARY KEY, session_id TEXT, model TEXT, cost REAL);"
+        "INSERT INTO sessions (id, name, session_type, description) VALUES ('a', 'First', 'user', 'A described one');"
+        "INSERT INTO usage_ledger (session_id, model, cost) VALUES ('a', 'claude-sonnet-4-5', 0.01);")
+    for session, role, content in (("a", "user", [{"type": "text", "text": "Hi"}]), *rows):
+        connection.execute("INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES "
+                           "(?, ?, ?, 1)", (session, role, json.dumps(content)))
+    connection.commit()
+    return connection.serialize()
+
+
+def test_a_goose_session_s_other_facts_and_its_usage_ledger_are_in_its_header():
+    header = parse(_goose()).header
+    assert header["session"] == {"description": "A described one", "session_type": "user"}
+    assert header["usage_ledger"] == [{"model": "claude-sonnet-4-5", "cost": 0.01}]
+    assert "unread" not in header
+
+
+def test_a_goose_column_no_table_names_is_kept_unread_and_a_result_shown_to_the_user_alone_is_its_details():
+    result = {"type": "toolResponse", "id": "t1", "toolResult": {"status": "success", "value": {"content": [
+        {"type": "text", "text": "for the model", "annotations": {"audience": ["assistant"]}},
+        {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}]}}}
+    transcript = parse(_goose(", x_later TEXT", (("a", "user", [result]),)))
+    assert transcript.messages[-1].meta.details == {"content": [
+        {"type": "text", "text": "for the user", "annotations": {"audience": ["user"]}}]}
+    transcript = parse(_goose(", x_later TEXT DEFAULT 'a later column'"))
+    assert transcript.header["unread"] == [{"sessions row": 1, "members": {"x_later": "a later column"}}]
+
+
+def test_goose_messages_whose_session_has_no_row_are_named_as_not_read():
+    transcript = parse(_goose(rows=(("gone", "assistant", [{"type": "text", "text": "An orphan reply"}]),)))
+    assert [m.content for m in transcript.messages] == ["Hi"]
+    assert "W-BUNDLE-MEMBER" in codes(transcript)
+
+
+def test_a_sub_agent_session_s_own_header_is_kept_under_its_thread_in_its_parent_s():
+    transcript = parse(BUILDERS["goose"](["typed", "subagent", "answer"], named))
+    (thread,) = transcript.threads
+    assert transcript.header["thread_headers"][thread.id]["session_id"] == thread.id
+
+
+def test_a_crush_session_s_todos_and_read_files_are_in_its_header_and_a_result_s_metadata_in_its_details():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "crush-sessions-agent-tool.db").read_bytes())
+    assert [todo["content"] for todo in transcript.header["session"]["todos"]] == [
+        "Switch vat() to Decimal", "Update the float test"]
+    assert transcript.header["read_files"][0]["path"] == "/home/ada/code/shop/shop/rates.py"
+    viewed = next(m for m in transcript.messages if m.role == "tool" and "CANARY-TOOLOUT-CRUSH" in m.content)
+    assert viewed.meta.details["metadata"]["file_path"] == "/home/ada/code/shop/shop/rates.py"
+    assert "unread" not in transcript.header
+
+
+def test_a_cursor_chat_s_other_facts_are_in_its_header_and_a_bubble_s_in_its_first_message_s_details():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "cursor-state-chat-subagent.vscdb").read_bytes())
+    assert transcript.header["composer"]["totalLinesAdded"] == 3
+    thought = next(m for m in transcript.messages if m.channel == "analysis")
+    assert thought.meta.details["thinkingDurationMs"] == 2140
+    assert "unread" not in transcript.header
+    cut = parse((SAMPLES / "cursor-broken-state-cut-short.vscdb").read_bytes())
+    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said not read, over its text
+
+
+def test_an_opencode_message_s_and_part_s_other_fields_are_details_and_its_steps_the_last_message_s():
+    from tests.conftest import SAMPLES
+    transcript = parse((SAMPLES / "opencode-1.2-export.json").read_bytes())
+    attached = next(m for m in transcript.messages if m.content == "[file: shop/rates.py]")
+    assert attached.meta.details["source"]["path"] == "shop/rates.py"
+    stepped = [m for m in transcript.messages if m.meta and m.meta.details and "parts" in m.meta.details]
+    assert stepped and stepped[0].meta.details["parts"][0] == {
+        "type": "step-start", "snapshot": "5d1c8a7e3f2b9d4c6a0e8f1b3d5a7c9e2f4b6d80"}
+    assert transcript.header["session"]["slug"] == "brisk-otter" and "unread" not in transcript.header
+    stored = parse((SAMPLES / "opencode-1.2-sessions-subagent.db").read_bytes())
+    assert stored.header["project"]["worktree"] == "/home/ana/src/shop"

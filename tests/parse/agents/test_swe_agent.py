@@ -196,3 +196,39 @@ def test_a_retrying_agent_s_attempts_follow_the_kept_one_and_set_the_others_asid
     assert "Attempt 1 of 2" in only(transcript, "W-SESSION-FORK").message
     reply = next(m for m in transcript.messages if m.is_reply and not m.aside)
     assert reply.meta.duration_ms == 1500
+
+
+def _written(transcript, message):
+    start, end = message.meta.details["content"]["$source"]
+    return json.loads(transcript.source[start:end])
+
+
+def test_what_the_model_wrote_whole_and_the_task_s_template_are_kept_as_written():
+    transcript = sample("swe-agent-0.7-text-commands.traj")
+    answer = next(m for m in transcript.messages if m.role == "assistant" and m.meta and m.meta.details)
+    assert _written(transcript, answer).startswith("DISCUSSION\nFirst I'll open the rates module.")
+    task = next(m for m in transcript.messages if m.role == "user" and m.meta and m.meta.details)
+    assert "Here's the issue text" in _written(transcript, task)
+
+
+def test_a_step_keeps_what_the_history_does_not_hold_and_info_s_other_members_are_in_the_header():
+    transcript = sample("swe-agent-0.7-text-commands.traj")
+    steps = [m.meta.details["step"] for m in transcript.messages if m.meta and m.meta.details
+             and "step" in m.meta.details]
+    assert steps[0]["observation"].startswith("[File: /shop/shop/rates.py (4 lines total)]")
+    assert transcript.header["info"] == {"model_stats": {"total_cost": 3.12}}
+
+
+def test_a_history_item_s_member_no_table_names_is_kept_unread():
+    transcript = parse(swe([{"role": "system", "content": "You are an agent."},
+                            {"role": "user", "content": "<pr_description>\nFix it\n</pr_description>",
+                             "x_later": "a later member"}]))
+    assert transcript.header["unread"] == [{"history item": 2, "members": {"x_later": "a later member"}}]
+
+
+def test_a_mini_swe_agent_message_s_extra_is_its_details_and_info_s_config_the_header_s():
+    transcript = sample("mini-swe-agent-2.1-text-based-limits.traj.json")
+    refused = next(m for m in transcript.messages if m.meta and m.meta.details
+                   and m.meta.details.get("extra", {}).get("interrupt_type") == "FormatError")
+    assert refused.meta.details["extra"]["model_response"].startswith("I think the fix is to use Decimal")
+    assert transcript.header["info"]["config"]["agent_type"] == "minisweagent.agents.interactive.InteractiveAgent"

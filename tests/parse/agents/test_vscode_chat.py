@@ -140,3 +140,35 @@ def test_a_file_named_inside_the_answer_stays_in_its_text():
                                                   {"kind": "codeblockUri", "uri": {"path": "/w/x"}},
                                                   markdown(" to round half up.")))))
     assert [m.content for m in transcript.messages] == ["go", "I changed `rates.py` to round half up."]
+
+
+def test_what_the_chat_drew_for_a_call_is_its_details_and_the_request_s_result_the_answer_s():
+    transcript = sample(WHOLE)
+    call = next(message for message in transcript.messages if message.recipient == "functions.run_in_terminal")
+    assert call.meta.details["pastTenseMessage"]["value"] == "Ran `python -m pytest -q tests/test_rates.py`"
+    assert call.meta.details["toolSpecificData"]["terminalCommandState"]["exitCode"] == 0
+    carrier = next(message for message in transcript.messages if message.meta and message.meta.usage)
+    assert carrier.meta.details["details"] == "Claude Sonnet 4.5 • 1x"
+    assert carrier.meta.details["usage"]["promptTokenDetails"][1]["label"] == "Tool Results"
+    assert "promptTokens" not in carrier.meta.details["usage"]  # read: it is the usage
+
+
+def test_the_session_s_agents_and_input_state_are_in_the_header():
+    header = sample(LOG).header
+    assert header["input_state"]["selectedModel"]["metadata"]["name"] == "Claude Sonnet 4.5"
+    assert [agent["extensionDisplayName"] for agent in header["agents"]] == ["GitHub Copilot Chat"]
+    assert "unread" not in header
+
+
+def test_a_member_of_a_request_or_a_part_that_no_table_names_is_kept_unread():
+    part = {**markdown("Done."), "x_note": "a later build's member"}
+    transcript = parse(json.dumps(session(request("Hi", part, x_flag="something new"))))
+    assert transcript.header["unread"] == [{"request": 1, "members": {
+        "x_flag": "something new", "response": {"[0]": {"x_note": "a later build's member"}}}}]
+    assert "W-JSON-UNREAD" in codes(transcript)
+
+
+def test_a_log_line_with_a_member_no_change_has_is_kept_unread():
+    text = changes({"kind": 0, "v": session(request("Hi", markdown("Done.")))},
+                   {"kind": 1, "k": ["customTitle"], "v": "Greeting", "x_written_by": "a later build"})
+    assert parse(text).header["unread"] == [{"line": 2, "members": {"x_written_by": "a later build"}}]

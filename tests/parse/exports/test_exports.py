@@ -128,3 +128,10 @@ def test_choosing_a_message_follows_every_branch_that_leads_to_it():
     assert aside_for(forks, parents, parents) == {1, 3, 4}  # the newest branch at each fork
     assert aside_for(forks, parents, parents, chosen=3) == {2, 4}
     assert aside_for(forks, parents, parents, chosen=1, default={1: 4}) == {2, 3}
+
+
+def test_a_claude_ai_block_s_summaries_and_a_tool_use_s_line_are_its_message_s_details():
+    transcript = parse((SAMPLES / "claude-ai-export-branches-tools-attachments.json").read_bytes())
+    details = [m.meta.details for m in transcript.conversations[0].messages if m.meta and m.meta.details]
+    assert {"summaries": [{"summary": "Looking up the timetable."}]}.items() <= details[1].items()
+    assert details[2]["message"] == "Searching the web"

@@ -1,7 +1,9 @@
 """The accounting rule of the JSON readers: every string value of a JSON input is in the debug view's model of it
 (a message's body or fields, its meta, the header, a diagnostic), on every JSON and JSON Lines sample and on
-generated documents of every shape. A value counts when it is 12 characters or more and no id, timestamp, type tag
-or opaque blob (tests/harness/leaves.py); text a diagnostic says was not read (broken JSON) is named by it.
+generated documents of every shape; a zip archive's or a SQLite database's samples by each member's values (an
+archive's files, a database's rows), as the viewer unpacks them. A value counts when it is 12 characters or more
+and no id, timestamp, type tag or opaque blob (tests/harness/leaves.py); text a diagnostic says was not read
+(broken JSON) is named by it.
 bench/nothing_lost.py measures the same over the rendered debug view."""
 from __future__ import annotations
 
@@ -17,31 +19,35 @@ from tests.conftest import SAMPLES
 from tests.harness import framework_shapes
 from tests.harness.agents import claude_code
 from tests.harness.exports import chatgpt_export
-from tests.harness.leaves import Haystack, Leaf, input_leaves
+from tests.harness.leaves import Haystack, Leaf, file_leaves, input_leaves
 from tests.parse.json.shapes import SHAPES
 from viewer import formats
+from viewer.bundles.pack import packed
 from viewer.model import Transcript
 from viewer.parse import parse
 
 JSON_DIALECTS = [dialect for dialect in formats.DIALECTS if dialect.json_escapes]
 """The importers that read JSON: the json dialect and its shapes, event logs, agents' sessions, chat exports."""
-UNREAD = ("W-JSON-SYNTAX",)
-"""Diagnostics that say the text they cover was not read."""
+UNREAD = ("W-JSON-SYNTAX", "W-BUNDLE-MEMBER")
+"""Diagnostics that say the text they cover was not read: broken JSON, and a member of a bundle (a file of a
+folder, a table or a row of a database) its reader names as one it does not read, kept in the source."""
 
 
 def _samples() -> list[Path]:
     found = {path for dialect in JSON_DIALECTS for pattern in (*dialect.samples, *(
         glob for shape in dialect.shapes for glob in shape.samples)) for path in SAMPLES.glob(pattern)}
-    return sorted(path for path in found if path.suffix != ".eval")  # a zip archive is no JSON text
+    return sorted(found)
 
 
 def model_text(transcript: Transcript) -> str:
     """Everything the debug view's model holds of an input, as one text: each message's body, fields and meta,
-    each header, declared tools and diagnostic, a dataset's own and its conversations'."""
+    each header, declared tools, sub-agent thread (its title) and diagnostic, a dataset's own and its
+    conversations'."""
     said: list[str] = []
     for part in (transcript, *transcript.conversations):
         said.append(json.dumps(part.header, ensure_ascii=False, default=str))
         said.append(json.dumps(part.tools, ensure_ascii=False, default=str))
+        said.append(json.dumps([thread.to_json() for thread in part.threads], ensure_ascii=False))
         said.extend(diagnostic.message for diagnostic in part.diagnostics)
         for message in part.messages:
             said.extend(field or "" for field in (message.content, message.role, message.name, message.recipient,
@@ -63,13 +69,15 @@ def _resolved(value, source: str):
     return value
 
 
-def lost(text: str, transcript: Transcript) -> list[Leaf]:
-    """The counted values of the input that its model holds nowhere, and no diagnostic says were not read."""
+def lost(text: str | list[Leaf], transcript: Transcript) -> list[Leaf]:
+    """The counted values of the input (its text, or its leaves) that its model holds nowhere, and no diagnostic
+    says were not read."""
+    leaves = input_leaves(text) if isinstance(text, str) else text
     held = Haystack(model_text(transcript))
     unread = "".join(transcript.source[start:end] for part in (transcript, *transcript.conversations)
                      for diagnostic in part.diagnostics if diagnostic.code in UNREAD
                      for start, end in [diagnostic.span])
-    return [leaf for leaf in input_leaves(text) if not held.holds(leaf)
+    return [leaf for leaf in leaves if not held.holds(leaf)
             and json.dumps(leaf.value, ensure_ascii=False)[1:-1] not in unread and not _a_copy(leaf)]
 
 
@@ -83,11 +91,9 @@ def _a_copy(leaf: Leaf) -> bool:
     return any(pattern.fullmatch(leaf.path) for pattern in COPIES)
 
 
-NOT_YET = {
-    "claude-ai-export-branches-tools-attachments.json": "Claude.ai export: a thinking block's `summaries` and a "
-                                                        "tool_use block's `message` are read by no one",
-}
-"""Samples of JSON importers outside the JSON dialect that still lose values (the chat exports' readers): listed so that the test fails when one is fixed, and the entry goes."""
+NOT_YET: dict[str, str] = {}
+"""Samples of JSON importers that still lose values, each with why: listed so that the test fails when one is
+fixed, and the entry goes."""
 
 
 def _expected(path: Path):
@@ -97,8 +103,8 @@ def _expected(path: Path):
 
 @pytest.mark.parametrize("sample", [_expected(path) for path in _samples()], ids=lambda path: path.name)
 def test_every_value_of_a_json_sample_is_in_its_model(sample):
-    text = sample.read_text(encoding="utf-8")
-    missing = lost(text, parse(text))
+    data = sample.read_bytes()
+    missing = lost(file_leaves(data), parse(data))
     assert not missing, [(leaf.path, leaf.value[:80]) for leaf in missing]
 
 
@@ -155,3 +161,12 @@ def test_a_value_counted_here_is_found_only_where_the_model_holds_it():
     emptied = parse(json.dumps({"messages": [{"role": "user", "content": "Something else entirely"}]}))
     assert [leaf.value for leaf in lost(text, emptied)] == ["What the model holds", "Only in the header"]
 
+
+
+def test_each_member_of_an_archive_is_counted_on_its_own():
+    session = json.dumps({"type": "user", "uuid": "u1", "parentUuid": None, "sessionId": "s1",
+                          "message": {"role": "user", "content": "What the session holds"}})
+    data = packed([("s1.jsonl", session.encode()), ("notes/extra.json", b'{"note": "A second file of the folder"}')])
+    assert [(leaf.path, leaf.value) for leaf in file_leaves(data)] == [
+        ("notes/extra.json:$.note", "A second file of the folder"),
+        ("s1.jsonl:$.message.content", "What the session holds")]

@@ -94,6 +94,7 @@ class _Reader:
         first = len(self.session.messages)
         if not isinstance(kind, str) or source not in SOURCES:
             what = f"A line {type_phrase(kind, value)}" + ("" if source in SOURCES else " from an unknown source")
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
         elif kind == "USER_INPUT":
             self._user_input(line, text or "")

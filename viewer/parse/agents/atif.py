@@ -14,6 +14,12 @@ Each step has `step_id`, `timestamp`, `source` and `message` (text, or text and 
 A result's `subagent_trajectory_ref` names the sub-agent that call started: its trajectory, embedded in
 `subagent_trajectories` (v1.7) or given beside this one (a JSON array of trajectories, the main one first), is
 read as that call's thread; a trajectory only named (`trajectory_path` of a file not given) is W-SESSION-THREAD.
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): what a step says beside what is read (its reasoning
+effort, its count of model calls, the rest of its metrics, of its calls and of its results) is its first message's
+details; what a trajectory says of its agent and its totals beside what is read (the tools it declared, its
+steps' count, its extra) is the header's `trajectory`, a sub-agent's under `thread_headers`. A member no table
+here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import broken_off, line_of, located, read_document, read_located
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims, unclaimed
 from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.pieces import call, context, cost_of, count, failed, reasoning, reply, said
 from viewer.parse.agents.session import Session
@@ -38,6 +44,21 @@ from viewer.parse.options import ParseOptions
 STEP_DEPTH = 5
 """A step's members, its calls and results, and theirs keep spans when it gives several messages."""
 SOURCES = ("system", "user", "agent")
+TRAJECTORY_READ = ("schema_version", "session_id", "trajectory_id", "notes", "continued_trajectory_ref", "steps",
+                   "subagent_trajectories", "agent.name", "agent.version", "agent.model_name", "agent.extra.cwd",
+                   *(f"final_metrics.total_{key}" for key in ("prompt_tokens", "cached_tokens", "completion_tokens",
+                                                              "cost_usd")))
+TRAJECTORY_KEPT = ("agent", "final_metrics", "extra")
+"""What a trajectory says beside what is read: the header's `trajectory`, less what is read."""
+STEP_READ = ("step_id", "timestamp", "source", "message", "model_name", "reasoning_content", "is_copied_context",
+             "tool_calls[].tool_call_id", "tool_calls[].function_name", "tool_calls[].arguments",
+             "observation.results[].source_call_id", "observation.results[].content",
+             "observation.results[].subagent_trajectory_ref", "observation.results[].extra.is_error",
+             *(f"metrics.{key}" for key in ("prompt_tokens", "completion_tokens", "cached_tokens", "cost_usd",
+                                            "extra.cache_creation_input_tokens")))
+STEP_KEPT = ("reasoning_effort", "llm_call_count", "metrics", "tool_calls", "observation", "extra")
+"""What a step says beside what is read: its first message's details, less what is read (a user's `extra` is
+read as context)."""
 
 
 @dataclass(slots=True)
@@ -68,7 +89,7 @@ def parse_atif(text: str, options: ParseOptions) -> Transcript:
         messages = tuple(reader.finished())
         diagnostics = [*problems, *reader.session.diagnostics]
         return Transcript(dialect="atif", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header(main), threads=tuple(reader.threads),
+                          header=reader.session.with_unread(reader.header(main)), threads=tuple(reader.threads),
                           frame=reader.session.frame([], diagnostics))
 
 
@@ -114,8 +135,18 @@ class _Reader:
         self.usage_of: dict[int, Usage] = {}
         self._read: set[int] = set()
         """The trajectories (by their place in `others`) read as threads."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its step says beside what is read."""
+        self.kept: dict[str | None, dict[str, Any]] = {}
+        """What each trajectory (None: the main one; else by its thread) says beside what is read."""
 
     def trajectory(self, trajectory: _Trajectory, thread: str | None) -> None:
+        value = {key: member.node.value for key, member in trajectory.members.items()}
+        self.session.account(Line(1, trajectory.node.span, value, self.text),
+                             claims(*TRAJECTORY_READ, *TRAJECTORY_KEPT), "trajectory")
+        rest = unclaimed({key: value[key] for key in TRAJECTORY_KEPT if key in value}, claims(*TRAJECTORY_READ))
+        if rest:
+            self.kept[thread] = rest
         agent = trajectory.get("agent")
         model = agent.get("model_name") if isinstance(agent, dict) else None
         for number, step in enumerate(trajectory.steps):
@@ -129,9 +160,21 @@ class _Reader:
     def _step(self, line: Line, thread: str | None, model: str | None) -> None:
         value = line.value
         kind = value.get("source")
+        self.session.account(line, claims(*STEP_READ, *STEP_KEPT), "step")
+        first = len(self.session.messages)
+        self._step_messages(line, thread, model)
+        read = claims(*STEP_READ, *(("extra",) if kind == "user" else ()))
+        said = unclaimed({key: value[key] for key in STEP_KEPT if key in value}, read)
+        if said and len(self.session.messages) > first and kind in SOURCES:
+            self.details[first] = said
+
+    def _step_messages(self, line: Line, thread: str | None, model: str | None) -> None:
+        value = line.value
+        kind = value.get("source")
         copied = value.get("is_copied_context") is True
         first = len(self.session.messages)
         if kind not in SOURCES:
+            self.session.shown_whole(line)
             self._add(line, JsonObject(value, line.span), [drafts.unclassified(
                 "unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", f"A step whose source is {kind!r}")])
         else:
@@ -245,7 +288,7 @@ class _Reader:
         for message, line in zip(self.session.messages, self.session.lines):
             timestamp = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
             meta = Meta(timestamp=timestamp, model=self.model_of.get(message.index),
-                        usage=self.usage_of.get(message.index))
+                        usage=self.usage_of.get(message.index), details=self.details.get(message.index))
             message = replace_fields(message, thread=self.thread_of.get(message.index),
                                      meta=None if meta == NOTHING else meta)
             done.append(message)
@@ -277,6 +320,11 @@ class _Reader:
         responses = sum(1 for index in self.usage_of if index not in self.thread_of)
         if responses:
             header["responses"] = responses
+        if self.kept.get(None):
+            header["trajectory"] = self.kept[None]
+        threads = {thread: {"trajectory": kept} for thread, kept in self.kept.items() if thread is not None}
+        if threads:
+            header["thread_headers"] = threads
         return header
 
 

@@ -14,6 +14,14 @@ Lines (fields as Claude Code writes them; any may be missing in some version):
 
 `isMeta` lines and compaction summaries (`isCompactSummary`) are injected context (intent `context`). The
 messages of sub-agents and the tree of `parentUuid` are read by threads.py and tree.py; metadata by meta.py.
+
+Every line is accounted for (docs/architecture.md, "Nothing lost"): the session's facts (working folder, git
+branch, version, user type, permission mode) are the header's from the first line that has them, and a line
+whose fact differs keeps it in its first message's details, as it keeps its flags, a system line's level and a
+compaction's metadata beyond what its diagnostic says; what a response's usage says beside the counts is the
+details of the message that carries it; a queued input is kept in the header's `bookkeeping`. File-history
+snapshots (the app's backups: names, versions and times) are frame. A member no table here names is kept in the
+header's `unread`.
 """
 from __future__ import annotations
 
@@ -25,9 +33,9 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Diagnostic, Message, Meta, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Line, claims, claims_by, read_lines
 from viewer.parse.agents.meta import claude_meta
-from viewer.parse.agents.records import details
+from viewer.parse.agents.records import details, rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.threads import Threads
 from viewer.parse.agents.tree import Tree
@@ -45,8 +53,32 @@ from viewer.parse.options import ParseOptions
 
 QUIET_LINES = ("file-history-snapshot", "queue-operation")
 """Line types that record the agent's bookkeeping (file backups, queued input), no conversation."""
-HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version"}
-"""Line fields that describe the session, kept in the header (shown in the debug view) from the first line."""
+HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version",
+               "userType": "user_type", "permissionMode": "permission_mode"}
+"""Line fields that describe the session, kept in the header (shown in the debug view) from the first line; a
+later line whose value differs keeps it in its details."""
+LINE_DETAILS = ("isVisibleInTranscriptOnly", "isApiErrorMessage", "level", "compactMetadata")
+"""What a line says of its message beside it: kept in its first message's details (a compaction's metadata less
+what W-SESSION-COMPACTED says)."""
+MESSAGE_DETAILS = ("stop_sequence", "container", "context_management")
+"""What an API message says beside what the metadata reads."""
+USAGE_READ = claims("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+_ENVELOPE = ("type", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "timestamp", "isSidechain", "agentId",
+             "requestId", *HEADER_KEYS)
+_MESSAGE = ("message.role", "message.type", "message.content", "message.id", "message.model", "message.stop_reason",
+            "message.usage", "isMeta", "isCompactSummary", "toolUseResult", *(f"message.{key}" for key in
+                                                                              MESSAGE_DETAILS))
+CLAIMS = claims_by("type", {
+    "user": _MESSAGE,
+    "assistant": _MESSAGE,
+    "system": ("content", "subtype", "isMeta", "toolUseID"),
+    "summary": ("summary", "leafUuid"),
+    "file-history-snapshot": ("*",),
+    "queue-operation": ("operation", "content"),
+}, common=(*_ENVELOPE, *LINE_DETAILS))
+"""What the reader reads of a line, by its type: a response's usage is read on its last line (its earlier lines'
+are the same response's usage as it streamed); a summary's `leafUuid` and a system line's `toolUseID` name other
+lines, as ids do."""
 USER_INTENTS = {"typed": None, "command": None, "injected": "context", "interrupted": "context"}
 
 
@@ -54,15 +86,15 @@ def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Claude Code session log. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         lines, unreadable = read_lines(text)
-        reader = _Reader(Session(text, kept=_kept))
-        for line in lines:
+        session = Session(text, kept=_kept)
+        reader = _Reader(session)
+        for line in session.accounted(lines, CLAIMS):
             reader.line(line)
-        session = reader.session
-        messages, structure = _structure(session, reader.results)
+        messages, structure = _structure(session, reader.results, reader.details)
         diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
         return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | structure.totals, threads=tuple(structure.threads.threads),
-                          frame=session.frame(reader.quiet, diagnostics))
+                          header=session.with_unread(reader.header | structure.totals),
+                          threads=tuple(structure.threads.threads), frame=session.frame(reader.quiet, diagnostics))
 
 
 KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "isSidechain", "agentId")
@@ -91,9 +123,11 @@ class _Structure(NamedTuple):
     diagnostics: list[Diagnostic]
 
 
-def _structure(session: Session, results: dict[int, dict[str, Any]]) -> tuple[tuple[Message, ...], _Structure]:
+def _structure(session: Session, results: dict[int, dict[str, Any]], noted: dict[int, dict[str, Any]]) \
+        -> tuple[tuple[Message, ...], _Structure]:
     """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics.
-    `results`: what each line's `toolUseResult` holds beside its replies' text, by line number."""
+    `results`: what each line's `toolUseResult` holds beside its replies' text, by line number; `noted`: what a
+    line says of its first message beside it, by line number."""
     messages, lines = session.messages, session.lines
     threads = Threads(messages, lines)
     main = [index for index in range(len(messages)) if index not in threads.of]
@@ -104,9 +138,17 @@ def _structure(session: Session, results: dict[int, dict[str, Any]]) -> tuple[tu
     aside = set().union(*(tree.aside for tree in trees))
     metas, totals = claude_meta(messages, lines)
     for index, message in enumerate(messages):
+        said = dict(noted.pop(lines[index].number, None) or {})
         kept = results.pop(lines[index].number, None) if message.is_reply else None
         if kept is not None:
-            metas[index] = dataclasses.replace(metas[index] or Meta(), details={"toolUseResult": kept})
+            said["toolUseResult"] = kept
+        meta = metas[index]
+        if meta is not None and meta.usage is not None:
+            body = lines[index].value.get("message")
+            rest = rest_details(body, ("usage",), {"usage": USAGE_READ}) if isinstance(body, dict) else None
+            said.update(rest or {})
+        if said:
+            metas[index] = dataclasses.replace(meta or Meta(), details=said)
     forks = [fork.to_json() for tree in trees for fork in tree.forks]
     if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
         totals = {**totals, FORKS_KEY: forks}
@@ -123,19 +165,16 @@ class _Reader:
         self.session = session
         self.header: dict[str, Any] = {"producer": "claude-code"}
         self.quiet: list[tuple[int, int]] = []
-        self._wanted = dict(HEADER_KEYS)
-        """The header's facts not found yet."""
         self._responses: dict[str, int] = {}
         """The turn of each API response (`message.id`) read so far."""
         self.results: dict[int, Any] = {}
         """Line number -> what its `toolUseResult` holds that its replies' text does not (`_result_left`)."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Line number -> what it says of its first message beside it (LINE_DETAILS, a session fact changed)."""
 
     def line(self, line: Line) -> None:
         kind = line.value.get("type")
-        if self._wanted:  # the session's facts, from the first lines that have them
-            for key in list(self._wanted):
-                if isinstance(line.value.get(key), str) and line.value[key]:
-                    self.header[self._wanted.pop(key)] = line.value[key]
+        self._facts(line)
         if kind == "assistant" or kind == "user":
             self._message_line(line, kind)
         elif kind == "system":
@@ -144,10 +183,36 @@ class _Reader:
             self._add(line, [_text_piece("system", line.get("summary"), name="summary")])
         elif kind in QUIET_LINES:
             self.quiet.append(line.span)
+            if kind == "queue-operation":
+                kept = {key: line.value[key] for key in ("operation", "content") if not empty(line.value.get(key))}
+                if kept:
+                    self.header.setdefault("bookkeeping", []).append({"line": line.number, "type": kind, **kept})
         else:
             what = f"A line {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)])
+
+    def _facts(self, line: Line) -> None:
+        """The session's facts from the first line that has each; what a line says beside its message, and a fact
+        it gives otherwise than the header, kept in its details."""
+        value = line.value
+        said: dict[str, Any] = {}
+        for key, name in HEADER_KEYS.items():
+            fact = value.get(key)
+            if not isinstance(fact, str) or not fact:
+                continue
+            if name not in self.header:
+                self.header[name] = fact
+            elif fact != self.header[name] and key != "sessionId":
+                said[key] = fact
+        said.update(rest_details(value, LINE_DETAILS, {"compactMetadata": _COMPACTION_READ}) or {})
+        body = value.get("message")
+        rest = rest_details(body, MESSAGE_DETAILS, {}) if isinstance(body, dict) else None
+        if rest:
+            said["message"] = rest
+        if said:
+            self.details[line.number] = said
 
     def _message_line(self, line: Line, kind: str) -> None:
         if not isinstance(line.get("message"), dict):
@@ -308,6 +373,10 @@ def _user_text(text: str, span, injected: bool, source: JsonObject) -> Draft:
 def _text_piece(role: str, value: Any, name: str | None = None) -> Draft:
     return Draft(dict(role=role, name=name, channel="final", content=flat_text(value) if value is not None else "",
                       end="end"), None)
+
+
+_COMPACTION_READ = claims("trigger", "preTokens")
+"""What W-SESSION-COMPACTED says of a compaction's metadata."""
 
 
 def _compaction(metadata: Any) -> str:

@@ -21,11 +21,14 @@ from viewer.bundles import Bundle, Member, is_bundle, read_bundle
 from viewer.model import Diagnostic, Thread, Transcript, make_diagnostic
 from viewer.parse.agents.claude_code import parse_claude_code
 from viewer.parse.bundles import TITLE_CHARS, blanked, finished, rehomed, titled
+from viewer.parse.bundles.threads import THREAD_HEADERS
 from viewer.parse.options import ParseOptions
 
 SUBAGENT_LOG = re.compile(r"(?:^|/)subagents/agent-([^/]+)\.jsonl$")
 SUBAGENT_META = re.compile(r"(?:^|/)subagents/agent-([^/]+)\.meta\.json$")
 OLD_SUBAGENT_LOG = re.compile(r"(?:^|/)agent-[^/]+\.jsonl$")
+META_READ = ("agentType", "description", "toolUseId")
+"""What the reader reads of a sub-agent's meta file: its thread's title and call."""
 _SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -80,16 +83,24 @@ def _with_metas(session: Transcript, text: str, metas: dict[str, Member]) -> Tra
         if message.thread is not None:
             first.setdefault(message.thread, message.index)
     threads, found, problems = [], set(), []
+    kept: dict[str, dict[str, Any]] = {}
     for thread in session.threads:
         member = metas.get(thread.id)
         meta = _meta(text, member, problems) if member is not None else {}
+        rest = {key: value for key, value in meta.items() if key not in META_READ}
+        if rest:  # what the meta file says beside the title and the call (how deep the sub-agent was spawned)
+            kept[thread.id] = {"meta": rest}
         call = calls.get(meta.get("toolUseId")) if isinstance(meta.get("toolUseId"), str) else None
         if call is not None and thread.call is None:
             found.add(first.get(thread.id))
         threads.append(Thread(thread.id, call if call is not None else thread.call, _title(meta) or thread.title))
     diagnostics: list[Diagnostic] = [d for d in session.diagnostics
                                      if not (d.code == "W-SESSION-THREAD" and d.message_index in found)]
-    return dataclasses.replace(session, threads=tuple(threads), diagnostics=tuple([*diagnostics, *problems]))
+    header = session.header
+    if kept:
+        header = {**header, THREAD_HEADERS: {**header.get(THREAD_HEADERS, {}), **kept}}
+    return dataclasses.replace(session, threads=tuple(threads), diagnostics=tuple([*diagnostics, *problems]),
+                               header=header)
 
 
 def _meta(text: str, member: Member, problems: list[Diagnostic]) -> dict[str, Any]:

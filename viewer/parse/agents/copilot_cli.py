@@ -141,6 +141,7 @@ class _Reader:
         self._now = text_of(line.get("timestamp"))  # read now: the session keeps nothing of a line once read
         if not isinstance(kind, str) or not isinstance(data, dict):
             what = f"A line {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what + " (a Copilot CLI event has a type and a data object)")])
             return
@@ -151,6 +152,7 @@ class _Reader:
             self._quiet(line, kind, data)
         else:
             what = f"A Copilot CLI event {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, data, line.span, "W-JSON-UNKNOWN-ITEM", what)])
 
     def _quiet(self, line: Line, kind: str, data: dict[str, Any]) -> None:

@@ -13,6 +13,13 @@ Messages are read by `created_at`, then row order; each row is one turn. A tool 
 screen shows: diffs, the file) is the debug view's only. A compaction's summary, which the model read as the
 user's, is injected context; a `canceled` finish is an interruption. A sub-agent's session is a thread started by
 the call its id names.
+
+Every row is accounted for (docs/architecture.md, "Nothing lost"): what a session's row says beside what is read
+(its title as Crush wrote it, its todo list, its message count) is its header's `session`, the files it read (the
+`read_files` table) its `read_files`; what a message's row says beside its parts (its provider, when it finished)
+and a tool result's `metadata` are the message's details. The `files` table (the versions of the files the agent
+wrote) is no conversation: named as not read, kept in the source. A column no table here names is kept in the
+header's `unread`.
 """
 from __future__ import annotations
 
@@ -22,8 +29,9 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Transcript, Usage, make_diagnostic
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
                                         table, unreadable)
@@ -35,6 +43,15 @@ from viewer.parse.options import ParseOptions
 TITLE_SESSION = "title-"
 AGENT_SESSION = "$$"
 ROLES = ("user", "assistant", "tool", "system")
+SESSION_FACTS = ("title", "message_count", "updated_at", "todos")
+SESSION_CLAIMS = claims("id", "parent_session_id", "prompt_tokens", "completion_tokens", "cost", "created_at",
+                        "summary_message_id", *SESSION_FACTS)
+"""What the reader reads of a session's row, and the facts it keeps in the header's `session`."""
+MESSAGE_DETAILS = ("provider", "updated_at", "finished_at")
+MESSAGE_CLAIMS = claims("id", "session_id", "role", "parts", "model", "created_at", "is_summary_message",
+                        *MESSAGE_DETAILS)
+"""What it reads of a message's row (its parts by their kinds), and what it keeps in its first message's
+details."""
 
 
 def parse_crush(text: str, options: ParseOptions) -> Transcript:
@@ -51,8 +68,13 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
         by_session.setdefault(line.get("session_id"), []).append(line)
     for id, lines in by_session.items():
         if id not in sessions:
-            problems += [make_diagnostic("W-JSON-SHAPE", line.span, "This message belongs to no session of the "
+            problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This message belongs to no session of the "
                                                                      "store; it was not read.") for line in lines]
+    files: dict[Any, list[dict[str, Any]]] = {}
+    read_files = table(bundle, "read_files")
+    for line in rows(text, read_files, problems):
+        files.setdefault(line.get("session_id"), []).append({key: value for key, value in line.value.items()
+                                                             if key != "session_id"})
     read = Sessions()
     for id, session in sessions.items():
         if id.startswith(TITLE_SESSION):  # the title generator's exchange: Crush never shows it
@@ -61,11 +83,11 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
             continue
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("title") if isinstance(session.get("title"), str) and session.get("title") else None
-        read.add(id, _session(text, session, sorted(by_session.get(id, []), key=_created)), parent,
+        read.add(id, _session(text, session, sorted(by_session.get(id, []), key=_created), files.get(id)), parent,
                  title if parent is None else _agent_title(title))
     understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#goose_db_version"))]
-    return read.assembled("crush", text, bundle, _agent_call, read=[m for m in (sessions_member, messages_member)
-                          if m is not None], understood=understood, problems=problems)
+    return read.assembled("crush", text, bundle, _agent_call, read=[m for m in (sessions_member, messages_member,
+                          read_files) if m is not None], understood=understood, problems=problems)
 
 
 def _created(line: Line) -> int:
@@ -83,21 +105,32 @@ def _agent_call(parent: Transcript, child: str) -> int | None:
     return call_with_id(parent, call_id) if found else None
 
 
-def _session(text: str, session: Line, lines: list[Line]) -> Transcript:
+def _session(text: str, session: Line, lines: list[Line], files: list[dict[str, Any]] | None) -> Transcript:
     builder = Session(text)
+    builder.account(session, SESSION_CLAIMS, "sessions row")
+    noted: dict[int, dict[str, Any]] = {}
     for line in lines:
-        builder.add_line(line, _pieces(line, builder), builder.next_turn())
+        builder.account(line, MESSAGE_CLAIMS, "messages row")
+        pieces = _pieces(line, builder)
+        notes = [piece.fields.pop("details", None) for piece in pieces]
+        first = len(builder.messages)
+        builder.add_line(line, pieces, builder.next_turn())
+        said = rest_details(line.value, MESSAGE_DETAILS, {}) or {}
+        for offset, note in enumerate(notes):
+            if note or said and offset == 0:
+                noted[first + offset] = {**(said if offset == 0 else {}), **(note or {})}
     messages = []
     for message, line in zip(builder.messages, builder.lines):
         stop = _finish(decoded(line.get("parts")))
         meta = Meta(timestamp=iso_time(line.get("created_at")),
                     model=line.get("model") if isinstance(line.get("model"), str) and line.get("model") else None,
-                    stop_reason=stop if message.role == "assistant" else None)
+                    stop_reason=stop if message.role == "assistant" else None, details=noted.get(message.index))
         messages.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     header = {"producer": "crush", "session_id": session.get("id"), "created": iso_time(session.get("created_at")),
-              **_totals(session, messages)}
+              **_totals(session, messages), "session": rest_details(session.value, SESSION_FACTS, {}),
+              "read_files": files}
     return Transcript(dialect="crush", source=text, messages=tuple(messages), diagnostics=tuple(builder.diagnostics),
-                      header={key: value for key, value in header.items() if value is not None},
+                      header=builder.with_unread({key: value for key, value in header.items() if value is not None}),
                       frame=builder.frame([], builder.diagnostics))
 
 
@@ -162,6 +195,9 @@ def _result(data: dict, span, builder: Session) -> Draft:
     content = data.get("content") if isinstance(data.get("content"), str) else shown_json(data.get("content"))
     reply = drafts.reply(builder.tool_named(call_id) or (f"functions.{data['name']}" if isinstance(
         data.get("name"), str) else None), content, None, call_id)
+    metadata = decoded(data.get("metadata")) if data.get("metadata") else None
+    if metadata is not None:  # what Crush's screen shows of the result (a diff, the file), never the model's
+        reply.fields["details"] = {"metadata": metadata}
     if data.get("is_error") is True:
         reply.problems.append(Pending("W-TOOL-ERROR", f"The tool reported a failure: {content[:200]}", span))
     return reply

@@ -17,6 +17,12 @@ The table `ItemTable` (the editor's settings, and its sign-in tokens) is not rea
 A chat's assistant bubbles after a user bubble are one turn: its text before a tool use is a preamble. A tool use
 is a call and, from the same bubble, its reply; a cancelled or rejected one is said to be. A sub-agent's chat (a
 `task_v2` call names it `subComposerId`) is a thread of its parent.
+
+Every chat and bubble is accounted for (docs/architecture.md, "Nothing lost"): what a chat's record says beside
+what is read (its mode, the context it was given, the lines it changed, how full its context window was) is its
+header's `composer`; what a bubble says beside its message (the model, when it completed, how long it thought, its
+context) and a tool use's other fields are its first message's details. A member no table here names is kept in
+the header's `unread`.
 """
 from __future__ import annotations
 
@@ -24,8 +30,9 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, call_with_id, decoded, iso_time, not_a_database, rows, table
 from viewer.parse.common import Pending, shown_json
@@ -34,6 +41,31 @@ from viewer.parse.json.source import Draft
 from viewer.parse.options import ParseOptions
 
 COMPOSER, BUBBLE, CONTEXT = "composerData:", "bubbleId:", "messageRequestContext:"
+COMPOSER_READ = ("_v", "composerId", "name", "createdAt", "status", "modelConfig.modelName",
+                 "fullConversationHeadersOnly", "conversation", "subComposerIds", "workspaceIdentifier.uri.fsPath")
+"""What the reader reads of a chat's record (its bubbles' headers name them; the record's version is a tag)."""
+COMPOSER_FACTS = ("lastUpdatedAt", "context", "contextTokenLimit", "contextTokensUsed", "filesChangedCount",
+                  "totalLinesAdded", "totalLinesRemoved", "forceMode", "unifiedMode", "isAgentic", "hasChangedContext",
+                  "hasLoaded", "isReadingLongFile", "modelConfig", "workspaceIdentifier", "richText", "text",
+                  "generatingBubbleIds", "codeBlockData", "originalFileStates", "newlyCreatedFiles",
+                  "newlyCreatedFolders", "capabilities", "conversationMap", "isArchived", "isDraft")
+"""What a chat's record says beside that (Cursor's composerData): kept in its header's `composer`, less what is
+read (`text` and `richText` there are what was typed and not sent)."""
+BUBBLE_READ = ("_v", "type", "bubbleId", "text", "richText", "thinking.text", "thinking.signature",
+               "toolFormerData.name", "toolFormerData.toolCallId", "toolFormerData.rawArgs", "toolFormerData.params",
+               "toolFormerData.result", "toolFormerData.status", "toolFormerData.userDecision",
+               "errorDetails.error", "errorDetails.message", "tokenCount.inputTokens", "tokenCount.outputTokens",
+               "createdAt", "requestId", "usageUuid")
+"""What the reader reads of a bubble (`richText` is its text as the editor's rich text; the request's and usage
+record's uuids name them)."""
+BUBBLE_FACTS = ("toolFormerData", "errorDetails", "thinking", "modelInfo", "thinkingDurationMs", "completedAtMs",
+                "context", "capabilityType", "unifiedMode", "isAgentic", "isRefunded", "useWeb",
+                "attachedHumanChanges", "existedPreviousTerminalCommand", "existedSubsequentTerminalCommand",
+                "workspaceUris")
+"""What a bubble says beside that (less what is read of a tool use, an error, a thinking): its details."""
+_ROW = claims("key", *(f"value.{path}" for path in (*COMPOSER_READ, *COMPOSER_FACTS)))
+_BUBBLE_ROW = claims("key", *(f"value.{path}" for path in (*BUBBLE_READ, *BUBBLE_FACTS)))
+_CONTEXT_ROW = claims("key", "value")
 
 
 def parse_cursor(text: str, options: ParseOptions) -> Transcript:
@@ -65,6 +97,8 @@ def parse_cursor(text: str, options: ParseOptions) -> Transcript:
 def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set[str]) -> Transcript:
     value = composer.get("value")
     builder = Session(text)
+    builder.account(composer, _ROW, "cursorDiskKV row")
+    noted: dict[int, dict] = {}
     model = (value.get("modelConfig") or {}).get("modelName") if isinstance(value.get("modelConfig"), dict) else None
     headers = value.get("fullConversationHeadersOnly")
     inline = value.get("conversation") if isinstance(value.get("conversation"), list) else []
@@ -77,23 +111,31 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
         bubble = line.get("value") if line is not None else header if not headers else None
         if not isinstance(bubble, dict):
             builder.diagnostics.append(make_diagnostic(
-                "W-JSON-SHAPE", line.span if line is not None else composer.span,
+                "W-JSON-SYNTAX" if line is not None else "W-JSON-SHAPE",
+                line.span if line is not None else composer.span,
                 f"The chat names a message ({bubble_id}) whose record is " + (
                     "not valid JSON (cut short as it was written?)" if line is not None else "missing") +
                 "; it was not read."))
             used.add(key)
             continue
         used.add(key)
+        if line is not None:
+            builder.account(line, _BUBBLE_ROW, "cursorDiskKV row")
         line = line or composer
         if bubble.get("type") == 1:
             turn = builder.next_turn()
+        first = len(builder.messages)
         builder.add_line(line, _pieces(bubble, line.span, builder), turn)
+        said = rest_details(bubble, BUBBLE_FACTS, claims(*BUBBLE_READ))
+        if said and len(builder.messages) > first:
+            noted[first] = said
         tokens = _tokens(bubble)
         if tokens is not None and builder.messages:
             usages[len(builder.messages) - 1] = tokens
         context = by_key.get(f"{CONTEXT}{id}:{bubble_id}")
         if context is not None:
             used.add(f"{CONTEXT}{id}:{bubble_id}")
+            builder.account(context, _CONTEXT_ROW, "cursorDiskKV row")
             builder.add_line(context, [Draft(dict(role="user", name="context", channel="final", content=shown_json(
                 context.get("value")), end="end", intent="context"), None)], turn)
     if value.get("status") == "aborted":
@@ -103,14 +145,15 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
     for message, line in zip(builder.messages, builder.lines):
         bubble = line.get("value") if isinstance(line.get("value"), dict) else {}
         meta = Meta(timestamp=iso_time(bubble.get("createdAt")), usage=usages.get(message.index),
-                    model=model if message.role == "assistant" else None)
+                    model=model if message.role == "assistant" else None, details=noted.get(message.index))
         messages.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     workspace = value.get("workspaceIdentifier") if isinstance(value.get("workspaceIdentifier"), dict) else {}
     uri = workspace.get("uri") if isinstance(workspace.get("uri"), dict) else {}
     header = {"producer": "cursor", "session_id": id, "cwd": uri.get("fsPath"),
-              "created": iso_time(value.get("createdAt")), **usage_totals(usages.values(), [model] if model else [])}
+              "created": iso_time(value.get("createdAt")), **usage_totals(usages.values(), [model] if model else []),
+              "composer": rest_details(value, COMPOSER_FACTS, claims(*COMPOSER_READ))}
     return Transcript(dialect="cursor", source=text, messages=tuple(messages), diagnostics=tuple(builder.diagnostics),
-                      header={key: value for key, value in header.items() if value is not None},
+                      header=builder.with_unread({key: value for key, value in header.items() if value is not None}),
                       frame=builder.frame([composer.span], builder.diagnostics))
 
 

@@ -9,14 +9,20 @@ source; the shape is what the tools that read these files agree on.
   without ids), `thinking` where a build writes it. The transcripts record no tool results: calls stay
   unanswered.
 - `turn_ended`: frame; `aborted` is W-SESSION-INTERRUPTED, `error` a hidden system message with W-API-ERROR.
-  `metadata` lines are frame; any other line is a hidden message with W-JSON-UNKNOWN-ITEM.
+  `metadata` lines are frame, what they hold kept in the header's `metadata`; any other line is a hidden message
+  with W-JSON-UNKNOWN-ITEM.
+
+Every line is accounted for (docs/architecture.md, "Nothing lost"): a member no table here names is kept in the
+header's `unread`.
 """
 from __future__ import annotations
 
 import re
+from typing import Any
+
 from viewer.model import Transcript
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
 from viewer.parse.agents.records import anthropic_blocks, member_object, read_record
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, shown_json
@@ -27,6 +33,15 @@ from viewer.parse.options import ParseOptions
 
 _QUERY = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.DOTALL)
 ANSWER = dict(role="assistant", channel="final", end="end")
+MESSAGE_CLAIMS = claims("role", "message.role", "message.content")
+"""What the reader reads of a message line (its blocks by their kinds)."""
+EVENT_CLAIMS = claims_by("type", {"turn_ended": ("status", "error"), "metadata": ("*",)}, common=("type",))
+"""What it reads of any other line: how a turn ended; a metadata line is kept whole in the header."""
+
+
+def _claims(line: Line) -> Claims:
+    return MESSAGE_CLAIMS if line.get("role") in ("user", "assistant") and isinstance(line.get("message"), dict) \
+        else EVENT_CLAIMS(line)
 
 
 def parse_cursor_agent(text: str, options: ParseOptions) -> Transcript:
@@ -35,15 +50,16 @@ def parse_cursor_agent(text: str, options: ParseOptions) -> Transcript:
         lines, unreadable = read_lines(text)
         session = Session(text)
         quiet: list[tuple[int, int]] = []
-        for line in lines:
-            _line(session, line, quiet)
+        header: dict[str, Any] = {"producer": "cursor-agent"}
+        for line in session.accounted(lines, _claims):
+            _line(session, line, quiet, header)
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect="cursor-agent", source=text, messages=tuple(session.messages),
-                          diagnostics=tuple(diagnostics), header={"producer": "cursor-agent"},
+                          diagnostics=tuple(diagnostics), header=session.with_unread(header),
                           frame=session.frame(quiet, diagnostics))
 
 
-def _line(session: Session, line: Line, quiet: list[tuple[int, int]]) -> None:
+def _line(session: Session, line: Line, quiet: list[tuple[int, int]], header: dict[str, Any]) -> None:
     value = line.value
     role, kind = value.get("role"), value.get("type")
     if role in ("user", "assistant") and isinstance(value.get("message"), dict):
@@ -55,8 +71,12 @@ def _line(session: Session, line: Line, quiet: list[tuple[int, int]]) -> None:
         _turn_ended(session, line, quiet)
     elif kind == "metadata":
         quiet.append(line.span)
+        kept = {key: item for key, item in value.items() if key != "type"}
+        if kept:
+            header.setdefault("metadata", []).append(kept)
     else:
         what = f"A line {type_phrase(kind if kind is not None else role, value)}"
+        session.shown_whole(line)
         session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)],
                          session.next_turn())
 

@@ -123,6 +123,7 @@ class _Reader:
                                                       "history the model saw next.", line.span)])
         else:
             what = f"A line {type_phrase(kind, value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
         for index in range(first, len(self.session.messages)):
             self.metas.setdefault(index, Meta(timestamp=timestamp))
@@ -154,6 +155,7 @@ class _Reader:
         role = value["message"].get("role")
         if role not in ("user", "assistant"):
             what = f"A message of role {role!r}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", role, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
             return
         source, found = read_record(line.text, line, lambda source: _pieces(source, role, self.session))

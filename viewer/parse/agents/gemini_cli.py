@@ -281,6 +281,7 @@ class _Reader:
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(value.get('type'), value)}"
+            self.session.shown_whole(line)
             self.session.add_line(line, [drafts.unclassified("unknown", value.get("type"), value, line.span,
                                                              "W-JSON-UNKNOWN-ITEM", what)], self.session.next_turn())
 
@@ -304,6 +305,7 @@ class _Reader:
                 self._note(record, kind)
             else:
                 what = f"A message record {type_phrase(kind, value)}"
+                self.session.shown_whole(line)
                 self.session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span,
                                                                  "W-JSON-UNKNOWN-ITEM", what)],
                                       self.session.next_turn())

@@ -15,6 +15,13 @@ summary) is injected context; a notification shown to the user alone is a hidden
 come back in `user` rows of `toolResponse` items, paired with their `toolRequest` by id; an MCP tool's content
 carries an audience, and what the model read is the reply. A sub-agent session is a thread of its parent,
 started by the call in the parent's delegating message; hidden sessions are not read.
+
+Every row is accounted for (docs/architecture.md, "Nothing lost"): what a session's row says beside what is read
+(its description, type, mode, extensions' data such as the todo list, the recipe's other fields, the model's
+configuration, the last turn's tokens) is its header's `session`; the `usage_ledger`'s rows, each request's model,
+tokens and cost, its header's `usage_ledger`; what a message's row says beside its content (its tokens, its
+metadata) and what a tool's result showed the user alone are the message's details. A message whose session has
+no row is named as not read. A column no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -24,8 +31,9 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Transcript, Usage
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
                                         table, unreadable)
@@ -38,6 +46,24 @@ from viewer.parse.options import ParseOptions
 HIDDEN_SESSIONS = ("hidden",)
 """Session types Goose itself never lists or shows (a terminal's background session is still the user's)."""
 TABLES = ("sessions", "messages", "sqlite_schema")
+SESSION_READ = ("id", "name", "working_dir", "recipe_json.instructions", "model_config_json.model_name",
+                "provider_name", "created_at", "parent_session_id", "parent_delegation.parent_delegate_message_id",
+                *(f"accumulated_{key}" for key in ("input_tokens", "output_tokens", "cache_read_tokens",
+                                                   "cache_write_tokens", "total_tokens", "cost")))
+"""What the reader reads of a session's row (the accumulated total is the sum of the counts read)."""
+SESSION_FACTS = ("description", "user_set_name", "session_type", "updated_at", "extension_data", "total_tokens",
+                 "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "schedule_id",
+                 "recipe_json", "user_recipe_values_json", "model_config_json", "goose_mode", "archived_at",
+                 "project_id", "parent_delegation")
+"""The rest of a session's row that Goose writes (schema 17): kept in the header's `session`, less what is
+read."""
+SESSION_CLAIMS = claims(*SESSION_READ, *SESSION_FACTS)
+MESSAGE_DETAILS = ("tokens", "metadata_json")
+MESSAGE_CLAIMS = claims("id", "message_id", "session_id", "role", "content_json", "created_timestamp", "timestamp",
+                        *MESSAGE_DETAILS)
+"""What it reads of a message's row (`timestamp` is `created_timestamp` again, as SQLite's text); its tokens and
+its metadata beside what is read are its first message's details."""
+METADATA_READ = claims("metadata_json.userVisible", "metadata_json.agentVisible")
 
 
 def parse_goose(text: str, options: ParseOptions) -> Transcript:
@@ -53,8 +79,14 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
     for line in rows(text, messages_member, problems):
         by_session.setdefault(line.get("session_id"), []).append(line)
     for orphan in (lines for id, lines in by_session.items() if id not in sessions):
-        problems.extend(Pending("W-JSON-SHAPE", "This message belongs to no session of the store; it was not "
-                                                "read.", line.span).at(None) for line in orphan)
+        problems.extend(Pending("W-BUNDLE-MEMBER", "This message belongs to no session of the store; it was not "
+                                                   "read.", line.span).at(None) for line in orphan)
+    ledger: dict[str, list[dict[str, Any]]] = {}
+    ledger_member = table(bundle, "usage_ledger")
+    for line in rows(text, ledger_member, problems):
+        kept = {key: value for key, value in line.value.items() if key not in ("id", "session_id")
+                and value is not None}
+        ledger.setdefault(line.get("session_id"), []).append(kept)
     read, started_by = Sessions(), {}
     requests = _requests(line for lines in by_session.values() for line in lines)
     for id, session in sessions.items():
@@ -63,11 +95,11 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
         started_by[id] = requests.get(delegated)
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("name") if isinstance(session.get("name"), str) and session.get("name") else None
-        read.add(id, _session(text, session, _ordered(by_session.get(id, []))), parent, title)
+        read.add(id, _session(text, session, _ordered(by_session.get(id, [])), ledger.get(id)), parent, title)
     understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#schema_version"))]
     return read.assembled("goose", text, bundle, lambda parent, child: call_with_id(parent, started_by.get(child)),
-                          read=[m for m in (sessions_member, messages_member) if m is not None], understood=understood,
-                          problems=problems)
+                          read=[m for m in (sessions_member, messages_member, ledger_member) if m is not None],
+                          understood=understood, problems=problems)
 
 
 def _ordered(lines: list[Line]) -> list[Line]:
@@ -77,8 +109,9 @@ def _ordered(lines: list[Line]) -> list[Line]:
     return sorted(lines, key=key)
 
 
-def _session(text: str, session: Line, lines: list[Line]) -> Transcript:
+def _session(text: str, session: Line, lines: list[Line], ledger: list[dict[str, Any]] | None) -> Transcript:
     builder = Session(text)
+    builder.account(session, SESSION_CLAIMS, "sessions row")
     config = decoded(session.get("model_config_json"))
     model = config.get("model_name") if isinstance(config, dict) and isinstance(config.get("model_name"), str) else None
     recipe = decoded(session.get("recipe_json"))
@@ -86,19 +119,29 @@ def _session(text: str, session: Line, lines: list[Line]) -> Transcript:
     if isinstance(instructions, str) and instructions:
         builder.add_line(session, [Draft(dict(role="system", name="recipe", channel="final", content=instructions,
                                               end="end"), None)], builder.next_turn())
+    noted: dict[int, dict[str, Any]] = {}
     for line in lines:
+        builder.account(line, MESSAGE_CLAIMS, "messages row")
         pieces = _pieces(line, builder)
+        first = len(builder.messages)
+        notes = [piece.fields.pop("details", None) for piece in pieces]
         builder.add_line(line, pieces, builder.next_turn())
+        said = rest_details(line.value, MESSAGE_DETAILS, METADATA_READ)
+        for offset, note in enumerate(notes):
+            if note or said and offset == 0:
+                noted[first + offset] = {**((said or {}) if offset == 0 else {}), **(note or {})}
     messages = []
     for message, line in zip(builder.messages, builder.lines):
         meta = Meta(timestamp=iso_time(line.get("created_timestamp")) if line is not session else None,
-                    model=model if message.role == "assistant" else None)
+                    model=model if message.role == "assistant" else None, details=noted.get(message.index))
         messages.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     header = {"producer": "goose", "session_id": session.get("id"), "cwd": session.get("working_dir"),
               "provider": session.get("provider_name"), "created": iso_time(session.get("created_at")),
-              **_totals(session, model)}
+              **_totals(session, model), "session": rest_details(session.value, SESSION_FACTS,
+                                                                 claims(*SESSION_READ)),
+              "usage_ledger": ledger}
     return Transcript(dialect="goose", source=text, messages=tuple(messages), diagnostics=tuple(builder.diagnostics),
-                      header={key: value for key, value in header.items() if value is not None},
+                      header=builder.with_unread({key: value for key, value in header.items() if value is not None}),
                       frame=builder.frame([], builder.diagnostics))
 
 
@@ -140,8 +183,11 @@ def _item(item: Any, role: str, injected: bool, span, builder: Session) -> list[
         return [Draft(dict(role=role, channel="final", content=placeholder("image", item), end="end",
                            intent="context" if injected else None), None)]
     if kind == "systemNotification":
-        return [Draft(dict(role="system", name="notification", channel="final", content=str(item.get("msg", "")),
-                           end="end"), None)]
+        piece = Draft(dict(role="system", name="notification", channel="final", content=str(item.get("msg", "")),
+                           end="end"), None)
+        if isinstance(item.get("notificationType"), str):
+            piece.fields["details"] = {"notificationType": item["notificationType"]}
+        return [piece]
     what = f"A content item {type_phrase(kind, item)}"
     return [drafts.unclassified(role, kind, item, span, "W-JSON-UNKNOWN-PART", what)]
 
@@ -169,11 +215,16 @@ def _response(item: dict, span, builder: Session) -> Draft:
     result = item.get("toolResult") if isinstance(item.get("toolResult"), dict) else {}
     value = result.get("value")
     failed = result.get("status") == "error" or isinstance(value, dict) and value.get("isError") is True
+    shown_to_user: list[Any] = []
     if isinstance(value, dict) and isinstance(value.get("content"), list):
         text = _for_the_model(value["content"])
+        shown_to_user = [part for part in value["content"] if isinstance(part, dict)
+                         and isinstance(part.get("text"), str) and part["text"] not in text]
     else:
         text = result.get("error") if isinstance(result.get("error"), str) else shown_json(value)
     piece = drafts.reply(builder.tool_named(call_id), text, None, call_id)
+    if shown_to_user:  # what the tool showed the user alone (an MCP result's `audience: ["user"]`)
+        piece.fields["details"] = {"content": shown_to_user}
     if failed:
         piece.problems.append(Pending("W-TOOL-ERROR", f"The tool reported a failure: {text[:200]}", span))
     return piece

@@ -12,10 +12,16 @@ line after a `{"type": "metadata", "protocol_version"}` line (missing in the old
   (`parent_tool_call_id`): its events are a thread of their own, named by `agent_id`.
 - Approvals, questions, notifications, plans, hooks, retries and MCP loading are bookkeeping (frame); anything
   else is kept hidden, with W-JSON-UNKNOWN-ITEM. The system prompt is in `context.jsonl`, not here.
+
+Every line is accounted for (docs/architecture.md, "Nothing lost"): what a call's and a result's payloads say
+beside the call and the output (the UI's display of a result, extras) is their details, what a status update
+says of the context window its step's; a bookkeeping event's payload (an approval asked, a question, a plan) is
+kept in the header's `bookkeeping`; a member no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,8 +30,9 @@ from msgspec.structs import replace as replace_fields
 from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.kimi_code import kimi_usage
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, read_lines
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts
@@ -38,6 +45,29 @@ DIALECT = "kimi-cli"
 BOOKKEEPING = ("TurnEnd", "StepRetry", "CompactionBegin", "ApprovalRequest", "ApprovalResponse", "QuestionRequest",
                "QuestionResponse", "Notification", "PlanDisplay", "BtwBegin", "BtwEnd", "HookTriggered",
                "HookResolved", "MCPLoadingBegin", "MCPLoadingEnd", "MCPLoadingProgress", "ApprovalRequestResolved")
+CALL_DETAILS = ("extras",)
+RESULT_DETAILS = ("display", "extras")
+"""What a result's `return_value` holds beside the output and the message for the model: what the UI displayed."""
+STATUS_DETAILS = ("context_usage", "context_tokens", "max_context_tokens", "plan_mode", "mcp_status")
+"""What a status update says beside the step's usage: how full the context window was, the plan mode."""
+PAYLOAD_CLAIMS: dict[str, tuple[str, ...]] = {
+    "TurnBegin": ("user_input",),
+    "SteerInput": ("user_input",),
+    "StepBegin": ("n",),
+    "ContentPart": ("type", "text", "think", "encrypted", "image_url"),
+    "ToolCall": ("type", "function.name", "function.arguments", *CALL_DETAILS),
+    "ToolCallPart": ("arguments_part",),
+    "ToolResult": ("return_value.is_error", "return_value.output", "return_value.message",
+                   *(f"return_value.{key}" for key in RESULT_DETAILS)),
+    "StatusUpdate": ("token_usage.input_other", "token_usage.output", "token_usage.input_cache_read",
+                     "token_usage.input_cache_creation", *STATUS_DETAILS),
+    "StepInterrupted": (),
+    "CompactionEnd": (),
+    **dict.fromkeys(BOOKKEEPING, ("*",)),
+}
+"""What the reader reads of each event's payload (a step's number is the turn's; ids are the source's); a
+bookkeeping event's payload is kept whole in the header."""
+SUB_AGENT = ("agent_id", "parent_tool_call_id", "task_tool_call_id", "subagent_type", "event.type")
 
 
 @dataclass(slots=True)
@@ -56,15 +86,40 @@ def parse_kimi_cli(text: str, options: ParseOptions) -> Transcript:
     """Read a Kimi CLI wire. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         lines, unreadable = read_lines(text)
-        reader = _Wire(Session(text))
-        for line in lines:
+        session = Session(text)
+        reader = _Wire(session)
+        for line in session.accounted(lines, _claims):
             reader.line(line)
-        session = reader.session
         messages = reader.finished()
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usage.values()),
+                          header=session.with_unread(reader.header | usage_totals(reader.usage.values())),
                           threads=tuple(reader.threads.values()), frame=session.frame(reader.quiet, diagnostics))
+
+
+def _claims(line: Line) -> Claims:
+    """What the reader reads of a line: the metadata's version; an event's payload by its type, a sub-agent's
+    event's by its own."""
+    if line.get("type") == "metadata":
+        return _METADATA
+    message = line.get("message")
+    kind = message.get("type") if isinstance(message, dict) else None
+    payload = message.get("payload") if isinstance(message, dict) else None
+    event = payload.get("event") if kind == "SubagentEvent" and isinstance(payload, dict) else None
+    inner = event.get("type") if isinstance(event, dict) else None
+    return _event_claims(kind if isinstance(kind, str) else None, inner if isinstance(inner, str) else None)
+
+
+_METADATA = claims("type", "protocol_version")
+
+
+@functools.cache
+def _event_claims(kind: str | None, inner: str | None) -> Claims:
+    if kind == "SubagentEvent":
+        paths = (*SUB_AGENT, *(f"event.payload.{path}" for path in PAYLOAD_CLAIMS.get(inner or "", ())))
+    else:
+        paths = PAYLOAD_CLAIMS.get(kind or "", ())
+    return claims("timestamp", "message.type", *(f"message.payload.{path}" for path in paths))
 
 
 def seconds(value: Any) -> str | None:
@@ -85,6 +140,10 @@ class _Wire:
         self.responses: dict[int, str] = {}
         self.calls: dict[str, int] = {}
         """A call id -> the index of its call."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its event said beside it."""
+        self.status: dict[int, dict[str, Any]] = {}
+        """Message index -> what the latest status update of its step said of the context (as `usage`)."""
 
     def line(self, line: Line) -> None:
         if line.get("type") == "metadata":
@@ -97,6 +156,7 @@ class _Wire:
         payload = message.get("payload") if isinstance(message, dict) else None
         if not isinstance(kind, str) or not isinstance(payload, dict):
             what = f"A line {type_phrase(line.get('type'), line.value)}"
+            self.session.shown_whole(line)
             self._add(line, self.agents[None], [drafts.unclassified("unknown", kind, line.value, line.span,
                                                                     "W-JSON-UNKNOWN-ITEM", what)], new_turn=True)
             return
@@ -136,8 +196,11 @@ class _Wire:
             self.quiet.append(line.span)
         elif kind in BOOKKEEPING:
             self.quiet.append(line.span)
+            if payload:
+                self.header.setdefault("bookkeeping", []).append({"line": line.number, "type": kind, **payload})
         else:
             what = f"An event of type {kind!r}"
+            self.session.shown_whole(line)
             self._add(line, agent, [drafts.unclassified("unknown", kind, payload, line.span, "W-JSON-UNKNOWN-ITEM",
                                                         what)], new_turn=True)
 
@@ -146,7 +209,9 @@ class _Wire:
         name = payload.get("agent_id") if isinstance(payload.get("agent_id"), str) else "sub-agent"
         call = payload.get("parent_tool_call_id") or payload.get("task_tool_call_id")
         if name not in self.threads:
-            self.threads[name] = Thread(name, self.calls.get(call) if isinstance(call, str) else None)
+            kind = payload.get("subagent_type")
+            self.threads[name] = Thread(name, self.calls.get(call) if isinstance(call, str) else None,
+                                        kind if isinstance(kind, str) and kind else None)
             if self.threads[name].call is None:
                 self.session.diagnostics.append(make_diagnostic(
                     "W-SESSION-THREAD", line.span, "This sub-agent's events name no call of this session that "
@@ -156,6 +221,7 @@ class _Wire:
         kind = event.get("type") if isinstance(event, dict) else None
         inner = event.get("payload") if isinstance(event, dict) else None
         if not isinstance(kind, str) or not isinstance(inner, dict):
+            self.session.shown_whole(line)
             self._add(line, agent, [drafts.unclassified("unknown", kind, payload, line.span, "W-JSON-UNKNOWN-ITEM",
                                                         "A sub-agent event with no type")], new_turn=True)
             return
@@ -170,7 +236,7 @@ class _Wire:
         piece = drafts.call(recipient, arguments if isinstance(arguments, str) else "" if arguments is None
                             else flat_text(arguments), None, call_id)
         self.session.note_call(call_id, recipient)
-        self._add(line, agent, [piece])
+        self._add(line, agent, [piece], details=rest_details(payload, CALL_DETAILS, {}))
         agent.last_call = len(self.session.messages) - 1
         if call_id is not None:
             self.calls.setdefault(call_id, agent.last_call)
@@ -195,7 +261,7 @@ class _Wire:
         if value.get("is_error") is True:
             tool = f"The tool {name}" if name else "The tool"
             piece.problems.append(Pending("W-TOOL-ERROR", f"{tool} reported a failure (is_error).", line.span))
-        self._add(line, agent, [piece])
+        self._add(line, agent, [piece], details=rest_details(value, RESULT_DETAILS, {}))
 
     def _status(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
         """The usage of the step so far, on its last message (a later update of one step replaces it)."""
@@ -205,12 +271,18 @@ class _Wire:
             for index in said:
                 self.usage.pop(index, None)
             self.usage[said[-1]] = usage
+        status = rest_details(payload, STATUS_DETAILS, {})
+        if status and said:
+            for index in said:
+                self.status.pop(index, None)
+            self.status[said[-1]] = status
         if isinstance(payload.get("message_id"), str):
             for index in said:
                 self.responses[index] = payload["message_id"]
         self.quiet.append(line.span)
 
-    def _add(self, line: Line, agent: _Agent, found: list[Draft], new_turn: bool = False) -> None:
+    def _add(self, line: Line, agent: _Agent, found: list[Draft], new_turn: bool = False,
+             details: dict[str, Any] | None = None) -> None:
         if new_turn or agent.step is None:
             turn = self.session.next_turn()
         else:
@@ -218,6 +290,8 @@ class _Wire:
         first = len(self.session.messages)
         self.session.add_line(line, found, turn)
         made = range(first, len(self.session.messages))
+        if details and made:
+            self.details[first] = details
         if not new_turn:
             agent.said.extend(made)
         if agent.thread is not None:
@@ -234,7 +308,8 @@ class _Wire:
             duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
                 else None
             meta = Meta(timestamp=timestamp, usage=self.usage.get(message.index),
-                        response=self.responses.get(message.index), duration_ms=duration)
+                        response=self.responses.get(message.index), duration_ms=duration,
+                        details={**self.details.get(message.index, {}), **self.status.get(message.index, {})} or None)
             done.append(replace_fields(message, meta=None if meta == NOTHING else meta,
                                        thread=self.thread_of.get(message.index)))
         return tuple(done)

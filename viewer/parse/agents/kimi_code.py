@@ -29,6 +29,7 @@ from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -44,8 +45,7 @@ IMAGE_PARTS = {"image_url": "image_url", "audio_url": "input_audio", "video_url"
 """Kimi's media parts, as the media placeholder knows them."""
 
 
-READ_WHOLE = ("context.append_message", "context.append_loop_event", "context.apply_compaction")
-"""Lines whose object the reader reads as messages (a message, an event of the agent's loop, a compaction)."""
+_ENVELOPE = ("type", "time", "agentId")
 _BOOKKEEPING = claims_by("type", {
     "metadata": ("protocol_version", "created_at"),
     "config.update": ("modelAlias", "profileName", "systemPrompt"),
@@ -54,22 +54,40 @@ _BOOKKEEPING = claims_by("type", {
     "turn.ended": ("error",),
     "task.started": ("info",),
     "turn.prompt": ("input", "origin"),
-}, common=("type", "time", "agentId"))
-_READ_WHOLE = claims("*")
+}, common=_ENVELOPE)
+"""What the reader reads of the bookkeeping lines (a prompt's input is the user message the context appends next:
+shown there); of any other line its envelope, the rest kept in the header's `unread` (a line of an unknown type
+that is not dotted is shown whole)."""
+ORIGIN_READ = ("kind", "variant", "phase")
+MESSAGE_CLAIMS = claims(*_ENVELOPE, "message.role", "message.content", "message.toolCallId", "message.origin",
+                        *(f"message.toolCalls[].{key}" for key in ("type", "name", "arguments", "function.name",
+                                                                   "function.arguments")))
+"""What the reader reads of a message the context appends (its origin's other members are its details)."""
+STEP_DETAILS = ("providerFinishReason", "rawFinishReason", "llmFirstTokenLatencyMs", "llmStreamDurationMs")
+"""What a step's end says beside its usage, id and finish reason: kept in its last message's details."""
+_STEPPED = ("event.uuid", "event.turnId", "event.step", "event.stepUuid")
+EVENT_CLAIMS = claims_by("event.type", {
+    "step.begin": _STEPPED,
+    "content.part": (*_STEPPED, "event.part"),
+    "tool.call": (*_STEPPED, "event.name", "event.args"),
+    "tool.result": ("event.parentUuid", "event.result.output", "event.result.note", "event.result.isError"),
+    "step.end": (*_STEPPED, "event.finishReason", *(f"event.usage.{key}" for key in (
+        "inputOther", "output", "inputCacheRead", "inputCacheCreation")), *(f"event.{key}" for key in STEP_DETAILS)),
+}, common=(*_ENVELOPE, "event.type"))
+"""What it reads of an event of the agent's loop, by its type (uuids name other events, as ids do; a part is read
+by its kind, an unknown one shown whole); an event of an unknown type is shown whole."""
+COMPACTION_CLAIMS = claims(*_ENVELOPE, "summary.content")
 
 
 def _claims(line: Line) -> Claims:
-    """What the reader reads of a line: all of a line it reads as messages, and of its bookkeeping (every other
-    dotted type, frame) what the header says; the rest of those is kept in the header's `unread`."""
     kind = line.get("type")
-    if kind in READ_WHOLE or not isinstance(kind, str) or ("." not in kind and kind != "metadata"):
-        return _READ_WHOLE
-    return _BOOKKEEPING(line) if kind in _BOOKKEEPING_TYPES else claims("type", "time", "agentId")
-
-
-_BOOKKEEPING_TYPES = ("metadata", "config.update", "usage.record", "llm.request", "turn.ended", "task.started",
-                      "turn.prompt")
-"""(A prompt's input is the user message the context appends next: shown there.)"""
+    if kind == "context.append_message":
+        return MESSAGE_CLAIMS
+    if kind == "context.append_loop_event":
+        return EVENT_CLAIMS(line)
+    if kind == "context.apply_compaction":
+        return COMPACTION_CLAIMS
+    return _BOOKKEEPING(line)
 
 
 def parse_kimi_code(text: str, options: ParseOptions) -> Transcript:
@@ -121,6 +139,8 @@ class _Wire:
         self.responses: dict[int, str] = {}
         self.stops: dict[int, str] = {}
         self.sub_agents: dict[str, str] = {}
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its line said beside it (a step's latencies, a message's origin)."""
 
     def line(self, line: Line) -> None:
         kind = line.get("type")
@@ -160,6 +180,7 @@ class _Wire:
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)], self.session.next_turn())
 
@@ -183,7 +204,11 @@ class _Wire:
                                                                                        "object; it was skipped."))
             return
         source, found = self.session.read(line, "message", lambda source: _context_message(source, self.session))
+        first = len(self.session.messages)
         self._add(line, found, self.session.next_turn(), source.problems)
+        origin = rest_details(body, ("origin",), claims(*(f"origin.{key}" for key in ORIGIN_READ)))
+        if origin and len(self.session.messages) > first:
+            self.details[first] = origin
 
     def _event(self, line: Line) -> None:
         event = line.get("event")
@@ -201,6 +226,7 @@ class _Wire:
             return
         if kind not in ("content.part", "tool.call", "tool.result"):
             what = f"A loop event {type_phrase(kind, event)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, event, line.span, "W-JSON-UNKNOWN-ITEM", what)],
                       self.session.next_turn())
             return
@@ -227,6 +253,9 @@ class _Wire:
             last = said[-1]
             if usage is not None:
                 self.usage[last] = usage
+            ended = rest_details(event, STEP_DETAILS, {})
+            if ended:
+                self.details[last] = {**self.details.get(last, {}), **ended}
             for index in said:
                 if isinstance(event.get("messageId"), str):
                     self.responses[index] = event["messageId"]
@@ -279,7 +308,8 @@ class _Wire:
                 else None
             index = message.index
             meta = Meta(timestamp=timestamp, model=self.models.get(index), usage=self.usage.get(index),
-                        response=self.responses.get(index), stop_reason=self.stops.get(index), duration_ms=duration)
+                        response=self.responses.get(index), stop_reason=self.stops.get(index), duration_ms=duration,
+                        details=self.details.get(index))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return tuple(done)
 

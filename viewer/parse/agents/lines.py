@@ -140,16 +140,18 @@ def _rest(item: Any, tree: Claims) -> Any:
 
 def claims_by(key: str, table: dict[str, tuple[str, ...]], common: tuple[str, ...] = ()) -> Callable[[Line], Claims]:
     """What a reader reads of each line, by the line's type (its member `key`, dotted for a nested one): the type's
-    paths in `table` and the `common` ones every line has. A line of a type the table does not name is the
-    reader's to show whole (an unknown event is a hidden message of its raw JSON), so it claims all of it."""
+    paths in `table` and the `common` ones every line has. Fail closed: of a line of a type the table does not
+    name, only the `common` paths are claimed, so that a type its reader reads but its table forgets is never
+    counted as read whole; a reader that shows such a line whole (an unknown event as a hidden message of its raw
+    JSON) says so (`Session.shown_whole`)."""
     trees = {kind: claims(*common, *paths) for kind, paths in table.items()}
-    whole = claims("*")
+    rest = claims(*common) if common else {}
     steps = key.split(".")
 
     def claims_of(line: Line) -> Claims:
         kind: Any = line.value
         for step in steps:
             kind = kind.get(step) if isinstance(kind, dict) else None
-        return trees.get(kind, whole) if isinstance(kind, str) else whole
+        return trees.get(kind, rest) if isinstance(kind, str) else rest
 
     return claims_of

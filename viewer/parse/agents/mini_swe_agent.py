@@ -18,6 +18,13 @@
 messages (told by their shape), the assistant's command is its ```` ```bash ```` block, and the submission is
 the last `user` message (`info.submission`).
 `info`: `model_stats` (`instance_cost`, `api_calls`), `config.model.model_name`, `mini_version`, `exit_status`.
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): what a message's `extra` records beside what is read (the
+raw response's model and id, an interruption's type, a format error's model answer) is its first message's
+details; what the model wrote whole, shown cut into its plan and its command, and the first user message, shown cut
+into the task and its template, are kept as written there too (by their span); `info`'s other members (the run's
+configuration: its templates, its classes, its environment) are the header's `info`. A member no table here names
+is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -30,11 +37,12 @@ from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import Document, located, node_at, read_document, read_located
 from viewer.parse.agents.instance import task_pieces
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims, unclaimed
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.pieces import (
     call, context, cost_of, epoch_time, failed, litellm_usage, reasoning, reply, said, shown)
 from viewer.parse.agents.pieces import submission as answer
+from viewer.parse.agents.records import by_reference
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.strings import StringOffsets
 from viewer.parse.common import Pending
@@ -53,6 +61,16 @@ SHOWN_INTERRUPTIONS = {"UserInterruption": "The user interrupted the agent here.
 """Harness messages that carry what the user typed (and whether they interrupted the agent to type it)."""
 SUBMITTED = "Submitted"
 ITEM_DEPTH = 3
+DOCUMENT = claims("info", "messages", "trajectory_format", "instance_id")
+MESSAGE_READ = ("role", "content", "tool_calls", "tool_call_id", "reasoning_content", "reasoning", "thinking_blocks",
+                "extra.timestamp", "extra.cost", "extra.response.usage")
+"""What the reader reads of a message; the rest of its `extra` is its details (of an assistant's, less the raw
+response's choices, which are the message again: a format error's keep the answer the harness refused)."""
+MESSAGE_KEPT = ("extra", "provider_specific_fields", "function_call", "annotations")
+"""A message's members kept in its details, less what is read: the harness's `extra`, and what LiteLLM's message
+holds beside the OpenAI fields."""
+INFO_READ = claims("mini_version", "exit_status", "submission", "model_stats.instance_cost", "model_stats.api_calls",
+                   "config.model.model_name")
 
 
 def parse_mini_swe_agent(text: str, options: ParseOptions) -> Transcript:
@@ -60,12 +78,16 @@ def parse_mini_swe_agent(text: str, options: ParseOptions) -> Transcript:
     with collector_paused:  # see viewer/model/collector.py
         document = read_document(text, 2, ("messages",))
         reader = _Reader(Session(text), document)
+        if document.members:
+            reader.session.account(Line(1, document.span, {key: member.node.value for key, member in
+                                                          document.members.items()}, text), DOCUMENT, "document")
         for number, item in enumerate(document.listed("messages")):
             reader.message(Line(number + 1, item.span, item.value, text))
         messages = tuple(reader.finished())
         diagnostics = [*document.diagnostics, *reader.session.diagnostics]
         return Transcript(dialect="mini-swe-agent", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header(messages), frame=reader.session.frame([], diagnostics))
+                          header=reader.session.with_unread(reader.header(messages)),
+                          frame=reader.session.frame([], diagnostics))
 
 
 class _Reader:
@@ -79,6 +101,8 @@ class _Reader:
         self._task_read = False
         self._waiting: list[tuple[str, str | None]] = []
         """Calls of a text-based model waiting for their output: (call id, tool)."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its message records beside what is read."""
 
     def message(self, line: Line) -> None:
         value = line.value
@@ -86,6 +110,21 @@ class _Reader:
             self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This message is not an "
                                                                                       "object; it was skipped."))
             return
+        self.session.account(line, claims(*MESSAGE_READ, *MESSAGE_KEPT), "message")
+        first = len(self.session.messages)
+        was_read = self._task_read
+        self._message(line, value)
+        read = claims(*MESSAGE_READ, *(("extra.response.choices",) if value.get("role") == "assistant" else ()))
+        said = by_reference(line, unclaimed({key: value.get(key) for key in MESSAGE_KEPT}, read))
+        cut = value.get("role") == "assistant" and not value.get("tool_calls") and bool(
+            command_blocks(flat_text(value.get("content")))) or (not was_read and self._task_read)
+        member = line.member("content") if cut and value.get("content") else None
+        if member is not None:
+            said = {"content": {"$source": list(member.node.span)}, **said}
+        if said and len(self.session.messages) > first:
+            self.details[first] = said
+
+    def _message(self, line: Line, value: dict[str, Any]) -> None:
         role = value.get("role")
         extra = value.get("extra") if isinstance(value.get("extra"), dict) else {}
         if role == "system":
@@ -107,6 +146,7 @@ class _Reader:
         elif role == "exit":
             self._add(line, *self._read(line, _exit))
         else:
+            self.session.shown_whole(line)
             self._add(line, JsonObject(value, line.span), [drafts.unclassified(
                 "unknown", role, value, line.span, "W-JSON-UNKNOWN-ITEM", f"A message whose role is {role!r}")])
 
@@ -189,7 +229,8 @@ class _Reader:
                     usage = Usage(cost=cost_of(extra.get("cost")))
             said_model = model if message.role == "assistant" and line.value.get("role") == "assistant" else None
             duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
-            meta = Meta(timestamp=timestamp, model=said_model, usage=usage, duration_ms=duration)
+            meta = Meta(timestamp=timestamp, model=said_model, usage=usage, duration_ms=duration,
+                        details=self.details.get(message.index))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return done
 
@@ -210,6 +251,9 @@ class _Reader:
         format_ = self.document.value("trajectory_format")
         if isinstance(format_, str):
             header["trajectory_format"] = format_
+        rest = unclaimed(self.info, INFO_READ)
+        if rest:
+            header["info"] = rest
         usages = [message.meta.usage for message in messages if message.meta and message.meta.usage]
         model = self._model()
         totals = usage_totals(usages, [model] if model else [])

@@ -15,6 +15,15 @@ text is what OpenCode added for the model: the file an `@` mention pulled in), `
 A user message's custom `system` prompt, a compaction's `summary` answer and an assistant's `error` are said as
 such; tokens and cost are the assistant message's. A sub-agent's session (the `task` tool, which names it in its
 `state.metadata.sessionId`) is a thread of its parent.
+
+Every session, message and part is accounted for (docs/architecture.md, "Nothing lost"): what a session says
+beside what is read (its slug, the lines it changed, its totals) is its header's `session`, its project (the
+`project` file or table) its `project`; what a message says beside its text (its provider, mode, agent and
+paths, when it completed, the rest of its error) and what a part says beside it (its times, a file's source, a
+retry's attempt) are the details of its first message (the message's under `message`); a message's bookkeeping
+parts (its steps' snapshots, tokens and cost, the files a step patched) the details of its last. A member no
+table here names is kept in the header's `unread`; a message or part whose owner is not in the upload is named as
+not read.
 """
 from __future__ import annotations
 
@@ -25,9 +34,9 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.bundles import is_bundle, read_bundle
 from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by
 from viewer.parse.agents.meta import NOTHING, usage_totals
-from viewer.parse.agents.records import line_details
+from viewer.parse.agents.records import line_details, rest_details
 from viewer.parse.agents.opencode_forms import Store, database_store, export_store, storage_store, task_calls
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, iso_time, table
@@ -38,6 +47,35 @@ from viewer.parse.options import ParseOptions
 
 QUIET_PARTS = ("step-start", "step-finish", "patch", "snapshot")
 """Parts that record the agent's bookkeeping (a model call's start and end, the files a step changed): frame."""
+SESSION_READ = ("id", "directory", "title", "version", "time.created", "time_created", "parentID", "parent_id",
+                "projectID", "project_id")
+SESSION_FACTS = ("slug", "summary", "summary_additions", "summary_deletions", "summary_files", "time", "time_updated",
+                 "agent", "model", "cost", "tokens_input", "tokens_output", "tokens_reasoning", "tokens_cache_read",
+                 "tokens_cache_write", "share", "revert", "permission")
+"""What a session says beside what is read (a database's row spells some of it in columns of its own)."""
+MESSAGE_READ = ("id", "sessionID", "role", "time.created", "parentID", "modelID", "cost", "finish", "system",
+                *(f"tokens.{key}" for key in ("input", "output", "reasoning", "cache.read", "cache.write")),
+                "error.name", "error.data.message")
+MESSAGE_FACTS = ("summary", "time", "providerID", "mode", "agent", "path", "model", "error", "tools")
+"""What a message says beside what is read: its first message's details, less what is read (a compaction's
+`summary: true` is read)."""
+PART_READ = claims_by("type", {
+    "text": ("text", "synthetic", "ignored"),
+    "reasoning": ("text", "metadata"),
+    "tool": ("callID", "tool", "state.status", "state.input", "state.output", "state.error", "state.title",
+             "state.metadata", "state.time"),
+    "file": ("filename", "url"),
+    "compaction": ("auto",),
+    "retry": ("error",),
+    "agent": ("name",),
+    "subtask": ("description",),
+    **dict.fromkeys(QUIET_PARTS, ("*",)),
+}, common=("id", "sessionID", "messageID", "type", "_message", "time", "mime", "source", "attempt", "prompt", "agent",
+           "model", "command"))
+"""What the reader reads of a part, by its type (a bookkeeping part is kept whole in details; `_message` is its
+message, which the reader sets beside it)."""
+PART_FACTS = ("time", "mime", "source", "attempt", "prompt", "agent", "model", "command")
+"""What a part says beside that (claimed with the common paths above): its first message's details."""
 def parse_opencode(text: str, options: ParseOptions) -> Transcript:
     """Read an OpenCode export, storage folder or database. Never raises on user input."""
     if not is_bundle(text):
@@ -72,13 +110,15 @@ def _read(text: str, store: Store) -> Sessions:
     known = set(store.sessions)
     for session, lines in store.messages.items():
         if session not in known:
-            store.problems += [make_diagnostic("W-JSON-SHAPE", line.span, "This message belongs to no session of the "
-                                                                           "upload; it was not read.") for line in lines]
+            store.problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This message belongs to no session of "
+                                                                              "the upload; it was not read.")
+                               for line in lines]
     messages = {line.get("id") for lines in store.messages.values() for line in lines}
     for message, lines in store.parts.items():
         if message not in messages:
-            store.problems += [make_diagnostic("W-JSON-SHAPE", line.span, "This part belongs to no message of the "
-                                                                           "upload; it was not read.") for line in lines]
+            store.problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This part belongs to no message of "
+                                                                              "the upload; it was not read.")
+                               for line in lines]
     return sessions
 
 
@@ -92,18 +132,43 @@ def _ordered(lines: list[Line]) -> list[Line]:
 
 def _session(text: str, info: Line, store: Store) -> Transcript:
     builder = Session(text)
+    _account(builder, info, claims(*SESSION_READ, *SESSION_FACTS), "session", 1)
     quiet: list[Span] = []
     usages: dict[int, Usage] = {}
     models: list[str] = []
+    noted: dict[int, dict[str, Any]] = {}
+    counted = {"message": 0, "part": 0}
     for message in _ordered(store.messages.get(info.get("id"), [])):
         turn = builder.next_turn()
         first = len(builder.messages)
-        for line, pieces in _message_pieces(message, sorted(store.parts.get(message.get("id"), []),
-                                                            key=lambda part: str(part.get("id"))), builder):
+        parts = sorted(store.parts.get(message.get("id"), []), key=lambda part: str(part.get("id")))
+        counted["message"] += 1
+        _account(builder, message, claims(*MESSAGE_READ, *MESSAGE_FACTS), "message", counted["message"])
+        bookkeeping: list[dict[str, Any]] = []
+        for line, pieces in _message_pieces(message, parts, builder):
+            if line is not message:
+                counted["part"] += 1
+                _account(builder, line, PART_READ(line), "part", counted["part"])
+            said = rest_details(line.value, PART_FACTS, {}) if line is not message else None
+            at = len(builder.messages)
             if pieces:
                 builder.add_line(line, pieces, turn)
+                if said:
+                    noted[at] = {**noted.get(at, {}), **said}
             else:
                 quiet.append(line.span)
+                if line is not message and line.get("type") in QUIET_PARTS:
+                    bookkeeping.append({key: value for key, value in line.value.items()
+                                        if key not in ("id", "sessionID", "messageID", "_message")})
+                elif said:
+                    bookkeeping.append(said)
+        if len(builder.messages) > first:
+            owned = rest_details(message.value, MESSAGE_FACTS, claims(*MESSAGE_READ))
+            if owned:
+                noted[first] = {**noted.get(first, {}), "message": owned}
+            if bookkeeping:
+                last = len(builder.messages) - 1
+                noted[last] = {**noted.get(last, {}), "parts": bookkeeping}
         usage = _usage(message.value)
         if usage is not None and len(builder.messages) > first:
             usages[len(builder.messages) - 1] = usage
@@ -113,18 +178,30 @@ def _session(text: str, info: Line, store: Store) -> Transcript:
     for message, line in zip(builder.messages, builder.lines):
         owner = line.value.get("_message", line.value)
         time = owner.get("time") if isinstance(owner.get("time"), dict) else {}
+        tool = line_details(line, ("state",), TOOL_DETAILS) if message.is_reply else None
+        said = {**noted.get(message.index, {}), **(tool or {})} or None
         meta = Meta(timestamp=iso_time(time.get("created")), usage=usages.get(message.index),
                     model=owner.get("modelID") if message.role == "assistant" else None,
-                    stop_reason=owner.get("finish") if usages.get(message.index) else None,
-                    details=line_details(line, ("state",), TOOL_DETAILS) if message.is_reply else None)
+                    stop_reason=owner.get("finish") if usages.get(message.index) else None, details=said)
         metas.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     time = info.get("time") if isinstance(info.get("time"), dict) else {}
+    project = info.get("projectID") or info.get("project_id")
     header = {"producer": "opencode", "session_id": info.get("id"), "cwd": info.get("directory"),
               "version": info.get("version"), "created": iso_time(time.get("created")),
-              **usage_totals(usages.values(), models)}
+              **usage_totals(usages.values(), models),
+              "session": rest_details(info.value, SESSION_FACTS, claims(*SESSION_READ)),
+              "project": store.projects.get(project) if isinstance(project, str) else None}
     return Transcript(dialect="opencode", source=text, messages=tuple(metas), diagnostics=tuple(builder.diagnostics),
-                      header={key: value for key, value in header.items() if isinstance(value, (str, dict, int, list))},
+                      header=builder.with_unread({key: value for key, value in header.items()
+                                                  if isinstance(value, (str, dict, int, list))}),
                       frame=builder.frame(quiet, builder.diagnostics))
+
+
+def _account(builder: Session, line: Line, claimed: Claims, where: str, number: int) -> None:
+    """The accounting rule for one object, numbered by its kind within the session (an export's objects and a
+    folder's files have no line numbers of their own)."""
+    builder.account(Line(number, line.span, line.value, line.text), claimed, where)
+
 
 
 def _message_pieces(message: Line, parts: list[Line], builder: Session) -> Iterator[tuple[Line, list[Draft]]]:
@@ -192,7 +269,7 @@ def _part(line: Line, role: str, summary: bool, builder: Session) -> list[Draft]
                                 "W-JSON-UNKNOWN-PART", f"A part {type_phrase(kind, part)}")]
 
 
-TOOL_DETAILS = ("title", "metadata")
+TOOL_DETAILS = ("title", "metadata", "time")
 """What a tool part's state says beside its input and output: the UI's title of the call and the tool's own
 metadata (an edit's diff, a sub-agent's session)."""
 

@@ -11,7 +11,7 @@ from viewer.parse.agents.stores import call_with_id, document, rows, table
 from viewer.parse.json.positions import JsonError, read_value
 
 STORAGE = {"session": r"(?:^|/)session/[^/]+/ses_[^/]+\.json$", "message": r"(?:^|/)message/ses_[^/]+/[^/]+\.json$",
-           "part": r"(?:^|/)part/msg_[^/]+/[^/]+\.json$"}
+           "part": r"(?:^|/)part/msg_[^/]+/[^/]+\.json$", "project": r"(?:^|/)project/[^/]+\.json$"}
 """The storage folder's files of each kind (also under an older `session/` layout: the last two levels decide)."""
 
 
@@ -26,6 +26,12 @@ class Store:
     """By message id; each line's value the part object."""
     problems: list[Diagnostic] = field(default_factory=list)
     read: list[Member] = field(default_factory=list)
+    projects: dict[str, dict] = field(default_factory=dict)
+    """The projects the sessions belong to (the worktree, its version control), by id, as written less the id."""
+
+    def project(self, value: dict) -> None:
+        if isinstance(value.get("id"), str):
+            self.projects[value["id"]] = {key: item for key, item in value.items() if key != "id"}
 
     def message(self, line: Line) -> None:
         self.messages.setdefault(line.value.get("sessionID"), []).append(line)
@@ -78,6 +84,8 @@ def storage_store(text: str, bundle: Bundle) -> Store:
                 continue
             if kind == "session":
                 store.sessions[str(line.value.get("id"))] = line
+            elif kind == "project":
+                store.project(line.value)
             elif kind == "message":
                 store.message(line)
             else:
@@ -107,7 +115,10 @@ def database_store(text: str, bundle: Bundle) -> Store:
                 store.message(row)
             else:
                 store.part(row)
-    store.read = [member for member in store.read if member is not None]
+    projects = table(bundle, "project")
+    for row in rows(text, projects, store.problems):
+        store.project(row.value)
+    store.read = [member for member in (*store.read, projects) if member is not None]
     return store
 
 

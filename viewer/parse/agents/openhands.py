@@ -25,6 +25,12 @@ call's id and the whole model response: its reasoning, its text, its usage) and 
 else by `cause`); a `recall` observation is injected context; `metadata.json` gives the title.
 
 Any other event is kept as a hidden message with W-JSON-UNKNOWN-ITEM.
+
+Every event and state file is accounted for (openhands_accounting.py): what an event records beside what is read
+(the UI's one-line message, a command's metadata, an edit's old and new content and diff, the parsed action, the
+summary an action was given) is its first message's details; what an event with no message says (a state change,
+a title) is kept in the header's `bookkeeping`; the tools declared are the header's `tools`, as written, and the
+transcript's; the state file's and V0 metadata's other facts the header's `state` and `metadata`.
 """
 from __future__ import annotations
 
@@ -38,14 +44,17 @@ from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import located, read_events, read_located
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.openhands_accounting import claimed, family, kept, plan_of
 from viewer.parse.agents.openhands_folder import read_folders
 from viewer.parse.agents.pieces import (
     call, context, cost_of, count, failed, litellm_usage, reasoning, reply, said, shown)
+from viewer.parse.agents.records import by_reference
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
+from viewer.parse.json.tools import declared_tools
 from viewer.parse.options import ParseOptions
 
 V1_QUIET = ("ConversationStateUpdateEvent", "CondensationRequest", "TokenEvent", "LLMCompletionLogEvent",
@@ -87,8 +96,11 @@ def _events_of(text: str, files: list[tuple[int, int]] | None = None) -> Transcr
             reader.event(event)
         messages = tuple(reader.finished())
         diagnostics = [*unreadable, *reader.session.diagnostics]
+        tools = reader.facts.get("tools")
         return Transcript(dialect="openhands", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header(messages), frame=reader.session.frame(reader.quiet, diagnostics))
+                          header=reader.session.with_unread(reader.header(messages)),
+                          tools=declared_tools({"tools": tools}) if isinstance(tools, list) else {},
+                          frame=reader.session.frame(reader.quiet, diagnostics))
 
 
 class _Reader:
@@ -112,28 +124,49 @@ class _Reader:
         self._cost = 0.0
         self._call_of_event: dict[int, str] = {}
         """V0: the call id of each action event, by its `id` (an observation names it as its `cause`)."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its event records beside what is read."""
 
     # ---- dispatch -------------------------------------------------------------------------------------------
 
     def event(self, line: Line) -> None:
         value = line.value
-        kind = value.get("kind")
-        if isinstance(kind, str) and "timestamp" in value or isinstance(kind, str) and kind.endswith(
-                ("Event", "Observation", "Condensation")):
+        plan, envelope = plan_of(value)
+        self.session.account(line, claimed(plan, envelope), "event")
+        first = len(self.session.messages)
+        what, kind = family(value)
+        if what == "v1":
             self._v1(line, kind)
-        elif isinstance(value.get("action"), str) and ("args" in value or "id" in value):
-            self._v0_action(line, value["action"])
-        elif isinstance(value.get("observation"), str) and ("extras" in value or "id" in value):
-            self._v0_observation(line, value["observation"])
-        elif isinstance(value.get("agent"), dict) and ("execution_status" in value or "stats" in value):
+        elif what == "action":
+            self._v0_action(line, kind)
+        elif what == "observation":
+            self._v0_observation(line, kind)
+        elif what == "state":
             self._state(line)
-        elif isinstance(value.get("conversation_id"), str) and ("title" in value or "llm_model" in value):
+        elif what == "metadata":
             self._metadata(line)
         else:
-            self._unknown(line, kind if isinstance(kind, str) else value.get("action", value.get("observation")))
+            self._unknown(line, kind)
+        self._keep(line, by_reference(line, kept(value, plan, envelope)), what, first,
+                   plan is not None and plan.quiet)
+
+    def _keep(self, line: Line, said: dict[str, Any], what: str, first: int, quiet: bool) -> None:
+        """What an event records beside what is read: its first message's details; of an event with no message,
+        an entry of the header's `bookkeeping` (always for a bookkeeping event: what it is); of a state file, the
+        header's `state` or `metadata`."""
+        if not said and not (quiet and len(self.session.messages) == first):
+            return
+        if what in ("state", "metadata"):
+            self.facts[what] = said
+        elif len(self.session.messages) > first:
+            self.details[first] = {**self.details.get(first, {}), **said}
+        else:
+            tag = {key: line.value[key] for key in ("kind", "action", "observation") if key in line.value}
+            self.facts.setdefault("bookkeeping", []).append({"event": line.number, **tag, **said})
 
     def _unknown(self, line: Line, kind: Any) -> None:
         what = f"An event {type_phrase(kind, line.value)}"
+        self.session.shown_whole(line)
         self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
 
     def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None,
@@ -160,6 +193,8 @@ class _Reader:
     def _v1(self, line: Line, kind: str) -> None:
         value = line.value
         if kind == "SystemPromptEvent":
+            if isinstance(value.get("tools"), list) and value["tools"]:
+                self.facts.setdefault("tools", value["tools"])  # as written: names, descriptions, schemas
             source, found = self._read(line, _system_prompt)
             self._add(line, found, source.problems)
         elif kind == "MessageEvent":
@@ -240,6 +275,8 @@ class _Reader:
             for key, name in (("openhands_version", "version"), ("agent_class", "agent")):
                 if isinstance(args.get(key), str):
                     self.facts.setdefault(name, args[key])
+            if isinstance(args.get("tools"), list) and args["tools"]:
+                self.facts.setdefault("tools", args["tools"])
             source, found = self._read(line, lambda source: [said("system", shown(args.get("content") or ""),
                                                                   located(source, "args", "content"),
                                                                   name="system_prompt")])
@@ -337,7 +374,8 @@ class _Reader:
                 usage = self.usage_of.get(response) or state_usage.get(response)
             model = (self.model_of.get(response) or state_model) if message.role == "assistant" else None
             duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
-            meta = Meta(timestamp=timestamp, model=model, usage=usage, response=response, duration_ms=duration)
+            meta = Meta(timestamp=timestamp, model=model, usage=usage, response=response, duration_ms=duration,
+                        details=self.details.get(message.index))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return done
 

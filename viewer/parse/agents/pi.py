@@ -127,6 +127,7 @@ class _Reader:
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(kind, line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)])
 
@@ -167,6 +168,7 @@ class _Reader:
                   "custom": _custom, "hookMessage": _custom}.get(role)
         if reader is None:
             what = f"A message whose role is {role!r}" if isinstance(role, str) else "A message with no role"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", role, body, line.span, "W-JSON-UNKNOWN-ITEM", what)])
             return
         source, found = self.session.read(line, "message", lambda source: reader(source, self.session))

@@ -135,6 +135,7 @@ class _Reader:
             self._system(line)
         else:
             what = f"A line {type_phrase(kind, value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
 
     def _assistant(self, line: Line) -> None:

@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Meta, Span, Thread, Usage, make_diagnostic
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Claims, Line, unclaimed
 from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import block_reader
 from viewer.parse.json.content_text import flat_text
@@ -94,6 +94,15 @@ def details(source: JsonObject, keys: Sequence[str]) -> dict[str, Any] | None:
     return found or None
 
 
+def rest_details(value: Any, keys: Sequence[str], read: Claims) -> dict[str, Any] | None:
+    """What the `keys` of an object hold beside what its reader reads of them (`read`, a claims tree: a model's id
+    read, its provider left), as written, for `Meta.details`; None when nothing is left."""
+    if not isinstance(value, dict):
+        return None
+    found = unclaimed({key: value[key] for key in keys if key in value}, read)
+    return found or None
+
+
 def line_details(line: Line, path: Sequence[str], keys: Sequence[str]) -> dict[str, Any] | None:
     """`details` of the object at `path` inside a line (`("toolCallResult",)`): the spans of its members are read
     only when one of them is long."""
@@ -114,6 +123,30 @@ def line_details(line: Line, path: Sequence[str], keys: Sequence[str]) -> dict[s
             return {key: holder[key] for key in present}
         node = member.node
     return details(JsonObject(holder, node.span, dict(node.members)), keys)
+
+
+def by_reference(line: Line, kept: dict[str, Any], depth: int = 2) -> dict[str, Any]:
+    """What a line keeps of its value (`kept`, as `unclaimed` leaves it) with each long value it keeps whole, down
+    to `depth` levels, kept as its span in the source (`{"$source": [start, end]}`, INLINE_DETAIL): a tool's old and
+    new file are not held twice. The spans are read only when something is long."""
+    if len(msgspec.json.encode(kept)) <= INLINE_DETAIL:
+        return kept
+    return _pointed(kept, line.value, read_value(line.text, line.span[0], depth), depth)
+
+
+def _pointed(kept: dict[str, Any], value: Any, node: Node, depth: int) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, item in kept.items():
+        member = node.members.get(key) if node.members else None
+        written = value.get(key) if isinstance(value, dict) else None
+        if member is not None and item == written and len(msgspec.json.encode(item)) > INLINE_DETAIL:
+            found[key] = {"$source": list(member.node.span)}
+        elif member is not None and depth > 1 and isinstance(item, dict) and isinstance(written, dict) \
+                and member.node.members:
+            found[key] = _pointed(item, written, member.node, depth - 1)
+        else:
+            found[key] = item
+    return found
 
 
 def record_line(text: str, node: Node, number: int) -> Line:

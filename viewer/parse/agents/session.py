@@ -33,9 +33,9 @@ class Session(MessageBuilder):
         threads read later): a big session's decoded lines are most of the memory its parse takes."""
         self._said: dict[int, list[int]] = {}
         """Per turn: its assistant answers that no call has followed yet."""
-        self._unread_at: dict[Span, int] = {}
-        """The W-JSON-UNREAD diagnostic of each line that has one, by the line's span: its place in `diagnostics`,
-        given the line's first message when the line gives one."""
+        self._unread_at: dict[Span, tuple[int, int]] = {}
+        """The W-JSON-UNREAD diagnostic of each line that has one, by the line's span: its place in `diagnostics`
+        (given the line's first message when the line gives one) and its entry's in `unread`."""
 
     # ---- the accounting rule ----------------------------------------------------------------------------------
 
@@ -51,18 +51,34 @@ class Session(MessageBuilder):
         """The accounting rule of the JSON readers for one line (or record) of a session: what of it its reader
         does not read (`claimed`: what it reads, shows in another form or knowingly leaves in the source, such as
         a type tag) is kept raw in the header's `unread` under the line's number, and named by W-JSON-UNREAD."""
-        left = unclaimed(line.value, claimed)
+        self.keep_left(line, unclaimed(line.value, claimed), where)
+
+    def keep_left(self, line: Line, left: dict[str, Any], where: str = "line") -> None:
+        """`account` of what a reader found unread itself (a record whose items are claimed by their kinds, each
+        item's rest under its place, `{"response": {"[3]": …}}`)."""
         if not left:
             return
+        self._unread_at[line.span] = (len(self.diagnostics), len(self.unread))
         self.unread.append({where: line.number, "members": left})
         named = _names(left)
         names = ", ".join(repr(name) for name in named[:NAMED]) + (" …" if len(named) > NAMED else "")
         plural = len(named) > 1
-        self._unread_at[line.span] = len(self.diagnostics)
         self.diagnostics.append(make_diagnostic(
             "W-JSON-UNREAD", line.span,
             f"The member{'s' if plural else ''} {names} of {where} {line.number} {'are' if plural else 'is'} not "
             "read by the importer; kept as raw JSON in the header's 'unread'."))
+
+    def shown_whole(self, line: Line) -> None:
+        """A line its reader shows whole (an event it does not know, as a hidden message of its raw JSON), before
+        the line's messages are added: nothing of it is unread, so what `account` kept of it goes."""
+        places = self._unread_at.pop(line.span, None)
+        if places is None:
+            return
+        diagnostic, entry = places
+        del self.diagnostics[diagnostic]
+        del self.unread[entry]
+        self._unread_at = {span: (at - (at > diagnostic), kept - (kept > entry))
+                           for span, (at, kept) in self._unread_at.items()}
 
     def read(self, line: Line, key: str, reader) -> tuple[JsonObject, list[Draft]]:
         """The object under `key` of a line read by `reader`, first as standing for the whole line; read again
@@ -86,7 +102,7 @@ class Session(MessageBuilder):
             if piece.problems:
                 self._note(piece.problems, len(self.messages) - 1)
         self._note(list(problems), first if found else None)
-        at = self._unread_at.pop(line.span, None)
+        at = self._unread_at.pop(line.span, (None,))[0]
         if at is not None and found:
             self.diagnostics[at] = dataclasses.replace(self.diagnostics[at], message_index=first)
         if self._kept is not None:

@@ -17,6 +17,15 @@ read).
   go in the header.
 A retrying agent writes `{"attempts": [{trajectory, history, info}, …], "info"}`: each attempt is read in turn,
 the one whose submission the run kept is followed and the others are aside (W-SESSION-FORK where each starts).
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): a history item's members are accounted for by its role;
+what the model wrote whole, which the reader shows cut into its reasoning and its call, and the first user message,
+shown cut into the task and its template, are kept as written in their first message's details (by their span);
+an item's other members (a call's rendered command line) are its details too, the agents' names the header's; a
+step of `trajectory` keeps what the history does not hold (its raw observation, its response, the state) in its
+call's reply's details; `info`'s other members (the edited files' excerpts, versions), the run's configuration
+(`replay_config`) and `environment` are the header's. A member no table here names is kept in the header's
+`unread`.
 """
 from __future__ import annotations
 
@@ -29,9 +38,10 @@ from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import Document, line_of, located, node_at, read_document, read_located
 from viewer.parse.agents.instance import task_pieces
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims, unclaimed
 from viewer.parse.agents.pieces import call, context, cost_of, count, reasoning, reply, said, shown
 from viewer.parse.agents.pieces import submission as answer
+from viewer.parse.agents.records import by_reference
 from viewer.parse.agents.session import Session
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -44,6 +54,16 @@ TEXT_TOOL = "bash"
 SUBMITTED = "submitted"
 ITEM_DEPTH = 4
 """A history item's members, its content parts and their members keep spans when it gives several messages."""
+DOCUMENT = claims("trajectory", "history", "info", "replay_config", "environment", "attempts")
+ITEM_READ = ("role", "content", "message_type", "is_demo", "agent", "tool_calls", "tool_call_ids", "thought",
+             "action", "thinking_blocks", "reasoning_content", "reasoning")
+"""What the reader reads of a history item (whose agent the header names), or keeps in its details (a call's
+rendered command line beside its tool calls)."""
+STEP_READ = claims("execution_time", "query", "messages")
+"""What a step of `trajectory` holds that the reader reads (its time) or that is the history again (the whole
+conversation the model was sent at that step)."""
+INFO_READ = ("submission", "exit_status", "swe_agent_version", "model_stats.tokens_sent",
+             "model_stats.tokens_received", "model_stats.instance_cost", "model_stats.api_calls")
 
 
 def parse_swe_agent(text: str, options: ParseOptions) -> Transcript:
@@ -53,6 +73,9 @@ def parse_swe_agent(text: str, options: ParseOptions) -> Transcript:
         if document.diagnostics and not document.items and document.partial is None:
             document = read_document(text, 2, ("trajectory",))
         reader = _Reader(Session(text), document)
+        if document.members:
+            reader.session.account(Line(1, document.span, {key: member.node.value for key, member in
+                                                          document.members.items()}, text), DOCUMENT, "document")
         attempts = _attempts(text, document)
         if attempts:
             reader.attempts(attempts)
@@ -61,7 +84,8 @@ def parse_swe_agent(text: str, options: ParseOptions) -> Transcript:
         messages = tuple(reader.finished())
         diagnostics = [*document.diagnostics, *reader.session.diagnostics]
         return Transcript(dialect="swe-agent", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header(), frame=reader.session.frame([], diagnostics))
+                          header=reader.session.with_unread(reader.header()),
+                          frame=reader.session.frame([], diagnostics))
 
 
 class _Reader:
@@ -79,6 +103,10 @@ class _Reader:
         self._task_read = False
         self.aside: set[int] = set()
         """The messages of attempts the run did not keep (a retrying agent's others)."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its history item or step records beside it."""
+        self.agents: list[str] = []
+        """The agents the history's items name (SWE-agent's `primary`, `main`, a sub-routine's)."""
 
     def attempts(self, attempts: list[Document]) -> None:
         """A retrying agent's attempts, one after another: the one whose submission the run kept is followed,
@@ -101,10 +129,33 @@ class _Reader:
     def read(self) -> None:
         first = len(self.session.messages)
         self._conversation()
-        steps = [step.value.get("execution_time") if isinstance(step.value, dict) else None
-                 for step in self.document.listed("trajectory")]
-        calls = [message.call_id for message in self.session.messages[first:] if message.is_call and message.call_id]
-        self._seconds.update(zip(calls, steps))
+        listed = self.document.listed("trajectory")
+        steps = [step.value.get("execution_time") if isinstance(step.value, dict) else None for step in listed]
+        calls = [message for message in self.session.messages[first:] if message.is_call and message.call_id]
+        self._seconds.update(zip((message.call_id for message in calls), steps))
+        for message, step in zip(calls, listed):
+            self._step_kept(message, step)
+
+    def _step_kept(self, called: Message, step) -> None:
+        """What a step holds that its call's history item does not (its raw observation, its response, the
+        state): kept in its call's reply's details (the call's when it has none)."""
+        if not isinstance(step.value, dict):
+            return
+        item = self.session.lines[called.index].value
+        rest = unclaimed(step.value, STEP_READ)
+        for key, same in (("thought", "thought"), ("action", "action"), ("response", "content")):
+            if isinstance(item, dict) and key in rest and _same(rest[key], item.get(same)):
+                del rest[key]
+        replies = [message.index for message in self.session.messages if message.is_reply
+                   and message.call_id == called.call_id]
+        observed = rest.get("observation")
+        if replies and isinstance(observed, str) and observed.strip() in self.session.messages[replies[0]].content:
+            del rest["observation"]  # the reply shows it (after the harness's `OBSERVATION:`)
+        if not rest:
+            return
+        at = replies[0] if replies else called.index
+        kept = by_reference(Line(0, step.span, step.value, self.text), rest, 1)
+        self.details[at] = {**self.details.get(at, {}), "step": kept}
 
     def _conversation(self) -> None:
         """The trajectory's history (or its steps, where the history is missing or breaks off), then its end."""
@@ -126,6 +177,35 @@ class _Reader:
             self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This history item is not "
                                                                                       "an object; it was skipped."))
             return
+        self.session.account(line, claims(*ITEM_READ), "history item")
+        if isinstance(value.get("agent"), str) and value["agent"] not in self.agents:
+            self.agents.append(value["agent"])
+        first = len(self.session.messages)
+        was_read = self._task_read
+        self._history_message(line, value)
+        said = self._item_kept(line, value, first_user=not was_read and self._task_read)
+        if said and len(self.session.messages) > first:
+            self.details[first] = {**self.details.get(first, {}), **said}
+
+    def _item_kept(self, line: Line, value: dict[str, Any], first_user: bool) -> dict[str, Any]:
+        """What a history item holds beside what its messages show: what the model wrote whole, when the reader
+        shows it cut (text-based reasoning and action; the task out of its template), by its span; a call's
+        rendered command line beside its tool calls."""
+        said: dict[str, Any] = {}
+        text_call = value.get("role") == "assistant" and not value.get("tool_calls") and isinstance(
+            value.get("action"), str) and value["action"].strip()
+        if (text_call or first_user) and value.get("content"):
+            member = line.member("content")
+            if member is not None:
+                said["content"] = {"$source": list(member.node.span)}
+        if value.get("role") == "assistant" and value.get("tool_calls") and isinstance(value.get("action"), str):
+            said["action"] = value["action"]
+        thought = value.get("thought")
+        if isinstance(thought, str) and thought.strip() and not text_call and not _same(thought, value.get("content")):
+            said["thought"] = thought
+        return said
+
+    def _history_message(self, line: Line, value: dict[str, Any]) -> None:
         role = value.get("role")
         demo = value.get("is_demo") is True or value.get("message_type") == "demonstration"
         if demo or role == "system":
@@ -154,6 +234,7 @@ class _Reader:
             source, found = self._read(line, lambda source: [said("user", flat_text(source.get("content")), None)])
             self._add(line, found, source.problems)
         else:
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", role, value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  f"A history item whose role is {role!r}")])
 
@@ -253,8 +334,11 @@ class _Reader:
         done = []
         for message in self.session.messages:
             seconds = self._seconds.get(message.call_id or "") if message.is_reply else None
-            if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0:
-                message = replace_fields(message, meta=Meta(duration_ms=round(seconds * 1000)))
+            timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0
+            said = self.details.get(message.index)
+            if timed or said:
+                message = replace_fields(message, meta=Meta(duration_ms=round(seconds * 1000) if timed else None,
+                                                            details=said))
             if message.index in self.aside:
                 message = replace_fields(message, aside=True)
             done.append(message)
@@ -274,6 +358,16 @@ class _Reader:
         model = agent.get("model") if isinstance(agent, dict) else None
         if isinstance(model, dict) and isinstance(model.get("name"), str):
             header["models"] = [model["name"]]
+        rest = unclaimed(info, claims(*INFO_READ))
+        if rest:
+            header["info"] = rest
+        if self.config:
+            header["replay_config"] = self.config
+        environment = self.top.value("environment")
+        if environment not in (None, "", {}, []):
+            header["environment"] = environment
+        if self.agents:
+            header["agent_names"] = self.agents
         stats = info.get("model_stats")
         if isinstance(stats, dict):
             usage = Usage(input=count(stats.get("tokens_sent")), output=count(stats.get("tokens_received")),
@@ -296,6 +390,11 @@ def _attempts(text: str, document: Document) -> list[Document]:
             located_node = read_value(text, item.span[0], 2)
             found.append(Document(text, located_node.span, dict(located_node.members)))
     return found
+
+
+def _same(written: Any, shown: Any) -> bool:
+    """Whether two texts of a run are one (the history trims what a step keeps as written)."""
+    return isinstance(written, str) and isinstance(shown, str) and written.strip() == shown.strip()
 
 
 def _replay_config(value: Any) -> dict[str, Any]:

@@ -16,6 +16,14 @@ Each request is one exchange:
 - The other parts (edits, code block links, progress, undo stops …) are the chat's UI: frame.
 - `result.errorDetails` "Canceled" (or `modelState` 2) is W-SESSION-INTERRUPTED; another error (or `modelState`
   3) a hidden system message with W-API-ERROR. `result.usage` is the request's tokens; `customTitle` the title.
+
+Nothing is lost (docs/architecture.md, "Nothing lost"): what the chat drew for a tool call (its invocation and
+past-tense messages, how it was confirmed, its tool's source and tool-specific data) is the call's `Meta.details`;
+what a request says of what was sent (the files attached, the mode) its user message's; what its result says beside
+the tokens (the model's label, the prompt's breakdown by category, timings, follow-ups, references) the details of
+the message that carries its usage; the agents that answered, the session's requester and what its input box held
+(the model selected, a draft) are in the header. Every request, and every line of a log, is accounted for: what
+no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -25,9 +33,9 @@ from typing import Any
 
 from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, read_lines, unclaimed
 from viewer.parse.agents.meta import usage_totals
-from viewer.parse.agents.records import count, finished, text_of, threads_of
+from viewer.parse.agents.records import INLINE_DETAIL, count, finished, text_of, threads_of
 from viewer.parse.agents.replayed import At, Where, replay
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -50,6 +58,48 @@ UI_PARTS = frozenset((
 CANCELLED = 2
 FAILED = 3
 
+SESSION_HEADER = {"sessionId": "session_id", "customTitle": "session_title", "responderUsername": "responder",
+                  "initialLocation": "location", "requesterUsername": "requester",
+                  "requesterAvatarIconUri": "requester_avatar", "responderAvatarIconUri": "responder_avatar",
+                  "isImported": "imported", "hasPendingEdits": "pending_edits"}
+"""Members of the session kept in the header as written, under these names."""
+SESSION_CLAIMS = claims(*SESSION_HEADER, "version", "creationDate", "lastMessageDate", "inputState", "requests")
+"""What the reader reads of the session (its requests are accounted for one by one)."""
+REQUEST_DETAILS = ("variableData", "modeInfo", "attachedContext", "editedFileEvents")
+"""What a request says of what was sent beside the text: kept in its user message's details."""
+RESULT_DETAILS = ("details", "timings", "errorDetails", "usage", "metadata")
+"""What a request's result says beside what the reader reads of it (the model's label and its multiplier, the
+prompt's breakdown, the timings), kept in the details of the message that carries its usage, less what is read."""
+RESPONSE_DETAILS = ("followups", "contentReferences", "codeCitations", "timeSpentWaiting", "responseMarkdownInfo")
+"""What a request says of its response beside its parts, kept there too."""
+RESULT_READ = claims(
+    "errorDetails.message", "usage.promptTokens", "usage.completionTokens", "usage.totalTokens",
+    "metadata.renderedUserMessage", "metadata.renderedGlobalContext", "metadata.toolCallRounds[].response",
+    "metadata.toolCallRounds[].toolCalls[].name", "metadata.toolCallRounds[].toolCalls[].arguments",
+    "metadata.toolCallRounds[].thinking.text", "metadata.toolCallResults", "metadata.resolvedModel",
+    "metadata.promptTokens", "metadata.outputTokens")
+"""What the reader reads of a result (a round's `response` is the text its markdown parts show; the total is the
+sum of the counts read), which its details leave out."""
+REQUEST_CLAIMS = claims("message.text", "message.parts", "response", "result", "isCanceled", "agent", "timestamp",
+                        "modelId", "modelState.value", "modelState.completedAt", *REQUEST_DETAILS,
+                        *RESPONSE_DETAILS)
+"""What the reader reads of a request or keeps in its messages' details (a message's parts are its text cut at the
+references it makes; the response's parts are accounted for by their kinds; the agent is kept in the header)."""
+CALL_DETAILS = ("invocationMessage", "pastTenseMessage", "originMessage", "isConfirmed", "source",
+                "toolSpecificData", "resultDetails", "presentation", "generatedTitle")
+"""What the chat drew for a tool call beside its name, arguments and result: kept in the call's details."""
+PART_CLAIMS: dict[str, Claims] = {
+    "markdown": claims("kind", "value", "content", "supportThemeIcons", "supportHtml", "supportAlertSyntax",
+                       "isTrusted", "baseUri", "uris", "inlineReference", "name", "resolveId"),
+    "thinking": claims("kind", "value", "metadata.vscodeReasoningDone", "generatedTitle"),
+    "tool": claims("kind", "toolId", "isComplete", *CALL_DETAILS),
+    "warning": claims("kind", "content"),
+}
+"""What the reader reads of a response part of each kind (a UI part is drawn from what the messages hold: read
+whole as the chat's frame; a part of a kind no reader knows is shown whole)."""
+LOG_CLAIMS = claims("kind", "k", "v", "i")
+"""A line of the log of changes: its kind, path, value and cut, all replayed."""
+
 
 def is_mutation_log(head: str) -> bool:
     return head.lstrip().startswith('{"kind"')
@@ -60,18 +110,19 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
     with collector_paused:
         problems: list[Diagnostic] = []
         where = Where(text)
-        root = _from_log(text, where, problems) if is_mutation_log(text) else _from_document(text, where, problems)
-        reader = _Reader(Session(text))
+        session = Session(text)
+        root = _from_log(text, where, problems, session) if is_mutation_log(text) \
+            else _from_document(text, where, problems)
+        reader = _Reader(session)
         if root is not None:
             reader.session_facts(root)
-            for request in root.items("requests"):
-                reader.request(request)
-        session = reader.session
+            for number, request in enumerate(root.items("requests"), 1):
+                reader.request(request, number)
         messages = finished(session.messages, reader.metas, reader.thread_of)
         threads, unnamed = reader.threads()
         diagnostics = [*problems, *session.diagnostics, *unnamed]
         return Transcript(dialect="vscode-chat", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | usage_totals(reader.usages, reader.models),
+                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
                           threads=threads, frame=session.frame([], diagnostics))
 
 
@@ -144,10 +195,10 @@ def _cut_request(text: str, partial: Partial, cut: int) -> list[Node]:
 _REQUESTS = re.compile(r'(?<!\\)"requests"\s*:\s*\[')
 
 
-def _from_log(text: str, where: Where, problems: list[Diagnostic]) -> At | None:
+def _from_log(text: str, where: Where, problems: list[Diagnostic], session: Session) -> At | None:
     lines, unreadable = read_lines(text)
     root: At | None = None
-    for line in lines:
+    for line in session.accounted(lines, lambda line: LOG_CLAIMS):
         kind = line.get("kind")
         value_member = line.member("v") if "v" in line.value else None
         node = read_value(text, value_member.node.span[0], DEPTH) if value_member is not None else None
@@ -194,34 +245,65 @@ class _Reader:
         self._calls: dict[str, int] = {}
 
     def session_facts(self, root: At) -> None:
-        for key, name in (("sessionId", "session_id"), ("customTitle", "session_title"),
-                          ("responderUsername", "responder"), ("initialLocation", "location")):
-            if text_of(root.get(key)):
-                self.header[name] = root.get(key)
-        started = _time(root.get("creationDate"))
-        if started:
-            self.header["started"] = started
+        if isinstance(root.value, dict):
+            self.session.account(Line(1, root.span, root.value, self.session.text), SESSION_CLAIMS, "document")
+        for key, name in SESSION_HEADER.items():
+            value = root.get(key)
+            if value not in (None, "", {}, [], False):
+                self.header[name] = value
+        for key, name in (("creationDate", "started"), ("lastMessageDate", "last_message")):
+            moment = _time(root.get(key))
+            if moment:
+                self.header[name] = moment
+        state = root.get("inputState")
+        if isinstance(state, dict):
+            kept = {key: value for key, value in state.items() if value not in (None, "", {}, [])}
+            if kept:
+                self.header["input_state"] = kept  # the model selected, the mode, what was typed but not sent
         for request in root.items("requests")[:1]:
             agent = request.get("agent")
             if isinstance(agent, dict) and text_of(agent.get("extensionVersion")):
                 self.header["version"] = agent["extensionVersion"]
 
-    def request(self, request: At) -> None:
+    def request(self, request: At, number: int) -> None:
         if not isinstance(request.value, dict):
             self._add([drafts.unclassified("unknown", None, request.value, request.span, "W-JSON-SHAPE",
                                            "A request that is not an object")], [None])
             return
+        self._account(request, number)
+        self._agent(request.get("agent"))
         metadata = request.at("result").at("metadata")
         user = self._user(request, metadata)
         first = len(self.session.messages)
         self._add(user, [None] * len(user))
         timestamp = _time(request.get("timestamp"))
+        sent = _details(request, REQUEST_DETAILS)
         for index in range(first, len(self.session.messages)):
-            self.metas[index] = Meta(timestamp=timestamp)
+            self.metas[index] = Meta(timestamp=timestamp, details=sent if index == first else None)
         pieces, threads, problems = _response(request, metadata, self.session)
         first = len(self.session.messages)
+        notes = {id(piece): piece.fields.pop("details") for piece in pieces if "details" in piece.fields}
         self._add(pieces, threads, problems)
-        self._response_meta(request, metadata, first)
+        self._response_meta(request, metadata, first, [notes.get(id(piece)) for piece in pieces])
+
+    def _account(self, request: At, number: int) -> None:
+        """The accounting rule for one request: its members by REQUEST_CLAIMS, its response's parts by their
+        kinds; what is left is kept in the header's `unread` under the request's number."""
+        left = unclaimed(request.value, REQUEST_CLAIMS)
+        parts = request.get("response")
+        if isinstance(parts, list):
+            rests = {f"[{at}]": rest for at, part in enumerate(parts) if isinstance(part, dict)
+                     and (rest := unclaimed(part, _part_claims(part)))}
+            if rests:
+                left["response"] = rests
+        self.session.keep_left(Line(number, request.span, request.value, self.session.text), left, "request")
+
+    def _agent(self, agent: Any) -> None:
+        """The chat agent that answered a request (its extension, name, description, modes), once per agent."""
+        if isinstance(agent, dict) and agent:
+            agents = self.header.setdefault("agents", [])
+            if agent not in agents:
+                agents.append(agent)
 
     def _user(self, request: At, metadata: At) -> list[Draft]:
         message = request.at("message")
@@ -235,7 +317,7 @@ class _Reader:
                                         intent="context"), rendered.span))
         return found
 
-    def _response_meta(self, request: At, metadata: At, first: int) -> None:
+    def _response_meta(self, request: At, metadata: At, first: int, notes: list[dict[str, Any] | None]) -> None:
         model = text_of(metadata.get("resolvedModel")) or (text_of(request.get("modelId")) or "").removeprefix(
             "copilot/") or None
         figures = request.at("result").get("usage")
@@ -251,14 +333,23 @@ class _Reader:
             self.usages.append(usage)
         if model and last is not None:
             self.models.append(model)
+        said = _result_details(request)
+        carrier = last if last is not None else len(self.session.messages) - 1
         for index in range(first, len(self.session.messages)):
             message = self.session.messages[index]
             if message.is_call and message.call_id:
                 self._calls.setdefault(message.call_id, index)
             assistant = message.role == "assistant"
+            details = notes[index - first] if index - first < len(notes) else None
+            if index == carrier and said:
+                details = {**(details or {}), **said}
             self.metas[index] = Meta(timestamp=done, model=model if assistant else None,
                                      usage=usage if index == last else None,
-                                     response=text_of(request.get("responseId")) if assistant else None)
+                                     response=text_of(request.get("responseId")) if assistant else None,
+                                     details=details or None)
+        if said and carrier < first:  # nothing was answered: the request's user message keeps them
+            meta = self.metas.get(carrier) or Meta()
+            self.metas[carrier] = Meta(timestamp=meta.timestamp, details={**(meta.details or {}), **said})
 
     def _add(self, found: list[Draft], threads: list[str | None], problems: list[Pending] = ()) -> None:
         first = len(self.session.messages)
@@ -362,6 +453,49 @@ def _kind(part: At) -> str | None:
     return kind if isinstance(kind, str) else "unknown"
 
 
+def _part_claims(part: dict[str, Any]) -> Claims:
+    """What the reader reads of a response part, by its kind; a UI part and a part of a kind it does not know are
+    read whole (drawn as frame, or shown whole as a hidden message)."""
+    kind = part.get("kind")
+    if kind is None and isinstance(part.get("value"), str) or kind in ("markdownContent", "markdownVuln",
+                                                                         "inlineReference"):
+        return PART_CLAIMS["markdown"]
+    if kind == "toolInvocationSerialized" or kind is None and "toolCallId" in part:
+        return PART_CLAIMS["tool"]
+    return PART_CLAIMS.get(kind, _WHOLE) if isinstance(kind, str) else _WHOLE
+
+
+_WHOLE = claims("*")
+
+
+def _details(holder: At, keys: tuple[str, ...], leave: Claims | None = None) -> dict[str, Any] | None:
+    """The `keys` of a value as written, for a message's details (less what `leave` names, which the reader
+    reads); a long one whose span is its own kept as that span (`{"$source": [start, end]}`), never a second
+    copy."""
+    found: dict[str, Any] = {}
+    for key in keys:
+        child = holder.at(key)
+        value = child.value
+        if leave is not None and isinstance(value, dict) and isinstance(leave.get(key), dict):
+            value = unclaimed(value, leave[key])
+            whole = value == child.value
+        else:
+            whole = True
+        if value is None or value == "" or value == {} or value == [] or value is False:
+            continue
+        own = child.span != holder.span
+        long = child.span[1] - child.span[0] > INLINE_DETAIL
+        found[key] = {"$source": list(child.span)} if whole and own and long else value
+    return found or None
+
+
+def _result_details(request: At) -> dict[str, Any] | None:
+    """What a request's result and response say beside what the reader reads of them."""
+    said = _details(request.at("result"), RESULT_DETAILS, RESULT_READ) or {}
+    said.update(_details(request, RESPONSE_DETAILS) or {})
+    return said or None
+
+
 def _part_text(part: At) -> str:
     value = part.get("value")
     if part.get("kind") in ("markdownContent", "markdownVuln"):
@@ -399,6 +533,10 @@ def _call_and_reply(part: At | None, planned: At | None, result: At | None, sess
         shown = said.get("value") if isinstance(said, dict) else said
         call = drafts.call(recipient, shown if isinstance(shown, str) else "", part.span, call_id,
                            json_arguments=False)
+    if part is not None:
+        noted = _details(part, CALL_DETAILS)
+        if noted:
+            call.fields["details"] = noted
     session.note_call(call_id, recipient)
     found = [call]
     reply = _reply(part, result, recipient, call_id)

@@ -46,7 +46,20 @@ def _join(parent: Transcript, child: Child, call: int | None) -> Transcript:
         parent, messages=parent.messages + messages, diagnostics=parent.diagnostics + diagnostics,
         frame=tuple(sorted((*parent.frame, *child.transcript.frame), key=lambda segment: segment.span)),
         threads=threads, tools={**child.transcript.tools, **parent.tools},
-        header={**parent.header, **summed(parent.header, child.transcript.header)})
+        header={**parent.header, **summed(parent.header, child.transcript.header),
+                **thread_headers(parent.header, child)})
+
+
+def thread_headers(header: dict, child: Child) -> dict:
+    """The header of each sub-agent's own transcript (what its log says of it: its facts, its own totals, what no
+    reader read of it), kept under its thread's id in the parent's `thread_headers`: a thread has no header of its
+    own, and a joined child's would be lost. A child's joined children are already in its own."""
+    own = dict(child.transcript.header)
+    below = own.pop(THREAD_HEADERS, {})
+    return {THREAD_HEADERS: {**header.get(THREAD_HEADERS, {}), child.id: own, **below}}
+
+
+THREAD_HEADERS = "thread_headers"
 
 
 def _moved(message: Message, offset: int, turns: int, thread: str) -> Message:

@@ -13,6 +13,8 @@ thinking included, so it is frame and never read. The export writes a placeholde
 on your current device yet.") for each block it cannot render: never the assistant's answer (W-EXPORT-PLACEHOLDER).
 Attachments are named in the message; the text extracted from them is what the model read, injected context
 (hidden). The branch followed is the one ending at the latest leaf (the newest message nothing follows).
+What a block says beside what its reader reads (a thinking block's `summaries`, the line the app showed for a tool
+use, `message`, an integration's name, citations, when it started and stopped) is its first message's details.
 """
 from __future__ import annotations
 
@@ -35,6 +37,10 @@ DEPTH = 4
 SENDERS = {"human": "user", "assistant": "assistant"}
 PLACEHOLDER = re.compile(r"\s*`{3}[^\S\n]*\n?[^\S\n]*This block is not supported on your current device yet\.?\s*`{3}\s*")
 NAME_CHARS = 200
+BLOCK_DETAILS = ("summaries", "cut_off", "message", "integration_name", "integration_icon_url", "context",
+                 "display_content", "approval_options", "approval_key", "citations", "flags", "start_timestamp",
+                 "stop_timestamp")
+"""What a content block of the export says beside its text, thinking, call or result (the app's own fields)."""
 
 
 def parse_claude_ai(text: str, options: ParseOptions) -> Transcript:
@@ -106,10 +112,12 @@ def _read_message(item: Node, turn: int, parent: int | None, conversation: Conve
     found = _pieces(item, role or "unknown", conversation, calls) if role is not None else [
         drafts.unclassified("unknown", sender, {"sender": sender}, item.span, "W-UNKNOWN-ROLE",
                             f"A chat message from {type_phrase(sender, value)}")]
-    meta = Meta(timestamp=iso_time(value.get("created_at"))) if value.get("created_at") else None
+    timestamp = iso_time(value.get("created_at")) if value.get("created_at") else None
     for piece in found:
         index = len(conversation.messages)
         fields = piece.fields
+        details = fields.pop("details", None)
+        meta = Meta(timestamp=timestamp, details=details) if timestamp or details else None
         span = piece.span or item.span
         message = Message(index=index, turn=turn, role=fields["role"], body=fields["content"], span_start=span[0],
                           span_end=span[1], name=fields.get("name"), recipient=fields.get("recipient"),
@@ -127,7 +135,7 @@ def _pieces(item: Node, role: str, conversation: Conversation, calls: MessageBui
     value = item.value
     content = item.members.get("content")
     if content is not None and isinstance(content.node.value, list) and content.node.value:
-        found = [piece for block in content.node.items for piece in _block(block, role, calls)]
+        found = [piece for block in content.node.items for piece in _with_details(block, _block(block, role, calls))]
     else:
         text = item.members.get("text")
         found = _text_pieces(value.get("text"), role, text.span if text is not None else item.span)
@@ -156,6 +164,16 @@ def _block(block: Node, role: str, calls: MessageBuilder) -> list[Draft]:
         return reader(value, block.span, role, calls)
     return [drafts.unclassified(role, kind, value, block.span, "W-JSON-UNKNOWN-PART",
                                 f"A content block {type_phrase(kind, value)}")]
+
+
+def _with_details(block: Node, found: list[Draft]) -> list[Draft]:
+    """A block's messages, the first with what the block says beside them (BLOCK_DETAILS) as its details."""
+    value = block.value
+    said = {key: value[key] for key in BLOCK_DETAILS if isinstance(value, dict)
+            and value.get(key) not in (None, "", [], {})} if found else {}
+    if said:
+        found[0].fields["details"] = said
+    return found
 
 
 def _text_pieces(text: Any, role: str, span: Span) -> list[Draft]:

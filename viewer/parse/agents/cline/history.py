@@ -18,6 +18,12 @@ same shape, Roo Code and Kilo Code being forks of Cline).
   (tokens and cost); Roo Code and Kilo Code name the model in their environment details. Roo's condensing keeps
   every message and appends a summary (`isSummary`), which the model saw instead: injected context,
   W-SESSION-COMPACTED.
+
+Every element is accounted for (docs/architecture.md, "Nothing lost"): what a response says of its model beside
+its id (the provider, the mode) and of its metrics beside the counts read is its last message's details; a call
+the agent showed as its answer and that nothing answered keeps its tool's name and its other arguments in the
+answer's details; a mark the agent appended is quoted by the diagnostic that says it. Any member no table here
+names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -32,8 +38,9 @@ from viewer.model.collector import collector_paused
 from viewer.parse.agents.arrays import read_elements
 from viewer.parse.agents.cline import turns
 from viewer.parse.agents.cline.xml_calls import split_calls
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Claims, Line, claims
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -58,6 +65,30 @@ SUB_TASK = re.compile(r"\ASubtask (\S+) completed\.")
 """What Cline saves as the answer when the model answered nothing."""
 
 
+_COUNTED = ("modelInfo.modelId", "metrics.tokens.prompt", "metrics.tokens.completion", "metrics.tokens.cached",
+            "metrics.cost")
+RESPONSE_DETAILS = ("modelInfo", "metrics")
+"""What a response says of itself beside what is read of it (`_COUNTED`), kept in its last message's details."""
+CLAIMS: dict[str, Claims] = {
+    "user": claims("role", "ts", "content", "isSummary", "isTruncationMarker", "condenseParent",
+                   "truncationParent"),
+    "assistant": claims("role", "ts", "content", "reasoning_content", "reasoning_details", *RESPONSE_DETAILS),
+    "reasoning": claims("type", "ts", "text", "summary", "encrypted_content"),
+}
+"""What the reader reads of an element, by its role (Roo's reasoning items by their type); the content's blocks
+are read by their kinds (a block of a kind no reader knows is shown whole). `condenseParent` and
+`truncationParent` name the summary or marker that replaced a message, as an id does."""
+
+
+def element_claims(line: Line) -> Claims:
+    role = line.get("role")
+    if role in CLAIMS:
+        return CLAIMS[role]
+    if line.get("type") == "reasoning":
+        return CLAIMS["reasoning"]
+    return claims("*")  # an element of an unknown role is shown whole
+
+
 class Producer(NamedTuple):
     """Which agent wrote the history."""
 
@@ -69,14 +100,14 @@ def read_history(text: str, producer: Producer) -> Transcript:
     """Read a task's API history. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         elements, unreadable = read_elements(text, "This history")
-        reader = _History(Session(text), producer, _Replies(elements))
-        for line in elements:
+        session = Session(text)
+        reader = _History(session, producer, _Replies(elements))
+        for line in session.accounted(elements, element_claims, "element"):
             reader.element(line)
-        session = reader.session
         messages, totals = reader.finished()
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect=producer.dialect, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | totals, frame=session.frame([], diagnostics))
+                          header=session.with_unread(reader.header | totals), frame=session.frame([], diagnostics))
 
 
 class _Replies:
@@ -115,6 +146,8 @@ class _History:
         """The model the latest environment details named (Roo Code, Kilo Code)."""
         self.models: dict[int, str] = {}
         """Element number -> the model of its response."""
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what the element recorded of it beside its text (Meta.details)."""
 
     def element(self, line: Line) -> None:
         role = line.get("role")
@@ -140,9 +173,17 @@ class _History:
             found = [drafts.unclassified("unknown", role if isinstance(role, str) else line.get("type"),
                                          line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)]
         first = len(self.session.messages)
+        noted = [piece.fields.pop("details", None) for piece in found]
         self.session.add_line(line, found, self.session.next_turn(), source.problems)
+        for offset, details in enumerate(noted):
+            if details:
+                self.details[first + offset] = details
         if role == "assistant":
             self._keep_answers(first, found, response.answers)
+            said = rest_details(line.value, RESPONSE_DETAILS, _READ)
+            if said and len(self.session.messages) > first:
+                last = len(self.session.messages) - 1
+                self.details[last] = {**self.details.get(last, {}), **said}
 
     def _keep_answers(self, first: int, found: list[Draft], answers: list[Draft]) -> None:
         """An argument the agent showed as its answer stays the answer though its call follows it (the session
@@ -184,9 +225,13 @@ class _History:
                 else None
             said = line.get("role") == "assistant"
             meta = Meta(timestamp=timestamp, model=self.models.get(line.number) if said else None, usage=usage,
-                        response=_text(line.get("id")) if said else None, duration_ms=duration)
+                        response=_text(line.get("id")) if said else None, duration_ms=duration,
+                        details=self.details.get(index))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return tuple(done), usage_totals(usages, self.models.values())
+
+
+_READ = claims(*_COUNTED)
 
 
 def _model_info(value: dict[str, Any]) -> str | None:
@@ -292,7 +337,7 @@ class _Response:
         shown = self._shown(name, block.get("input"), span)
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
         if shown and not self.replies.answered(call_id, name, self.number):
-            return shown
+            return _in_place_of_call(shown, name, block.get("input"))
         return [*shown, *BLOCKS["tool_use"](block, span, "assistant", self.session)]
 
     def _shown(self, tool: Any, arguments: Any, span) -> list[Draft]:
@@ -305,7 +350,8 @@ class _Response:
         for mark, (code, said) in INTERRUPTED.items():
             if text.rstrip().endswith(mark.strip()):
                 text = text.rstrip()[:-len(mark.strip())]
-                self.source.problem(code, said, span)
+                self.source.problem(code, f"{said.removesuffix('.')} (the agent's mark {mark.strip()!r} is left out "
+                                          "of the text).", span)
         if text.strip() == NO_RESPONSE:
             self.source.problem("W-API-ERROR", "The model answered nothing: the agent wrote this placeholder in "
                                                "its place.", span)
@@ -327,7 +373,7 @@ class _Response:
     def _xml_call(self, piece, span) -> list[Draft]:
         shown = self._shown(piece.tool, piece.arguments, span)
         if shown and piece.closed and not self.replies.answered(None, piece.tool, self.number):
-            return shown
+            return _in_place_of_call(shown, piece.tool, piece.arguments)
         recipient = qualified_tool_name(piece.tool)
         call = drafts.call(recipient, shown_json(piece.arguments), span, None)
         self.session.note_call(None, recipient)
@@ -351,6 +397,15 @@ def _shown_argument(tool: Any, arguments: Any, span) -> list[Draft]:
     if not isinstance(value, str) or not value.strip():
         return []
     return [Draft(dict(role="assistant", channel="final", content=value.strip(), end="end"), span)]
+
+
+def _in_place_of_call(shown: list[Draft], tool: str, arguments: Any) -> list[Draft]:
+    """The answer a call showed, standing for the call nothing answered: the call's tool and its other arguments
+    (a command to open the result with, the task's progress list) are its details."""
+    key = SHOWN_ARGUMENTS[tool]
+    rest = {name: value for name, value in arguments.items() if name != key} if isinstance(arguments, dict) else {}
+    shown[0].fields["details"] = {"tool": tool, **({"arguments": rest} if rest else {})}
+    return shown
 
 
 def _reasoning_item(source: JsonObject) -> Draft:

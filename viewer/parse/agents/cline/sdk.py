@@ -10,6 +10,10 @@ prompts the SDK sends on its own: a `[TASK RESUMPTION]`, the plan-to-act continu
 tokens (`inputTokens` counts the cached ones too) and cost. A sub-agent (`spawn_agent`) writes its own file beside
 the lead's, `agent: "subagent"`: read alone, it is that sub-agent's conversation, its first message the task the
 lead gave it; its header names the lead's session.
+
+Every member is accounted for (docs/architecture.md, "Nothing lost"): the file's in the header, a message's by its
+role (what its `modelInfo` and `metrics` say beside the model's id and the counts read is its last message's
+details); any member no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -23,8 +27,9 @@ from viewer.model.collector import collector_paused
 from viewer.parse.agents.arrays import to_end
 from viewer.parse.agents.cline.history import milliseconds
 from viewer.parse.agents.cline.turns import Run
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import trim_newline
 from viewer.parse.json import drafts
@@ -42,7 +47,17 @@ CONTINUATION = "The user approved switching to act mode. Continue with the appro
 SYNTHETIC_OPENINGS = ("[TASK RESUMPTION]", "<hook_context")
 """How the prompts the SDK sends without the user begin (apps/vscode/src/sdk/sdk-user-message-mapping.ts)."""
 HEADER_KEYS = {"sessionId": "session_id", "agent": "agent_role", "taskType": "task_type", "updated_at": "updated_at"}
-ORIGIN_KEYS = {"source": "source", "parentThreadId": "parent_session", "subagent": "subagent"}
+ORIGIN_KEYS = {"source": "source", "parentThreadId": "parent_session", "subagent": "subagent", "mode": "origin_mode"}
+DOCUMENT_CLAIMS = claims("version", "messages", "system_prompt", *HEADER_KEYS,
+                         *(f"origin.{key}" for key in ORIGIN_KEYS))
+"""What the reader reads of the file (the origin's `sessionId` is an id)."""
+_COUNTED = ("modelInfo.id", *(f"metrics.{key}" for key in ("inputTokens", "outputTokens", "cacheReadTokens",
+                                                               "cacheWriteTokens", "cost")))
+RESPONSE_DETAILS = ("modelInfo", "metrics")
+"""What an assistant message says of its model and turn beside what is read (`_COUNTED`): its details."""
+MESSAGE_CLAIMS = {"user": claims("role", "content", "ts"),
+                  "assistant": claims("role", "content", "ts", *RESPONSE_DETAILS)}
+_READ = claims(*_COUNTED)
 
 
 def parse_cline_sdk(text: str, options: ParseOptions) -> Transcript:
@@ -63,7 +78,7 @@ def parse_cline_sdk(text: str, options: ParseOptions) -> Transcript:
             _read(document, header, session)
         messages, totals = _finished(session)
         return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(session.diagnostics),
-                          header=header | totals, frame=session.frame([], session.diagnostics))
+                          header=session.with_unread(header | totals), frame=session.frame([], session.diagnostics))
 
 
 def _cut(text: str, start: int, error: JsonError, session: Session) -> Node | None:
@@ -89,6 +104,7 @@ def _cut(text: str, start: int, error: JsonError, session: Session) -> Node | No
 
 def _read(document: Node, header: dict[str, Any], session: Session) -> None:
     value = document.value
+    session.account(Line(1, document.span, value, session.text), DOCUMENT_CLAIMS, "document")
     for key, name in HEADER_KEYS.items():
         if isinstance(value.get(key), str) and value[key]:
             header[name] = value[key]
@@ -111,6 +127,8 @@ def _read(document: Node, header: dict[str, Any], session: Session) -> None:
         line = Line(number, item.span, item.value, session.text, dict(item.members))
         source = JsonObject(item.value, item.span, dict(item.members))
         role = item.value.get("role")
+        if role in MESSAGE_CLAIMS:
+            session.account(line, MESSAGE_CLAIMS[role], "message")
         if role == "assistant":
             found = _assistant(source, session)
         elif role == "user":
@@ -213,8 +231,9 @@ def _finished(session: Session) -> tuple[tuple[Message, ...], dict[str, Any]]:
         model = info.get("id") if said and isinstance(info, dict) and isinstance(info.get("id"), str) else None
         if model:
             models[model] = None
+        details = rest_details(line.value, RESPONSE_DETAILS, _READ) if said and last_of_line else None
         meta = Meta(timestamp=milliseconds(line.get("ts")), model=model, usage=usage,
-                    response=line.get("id") if said and isinstance(line.get("id"), str) else None)
+                    response=line.get("id") if said and isinstance(line.get("id"), str) else None, details=details)
         done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     return tuple(done), usage_totals(usages, models)
 

@@ -15,6 +15,11 @@ chat panel showed, one JSON array of `{ts, type: "say"|"ask", say|ask, text, …
 - Errors (`error`, `api_req_failed` …) are hidden notes with W-API-ERROR; checkpoints, progress lists, hook
   status, retries and resumption prompts are the panel's bookkeeping (frame). Any other row is kept hidden, with
   W-JSON-UNKNOWN-ITEM.
+
+Every row is accounted for (docs/architecture.md, "Nothing lost"): what a row says beside its text (the model's
+provider and mode, a checkpoint, whether a command completed; what a request's or a question's JSON holds beside
+what is read of it) is its message's details; what a bookkeeping row says (a progress list, a checkpoint's state)
+is kept in the header's `bookkeeping`, by row. A member no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -27,8 +32,9 @@ from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.arrays import read_elements
 from viewer.parse.agents.cline.history import milliseconds
-from viewer.parse.agents.lines import Line
+from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING, usage_totals
+from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -53,6 +59,21 @@ BOOKKEEPING = ("api_req_finished", "api_req_retried", "api_req_retry_delayed", "
                "mcp_server_request_started", "sliding_window_truncation", "codebase_search_result",
                "load_mcp_documentation", "user_feedback_diff")
 """Rows of the panel's own bookkeeping: no message (frame)."""
+ROW_DETAILS = ("modelInfo", "reasoning", "commandCompleted", "isCheckpointCheckedOut", "isOperationOutsideWorkspace",
+               "checkpoint", "progressStatus", "contextCondense", "isProtected", "isAnswered", "apiProtocol",
+               "metadata")
+"""What a row may say beside its text (Cline's and Roo Code's ClineMessage): kept in its message's details."""
+_ROW_READ = ("type", "say", "ask", "ts", "text", "images", "files", "partial", "modelInfo.modelId",
+             "conversationHistoryIndex", "conversationHistoryDeletedRange", "lastCheckpointHash")
+"""What the reader reads of a row, or leaves as the panel's state (a row still streaming), or as a pointer into
+the task's other files (the API history's index, a checkpoint's commit), as an id does."""
+ROW_CLAIMS = claims(*_ROW_READ, *ROW_DETAILS)
+READ = claims(*_ROW_READ)
+REQUEST_READ = claims("request", "tokensIn", "tokensOut", "cacheReads", "cacheWrites", "cost", "cancelReason",
+                      "streamingFailedMessage")
+"""What the reader reads of an `api_req_started` row's JSON."""
+SHOWN_READ = {"followup": claims("question", "options"), "plan_mode_respond": claims("response", "options")}
+"""What the reader shows of a question's and a plan's JSON."""
 CANCELLED = {"user_cancelled": ("W-SESSION-INTERRUPTED", "The user cancelled this request."),
              "streaming_failed": ("W-API-ERROR", "The response broke off: the stream failed"),
              "retries_exhausted": ("W-API-ERROR", "The request failed after every retry")}
@@ -62,14 +83,16 @@ def parse_cline_ui(text: str, options: Any) -> Transcript:
     """Read a task's `ui_messages.json`. Never raises on user input."""
     with collector_paused:  # see viewer/model/collector.py
         rows, unreadable = read_elements(text, "This file of chat rows", depth=1)
-        reader = _Rows(Session(text))
-        for row in rows:
+        session = Session(text)
+        reader = _Rows(session)
+        for row in session.accounted(rows, lambda row: ROW_CLAIMS, "row"):
             reader.row(row)
         messages, totals = reader.finished()
         session = reader.session
         diagnostics = [*unreadable, *session.diagnostics]
         return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=reader.header | totals, frame=session.frame(reader.quiet, diagnostics))
+                          header=session.with_unread(reader.header | totals),
+                          frame=session.frame(reader.quiet, diagnostics))
 
 
 class _Rows:
@@ -87,6 +110,8 @@ class _Rows:
         self.request: int | None = None
         """The row number of the latest `api_req_started`."""
         self.rows = 0
+        self.details: dict[int, dict[str, Any]] = {}
+        """Message index -> what its row said beside its text."""
 
     def row(self, line: Line) -> None:
         self.rows += 1
@@ -96,6 +121,7 @@ class _Rows:
             self.header["agent"] = "Cline" if kind == "task" or "modelInfo" in line.value else "Roo Code or Kilo Code"
         if not isinstance(kind, str):
             what = f"A row {type_phrase(line.get('type'), line.value)}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", line.get("type"), line.value, line.span,
                                                  "W-JSON-UNKNOWN-ITEM", what)], user=True)
             return
@@ -106,9 +132,13 @@ class _Rows:
             self._request(line, text)
         elif kind in ("text", "completion_result") or kind == "followup" or kind == "plan_mode_respond":
             if not text.strip():  # the button row after a result; a text row the tool call that followed emptied
-                self.quiet.append(line.span)
+                self._quiet(line, kind)
                 return
-            self._add(line, [_said("assistant", _shown(kind, text), line.span)])
+            shown = SHOWN_READ.get(kind)
+            facts = _json(text) if shown is not None else None
+            self._add(line, [_said("assistant", _shown(kind, text), line.span)],
+                      extra=rest_details({"text": facts}, ("text",), {"text": shown}) if isinstance(facts, dict)
+                      and isinstance(facts.get("question" if kind == "followup" else "response"), str) else None)
         elif kind == "reasoning":
             self._add(line, [drafts.analysis("assistant", text, line.span)])
         elif kind in CALLS:
@@ -124,11 +154,12 @@ class _Rows:
             self.session.diagnostics.append(make_diagnostic(
                 "W-SESSION-COMPACTED", line.span, "The agent condensed the conversation here: the model saw a "
                                                   "summary of the messages before it."))
-            self.quiet.append(line.span)
+            self._quiet(line, kind)
         elif kind in BOOKKEEPING:
-            self.quiet.append(line.span)
+            self._quiet(line, kind)
         else:
             what = f"A {line.get('type')} row of kind {kind!r}"
+            self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
                                                  what)])
 
@@ -145,12 +176,13 @@ class _Rows:
             said += f": {failure}" if isinstance(failure, str) and failure and code == "W-API-ERROR" else ""
             self.session.diagnostics.append(make_diagnostic(code, line.span, said.rstrip(".") + "."))
         request = facts.get("request")
+        rest = rest_details({"text": facts}, ("text",), {"text": REQUEST_READ})
         if isinstance(request, str) and request.strip():
             piece = Draft(dict(role="user", name="api_req_started", channel="final", content=request,
                                intent="context", end="end"), line.span)
-            self._add(line, [piece], user=True)
+            self._add(line, [piece], user=True, extra=rest)
         else:
-            self.quiet.append(line.span)
+            self._quiet(line, "api_req_started", rest if facts else None)
         self.response = self.session.next_turn()
         self.request = line.number
 
@@ -180,7 +212,22 @@ class _Rows:
             piece.problems.append(Pending("W-TOOL-ERROR", f"{tool_named} reported a failure ({kind}).", line.span))
         self._add(line, [piece], user=True)
 
-    def _add(self, line: Line, found: list[Draft], user: bool = False) -> None:
+    def _quiet(self, line: Line, kind: str, extra: dict[str, Any] | None = None) -> None:
+        """A row of the panel's bookkeeping: frame; what it says (its text, its details) kept in the header's
+        `bookkeeping` under its row's number."""
+        self.quiet.append(line.span)
+        text = line.get("text")
+        said = {**({"text": text} if text not in (None, "") else {}),
+                **(rest_details(line.value, ROW_DETAILS, READ) or {}), **(extra or {})}
+        if said:
+            self.header.setdefault("bookkeeping", []).append({"row": line.number, line.get("type") or "row": kind,
+                                                              **said})
+
+    def _add(self, line: Line, found: list[Draft], user: bool = False,
+             extra: dict[str, Any] | None = None) -> None:
+        said = {**(rest_details(line.value, ROW_DETAILS, READ) or {}), **(extra or {})}
+        if said and found:
+            self.details[len(self.session.messages)] = said
         if user:
             turn = self.session.next_turn()
             self.response = None
@@ -205,7 +252,7 @@ class _Rows:
             if isinstance(model, str):
                 models[model] = None
             meta = Meta(timestamp=milliseconds(line.get("ts")), model=model if isinstance(model, str) else None,
-                        usage=usage_at.get(message.index))
+                        usage=usage_at.get(message.index), details=self.details.get(message.index))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return tuple(done), usage_totals(self.usage.values(), models)
 
