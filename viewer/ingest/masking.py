@@ -9,7 +9,8 @@ from viewer.model import Transcript
 from viewer.model.diagnostics import make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.policy import Projection
-from viewer.secrets import FieldSecret, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+from viewer.secrets import (FieldSecret, Masker, count_kinds, diagnostics, mask, mask_transcript, scan_text,
+                            scan_transcript)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,19 @@ def mask_secrets(projection: Projection) -> Examined:
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))
     return Examined(shared, warned, count_kinds(found))
+
+
+def masked_name(name: str | None) -> str | None:
+    """An upload's name as it is stored and shown to everyone (the title, the lists, the exports' and the raw
+    download's file names): every secret the scan finds in it masked, as in the content (`debug-ghp_….txt` is
+    `debug-[secret: GitHub token].txt`). Fails closed: if the scanner fails, the upload has no name."""
+    if not name:
+        return name
+    try:
+        return mask(name, scan_text(name))
+    except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
+        log.exception("the secret scan failed on an upload's name")
+        return None
 
 
 def _withheld(projection: Projection) -> Projection:

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
+from viewer.ingest.masking import masked_name
 from viewer.store import Record, hash_key
 from viewer.web import access, admission, errors, expiry, ownership, spool
 from viewer.web.lookup import get_store
@@ -18,6 +19,8 @@ from viewer.web.processor import defers, get_processor
 bp = Blueprint("uploads", __name__)
 
 NAME_LIMIT = 200
+NAME_SCANNED = 4096
+"""The most of a name the scan reads: a query string or a form's file name, never long."""
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
@@ -101,7 +104,7 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
     a time, never held whole), any other in the request (a live one stays open for appends)."""
     key = access.new_key()
     fields: dict[str, Any] = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
-                  manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
+                  manage_hash=hash_key(key), name=_shown_name(name), keep_for=keep_for)
     store, processor = get_store(), get_processor()
     if not live and defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
@@ -114,6 +117,14 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
         return cast(Record, store.get(fields["id"])), key  # stored by `accept`
     with processor.slot():
         return ingest.store_spooled(store, body, live=live, **fields), key
+
+
+def _shown_name(name: str | None) -> str | None:
+    """The name stored: scanned and masked as the content is (whole, so that a secret is never cut in two
+    before the scan sees it), then cut to `NAME_LIMIT`."""
+    if not name:
+        return None
+    return (masked_name(name[:NAME_SCANNED]) or "")[:NAME_LIMIT] or None
 
 
 def _created(record: Record) -> int:
