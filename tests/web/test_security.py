@@ -67,6 +67,7 @@ ROUTES = [
     ("raw", "GET", "/t/{id}/raw", {}, 200, NOT_STORED, "text/plain; charset=utf-8"),
     ("manage", "GET", "/t/{id}/manage", {}, 200, NOT_STORED, HTML),
     ("manage action", "POST", "/t/{id}/manage", {}, 400, NOT_STORED, HTML),
+    ("manage link confirmed", "POST", "/t/{id}/manage/adopt", {}, 400, NOT_STORED, HTML),
     ("missing transcript", "GET", "/t/missing", {}, 404, NOT_STORED, HTML),
     ("missing json", "GET", "/t/missing.json", {}, 404, NOT_STORED, JSON),
     ("missing markdown", "GET", "/t/missing.md", {}, 404, NOT_STORED, HTML),
