@@ -19,7 +19,7 @@ from viewer.render.budget import BoundedAnswers
 from viewer.settings import database_url, layers
 from viewer.settings.folders import STATIC, TEMPLATES
 from viewer.store import Store
-from viewer.web import assets, errors, ownership, processor, security, spool
+from viewer.web import assets, capacity, errors, limits, ownership, processor, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.views import BLUEPRINTS
 
@@ -37,12 +37,14 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
 
     security.init_app(app)
     errors.init_app(app)
+    capacity.init_app(app)
     ownership.init_app(app)
     _init_spool(app)
     _init_store(app)
     processor.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    limits.init_app(app)  # after the blueprints: the limits wrap their views
     assets.init_app(app)
     app.jinja_env.globals["record_url"] = record_url
     # Every answer, streamed exports included, shares one highlighting budget (viewer/render/budget.py).
