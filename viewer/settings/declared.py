@@ -37,9 +37,9 @@ SETTINGS = (
                                             "larger ones get 413."),
     Setting("SPOOL_DIR", "", "Folder where upload bodies are written as they arrive (never held whole in "
                              "memory); empty means the system's temporary folder."),
-    Setting("MIN_FREE_BYTES", 64 * MIB, "Free space kept in reserve where the server writes: an upload that would "
-                                        "leave less where the SQLite database is gets 507 before anything is "
-                                        "stored, and `/healthz` answers 503 while any place has less."),
+    Setting("MIN_FREE_BYTES", 64 * MIB, "Free space kept in reserve where the server writes (the SQLite database's "
+                                        "folder, the spool folder): an upload that would leave less gets 507 before "
+                                        "anything is stored, and `/healthz` answers 503 while any place has less."),
     Setting("DEFER_UPLOAD_BYTES", 2 * MIB, "Uploads larger than this are answered with their link at once (202) and "
                                            "processed after, their page showing progress; 0 processes every upload "
                                            "in its request."),

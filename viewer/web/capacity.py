@@ -39,11 +39,12 @@ class Refusals:
         with self._lock:
             self._last[fault.kind] = (time.monotonic(), fault.detail)
 
-    def recent(self, kind: str, within: float = REFUSAL_MEMORY) -> tuple[float, str] | None:
-        """(seconds ago, what happened) of the last fault of `kind` within `within` seconds, else None."""
+    def recent(self, kind: str, within: float | None = None) -> tuple[float, str] | None:
+        """(seconds ago, what happened) of the last fault of `kind` within `within` seconds (`REFUSAL_MEMORY`),
+        else None."""
         with self._lock:
             found = self._last.get(kind)
-        if found is None or time.monotonic() - found[0] > within:
+        if found is None or time.monotonic() - found[0] > (REFUSAL_MEMORY if within is None else within):
             return None
         return time.monotonic() - found[0], found[1]
 
@@ -81,17 +82,17 @@ def free_bytes(folder: Path) -> int | None:
 
 def ensure_room(size: int) -> None:
     """507 (`NoRoom`), before anything is stored, when storing an upload of `size` bytes (already spooled)
-    would leave less than `MIN_FREE_BYTES` free where the database is."""
+    would leave less than `MIN_FREE_BYTES` free where the SQLite database is (its bytes and rows), or in the spool
+    folder (where it is copied while it is processed)."""
     reserve = int(current_app.config["MIN_FREE_BYTES"])
-    folder = places().get("database")
-    if folder is None:
-        return
-    free = free_bytes(folder)
-    if free is not None and free - DATABASE_GROWTH * size < reserve:
-        refusals().met(Fault(FULL, "the database's disk is nearly full"))
-        raise NoRoom(f"The server's disk is nearly full ({_mib(free)} free, and it keeps {_mib(reserve)} in "
-                     f"reserve): this upload of {_mib(size)} was not stored. What is stored can still be read; "
-                     "try again later, or send a smaller upload.")
+    for role, folder in places().items():
+        needs = {"database": DATABASE_GROWTH * size, "spool": size}.get(role)
+        free = free_bytes(folder) if needs is not None else None
+        if free is not None and needs is not None and free - needs < reserve:
+            refusals().met(Fault(FULL, f"the {role} folder's disk is nearly full"))
+            raise NoRoom(f"The server's disk is nearly full ({_mib(free)} free, and it keeps {_mib(reserve)} in "
+                         f"reserve): this upload of {_mib(size)} was not stored. What is stored can still be read; "
+                         "try again later, or send a smaller upload.")
 
 
 def health(database_answers: bool) -> tuple[dict[str, Any], int]:
