@@ -16,7 +16,7 @@ def _upload(client, **headers):
 
 
 def test_past_the_uploads_an_hour_an_upload_is_429_with_retry_after(make_app):
-    app = make_app(UPLOADS_PER_HOUR=2)
+    app = make_app(LIMITS=True, UPLOADS_PER_HOUR=2)
     client = app.test_client()
     assert [_upload(client).status_code for _ in range(2)] == [201, 201]
     refused = _upload(client)
@@ -28,7 +28,7 @@ def test_past_the_uploads_an_hour_an_upload_is_429_with_retry_after(make_app):
 
 
 def test_each_client_has_its_own_count(make_app):
-    app = make_app(UPLOADS_PER_HOUR=1)
+    app = make_app(LIMITS=True, UPLOADS_PER_HOUR=1)
     one, other = app.test_client(), app.test_client()
     assert _upload(one).status_code == 201 and _upload(one).status_code == 429
     response = other.post("/api/transcripts", data=WEATHER.read_bytes(),
@@ -37,7 +37,7 @@ def test_each_client_has_its_own_count(make_app):
 
 
 def test_past_the_expensive_requests_a_minute_they_are_429_and_pages_go_on(make_app):
-    app = make_app(EXPENSIVE_PER_MINUTE=3)
+    app = make_app(LIMITS=True, EXPENSIVE_PER_MINUTE=3)
     client = app.test_client()
     id = _upload(client).get_json()["id"]
     answers = [client.get(f"/t/{id}/search?q=weather"), client.get(f"/t/{id}.json"), client.get(f"/t/{id}.md"),
@@ -48,20 +48,20 @@ def test_past_the_expensive_requests_a_minute_they_are_429_and_pages_go_on(make_
 
 
 def test_the_counters_are_shared_by_every_process_on_the_database(make_app):
-    first, second = make_app(UPLOADS_PER_HOUR=2), make_app(UPLOADS_PER_HOUR=2)
+    first, second = make_app(LIMITS=True, UPLOADS_PER_HOUR=2), make_app(LIMITS=True, UPLOADS_PER_HOUR=2)
     assert _upload(first.test_client()).status_code == 201
     assert _upload(second.test_client()).status_code == 201
     assert _upload(first.test_client()).status_code == 429
 
 
 def test_memory_counters_are_one_processs_own(make_app):
-    first, second = (make_app(UPLOADS_PER_HOUR=1, LIMITS_STORAGE="memory") for _ in range(2))
+    first, second = (make_app(LIMITS=True, UPLOADS_PER_HOUR=1, LIMITS_STORAGE="memory") for _ in range(2))
     assert _upload(first.test_client()).status_code == 201 and _upload(first.test_client()).status_code == 429
     assert _upload(second.test_client()).status_code == 201
 
 
 def test_past_the_concurrent_uploads_of_a_client_an_upload_is_429(make_app):
-    app = make_app(CONCURRENT_UPLOADS=1)
+    app = make_app(LIMITS=True, CONCURRENT_UPLOADS=1)
     store, client = app.extensions["viewer.store"], app.test_client()
     with app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"}):
         me, worker = limits.client(), app.extensions["viewer.processor"].worker
@@ -73,7 +73,7 @@ def test_past_the_concurrent_uploads_of_a_client_an_upload_is_429(make_app):
 
 
 def test_an_upload_counted_by_a_process_that_died_counts_no_more(make_app):
-    app = make_app(CONCURRENT_UPLOADS=1)
+    app = make_app(LIMITS=True, CONCURRENT_UPLOADS=1)
     store = app.extensions["viewer.store"]
     with app.test_request_context(environ_base={"REMOTE_ADDR": "127.0.0.1"}):
         me = limits.client()
@@ -84,7 +84,7 @@ def test_an_upload_counted_by_a_process_that_died_counts_no_more(make_app):
 
 def test_past_an_owners_quota_an_upload_is_507_and_the_owners_uploads_are_still_read(make_app):
     size = len(WEATHER.read_bytes())
-    app = make_app(OWNER_QUOTA_BYTES=size * 2)
+    app = make_app(LIMITS=True, OWNER_QUOTA_BYTES=size * 2)
     client = app.test_client()
     ids = [_upload(client, **{ownership.HEADER: OWNER_KEY}).get_json()["id"] for _ in range(2)]
     refused = _upload(client, **{ownership.HEADER: OWNER_KEY})
@@ -95,7 +95,7 @@ def test_past_an_owners_quota_an_upload_is_507_and_the_owners_uploads_are_still_
 
 def test_past_the_total_quota_every_upload_is_507_and_reads_go_on(make_app):
     size = len(WEATHER.read_bytes())
-    app = make_app(STORAGE_QUOTA_BYTES=size + size // 2)
+    app = make_app(LIMITS=True, STORAGE_QUOTA_BYTES=size + size // 2)
     client = app.test_client()
     id = _upload(client).get_json()["id"]
     refused = _upload(client)
@@ -117,9 +117,12 @@ def test_viewer_serve_on_loopback_turns_the_limits_off_unless_they_were_set(make
 
     served = []
     monkeypatch.setattr(serving, "ThreadedWSGIServer", lambda *args: served.append(args) or _Stopped())
-    for host, config, limited in (("127.0.0.1", {}, False), ("0.0.0.0", {}, True),
-                                  ("127.0.0.1", {"LIMITS": True}, True)):
-        app = make_app(**config)
+    for host, limited_by_setting, limited in (("127.0.0.1", False, False), ("0.0.0.0", False, True),
+                                              ("127.0.0.1", True, True)):
+        app = make_app()
+        app.config["LIMITS"] = True  # the default
+        if not limited_by_setting:
+            app.extensions["viewer.config_sources"]["LIMITS"] = "default"
         serving.serve(app, host, 0)
         assert app.config["LIMITS"] is limited
 

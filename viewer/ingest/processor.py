@@ -32,6 +32,7 @@ from typing import Callable, Iterator
 from viewer.ingest import deferred
 from viewer.parse.thinning import Thinned
 from viewer.store import Store
+from viewer.store.faults import storage_fault
 from viewer.store.processing import RELEASED
 
 log = logging.getLogger(__name__)
@@ -150,8 +151,18 @@ class Processor:
         return number
 
     def _give_back(self, number: int) -> None:
+        """Free slot `number`; while the database is away, try again (each wait longer) rather than leave it held
+        by this live process, which no other process would take it from."""
+        wait = RETRY_FIRST_SECONDS
         try:
-            self.store.slots.give_back(number, self.worker)
+            while True:
+                try:
+                    self.store.slots.give_back(number, self.worker)
+                    return
+                except Exception as error:
+                    if storage_fault(error) is None or self._closed.wait(wait):
+                        raise
+                    wait = min(wait * 2, RETRY_MOST_SECONDS)
         finally:
             with self._lock:
                 self._slots.discard(number)
@@ -268,8 +279,8 @@ class Processor:
             numbers = set(self._slots)
         for number in numbers:
             self._give_back(number)
-        if released:
-            log.info("handed back %d upload(s) being processed, for another process to take over", len(released))
+        log.warning("shutting down: handed back %d upload(s) being processed, for another process to take over",
+                    len(released))
         return released
 
     def sweep_orphaned_images(self) -> int:
