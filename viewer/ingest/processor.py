@@ -254,8 +254,15 @@ class Processor:
 
     def recover(self) -> list[str]:
         """Sweep now (at startup), then every `SWEEPS_PER_LEASE`th of the lease in a background thread for as
-        long as this processor is in use. Returns the ids taken over now."""
-        taken = self.sweep()
+        long as this processor is in use. Returns the ids taken over now (none when storage is at fault now: the
+        next sweep tries again, and the server starts all the same)."""
+        try:
+            taken = self.sweep()
+        except Exception as error:
+            if storage_fault(error) is None:
+                raise
+            log.warning("the sweep at startup could not run (%s); the next one tries again", storage_fault(error))
+            taken = []
         every = min(self.lease.total_seconds() / SWEEPS_PER_LEASE, SWEEP_MOST_SECONDS)
         self._sweeper = threading.Thread(target=_sweep_periodically, args=(weakref.ref(self), every, self._closed),
                                          name="sweep-for-stopped-uploads", daemon=True)
