@@ -9,9 +9,8 @@ import secrets
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import DateTime, Integer, String, bindparam, delete, func, insert, select, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
 
 from viewer.store.schema import client_uploads, rate_counters
 from viewer.store.slots import _passing
@@ -20,6 +19,18 @@ STALE_UPLOAD = dt.timedelta(hours=1)
 """An upload request still counted after this long had its process stop without saying so: it counts no more."""
 Stopped = Callable[[str], bool]
 """Whether a worker (`host:pid:token`) has stopped."""
+
+
+_INCREMENT = text(
+    # SQLite (3.35 on) and PostgreSQL spell an upsert alike; SET reads the row as it was.
+    "INSERT INTO rate_counters (key, count, expires_at) VALUES (:key, :amount, :ends) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    "count = CASE WHEN rate_counters.expires_at > :now THEN rate_counters.count + :amount ELSE :amount END, "
+    "expires_at = CASE WHEN rate_counters.expires_at > :now THEN rate_counters.expires_at ELSE :ends END "
+    "RETURNING count, expires_at"
+).bindparams(bindparam("key", type_=String()), bindparam("amount", type_=Integer()),
+             bindparam("now", type_=DateTime(timezone=True)), bindparam("ends", type_=DateTime(timezone=True))
+             ).columns(count=Integer(), expires_at=DateTime(timezone=True))
 
 
 def _now() -> dt.datetime:
@@ -36,26 +47,15 @@ class RateCounters:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-        """Add `amount` to the counter of `key`, whose window (when it starts now) lasts `expiry` seconds;
-        returns its count."""
-        for attempt in range(3):
-            now = _now()
-            try:
-                with _passing(self.engine) as conn:
-                    changed = conn.execute(update(rate_counters)
-                                           .where(rate_counters.c.key == key, rate_counters.c.expires_at > now)
-                                           .values(count=rate_counters.c.count + amount)).rowcount
-                    if not changed:  # no window, or an ended one: a new window
-                        conn.execute(delete(rate_counters).where(rate_counters.c.key == key))
-                        conn.execute(insert(rate_counters).values(key=key, count=amount,
-                                                                  expires_at=now + dt.timedelta(seconds=expiry)))
-                    return conn.execute(select(rate_counters.c.count)
-                                        .where(rate_counters.c.key == key)).scalar_one()
-            except IntegrityError:  # another process started the same window a moment ago: count in it
-                if attempt == 2:
-                    raise
-        raise AssertionError("unreachable")
+    def incr(self, key: str, expiry: float, amount: int = 1) -> tuple[int, float]:
+        """Add `amount` to the counter of `key`, whose window (when it starts now) lasts `expiry` seconds; returns
+        its count and when its window ends (seconds since the epoch). One statement, written once: a client's
+        requests past a limit must cost the server as little as they can."""
+        now = _now()
+        with _passing(self.engine) as conn:
+            count, window_ends = conn.execute(_INCREMENT, {"key": key, "amount": amount, "now": now,
+                                                           "ends": now + dt.timedelta(seconds=expiry)}).one()
+        return int(count), _aware(window_ends).timestamp()
 
     def get(self, key: str) -> int:
         """The count of `key`'s current window (0 without one)."""

@@ -23,6 +23,7 @@ import time
 from functools import wraps
 from typing import Any, Callable
 
+from cachetools import TTLCache
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.errors import RateLimitExceeded
@@ -51,19 +52,26 @@ class DatabaseStorage(Storage):
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: Any) -> None:
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         self.store: Store = options["store"]
+        # What the last increment of each key said, for the reads the same request makes next (the window's
+        # count and end for Retry-After): a second's staleness costs nothing, a query per read would.
+        self._seen: TTLCache[str, tuple[int, float]] = TTLCache(maxsize=4096, ttl=1.0)
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
         return SQLAlchemyError
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        return self.store.counters.incr(key, expiry, amount)
+        count, ends = self.store.counters.incr(key, expiry, amount)
+        self._seen[key] = (count, ends)
+        return count
 
     def get(self, key: str) -> int:
-        return self.store.counters.get(key)
+        seen = self._seen.get(key)
+        return seen[0] if seen is not None else self.store.counters.get(key)
 
     def get_expiry(self, key: str) -> float:
-        return self.store.counters.expiry(key)
+        seen = self._seen.get(key)
+        return seen[1] if seen is not None else self.store.counters.expiry(key)
 
     def check(self) -> bool:
         return self.store.ping()
