@@ -167,10 +167,11 @@ class Server:
     def tail(self, lines: int = 30) -> str:
         return "".join(self.log.read_text(errors="replace").splitlines(keepends=True)[-lines:]) if self.log.exists() else ""
 
-    def requests_logged(self) -> int:
-        """Requests a worker answered, by its access log (gunicorn.conf.py logs each one)."""
+    def requests_logged(self, request_line: str) -> int:
+        """Requests a worker answered whose line starts so (`POST /api/transcripts`), by its access log
+        (gunicorn.conf.py logs each answer)."""
         text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return len(re.findall(r'" \d{3} ', text))
+        return text.count(f'"{request_line}')
 
     def errors(self) -> list[str]:
         """Lines of unexpected errors in the server's log (an answer of 500)."""
@@ -358,9 +359,10 @@ def sigterm(folder: Path, scale: float = 1.0) -> Outcome:
     stop.set()
     _join(threads)
     handed = sum(int(number) for number in re.findall(r"handed back (\d+) upload", first.log.read_text()))
-    taken = first.requests_logged()
-    outcome.notes.append(f"stopped in {stopped:.1f} s, handing back {handed} upload(s) being processed; every "
-                         f"request a worker took was answered ({taken} logged, {outcome.answered} answered)")
+    logged = first.requests_logged("POST /api/transcripts")
+    outcome.notes.append(f"stopped in {stopped:.1f} s, handing back {handed} upload(s) being processed; uploads "
+                         f"answered by its workers' log {logged}, by the clients {outcome.answered}; "
+                         f"{outcome.statuses['cut']} reset while queued, before a worker took them")
     verify(second.port, outcome)
     outcome.recover_seconds = time.monotonic() - signalled
     _finish(second, outcome)
