@@ -174,8 +174,9 @@ class Processing:
         """Mark upload `id` as failed (if `worker`, only while it holds it): its raw bytes stay, for its uploader
         to download."""
         with self.engine.begin() as conn:
-            if not conn.execute(update(processing).where(processing.c.transcript_id == id, *_held_by(worker))
-                                .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now())).rowcount:
+            marked = conn.execute(update(processing).where(processing.c.transcript_id == id, *_held_by(worker))
+                                  .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now())).rowcount
+            if worker is not None and not marked:  # another worker holds it now: its outcome is not ours to say
                 return
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.state == PROCESSING)
                          .values(state=FAILED))
