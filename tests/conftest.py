@@ -141,7 +141,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from viewer.web import create_app
 
     database = tmp_path_factory.mktemp("browser") / "viewer.sqlite3"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "PRELOAD_SAMPLES": False})
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "PRELOAD_SAMPLES": False,
+                      "LIMITS": False})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

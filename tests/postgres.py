@@ -10,6 +10,7 @@ the cluster belongs to the `postgres` system user the Debian package creates; ot
     name = cluster.create_database(template="template1")
     url = cluster.url(name)                 # postgresql+psycopg://postgres@127.0.0.1:PORT/NAME
     cluster.drop_database(name)
+    cluster.pause(); cluster.resume()       # stopped and started again on its port, its data kept
     cluster.stop()                          # pg_ctl stop; kills the server's process group if that fails
 
     pool = Pool(cluster, template=name)     # databases at head, one test at a time
@@ -167,6 +168,23 @@ class Cluster:
             while time.monotonic() < deadline and _alive(pid):
                 time.sleep(0.05)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def pause(self) -> None:
+        """Stop the server (fast shutdown: every connection cut) and keep its data, to `resume` it."""
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
+        stopped = self._run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", "-w", "-t", str(STOP_TIMEOUT),
+                            timeout=STOP_TIMEOUT + 10)
+        if stopped.returncode != 0:
+            raise RuntimeError(f"PostgreSQL did not stop:\n{self.tail()}")
+
+    def resume(self) -> None:
+        """Start the server again on its port after `pause`."""
+        started = self._run("pg_ctl", "start", "-D", str(self.data), "-l", str(self.log), "-w", "-t",
+                            str(START_TIMEOUT), "-o", f"-p {self.port}", timeout=START_TIMEOUT + 10)
+        if started.returncode != 0:
+            raise RuntimeError(f"PostgreSQL did not start again:\n{self.tail()}")
 
     def tail(self, lines: int = 20) -> str:
         """The end of the server's and the commands' logs, for error messages."""

@@ -231,7 +231,9 @@ def _write(chunks: Iterable[str], path: str | None) -> None:
 def _run_serve(args: argparse.Namespace) -> int:
     overrides = {key: value for key, value in (("HOST", args.host), ("PORT", args.port)) if value is not None}
     app = _app(args, **overrides)
-    app.run(host=app.config["HOST"], port=int(app.config["PORT"]), threaded=True)
+    from viewer.web.serving import serve  # a local server, unlimited on loopback, stopped gracefully by SIGTERM
+
+    serve(app, app.config["HOST"], int(app.config["PORT"]))
     return 0
 
 

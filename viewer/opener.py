@@ -61,6 +61,11 @@ def _answers(base: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base}/healthz", timeout=1) as answer:
             return json.load(answer).get("status") == "ok"
+    except urllib.error.HTTPError as error:  # a viewer that cannot store now (503) still answers: no second one
+        try:
+            return "status" in json.load(error)
+        except ValueError:
+            return False
     except (urllib.error.URLError, OSError, ValueError):
         return False
 

@@ -74,7 +74,7 @@ def test_render_exports_a_dataset_conversation_by_conversation(capsys):
 def test_render_gives_what_the_web_app_gives_for_the_same_upload(weather, tmp_path, extension, capsys):
     from viewer.web import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "x", "TESTING": True,
+    app = create_app({"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "x", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False})
     client = app.test_client()
     created = client.post("/api/transcripts?name=weather.txt", data=weather.read_bytes()).get_json()

@@ -77,8 +77,9 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        # No per-client limits: its threads upload more in a minute than one client may in an hour.
         env = {**os.environ, "VIEWER_DATABASE": str(self.database), "VIEWER_SECRET_KEY": "crash-bench",
-               "VIEWER_PRELOAD_SAMPLES": "false"}
+               "VIEWER_PRELOAD_SAMPLES": "false", "VIEWER_LIMITS": "false"}
         command = [str(GUNICORN), "--workers", str(self.workers), "--bind", f"{HOST}:{self.port}",
                    "--graceful-timeout", "1", "--no-control-socket", "viewer.web:create_app()"]
         with self.log.open("ab") as log:

@@ -154,3 +154,24 @@ def test_a_first_page_s_images_are_stored_before_its_rows_and_the_others_before_
     first, rest = missing_when["show_first"], missing_when["finish"]
     assert first and set(hashes[:1]).isdisjoint(first) and hashes[-1] in first
     assert rest == set() and store.media.missing(hashes) == set()
+
+
+def test_an_upload_handed_back_is_taken_over_and_its_first_worker_stores_nothing_more(store):
+    from viewer.ingest.processor import abandoned
+    from viewer.store.processing import RELEASED
+
+    raw = WEATHER.read_bytes() * 3
+    ingest.accept(store, raw, id="handed", worker="host:1:first")
+    assert store.processing.release("host:1:first") == ["handed"]
+    (id, worker, beat), = store.processing.held()
+    assert worker == RELEASED and abandoned(worker, beat, "host:2:second")  # at once: no lease to wait for
+    assert store.processing.claim("handed", RELEASED, "host:2:second")
+    examined = examine(raw)
+    staged = Staged("handed", examined.shared, examined.original, 3)
+    for write in (lambda: store.processing.show_first("handed", staged, STORED_VERSION, worker="host:1:first"),
+                  lambda: store.processing.finish("handed", examined.shared, STORED_VERSION, worker="host:1:first")):
+        assert not write()  # the first worker no longer holds it
+    store.processing.fail("handed", "too late", worker="host:1:first")
+    assert store.get("handed").state == PROCESSING and store.message_row_count("handed") == 0
+    assert store.processing.finish("handed", examined.shared, STORED_VERSION, worker="host:2:second")
+    assert store.get("handed").ready

@@ -37,7 +37,7 @@ query_values = st.text(max_size=20) | st.sampled_from(["auto", *DIALECTS])
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("fuzz") / "viewer.sqlite3"
     yield create_app({"DATABASE": str(database), "SECRET_KEY": "fuzz", "TESTING": True, "PRELOAD_SAMPLES": False,
-                      "MAX_UPLOAD_BYTES": UPLOAD_LIMIT, "WINDOW_SIZE": 5})
+                      "MAX_UPLOAD_BYTES": UPLOAD_LIMIT, "WINDOW_SIZE": 5, "LIMITS": False})
 
 
 @WEB

@@ -300,7 +300,7 @@ def canaries_in(dialect: str) -> list[str]:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("leaks") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True,
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False, "WINDOW_SIZE": WINDOW_SIZE})
 
 
@@ -574,7 +574,7 @@ def test_no_default_view_of_an_upload_being_processed_holds_hidden_content(tmp_p
     from viewer.web.views import processing as progress_view
     monkeypatch.setattr(progress_view, "STREAM_SECONDS", 0.05)
     app = create_app({"DATABASE": str(tmp_path / "viewer.sqlite3"), "SECRET_KEY": "leaks", "TESTING": True,
-                      "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 1, "DEFER_UPLOAD_BYTES": 1})
+                      "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 1, "DEFER_UPLOAD_BYTES": 1, "LIMITS": False})
     store, stranger = app.extensions["viewer.store"], app.test_client()
     first_rows_stored, rest, finish = threading.Event(), threading.Event(), store.processing.finish
 

@@ -27,7 +27,7 @@ EXAMPLES = settings(max_examples=15, deadline=None,
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("agent-leaks") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True,
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 2})
 
 

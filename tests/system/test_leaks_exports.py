@@ -30,7 +30,7 @@ STEPS = st.lists(st.tuples(st.integers(0, 11), st.one_of(st.none(), st.integers(
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("export-leaks") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True,
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "leaks", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 2})
 
 

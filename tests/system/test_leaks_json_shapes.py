@@ -25,7 +25,8 @@ from viewer.web import create_app
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("json-shape-leaks") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "x", "PRELOAD_SAMPLES": False, "TESTING": True})
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "x", "PRELOAD_SAMPLES": False, "TESTING": True,
+                      "LIMITS": False})
 
 
 def _default_views(client: FlaskClient, id: str) -> Iterator[tuple[str, object]]:

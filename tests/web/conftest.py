@@ -24,8 +24,10 @@ def make_app(database_url: str) -> Iterator[Callable[..., Flask]]:
     stores, apps = [], []
 
     def make(**config: Any) -> Flask:
+        # No per-client limits unless a test asks (tests/web/test_limits.py): one test client sends more searches
+        # and uploads in a second than a person sends in an hour.
         settings = {"DATABASE": database_url, "SECRET_KEY": "test", "TESTING": True,
-                    "PRELOAD_SAMPLES": False, **config}
+                    "PRELOAD_SAMPLES": False, "LIMITS": False, **config}
         app = create_app(settings)
         apps.append(app)
         stores.append(app.extensions["viewer.store"])  # kept here: a test may replace the app's

@@ -6,11 +6,15 @@ import datetime as dt
 from sqlalchemy import text
 
 
-def test_healthz_says_the_database_answers_and_nothing_more(client, app):
+def test_healthz_says_the_database_answers_and_the_free_space_of_each_place_and_nothing_more(client, app):
     response = client.get("/healthz")
-    assert response.status_code == 200 and response.get_json()["database"] == "ok"
-    assert set(response.get_json()) == {"status", "database", "parser"}
+    body = response.get_json()
+    assert response.status_code == 200 and body["database"] == "ok" and body["problems"] == []
+    assert set(body) == {"status", "database", "storage", "problems", "parser"}
+    assert {"spool", "instance"} <= set(body["storage"])
+    assert all(place["ok"] and place["free_bytes"] > 0 for place in body["storage"].values())
     assert str(app.config["DATABASE"]) not in response.get_data(as_text=True)
+    assert app.instance_path not in response.get_data(as_text=True)
     assert response.headers["Cache-Control"] == "private, no-store"
 
 

@@ -181,9 +181,9 @@ def test_search_says_it_is_not_ready_until_its_index_is_built(app, client, monke
     store = app.extensions["viewer.store"]
     indexed, real = threading.Event(), store.processing.index
 
-    def later(id, projection):
+    def later(id, projection, **kwargs):
         assert indexed.wait(WAIT)
-        return real(id, projection)
+        return real(id, projection, **kwargs)
     monkeypatch.setattr(store.processing, "index", later)
     id = _upload(client).get_json()["id"]
     try:

@@ -36,7 +36,7 @@ def sample_client(tmp_path_factory, module_database_url):
     folder = tmp_path_factory.mktemp("samples")
     for path in SAMPLE_FILES:
         shutil.copyfile(path, folder / path.name)
-    app = create_app({"DATABASE": module_database_url, "SECRET_KEY": "t", "TESTING": True,
+    app = create_app({"DATABASE": module_database_url, "SECRET_KEY": "t", "TESTING": True, "LIMITS": False,
                       "SAMPLES_DIR": str(folder)})
     yield app.test_client()
     app.extensions["viewer.store"].engine.dispose()

@@ -72,6 +72,7 @@ ROUTES = [
     ("redaction", "POST", "/t/{id}/manage/redact", {}, 400, NOT_STORED, HTML),
     ("personal data listing", "GET", "/api/transcripts/{id}/personal", {}, 200, NOT_STORED, JSON),
     ("api redaction without a body", "POST", "/api/transcripts/{id}/redactions", {}, 400, NOT_STORED, JSON),
+    ("manage link confirmed", "POST", "/t/{id}/manage/adopt", {}, 400, NOT_STORED, HTML),
     ("missing transcript", "GET", "/t/missing", {}, 404, NOT_STORED, HTML),
     ("missing json", "GET", "/t/missing.json", {}, 404, NOT_STORED, JSON),
     ("missing markdown", "GET", "/t/missing.md", {}, 404, NOT_STORED, HTML),

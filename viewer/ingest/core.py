@@ -12,7 +12,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
-from viewer.ingest.images import PayloadBytes, store_examined_images
+from viewer.ingest.images import PayloadBytes, drop_unheld, store_examined_images
 from viewer import bundles
 from viewer.ingest.masking import Examined, mask_secrets
 from viewer.model import Transcript
@@ -92,10 +92,10 @@ def contents(spool: BinaryIO, dialect: str = "auto") -> str | bytes | Thinned:
 
 
 @contextmanager
-def raw_spool(store: Store, id: str) -> Iterator[BinaryIO]:
-    """A stored upload's raw bytes copied to a temporary file a chunk at a time (never joined in memory), at its
-    start."""
-    with tempfile.TemporaryFile() as spool:
+def raw_spool(store: Store, id: str, folder: str | None = None) -> Iterator[BinaryIO]:
+    """A stored upload's raw bytes copied to a temporary file (in `folder`, else the system's temporary folder)
+    a chunk at a time (never joined in memory), at its start."""
+    with tempfile.TemporaryFile(dir=folder) as spool:
         for chunk in store.raw_stream(id) or ():
             spool.write(chunk)
         spool.seek(0)
@@ -104,10 +104,15 @@ def raw_spool(store: Store, id: str) -> Iterator[BinaryIO]:
 
 def store_examined(store: Store, raw: bytes | BinaryIO, examined: Examined, *, id: str, requested_dialect: str,
             payloads: PayloadBytes | None = None, **fields) -> Record:
-    """Store an examined upload (its images first, then its rows) in one transaction."""
-    store_examined_images(store, examined, payloads)
-    with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
-        record = store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
-                           original=examined.original, secret_kinds=examined.secret_kinds, **fields)
+    """Store an examined upload (its images first, then its rows) in one transaction. If the rows cannot be stored
+    (a full disk), the images stored for them that nothing else holds are deleted: nothing is left half-stored."""
+    images = store_examined_images(store, examined, payloads)
+    try:
+        with collector_paused:  # the rows are made from objects that all live on; see viewer/model/collector.py
+            record = store.add(raw, examined.shared, STORED_VERSION, id=id, requested_dialect=requested_dialect,
+                               original=examined.original, secret_kinds=examined.secret_kinds, **fields)
+    except BaseException:
+        drop_unheld(store, images)
+        raise
     keep_findings(store, id, examined)
     return record

@@ -1,7 +1,12 @@
 """Uploads answered before they are processed: `accept` stores the raw bytes and the record (durable when it
 returns, so the upload's link can be given at once), `process` parses, stores the rows (the upload is readable
 from then on) and then builds the search index. `process` is also how an upload whose process died is taken up
-again: it starts from the stored raw bytes, whatever stage was reached."""
+again: it starts from the stored raw bytes, whatever stage was reached.
+
+A storage fault on the way (a full disk, a database restarting: viewer/store/faults.py) marks nothing failed:
+`process` raises `Interrupted`, the upload stays held, and the processor runs it again from its stored bytes
+once storage is back. Only an upload that cannot be stored for what it is gets marked failed, and the images
+stored for it that nothing else holds are deleted with that."""
 from __future__ import annotations
 
 import io
@@ -11,11 +16,12 @@ from functools import partial
 from typing import BinaryIO, Callable
 
 from viewer.ingest.core import STORED_VERSION, contents, examine, keep_findings, raw_spool
-from viewer.ingest.images import PayloadBytes, file_payloads, store_examined_images
+from viewer.ingest.images import PayloadBytes, drop_unheld, file_payloads, store_examined_images
 from viewer.ingest.streaming import process_streamed
 from viewer.parse.thinning import Thinned
 from viewer.model.collector import collector_paused
 from viewer.store import Store
+from viewer.store.faults import Fault, storage_fault
 from viewer.store.processing import PARSING, STORING
 from viewer.store.staged import Staged, first_rows
 
@@ -35,44 +41,68 @@ class Upload:
     """Waits until the bytes and record are stored and says whether they were (if not, nothing is stored)."""
 
 
+class Interrupted(Exception):
+    """Processing met a storage fault: nothing was marked failed, and the upload is to be processed again from its
+    stored bytes once storage is back."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.detail)
+        self.fault = fault
+
+
 def accept(store: Store, raw: bytes | BinaryIO, *, id: str, worker: str, **fields) -> None:
     """Store an upload's raw bytes (or its spool file's) and its record, in state processing (stage parsing),
     held by `worker`."""
     store.processing.accept(io.BytesIO(raw) if isinstance(raw, bytes) else raw, id=id, worker=worker, **fields)
 
 
-def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None) -> bool:
+def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None, worker: str | None = None,
+            folder: str | None = None) -> bool:
     """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
     can be served from then on), then the rest; then its search index. True when it is stored; False when it
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
     `upload`, its bytes are read from the store (a big JSON Lines dataset, or an upload taken over from a process
-    that died), through a copy of them that a big dataset is read from a piece at a time
-    (`streaming`) and a big session is thinned from (its image payloads cut out)."""
-    if upload is not None:  # a thin parse's images are read back from the stored bytes
-        return _process(store, id, window, upload, partial(store.raw_range, id))
-    record = store.get(id)
-    if record is None or record.deleted:
-        return False
-    store.processing.stage(id, PARSING)
-    with raw_spool(store, id) as spool:
-        stored = _process_streamed(store, id, spool, record.requested_dialect)
-        if stored is not None:
-            return stored
-        raw = contents(spool, record.requested_dialect)
-        return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(spool))
+    that died), through a copy of them (in `folder`) that a big dataset is read from a piece at a time
+    (`streaming`) and a big session is thinned from (its image payloads cut out). With `worker`, nothing is
+    stored once another worker holds the upload. `Interrupted` on a storage fault."""
+    try:
+        if upload is not None:  # a thin parse's images are read back from the stored bytes
+            return _process(store, id, window, upload, partial(store.raw_range, id), worker)
+        record = store.get(id)
+        if record is None or record.deleted:
+            return False
+        store.processing.stage(id, PARSING, worker=worker)
+        with raw_spool(store, id, folder) as spool:
+            stored = _process_streamed(store, id, spool, record.requested_dialect, worker)
+            if stored is not None:
+                return stored
+            raw = contents(spool, record.requested_dialect)
+            return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True),
+                            file_payloads(spool), worker)
+    except Interrupted:
+        raise
+    except Exception as error:
+        fault = storage_fault(error)
+        if fault is None:
+            raise
+        raise Interrupted(fault) from error
 
 
-def _process_streamed(store: Store, id: str, spool: BinaryIO, dialect: str) -> bool | None:
+def _process_streamed(store: Store, id: str, spool: BinaryIO, dialect: str, worker: str | None) -> bool | None:
     """A big JSON Lines dataset stored a piece at a time (viewer/ingest/streaming.py); None when it is not one."""
     try:
-        return process_streamed(store, id, spool, dialect)
+        return process_streamed(store, id, spool, dialect, worker=worker)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
+        if storage_fault(error) is not None:
+            raise
         log.exception("processing upload %s failed", id)
-        store.processing.fail(id, f"{type(error).__name__}: the dataset could not be stored.")
+        store.processing.fail(id, f"{type(error).__name__}: the dataset could not be stored.", worker=worker)
         return False
 
 
-def _process(store: Store, id: str, window: int, upload: Upload, payloads: PayloadBytes) -> bool:
+def _process(store: Store, id: str, window: int, upload: Upload, payloads: PayloadBytes,
+             worker: str | None = None) -> bool:
+    images: set[str] = set()
     try:
         # One pause from the parse to the last row (viewer/model/collector.py): otherwise the collection of all
         # the parse made runs between the parse and the first page's rows, delaying them.
@@ -83,24 +113,30 @@ def _process(store: Store, id: str, window: int, upload: Upload, payloads: Paylo
             shared = examined.shared
             staged = None
             if shared.conversations:  # a dataset's first page is its index: stored whole
-                store_examined_images(store, examined, payloads)  # before the rows that name them
-                store.processing.stage(id, STORING)
+                images |= store_examined_images(store, examined, payloads)  # before the rows that name them
+                store.processing.stage(id, STORING, worker=worker)
             else:
                 staged = Staged(id, shared, examined.original, first_rows(shared, window))
                 # The first page's images before its rows, the others before the rest's: re-encoding every image
                 # of a big session of screenshots first held its first page back until nearly the end.
-                store_examined_images(store, examined, payloads, before=staged.upto)
+                images |= store_examined_images(store, examined, payloads, before=staged.upto)
                 if not store.processing.show_first(id, staged, STORED_VERSION, original=examined.original,
-                                                   secret_kinds=examined.secret_kinds):
+                                                   secret_kinds=examined.secret_kinds, worker=worker):
                     return False
-                store_examined_images(store, examined, payloads)
+                images |= store_examined_images(store, examined, payloads)
             stored = store.processing.finish(id, shared, STORED_VERSION, index_search=False, staged=staged,
-                                             original=examined.original, secret_kinds=examined.secret_kinds)
+                                             original=examined.original, secret_kinds=examined.secret_kinds,
+                                             worker=worker)
             if stored:
                 keep_findings(store, id, examined)
-            return stored and store.processing.index(id, shared)
+            return stored and store.processing.index(id, shared, worker=worker)
     except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
+        if storage_fault(error) is not None:
+            if upload.stored():  # else nothing of it was stored, and there is nothing to process again
+                raise
+            return False
         log.exception("processing upload %s failed", id)
         if upload.stored():
-            store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.")
+            store.processing.fail(id, f"{type(error).__name__}: the parse could not be stored.", worker=worker)
+        drop_unheld(store, images)
         return False

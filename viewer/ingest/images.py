@@ -25,19 +25,20 @@ PayloadBytes = Callable[[int, int], bytes]
 
 
 def store_examined_images(store: Store, examined: Examined, payloads: PayloadBytes | None = None, *,
-                          before: int | None = None) -> int:
+                          before: int | None = None) -> set[str]:
     """An upload's images, before its rows name them: from the parse as written, whose spans are the upload's
     (the masked parse's move where a secret was masked); a thin parse's payloads from `payloads`. With `before`,
-    only the images of the messages before that index (a first page's, stored ahead of the rest)."""
+    only the images of the messages before that index (a first page's, stored ahead of the rest). Returns the
+    hashes of those stored now."""
     written = (examined.original or examined.shared).transcript
     return store_images(store, written, source_reader(written, payloads), before=before)
 
 
-def store_images(store: Store, transcript: Transcript, read: Reader, *, before: int | None = None) -> int:
+def store_images(store: Store, transcript: Transcript, read: Reader, *, before: int | None = None) -> set[str]:
     """Store each shown image of `transcript` (a dataset's conversations' too; with `before`, of its messages
-    before that index) that the store lacks; returns how many were stored."""
+    before that index) that the store lacks; returns the hashes of those stored."""
     wanted = {media.sha256: media for media in _showable(transcript, before)}
-    stored = 0
+    stored: set[str] = set()
     for sha256 in sorted(store.media.missing(wanted)):
         media = wanted[sha256]
         data = payload_bytes(read(media.span))
@@ -50,8 +51,20 @@ def store_images(store: Store, transcript: Transcript, read: Reader, *, before: 
             log.exception("an accepted image could not be re-encoded; it is not stored")
             continue
         store.media.put(sha256, cast(str, media.type), media.size, cleaned)
-        stored += 1
+        stored.add(sha256)
     return stored
+
+
+def drop_unheld(store: Store, hashes: set[str]) -> None:
+    """Delete those of the images just stored (`hashes`) that no message holds, after the rows that were to name
+    them could not be stored. Best effort: on a disk still full the delete may fail too, and the store's own
+    sweep of old images nothing holds (`MediaBlobs.drop_orphans`) deletes them later."""
+    if not hashes:
+        return
+    try:
+        store.media.drop_unheld(hashes)
+    except Exception:  # noqa: BLE001 - the failure that brought us here is the one to report
+        log.warning("images of an upload that was not stored are left to the sweep", exc_info=True)
 
 
 def _showable(transcript: Transcript, before: int | None) -> Iterator[Media]:

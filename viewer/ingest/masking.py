@@ -18,7 +18,8 @@ from viewer.model import Message, Transcript
 from viewer.model.collector import collector_paused
 from viewer.model.diagnostics import make_diagnostic
 from viewer.policy import Projection
-from viewer.secrets import FieldSecret, Finding, Masker, count_kinds, diagnostics, mask_transcript, scan_transcript
+from viewer.secrets import (FieldSecret, Finding, Masker, count_kinds, diagnostics, mask, mask_transcript,
+                            scan_transcript)
 from viewer.secrets.finding import placeholder_of
 from viewer.secrets.personal.kinds import KINDS as PERSONAL_KINDS, REDACTED, placeholder
 from viewer.secrets.personal.scan import scan_with_secrets
@@ -133,6 +134,19 @@ def reading(value: str) -> str:
         except ValueError:
             break
     return value
+
+
+def masked_name(name: str | None) -> str | None:
+    """An upload's name as it is stored and shown to everyone (the title, the lists, the exports' and the raw
+    download's file names): every secret the scan finds in it masked, as in the content (`debug-ghp_….txt` is
+    `debug-[secret: GitHub token].txt`). Fails closed: if the scanner fails, the upload has no name."""
+    if not name:
+        return name
+    try:
+        return mask(name, scan_text(name))
+    except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
+        log.exception("the secret scan failed on an upload's name")
+        return None
 
 
 def _withheld(projection: Projection) -> Projection:

@@ -9,7 +9,13 @@ Retry-After), so several big uploads at once never pile up work or memory, howev
 the database.
 Each process names itself (`host:pid:token`) on the slots and uploads it holds and, while it holds any, says
 every twelfth of its lease that it is alive. A holder has stopped when its process is gone: on this host, no
-process has that pid; on another, it has not said it is alive for `PROCESSING_LEASE_SECONDS`.
+process has that pid; on another, it has not said it is alive for `PROCESSING_LEASE_SECONDS`; anywhere, when it
+handed its uploads back as it stopped (`shut_down`, on SIGTERM: it takes no new work, and the next sweep of any
+process, every few seconds, or the next start takes them over at once).
+
+Storage faults (a full disk, a database restarting) interrupt processing without failing the upload: its thread
+waits and processes it again from its stored bytes, each wait longer (up to `RETRY_MOST_SECONDS`), for as long
+as the process runs. Nothing answered 202 is given up for a fault of storage.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ from typing import Callable, Iterator
 from viewer.ingest import deferred
 from viewer.parse.thinning import Thinned
 from viewer.store import Store
+from viewer.store.faults import storage_fault
+from viewer.store.processing import RELEASED
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +43,14 @@ default of `PROCESSING_LEASE_SECONDS`)."""
 BEATS_PER_LEASE = 12
 """Heartbeats within one lease: a few missed ones (a busy database) never lose it."""
 SWEEPS_PER_LEASE = 4
-"""How often within a lease each process looks for uploads whose process stopped."""
+"""How often within a lease each process looks for uploads whose process stopped, at least."""
+SWEEP_MOST_SECONDS = 5.0
+"""… and at least this often, so that uploads handed back at a shutdown are taken over within seconds."""
+RETRY_FIRST_SECONDS = 1.0
+RETRY_MOST_SECONDS = 30.0
+"""The waits before processing an upload again after a storage fault: doubling from the first to the most."""
+ORPHANED_IMAGES_AFTER = dt.timedelta(hours=24)
+"""Images no message holds are deleted by the sweep once this old (an upload's rows may still be on their way)."""
 BUSY_RETRY_SECONDS = 10
 """The Retry-After of an upload refused because every slot is taken."""
 
@@ -56,8 +71,11 @@ class Processor:
     """One serving process's share of the processing slots, the threads that process uploads after they were
     answered, and the sweep that takes over what stopped processes left."""
 
-    def __init__(self, store: Store, slots: int, window: int = 100, *, lease: dt.timedelta = STALE_AFTER) -> None:
+    def __init__(self, store: Store, slots: int, window: int = 100, *, lease: dt.timedelta = STALE_AFTER,
+                 folder: str | None = None) -> None:
         self.store, self.window, self.limit, self.lease = store, window, max(slots, 1), lease
+        self.folder = folder
+        """Where an upload's stored bytes are copied while it is processed (the spool folder)."""
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._held: set[str] = set()
         self._slots: set[int] = set()
@@ -113,7 +131,10 @@ class Processor:
                          daemon=True).start()
 
     def _take(self) -> int:
-        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; `Busy` without one."""
+        """A free slot of the store's (or one whose holder stopped), held until `_give_back`; `Busy` without one,
+        and once this process is shutting down."""
+        if self._closed.is_set():
+            raise Busy()
         number = self._try_to_take()
         if number is None:
             raise Busy()
@@ -130,8 +151,18 @@ class Processor:
         return number
 
     def _give_back(self, number: int) -> None:
+        """Free slot `number`; while the database is away, try again (each wait longer) rather than leave it held
+        by this live process, which no other process would take it from."""
+        wait = RETRY_FIRST_SECONDS
         try:
-            self.store.slots.give_back(number, self.worker)
+            while True:
+                try:
+                    self.store.slots.give_back(number, self.worker)
+                    return
+                except Exception as error:
+                    if storage_fault(error) is None or self._closed.wait(wait):
+                        raise
+                    wait = min(wait * 2, RETRY_MOST_SECONDS)
         finally:
             with self._lock:
                 self._slots.discard(number)
@@ -151,11 +182,27 @@ class Processor:
 
     def _run(self, id: str, number: int, upload: deferred.Upload | None) -> None:
         try:
-            deferred.process(self.store, id, window=self.window, upload=upload)
+            self._process(id, upload)
         finally:
             with self._lock:
                 self._held.discard(id)
-            self._give_back(number)
+            self._give_back(number)  # only if still this process's: it may have been handed back
+
+    def _process(self, id: str, upload: deferred.Upload | None) -> None:
+        """Process upload `id`, again from its stored bytes after each storage fault, until it is done or this
+        process shuts down (then it was handed back)."""
+        wait = RETRY_FIRST_SECONDS
+        while not self._closed.is_set():
+            try:
+                deferred.process(self.store, id, window=self.window, upload=upload, worker=self.worker,
+                                 folder=self.folder)
+                return
+            except deferred.Interrupted as interrupted:
+                log.warning("processing upload %s interrupted (%s); trying again in %.0f s", id, interrupted, wait)
+            upload = None  # read back from the store next time: its bytes are durable
+            if self._closed.wait(wait):
+                return
+            wait = min(wait * 2, RETRY_MOST_SECONDS)
 
     def _busy(self) -> bool:
         return bool(self._held or self._slots)
@@ -187,7 +234,9 @@ class Processor:
     def sweep(self) -> list[str]:
         """Take over every upload whose process stopped, as long as a slot is free for it, and process it again
         in a thread of its own. Returns the ids taken over; those left wait for the next sweep."""
-        taken = []
+        taken: list[str] = []
+        if self._closed.is_set():
+            return taken
         for id, worker, beat in self.store.processing.held():
             if not self.stopped(worker, beat):
                 continue
@@ -205,9 +254,16 @@ class Processor:
 
     def recover(self) -> list[str]:
         """Sweep now (at startup), then every `SWEEPS_PER_LEASE`th of the lease in a background thread for as
-        long as this processor is in use. Returns the ids taken over now."""
-        taken = self.sweep()
-        every = self.lease.total_seconds() / SWEEPS_PER_LEASE
+        long as this processor is in use. Returns the ids taken over now (none when storage is at fault now: the
+        next sweep tries again, and the server starts all the same)."""
+        try:
+            taken = self.sweep()
+        except Exception as error:
+            if storage_fault(error) is None:
+                raise
+            log.warning("the sweep at startup could not run (%s); the next one tries again", storage_fault(error))
+            taken = []
+        every = min(self.lease.total_seconds() / SWEEPS_PER_LEASE, SWEEP_MOST_SECONDS)
         self._sweeper = threading.Thread(target=_sweep_periodically, args=(weakref.ref(self), every, self._closed),
                                          name="sweep-for-stopped-uploads", daemon=True)
         self._sweeper.start()
@@ -219,6 +275,26 @@ class Processor:
         if self._sweeper is not None:
             self._sweeper.join(timeout)
 
+    def shut_down(self, timeout: float = 10.0) -> list[str]:
+        """This process stops (SIGTERM): take no new work, stop sweeping, and hand back every upload it holds and
+        every slot, so that another process, or the next start, takes them over at once rather than after a
+        lease. The threads still processing them can store nothing more (the store checks who holds an upload).
+        Returns the ids handed back."""
+        self.close(timeout)
+        released = self.store.processing.release(self.worker)
+        with self._lock:
+            numbers = set(self._slots)
+        for number in numbers:
+            self._give_back(number)
+        log.warning("shutting down: handed back %d upload(s) being processed, for another process to take over",
+                    len(released))
+        return released
+
+    def sweep_orphaned_images(self) -> int:
+        """Delete the images no message holds that are older than `ORPHANED_IMAGES_AFTER` (stored for an upload
+        whose rows could then not be stored, where deleting them at once failed too)."""
+        return self.store.media.drop_orphans(ORPHANED_IMAGES_AFTER)
+
 
 def _sweep_periodically(processor: weakref.ref, seconds: float, closed: threading.Event) -> None:
     """Sweep every `seconds` until the processor is closed or gone (an app dropped): the thread holds it only
@@ -229,6 +305,7 @@ def _sweep_periodically(processor: weakref.ref, seconds: float, closed: threadin
             return
         try:
             current.sweep()
+            current.sweep_orphaned_images()
         except Exception:  # noqa: BLE001 - a database that is briefly away: the next sweep tries again
             log.warning("processing sweep failed", exc_info=True)
         del current
@@ -239,6 +316,8 @@ def abandoned(worker: str, heartbeat_at: dt.datetime, me: str, now: dt.datetime 
     """Whether what `worker` (last alive at `heartbeat_at`) holds is left by a process that stopped."""
     if worker == me:
         return False
+    if worker == RELEASED:  # handed back by a process that stopped
+        return True
     host, _, rest = worker.partition(":")
     pid = rest.partition(":")[0]
     if host == socket.gethostname() and pid.isdigit():

@@ -81,15 +81,17 @@ def streams(spool: BinaryIO, requested_dialect: str = "auto") -> bool:
         spool.seek(0)
 
 
-def process_streamed(store: Store, id: str, spool: BinaryIO, requested_dialect: str = "auto") -> bool | None:
+def process_streamed(store: Store, id: str, spool: BinaryIO, requested_dialect: str = "auto", *,
+                     worker: str | None = None) -> bool | None:
     """Store upload `id`, answered before it was processed (viewer/ingest/deferred.py), from a spool of its
     stored bytes a piece at a time when it is a big JSON Lines dataset: True when stored, False when it is no
     longer being processed; None (nothing stored, the spool at its start) when this path cannot take it."""
     try:
         if not streams(spool, requested_dialect):
             return None
-        store.processing.stage(id, STORING)
-        done = store.processing.finish_streamed(id, _batches(store, id, _pieces(spool)), STORED_VERSION)
+        store.processing.stage(id, STORING, worker=worker)
+        done = store.processing.finish_streamed(id, _batches(store, id, _pieces(spool)), STORED_VERSION,
+                                                worker=worker)
         store.personal.keep_findings(id, ())  # none: any would have taken it whole
         return done
     except NotStreamable as reason:

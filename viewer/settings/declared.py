@@ -37,6 +37,9 @@ SETTINGS = (
                                             "larger ones get 413."),
     Setting("SPOOL_DIR", "", "Folder where upload bodies are written as they arrive (never held whole in "
                              "memory); empty means the system's temporary folder."),
+    Setting("MIN_FREE_BYTES", 64 * MIB, "Free space kept in reserve where the server writes (the SQLite database's "
+                                        "folder, the spool folder): an upload that would leave less gets 507 before "
+                                        "anything is stored, and `/healthz` answers 503 while any place has less."),
     Setting("DEFER_UPLOAD_BYTES", 2 * MIB, "Uploads larger than this are answered with their link at once (202) and "
                                            "processed after, their page showing progress; 0 processes every upload "
                                            "in its request."),
@@ -44,6 +47,24 @@ SETTINGS = (
                                    "more get 503 with Retry-After."),
     Setting("PROCESSING_LEASE_SECONDS", 120, "How long a server on another host may go silent before the uploads it "
                                              "processes are taken over (checked every quarter of it)."),
+    Setting("LIMITS", True, "Apply the limits below (a shared server); `viewer serve` on a loopback address and "
+                            "`viewer open` turn them off unless this is set."),
+    Setting("UPLOADS_PER_HOUR", 60, "Uploads one client may send an hour (the form's and the API's); more get 429 "
+                                    "with Retry-After; 0: no limit."),
+    Setting("EXPENSIVE_PER_MINUTE", 60, "Searches, exports, raw downloads, comparisons and context pages one client "
+                                        "may ask for a minute, together; more get 429 with Retry-After; 0: no "
+                                        "limit."),
+    Setting("CONCURRENT_UPLOADS", 3, "Uploads one client may send at once; more get 429 with Retry-After; 0: no "
+                                     "limit."),
+    Setting("OWNER_QUOTA_BYTES", 2 * 1024 * MIB, "Bytes of uploads (as sent) one owner key's list may hold; an "
+                                                 "upload past it gets 507 with the reason; 0: no quota."),
+    Setting("STORAGE_QUOTA_BYTES", 0, "Bytes of uploads (as sent) the server keeps in all; an upload past it gets "
+                                      "507 with the reason, and reads go on; 0: no quota but the disk's "
+                                      "(`MIN_FREE_BYTES`)."),
+    Setting("LIMITS_STORAGE", "database", "Where the request counters are kept: `database` (shared by every "
+                                          "process on it) or `memory` (one process's own)."),
+    Setting("PROXY_HOPS", 0, "Proxies in front of the server whose `X-Forwarded-For` and `X-Forwarded-Proto` are "
+                             "trusted, to tell clients apart behind them; 0: the socket's address."),
     Setting("SECRET_KEY", "", "Signs the session cookie (form tokens, notices); empty means a random key "
                               "generated once and kept in the instance folder."),
     Setting("HOST", "127.0.0.1", "Address `viewer serve` listens on."),

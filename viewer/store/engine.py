@@ -19,7 +19,9 @@ log = logging.getLogger(__name__)
 
 
 def open_engine(url: str) -> Engine:
-    engine = create_engine(url)
+    # A pooled connection is tested before it is lent (a round trip): after a database restart the pool's old
+    # connections are dead, and without the test each would fail one request before being replaced.
+    engine = create_engine(url, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     elif engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg":

@@ -87,6 +87,20 @@ class MediaBlobs:
             row = conn.execute(query).first()
         return Served(row[0], row[1]) if row is not None else None
 
+    def drop_unheld(self, hashes: set[str]) -> None:
+        """Delete those of `hashes` that no message holds (images stored for rows that were then not stored)."""
+        with self.engine.begin() as conn:
+            drop_unheld(conn, hashes)
+
+    def drop_orphans(self, older_than: dt.timedelta) -> int:
+        """Delete every image no message holds that was stored longer ago than `older_than` (an upload being
+        processed stores its images before its rows: a young one may be waiting for them). Returns how many."""
+        cutoff = dt.datetime.now(dt.timezone.utc) - older_than
+        with self.engine.begin() as conn:
+            return conn.execute(delete(blobs).where(
+                blobs.c.stored_at < cutoff,
+                ~exists(select(held.c.sha256).where(held.c.sha256 == blobs.c.sha256)))).rowcount
+
     def count(self) -> int:
         """How many images are kept (for tests and the bench)."""
         with self.engine.connect() as conn:

@@ -8,6 +8,8 @@ its last rows (before, a reader may have the windows whose rows are all stored: 
 far it got (`stage`), which process holds it (`worker`) and when that process last said it was alive
 (`heartbeat_at`), so that an upload whose process died is found (`abandoned`), taken over (`claim`) and
 processed again from its stored raw bytes. Deleting an upload deletes its row, and `finish` then stores nothing.
+Each write of a stage names the worker that holds the upload (`worker`), and stores nothing once another holds
+it: a process that handed its uploads back (`release`, at shutdown) or was taken over can no longer write them.
 """
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ from viewer.store.staged import Staged
 
 PROCESSING, FAILED = "processing", "failed"
 """The states of a record not yet readable (`Record.state`); None once it is."""
+RELEASED = "released"
+"""The worker of an upload handed back by its process (at shutdown): any other process takes it over at once."""
 QUEUED, PARSING, STORING, INDEXING = "queued", "parsing", "storing", "indexing"
 """The stages of a `processing` row, in order; `FAILED` ends it."""
 STAGES = (QUEUED, PARSING, STORING, INDEXING)
@@ -82,20 +86,20 @@ class Processing:
             conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
                                                    heartbeat_at=now))
 
-    def stage(self, id: str, stage: str) -> None:
-        """Record that upload `id` reached `stage`."""
+    def stage(self, id: str, stage: str, *, worker: str | None = None) -> None:
+        """Record that upload `id` reached `stage` (if `worker`, still holds it)."""
         with self.engine.begin() as conn:
-            conn.execute(update(processing).where(processing.c.transcript_id == id)
+            conn.execute(update(processing).where(processing.c.transcript_id == id, *_held_by(worker))
                          .values(stage=stage, heartbeat_at=_now()))
 
     def show_first(self, id: str, staged: Staged, parser_version: str, *, original: Projection | None = None,
-                   secret_kinds: dict[str, int] | None = None) -> bool:
+                   secret_kinds: dict[str, int] | None = None, worker: str | None = None) -> bool:
         """Store upload `id`'s counts and the rows of its first page (`staged.insert_first`), in one
         transaction; it stays processing, and its windows whose rows are all stored may be read. False, storing
         nothing, when it is no longer being processed."""
         projection = staged.projection
         with bulk_transaction(self.engine, durable=False) as conn:  # made again from the raw bytes after a crash
-            if not self._hold(conn, id, STORING, stored_upto=staged.upto):
+            if not self._hold(conn, id, STORING, worker, stored_upto=staged.upto):
                 return False
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
                          .values(**summaries.summary(projection, parser_version),
@@ -106,13 +110,13 @@ class Processing:
 
     def finish(self, id: str, projection: Projection, parser_version: str, *, original: Projection | None = None,
                secret_kinds: dict[str, int] | None = None, index_search: bool = True,
-               staged: Staged | None = None) -> bool:
+               staged: Staged | None = None, worker: str | None = None) -> bool:
         """Store upload `id`'s parse rows (after `show_first`: the rest of `staged`) and make it readable, in one
         transaction; without `index_search` its search index is left to `index` (the row stays, at stage
         `indexing`). False, storing nothing, when it is no longer being processed (deleted meanwhile, or taken
         over by another process)."""
         with bulk_transaction(self.engine, durable=False) as conn:  # `index`'s commit makes it durable
-            if not self._hold(conn, id, INDEXING):
+            if not self._hold(conn, id, INDEXING, worker):
                 return False
             masked = raw_bytes.keep_masked(conn, id, projection, original)  # a dead run's chunks replaced
             if staged is not None:
@@ -130,12 +134,13 @@ class Processing:
                 conn.execute(delete(processing).where(processing.c.transcript_id == id))
         return True
 
-    def finish_streamed(self, id: str, batches: Iterable[streamed.Batch], parser_version: str) -> bool:
+    def finish_streamed(self, id: str, batches: Iterable[streamed.Batch], parser_version: str, *,
+                        worker: str | None = None) -> bool:
         """Store upload `id`, a big JSON Lines dataset, a batch of conversations at a time (as
         `Store.add_streamed` does) with its search index, and make it readable, in one transaction. False, storing
         nothing, when it is no longer being processed; an exception from `batches` rolls everything back."""
         with bulk_transaction(self.engine) as conn:
-            if not self._hold(conn, id, STORING):
+            if not self._hold(conn, id, STORING, worker):
                 return False
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(state=None))  # its rows' too
             parent = conn.execute(select(*rows.record_columns()).where(transcripts.c.id == id)).one()._asdict()
@@ -148,28 +153,43 @@ class Processing:
         return True
 
     @staticmethod
-    def _hold(conn, id: str, stage: str, **values) -> bool:
-        """Move upload `id` to `stage` if it is still being processed (not failed, not deleted)."""
+    def _hold(conn, id: str, stage: str, worker: str | None = None, **values) -> bool:
+        """Move upload `id` to `stage` if it is still being processed (not failed, not deleted) and, with
+        `worker`, still by that worker."""
         return bool(conn.execute(update(processing).where(processing.c.transcript_id == id,
-                                                          processing.c.stage != FAILED)
+                                                          processing.c.stage != FAILED, *_held_by(worker))
                                  .values(stage=stage, heartbeat_at=_now(), **values)).rowcount)
 
-    def index(self, id: str, projection: Projection) -> bool:
-        """Build the search index of upload `id`, stored by `finish` without one; False when it is gone."""
+    def index(self, id: str, projection: Projection, *, worker: str | None = None) -> bool:
+        """Build the search index of upload `id`, stored by `finish` without one; False when it is gone (or, with
+        `worker`, held by another)."""
         with bulk_transaction(self.engine) as conn:
             if not conn.execute(delete(processing).where(processing.c.transcript_id == id,
-                                                         processing.c.stage == INDEXING)).rowcount:
+                                                         processing.c.stage == INDEXING, *_held_by(worker))).rowcount:
                 return False
             search.index(conn, parses_of(id, projection))
         return True
 
-    def fail(self, id: str, error: str) -> None:
-        """Mark upload `id` as failed: its raw bytes stay, for its uploader to download."""
+    def fail(self, id: str, error: str, *, worker: str | None = None) -> None:
+        """Mark upload `id` as failed (if `worker`, only while it holds it): its raw bytes stay, for its uploader
+        to download."""
         with self.engine.begin() as conn:
-            conn.execute(update(processing).where(processing.c.transcript_id == id)
-                         .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now()))
+            marked = conn.execute(update(processing).where(processing.c.transcript_id == id, *_held_by(worker))
+                                  .values(stage=FAILED, error=error[:ERROR_CHARS], heartbeat_at=_now())).rowcount
+            if worker is not None and not marked:  # another worker holds it now: its outcome is not ours to say
+                return
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.state == PROCESSING)
                          .values(state=FAILED))
+
+    def release(self, worker: str) -> list[str]:
+        """Hand back every upload `worker` holds (its process stops): each is left to the next process that looks,
+        which takes it over at once, as if its holder had died, without waiting for a lease. Returns their ids."""
+        with self.engine.begin() as conn:
+            ids = list(conn.execute(select(processing.c.transcript_id).where(processing.c.worker == worker,
+                                                                             processing.c.stage != FAILED)).scalars())
+            conn.execute(update(processing).where(processing.c.worker == worker, processing.c.stage != FAILED)
+                         .values(worker=RELEASED))
+        return ids
 
     def progress(self, id: str) -> Progress | None:
         """How far upload `id` got; None when it is done (or was never processed later)."""
@@ -208,6 +228,11 @@ class Processing:
                 update(processing).where(processing.c.transcript_id == id, processing.c.worker == seen_worker,
                                          processing.c.stage != FAILED)
                 .values(worker=worker, stage=QUEUED, heartbeat_at=_now(), stored_upto=None)).rowcount)
+
+
+def _held_by(worker: str | None) -> tuple:
+    """The condition that `worker` holds the row (none without a worker: a caller outside the processor)."""
+    return () if worker is None else (processing.c.worker == worker,)
 
 
 def forget(conn: Any, id: str) -> None:

@@ -15,8 +15,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
-from viewer.store import (live, masked, media, migrate, owner_search, owners, personal, processing, raw as raw_bytes,
-                          rows, search, slots, streamed, summaries)
+from viewer.store import (counters, live, masked, media, migrate, owner_search, owners, personal, processing,
+                          raw as raw_bytes, rows, search, slots, streamed, summaries, usage)
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse
 from viewer.store.engine import bulk_transaction, open_engine
 from viewer.store.types import Entry, Located, Record
@@ -60,9 +60,15 @@ class Store:
         self.processing = processing.Processing(self.engine)
         """Uploads answered before they were processed: how far each got, and which process holds it."""
         self.slots = slots.Slots(self.engine)
+        """The uploads being processed at this moment by every serving process: the bound on them."""
         self.personal = personal.Personal(self.engine)
         """The personal data found in each upload, and what its uploader chose for link holders."""
-        """The uploads being processed at this moment by every serving process: the bound on them."""
+        self.usage = usage.Usage(self.engine)
+        """Bytes stored, per owner key and in all: what the quotas of a shared server read."""
+        self.counters = counters.RateCounters(self.engine)
+        """The request counters of the limits on each client, shared by every serving process."""
+        self.client_uploads = counters.ClientUploads(self.engine)
+        """The uploads each client is sending at this moment."""
 
     # ---- writing ---------------------------------------------------------------------------------------
 

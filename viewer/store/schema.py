@@ -282,3 +282,24 @@ personal_choices = Table(
     Column("conversation", Integer, nullable=True),
     Column("message_index", Integer, nullable=True),
 )
+
+rate_counters = Table(
+    # The request counters of the limits a shared server puts on each client (viewer/web/limits.py, through
+    # Flask-Limiter's fixed windows): one row per limit, client and window, gone when the window ends. Shared by
+    # every serving process on this database, so that the limits hold however many there are.
+    "rate_counters", metadata,
+    Column("key", String(255), primary_key=True),
+    Column("count", Integer, nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+client_uploads = Table(
+    # The uploads each client is sending at this moment (viewer/store/counters.py), one row per request, held
+    # from the first byte's arrival to its answer: CONCURRENT_UPLOADS bounds them across processes. `client` is
+    # a keyed hash of the client's address, never the address; a row whose process stopped counts no more.
+    "client_uploads", metadata,
+    Column("token", String(32), primary_key=True),
+    Column("client", String(64), nullable=False, index=True),
+    Column("worker", String(128), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+)

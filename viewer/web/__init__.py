@@ -5,6 +5,7 @@ that, one line per part.
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -19,9 +20,12 @@ from viewer.render.budget import BoundedAnswers
 from viewer.settings import database_url, layers
 from viewer.settings.folders import STATIC, TEMPLATES
 from viewer.store import Store
-from viewer.web import assets, errors, ownership, processor, security, spool
+from viewer.store.faults import storage_fault
+from viewer.web import assets, capacity, errors, limits, ownership, processor, security, spool
 from viewer.web.lookup import get_store, record_url
 from viewer.web.views import BLUEPRINTS
+
+log = logging.getLogger(__name__)
 
 
 def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = True) -> Flask:
@@ -37,12 +41,14 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
 
     security.init_app(app)
     errors.init_app(app)
+    capacity.init_app(app)
     ownership.init_app(app)
     _init_spool(app)
     _init_store(app)
     processor.init_app(app, recover=recover)  # after the store, whose unfinished uploads it may take up
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    limits.init_app(app)  # after the blueprints: the limits wrap their views
     assets.init_app(app)
     app.jinja_env.globals["record_url"] = record_url
     # Every answer, streamed exports included, shares one highlighting budget (viewer/render/budget.py).
@@ -50,9 +56,21 @@ def create_app(overrides: Mapping[str, Any] | None = None, *, recover: bool = Tr
     if recover:  # a server: its first page need not wait for a highlighting worker to start
         workers.POOL.warm()
     if app.config["PRELOAD_SAMPLES"]:
+        _preload_samples(app)
+    return app
+
+
+def _preload_samples(app: Flask) -> None:
+    """The samples stored, unless storage refuses now (a full disk): the server starts without them, and the
+    next start stores them."""
+    try:
         with app.app_context():
             samples.preload(get_store(), Path(app.config["SAMPLES_DIR"]))
-    return app
+    except Exception as error:
+        fault = storage_fault(error)
+        if fault is None:
+            raise
+        log.warning("the samples were not stored: %s", fault.detail)
 
 
 def _derive_config(app: Flask) -> None:

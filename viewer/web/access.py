@@ -80,6 +80,21 @@ class CrossSite(Forbidden):
     hint = "Open this site's own page and submit the form there; tools without a browser can post directly."
 
 
+def adopts_on_open(request: Request) -> bool:
+    """Whether opening a manage link may adopt its upload at once: a GET navigation the user made on this site or
+    from the address bar, a bookmark or another program (`Sec-Fetch-Site` same-origin or none), never one another
+    site's page started (a link, a redirect, an image: the attacker's transcript put into the victim's list), a
+    HEAD or a prefetch. A request without `Sec-Fetch-Site` comes from a tool, which carries no victim's cookie, as
+    `cross_site_reason` reasons. Every other opening gets a page whose button (a same-origin POST) adopts it."""
+    if request.method != "GET" or request.headers.get("Sec-Purpose") or request.headers.get("Purpose"):
+        return False
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is None:
+        return True
+    mode = request.headers.get("Sec-Fetch-Mode", "navigate")
+    return site.lower() in SAFE_FETCH_SITES and mode.lower() == "navigate"
+
+
 def cross_site_reason(request: Request) -> str | None:
     """Why a state-changing request looks like it came from another site's page, or None.
 

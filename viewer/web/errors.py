@@ -8,11 +8,15 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError, ServiceUnavailable, UnprocessableEntity
 
 from viewer import ingest
 from viewer.ingest.processor import Busy
 from viewer.store import live
+from viewer.store.faults import FULL, storage_fault
+from viewer.web import capacity
+from viewer.web.spool import NoRoom
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +25,7 @@ HINTS = {
     404: "Check the link: share links are long and easy to cut short when copied.",
     410: "The uploader deleted this transcript, or its link expired.",
     413: "Split the transcript, or ask the server's operator to raise VIEWER_MAX_UPLOAD_BYTES.",
+    507: "Reading what is stored still works. The server's operator sees the same at /healthz.",
     415: "Send the transcript as UTF-8 text: a file from the picker, pasted text, or the raw body of an API upload.",
 }
 
@@ -35,12 +40,17 @@ REFUSALS: dict[type[Exception], tuple[type[HTTPException], str | None]] = {
 """Each refusal of a lower stage: its HTTP error, and what to say (None: the refusal's own message). Flask picks
 the handler of the most derived class, so `CannotBeLive` wins over `NotLive`. A refusal's `hint` and
 `retry_after`, when it has them, go with its answer."""
+UNAVAILABLE_RETRY_SECONDS = 5
+"""The Retry-After of a request the database could not take (it restarts, it is unreachable)."""
 
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, _http_error)
     for refusal in REFUSALS:
         app.register_error_handler(refusal, _refused)
+    # The database's and the disk's refusals (viewer/store/faults.py) are answers, not crashes.
+    app.register_error_handler(SQLAlchemyError, _storage_refused)
+    app.register_error_handler(OSError, _storage_refused)
     app.register_error_handler(Exception, _unexpected)
 
 
@@ -65,6 +75,11 @@ def error_response(status: int, title: str, message: str, hint: str | None = Non
         return jsonify({"error": {"status": status, "title": title, "message": message}}), status
     return render_template("error.html", status=status, title=title, message=message,
                            hint=hint or HINTS.get(status)), status
+
+
+def http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPException:
+    """The answer to an HTTP error: its page or JSON, with its `Retry-After` (an extension's own errors too)."""
+    return _http_error(error)
 
 
 def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPException:
@@ -104,6 +119,27 @@ def _size(limit: int) -> str:
     if limit >= 1024 * 1024:
         return f"{limit / (1024 * 1024):g} MiB"
     return f"{limit:,} bytes"
+
+
+def _storage_refused(error: Exception) -> tuple[Response | str, int] | HTTPException:
+    """507 when the disk or the database refused to keep more, 503 with Retry-After when the database cannot be
+    reached now; any other error of the database or the system is unexpected. A transaction that failed left
+    nothing of itself: the store writes an upload in one."""
+    fault = storage_fault(error)
+    if fault is None:
+        return _unexpected(error)
+    capacity.refusals().met(fault)
+    log.warning("storage refused %s %s: %s (%s)", request.method, request.path, fault.detail, type(error).__name__)
+    answer: HTTPException
+    if fault.kind == FULL:
+        answer = NoRoom(f"The server cannot store anything now: {fault.detail}. Nothing of this request was "
+                        "kept; try again later.")
+    else:
+        answer = ServiceUnavailable(f"The server cannot use its database now: {fault.detail}. Nothing of this "
+                                    "request was kept; try again in a few seconds.")
+        answer.retry_after = UNAVAILABLE_RETRY_SECONDS
+        answer.hint = "The server recovers by itself when its database is back."  # type: ignore[attr-defined]
+    return _http_error(answer)
 
 
 def _unexpected(error: Exception) -> tuple[Response | str, int]:

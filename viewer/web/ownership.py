@@ -3,6 +3,13 @@
 manage keys are kept. A manage link opened in another browser adopts its upload into that browser's list; a
 tool's API uploads name a key of their own in a header, and a browser may take that key on to list them.
 
+The cookie holds only keys this server issued: its value is the key signed with the app's secret key
+(itsdangerous), and a value without a good signature is no key at all. Otherwise whoever can plant a cookie (a
+sibling subdomain, a network attacker on plain HTTP) could plant a key of their own, let the victim's uploads be
+filed under it, and read them all later. Served over HTTPS (`SECURE_COOKIES`), the cookie is named `__Host-owner`:
+browsers accept that name only from this very host, over HTTPS, for the whole site, so no sibling can set or
+shadow it, and a plain `owner` cookie is then ignored.
+
 Before owner keys, the signed session cookie listed the ids a browser uploaded or managed. A browser that still
 carries that list has its uploads adopted under its owner key (a new one if it has none) the first time a request
 asks who owns what (`current_key`: any transcript page, the manage page, the list), and the list is dropped from
@@ -17,12 +24,18 @@ import secrets
 from typing import Iterable
 
 from flask import Flask, Response, abort, current_app, g, request, session
+from itsdangerous import BadSignature, Signer
 
 from viewer.store import Record, Store, hash_key
 
 COOKIE = "owner"
+"""The cookie's name over plain HTTP, where a browser takes no `__Host-` cookie."""
+SECURE_COOKIE = "__Host-owner"
+"""The cookie's name when cookies are Secure (`SECURE_COOKIES`): set only by this host, over HTTPS, for path /."""
+SIGNING_SALT = "viewer.owner-key"
 HEADER = "X-Owner-Key"
-"""The API's header: uploads that carry it are the key's owner's."""
+"""The API's header: uploads that carry it are the key's owner's. The key is the tool's own secret, sent by the
+tool itself; it never becomes a cookie but through `use_key` (the list page's form, a same-site POST)."""
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{32,128}")
 """An owner key: what `new_key` makes (43 characters), or a tool's own (32 such characters hold 192 bits)."""
 COOKIE_AGE = dt.timedelta(days=400)
@@ -55,9 +68,25 @@ def current_key() -> str | None:
     return key
 
 
+def cookie_name() -> str:
+    """The owner key's cookie: `__Host-owner` where cookies are Secure, else `owner`."""
+    return SECURE_COOKIE if current_app.config["SECURE_COOKIES"] else COOKIE
+
+
+def _signer() -> Signer:
+    return Signer(current_app.config["SECRET_KEY"], salt=SIGNING_SALT)
+
+
 def _cookie_key() -> str | None:
-    key = request.cookies.get(COOKIE)
-    return key if key is not None and KEY_SHAPE.fullmatch(key) else None
+    """The key of this browser's cookie if this server issued it (signed), else None."""
+    value = request.cookies.get(cookie_name())
+    if value is None:
+        return None
+    try:
+        key = _signer().unsign(value).decode()
+    except (BadSignature, UnicodeDecodeError):
+        return None  # planted, or from before keys were signed: not this browser's key
+    return key if KEY_SHAPE.fullmatch(key) else None
 
 
 def _issue() -> str:
@@ -115,6 +144,8 @@ def api_owner_hash() -> str | None:
 def _set_cookie(response: Response) -> Response:
     key = g.get("issued_owner_key")
     if key is not None:
-        response.set_cookie(COOKIE, key, max_age=int(COOKIE_AGE.total_seconds()), httponly=True, samesite="Lax",
+        # Path / and no Domain, as a `__Host-` name requires.
+        response.set_cookie(cookie_name(), _signer().sign(key).decode(), max_age=int(COOKIE_AGE.total_seconds()),
+                            path="/", domain=None, httponly=True, samesite="Lax",
                             secure=bool(current_app.config["SECURE_COOKIES"]))
     return response

@@ -12,10 +12,18 @@ from viewer.ingest.processor import Processor
 def init_app(app: Flask, *, recover: bool = True) -> None:
     processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]),
                           max(int(app.config["WINDOW_SIZE"]), 1),
-                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])))
+                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])),
+                          folder=str(app.config["SPOOL_DIR"]) or None)
     app.extensions["viewer.processor"] = processor
     if recover:
         processor.recover()
+
+
+def shut_down(app: Flask) -> list[str]:
+    """The app's process stops (gunicorn.conf.py's `worker_exit`, `viewer serve` on SIGTERM): its processor takes
+    no new work and hands back what it holds (viewer/ingest/processor.py). Returns the ids handed back."""
+    processor = app.extensions.get("viewer.processor")
+    return processor.shut_down() if processor is not None else []
 
 
 def get_processor() -> Processor:
@@ -29,4 +37,4 @@ def defers(size: int) -> bool:
     return threshold > 0 and size > threshold
 
 
-__all__ = ["defers", "get_processor", "init_app"]
+__all__ = ["defers", "get_processor", "init_app", "shut_down"]

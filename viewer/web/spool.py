@@ -27,7 +27,8 @@ class NoRoom(HTTPException):
     """The disk under the spool folder is full (Werkzeug names no error for 507)."""
 
     code = 507
-    description = "The server has no room to take this upload now: try again later, or send a smaller one."
+    description = ("The server's disk is full: nothing of this upload was stored. What is stored can still be read; "
+                   "try again later, or send a smaller upload.")
 
 
 def spool_folder() -> str | None:

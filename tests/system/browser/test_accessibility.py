@@ -55,7 +55,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     from viewer.web import create_app
 
     database = tmp_path_factory.mktemp("accessibility") / "viewer.sqlite3"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "accessibility", "SAMPLES_DIR": str(SAMPLES)})
+    app = create_app({"DATABASE": str(database), "SECRET_KEY": "accessibility", "SAMPLES_DIR": str(SAMPLES),
+                      "LIMITS": False})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -14,7 +14,7 @@ from viewer.web import create_app
 @pytest.fixture(scope="session")
 def corpus_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     database = tmp_path_factory.mktemp("hostile") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "hostile", "TESTING": True,
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "hostile", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False})
 
 
@@ -22,7 +22,7 @@ def corpus_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
 def windowed_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     """Windows of four entries, so that a corpus transcript takes several next-window requests."""
     database = tmp_path_factory.mktemp("windowed") / "viewer.sqlite3"
-    yield create_app({"DATABASE": str(database), "SECRET_KEY": "hostile", "TESTING": True,
+    yield create_app({"DATABASE": str(database), "SECRET_KEY": "hostile", "TESTING": True, "LIMITS": False,
                       "PRELOAD_SAMPLES": False, "WINDOW_SIZE": 4})
 
 

@@ -13,6 +13,7 @@ from viewer.model.words import DEBUG
 from viewer.present.exports import EXPORTS, file_name
 from viewer.present.stored import stored_document
 from viewer.store.processing import PROCESSING
+from viewer.web.downloads import attachment
 from viewer.web.lookup import (ProcessingFailed, Reading, StillProcessing, get_store, open_reading, open_transcript,
                                reading_of)
 
@@ -93,5 +94,5 @@ def raw(id: str) -> Response:
     chunks = store.raw_stream(record.id) if as_sent else store.secrets.shared_raw_stream(record.id)
     # Streamed a chunk at a time (viewer/store/raw.py): a 1 GiB upload is never read whole for its download.
     response = current_app.response_class(chunks or iter(()), mimetype="text/plain")
-    response.headers.set("Content-Disposition", "attachment", filename=name)
+    response.headers["Content-Disposition"] = attachment(name, record.id)  # a name in any script
     return response

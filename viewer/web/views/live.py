@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, jsonify, request, stream_with_cont
 
 from viewer import ingest
 from viewer.store import Record, live
-from viewer.web import access, admission, spool
+from viewer.web import access, admission, capacity, spool
 from viewer.web.lookup import Reading, get_store, open_reading, open_transcript, render_reading, reread
 from viewer.web.windows import Window, read_window
 
@@ -46,6 +46,7 @@ def append(id: str) -> tuple[Response, int]:
     if limit and record.size + spool.size_of(body) > limit:
         abort(413, f"This append would make the transcript larger than the upload limit ({limit:,} bytes); "
                    "finish it and upload the rest as a new transcript.")
+    capacity.ensure_room(spool.size_of(body))
     data = body.read()  # an append is parsed with its upload's tail, in memory (viewer/ingest/appending.py)
     return jsonify(_state(ingest.append(get_store(), record, data))), 200
 

@@ -7,6 +7,7 @@ import datetime as dt
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from viewer.store import Record
 from viewer.web import access, expiry, ownership
 from viewer.web.views import personal
 from viewer.web.lookup import get_store, open_transcript, require_owner
@@ -21,15 +22,33 @@ def manage(id: str) -> Response:
     if key is not None:
         if not access.key_matches(record, key):
             abort(403, "This manage link is not valid: its key does not match.")
-        ownership.adopt([record.id])
-        # Drop the key from the address bar and history; the owner key's cookie now stands for it.
-        return redirect(url_for("manage.manage", id=record.id), 303)
+        if not access.adopts_on_open(request):  # another site's link, a HEAD, a prefetch: ask first
+            return make_response(render_template("manage_adopt.html", record=record, key=key,
+                                                 csrf=access.csrf_token()))
+        return _adopted(record)
     require_owner(record)
     findings = get_store().secrets.findings(record.id) if record.secret_count else []
     return make_response(render_template("manage.html", record=record, csrf=access.csrf_token(),
                                          expiries=expiry.LABELS, findings=findings,
                                          personal=personal.section(record),
                                          share_url=url_for("reading.transcript", id=record.id, _external=True)))
+
+
+@bp.post("/t/<id>/manage/adopt")
+def adopt(id: str) -> Response:
+    """The confirmation of a manage link opened from another site: the link's key, posted from our own page."""
+    record = open_transcript(id, unfinished=True)
+    if not access.csrf_valid(request.form.get("csrf")):
+        abort(400, "This form has expired; open the manage link again.")
+    if not access.key_matches(record, request.form.get("key")):
+        abort(403, "This manage link is not valid: its key does not match.")
+    return _adopted(record)
+
+
+def _adopted(record: Record) -> Response:
+    ownership.adopt([record.id])
+    # Drop the key from the address bar and history; the owner key's cookie now stands for it.
+    return redirect(url_for("manage.manage", id=record.id), 303)
 
 
 @bp.post("/t/<id>/manage")

@@ -5,6 +5,7 @@ from flask import Blueprint, jsonify
 from werkzeug.wrappers import Response
 
 from viewer.ingest import STORED_VERSION
+from viewer.web import capacity
 from viewer.web.lookup import get_store
 
 bp = Blueprint("operations", __name__)
@@ -12,9 +13,9 @@ bp = Blueprint("operations", __name__)
 
 @bp.get("/healthz")
 def healthz() -> tuple[Response, int]:
-    """200 when the database answers, 503 when it does not. Says nothing an attacker could use: no URL, no
-    paths, no versions of the software underneath, no counts."""
-    database = get_store().ping()
-    body = {"status": "ok" if database else "unavailable", "database": "ok" if database else "unreachable",
-            "parser": STORED_VERSION}
-    return jsonify(body), 200 if database else 503
+    """200 when the server can store; 503 when the database does not answer, a place it writes has less free
+    space than it keeps in reserve, or the database refused a write for lack of room moments ago. Says what is
+    wrong in words, and each place's free bytes by its role, never its path: no URL, no versions of the software
+    underneath, no counts of what is stored."""
+    body, status = capacity.health(get_store().ping())
+    return jsonify({**body, "parser": STORED_VERSION}), status

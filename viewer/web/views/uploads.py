@@ -10,14 +10,17 @@ from werkzeug.wrappers import Response
 
 from viewer import ingest
 from viewer.ingest import DIALECT_CHOICES
+from viewer.ingest.masking import masked_name
 from viewer.store import Record, hash_key
-from viewer.web import access, admission, errors, expiry, ownership, spool
+from viewer.web import access, admission, capacity, errors, expiry, limits, ownership, spool
 from viewer.web.lookup import get_store
 from viewer.web.processor import defers, get_processor
 
 bp = Blueprint("uploads", __name__)
 
 NAME_LIMIT = 200
+NAME_SCANNED = 4096
+"""The most of a name the scan reads: a query string or a form's file name, never long."""
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
@@ -48,7 +51,8 @@ def upload_form() -> Response | tuple[Response, int]:
         name = uploads[0].filename if chosen and uploads[0].filename else None
     record, key = _store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
-                                keep_for=expiry.keep_for(request.form.get("expires")))
+                                keep_for=expiry.keep_for(request.form.get("expires")),
+                                owner_hash=ownership.current_hash())
     ownership.adopt([record.id])
     flash(url_for("manage.manage", id=record.id, key=key, _external=True), "manage")
     page = url_for("reading.transcript", id=record.id)
@@ -71,7 +75,8 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
     body = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
     owner_hash = ownership.api_owner_hash()
     record, key = _store_upload(body, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
-                                name=request.args.get("name"), keep_for=keep_for, live=is_live == "1")
+                                name=request.args.get("name"), keep_for=keep_for, live=is_live == "1",
+                                owner_hash=owner_hash)
     if owner_hash is not None:  # a tool's uploads, in one list that a browser may take on (viewer/web/ownership.py)
         get_store().owners.add(owner_hash, [record.id])
     url = url_for("reading.transcript", id=record.id, _external=True)
@@ -95,14 +100,18 @@ def _dialect(value: str | None) -> str:
 
 
 def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
-                  keep_for: dt.timedelta | None, live: bool = False) -> tuple[Record, str]:
+                  keep_for: dt.timedelta | None, live: bool = False,
+                  owner_hash: str | None = None) -> tuple[Record, str]:
     """Store an admitted upload from its spool file in a processing slot (503 when none is free): a big one is
     stored raw and processed after the answer (a big JSON Lines dataset read back from its stored bytes a piece at
-    a time, never held whole), any other in the request (a live one stays open for appends)."""
+    a time, never held whole), any other in the request (a live one stays open for appends). 507 first when it
+    would pass a quota (of all uploads, of `owner_hash`'s) or fill the disk."""
     key = access.new_key()
     fields: dict[str, Any] = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
-                  manage_hash=hash_key(key), name=(name or "")[:NAME_LIMIT] or None, keep_for=keep_for)
+                  manage_hash=hash_key(key), name=_shown_name(name), keep_for=keep_for)
     store, processor = get_store(), get_processor()
+    limits.ensure_quota(spool.size_of(body), owner_hash)
+    capacity.ensure_room(spool.size_of(body))  # 507 now rather than a disk filled halfway through
     if not live and defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
         if ingest.streams(body, dialect):
@@ -114,6 +123,14 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
         return cast(Record, store.get(fields["id"])), key  # stored by `accept`
     with processor.slot():
         return ingest.store_spooled(store, body, live=live, **fields), key
+
+
+def _shown_name(name: str | None) -> str | None:
+    """The name stored: scanned and masked as the content is (whole, so that a secret is never cut in two
+    before the scan sees it), then cut to `NAME_LIMIT`."""
+    if not name:
+        return None
+    return (masked_name(name[:NAME_SCANNED]) or "")[:NAME_LIMIT] or None
 
 
 def _created(record: Record) -> int:
