@@ -64,12 +64,31 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
             attached.setdefault(located.diagnostic.message_index, []).append(located)
         for item in window:
             if isinstance(item, policy.Marker):
-                yield f"*⚙ {inline(item.text)}*\n\n"
+                yield said_lines(item.lines) if item.lines else f"*⚙ {inline(item.text)}*\n\n"
             elif document.debug:
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
                 label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
                 yield f"{'#' * level} #{item.index} · {inline(label)}\n\n{body(item)}"
+                if item.said is not None:
+                    yield said_lines(((item.index, item.said),))
+
+
+def said_lines(lines: tuple[tuple[int, policy.Said], ...]) -> str:
+    """What an agent's screen showed, a call a list item: the tool and its argument as code, the outcome after
+    `⎿`, the lines under it, and a plan put to the user as written."""
+    written = []
+    for _, said in lines:
+        target = f" `{_code_span(said.target)}`" if said.target else ""
+        badge = f" **{said.status}**" if said.failed and said.kind != "interruption" else ""
+        line = f"- ● {inline(said.tool)}{target}{badge}"
+        if said.outcome:
+            line += f"  \n  ⎿ {inline(said.outcome)}"
+        line += "".join(f"  \n  {inline(item)}" for item in said.items)
+        written.append(line + "\n")
+        if said.text:
+            written.append("\n" + "".join(f"  > {row}\n" if row else "  >\n" for row in said.text.split("\n")))
+    return "".join(written) + "\n"
 
 
 def _count(number: int, noun: str) -> str:
