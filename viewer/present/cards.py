@@ -21,7 +21,7 @@ from viewer.model.words import CHANNELS, DEBUG, PROMPT_ROLES
 from viewer.policy.edits import FileEdit
 from viewer.policy.screens import generic
 from viewer.policy.screens.common import exit_code, json_object
-from viewer.present import diffs
+from viewer.present import costs, diffs
 from viewer.render import prompts, workers
 from viewer.render.jobs import Job
 from viewer.settings import LONG_BODY
@@ -223,8 +223,9 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
                   f"cache write {usage.cache_write:,}") if usage else None
         took = f"{meta.duration_ms / 1000:,.1f} s after its call" if meta.duration_ms is not None else None
         cost = f"${usage.cost:,.4f}" if usage is not None and usage.cost is not None else None
+        priced = costs.said(costs.price(usage, meta.model, meta.timestamp)) if usage is not None else None
         fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
-                   ("tokens", tokens), ("cost", cost), ("took", took)]
+                   ("tokens", tokens), ("cost", cost), ("price", priced), ("took", took)]
     fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
                ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
                                                  if message.aside else None)]

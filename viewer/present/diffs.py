@@ -31,7 +31,7 @@ def unified(before: str, after: str, context: int = CONTEXT) -> str:
     for line in difflib.unified_diff(old, new, n=context, lineterm=""):
         if line.startswith(("---", "+++")):
             continue
-        if line.endswith("\n"):
+        if line.endswith("\n") or line.startswith("@@"):
             made.append(line[:-1])
         else:
             made.append(line)

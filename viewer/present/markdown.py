@@ -15,7 +15,7 @@ from typing import Iterator
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
 from viewer.model.words import DEBUG, PROMPT_ROLES
-from viewer.present import cards
+from viewer.present import cards, changes
 from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
                                      conversation_title, windows)
 from viewer.store import Entry, Located
@@ -48,6 +48,7 @@ def _pieces(document: Document) -> Iterator[str]:
         messages = _count(document.counts["messages"], "message")
         yield f"{inline(document.dialect)} · {document.view} view · {messages}\n\n"
         yield from _transcript(document, level=2)
+        yield files_changed(document, level=2)
 
 
 def _transcript(document: Document, level: int) -> Iterator[str]:
@@ -89,6 +90,26 @@ def said_lines(lines: tuple[tuple[int, policy.Said], ...]) -> str:
         if said.text:
             written.append("\n" + "".join(f"  > {row}\n" if row else "  >\n" for row in said.text.split("\n")))
     return "".join(written) + "\n"
+
+
+def files_changed(document: Document, level: int) -> str:
+    """The debug view's files-changed section: a heading per file, each step's diff fenced under the call that
+    made it (an agent's session only)."""
+    if not document.debug or not changes.has_screen(document.dialect):
+        return ""
+    changed = changes.of_document(document)
+    heading = "#" * level
+    parts = [f"{heading} Files changed\n\n{inline(changes.summary(changed))}\n\n"]
+    for item in changed:
+        added, removed = item.counts
+        parts.append(f"{heading}# {inline(item.path)} · {changes.WORDS[item.action]} (+{added} -{removed})\n\n")
+        for step in item.steps:
+            state = "" if step.applied else f" · **{step.status}**, not applied"
+            placed = "" if step.placed else " · its text to replace was not in the file as known"
+            parts.append(f"*#{step.call} · {step.action}{state}{placed}*\n\n")
+            if step.diff:
+                parts.append(fenced(step.diff, "diff"))
+    return "".join(parts)
 
 
 def _count(number: int, noun: str) -> str:
