@@ -53,13 +53,15 @@ def test_every_sample_is_detected_as_a_claude_code_session():
 def test_the_default_view_reads_like_the_chat_the_user_had():
     assert shown(sample("claude-code-1.0-bugfix-mcp.jsonl")) == [
         ("message", "/cost"),
-        ("message", "test_leap_day fails since yesterday. Here is the CI page:"),
-        ("message", "[image: image/png, 70 bytes, sha256 497790947d46]"),
+        ("message", "test_leap_day fails since yesterday. Here is the CI page:\n\n"
+                    "[image: image/png, 70 bytes, sha256 497790947d46]"),
         ("preamble", "I'll run the failing test first to see the traceback."),
-        ("marker", "used Bash, Read"),
+        ("marker", "Bash(python -m pytest tests/test_dates.py -x -q) → Error · 1 failed; Read(tidy/parse.py) → Read 3 "
+                   "lines"),
         ("preamble", "The day is clamped to 28, so February 29 never parses. I'll also check the issue tracker for a "
                      "report."),
-        ("marker", "used github.search_issues, Edit"),
+        ("marker", 'github - search_issues (MCP)(q: "leap day repo:ada/tidy-dates"); Update(tidy/parse.py) → Updated '
+                   "tidy/parse.py with 1 addition and 1 removal"),
         ("message", "Fixed: `parse_date` clamped every day to 28. It now passes the day through, so `date()` itself "
                     "rejects impossible dates and 2024-02-29 parses. This also closes #41."),
     ]
@@ -120,8 +122,8 @@ def test_text_before_a_tool_call_of_the_same_response_is_a_preamble_and_text_aft
         assistant("a2", "a1", "m1", {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}),
         user("u2", "a2", [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]),
         assistant("a3", "u2", "m2", {"type": "text", "text": "Fixed."})))
-    assert shown(transcript) == [("message", "fix it"), ("preamble", "Let me look."), ("marker", "used Read"),
-                                 ("message", "Fixed.")]
+    assert shown(transcript) == [("message", "fix it"), ("preamble", "Let me look."),
+                                 ("marker", "Read → Read 1 line"), ("message", "Fixed.")]
     assert Projection.of(transcript).decisions()[1].rule == "agent-preamble"
 
 
