@@ -92,8 +92,8 @@ def _path(exchange: Exchange, values: dict[str, Any]) -> str:
 
 def _read(exchange: Exchange, values: dict[str, Any], result: Any) -> Said:
     counted = dict_of(dict_of(result).get("file")).get("numLines")
-    lines = counted if isinstance(counted, int) else \
-        sum(1 for line in exchange.output.splitlines() if _NUMBERED.match(line))
+    numbered = sum(1 for line in exchange.output.splitlines() if _NUMBERED.match(line))
+    lines = counted if isinstance(counted, int) else numbered or common.lines_of(exchange.output)
     return Said("Read", cut(_path(exchange, values)), f"Read {plural(lines, 'line')}" if exchange.reply else "")
 
 

@@ -89,8 +89,15 @@ def _patched(exchange: Exchange, values: dict[str, Any]) -> Said:
         verb = KINDS.get(patch.action if patch.action != "edit" else "update", "Edited")
         target = relative(patch.path, exchange.cwd) + (f" → {patch.moved_to}" if patch.moved_to else "")
         return Said(verb, cut(target), f"+{added} -{removed}")
-    items = [f"{relative(patch.path, exchange.cwd)} (+{patch.added} -{patch.removed})" for patch in files]
+    items = [_file_item(patch, exchange.cwd) for patch in files]
     return Said("Edited", f"{len(files):,} files", f"+{added} -{removed}", items=bounded(items))
+
+
+def _file_item(patch: FilePatch, cwd: str | None) -> str:
+    """One file of a patch of several, as the TUI lists it under `Edited N files`."""
+    verb = {"create": "Added ", "delete": "Deleted "}.get(patch.action, "")
+    moved = f" → {relative(patch.moved_to, cwd)}" if patch.moved_to else ""
+    return f"{verb}{relative(patch.path, cwd)}{moved} (+{patch.added} -{patch.removed})"
 
 
 def patch_files(content: str, values: dict[str, Any]) -> list[FilePatch]:
