@@ -201,7 +201,7 @@ def marker_json(marker: Marker) -> dict[str, Any]:
     data: dict[str, Any] = {"index": marker.indices[0], "show_as": "marker", "text": marker.text,
                             "indices": list(marker.indices)}
     if marker.lines:
-        data["lines"] = [{"index": index, **said.to_json()} for index, said in marker.lines]
+        data["lines"] = [{"index": index, **said.shown_json()} for index, said in marker.lines]
     return data
 
 
@@ -225,7 +225,7 @@ def default_json(message: Message, show_as: ShowAs, said: Said | None = None) ->
         data["media"] = [{key: value for key, value in media.items() if key != "span"} for media in data["media"]]
     data["show_as"] = show_as
     if said is not None:  # an interruption right after a message shown in full
-        data["said"] = said.to_json()
+        data["said"] = said.shown_json()
     return data
 
 

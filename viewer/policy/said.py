@@ -91,6 +91,14 @@ class Said:
             data["bare"] = True
         return data
 
+    def shown_json(self) -> dict[str, Any]:
+        """What the default view's JSON says of it: its words, without the sub-agent it links to (whose
+        conversation that view hides)."""
+        data = self.to_json()
+        data.pop("thread", None)
+        data.pop("thread_at", None)
+        return data
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Said:
         status = data.get("status")

@@ -131,11 +131,8 @@ def _step(edit: FileEdit, call: int, reply: int | None, status: str, files: dict
         else:
             known.pop(edit.path, None)  # its text is no longer known
         changed.text = known.get(edit.path)
-        if edit.moved_to:
-            moved = files.setdefault(edit.moved_to, FileChanges(edit.moved_to, existed=False))
-            if made.after is not None:
-                known[edit.moved_to] = known.pop(edit.path)
-            moved.text = known.get(edit.moved_to)
+        if edit.moved_to and edit.path in known:  # later edits name the file by its new path
+            known[edit.moved_to] = known.pop(edit.path)
 
 
 def summary(changed: list[FileChanges]) -> str:

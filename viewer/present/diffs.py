@@ -31,7 +31,9 @@ def unified(before: str, after: str, context: int = CONTEXT) -> str:
     for line in difflib.unified_diff(old, new, n=context, lineterm=""):
         if line.startswith(("---", "+++")):
             continue
-        if line.endswith("\n") or line.startswith("@@"):
+        if line.startswith("@@"):
+            made.append(line)
+        elif line.endswith("\n"):
             made.append(line[:-1])
         else:
             made.append(line)
