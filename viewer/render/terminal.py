@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 ESCAPE = re.compile(r"\x1b(?:\[([0-?]*)([ -/]*)([@-~])|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]|)")
 """A CSI sequence (parameters, intermediates, final byte), an OSC string (a title, a link: dropped), a two-byte
 escape, or a lone ESC."""
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 MAX_COLUMNS = 100_000
 """A cursor move never takes the column past this (a hostile `ESC [ 999999999 C`)."""
 
