@@ -15,13 +15,17 @@ from viewer import parse
 kinds = lambda names: st.lists(st.sampled_from(names), min_size=1, max_size=10)  # noqa: E731
 
 
+COMMAND = f"make\n{CANARY}"
+"""A command whose first line is all its screen's line shows (`make …`): the canary stands in the rest."""
+
+
 def _text(value: str) -> list[dict]:
     return [{"type": "text", "text": value}]
 
 
 def _openhands_event(kind: str, number: int) -> list[dict]:
     base = {"id": f"e{number}", "timestamp": "2026-03-21T10:14:00", "source": "agent"}
-    call = {"id": f"k{number}", "name": "terminal", "arguments": json.dumps({"command": CANARY})}
+    call = {"id": f"k{number}", "name": "terminal", "arguments": json.dumps({"command": COMMAND})}
     if kind == "typed":
         return [{**base, "kind": "MessageEvent", "source": "user", "llm_message": {"role": "user",
                                                                                      "content": _text(f"SHOWN-{number}")},
@@ -33,7 +37,7 @@ def _openhands_event(kind: str, number: int) -> list[dict]:
                                                                                       "thinking": CANARY}]}}]
     if kind == "call":
         return [{**base, "kind": "ActionEvent", "thought": [], "reasoning_content": CANARY, "tool_name": "terminal",
-                 "tool_call_id": f"k{number}", "tool_call": call, "action": {"kind": "TerminalAction", "command": CANARY},
+                 "tool_call_id": f"k{number}", "tool_call": call, "action": {"kind": "TerminalAction", "command": COMMAND},
                  "llm_response_id": f"r{number}"},
                 {**base, "kind": "ObservationEvent", "source": "environment", "tool_name": "terminal",
                  "tool_call_id": f"k{number}", "observation": {"kind": "TerminalObservation", "content": _text(CANARY),
@@ -50,9 +54,9 @@ def _openhands_event(kind: str, number: int) -> list[dict]:
         metadata = {"tool_call_id": f"v{number}", "function_name": "execute_bash", "model_response": {
             "id": f"m{number}", "choices": [{"message": {"content": f"Plan {number}" if number % 2 else None, "reasoning_content": CANARY,
                                                          "tool_calls": [{"id": f"v{number}", "function": {
-                                                             "name": "execute_bash", "arguments": CANARY}}]}}]}}
+                                                             "name": "execute_bash", "arguments": json.dumps({"command": COMMAND})}}]}}]}}
         return [{"id": number, "timestamp": "2025-06-12T08:30:00", "source": "agent", "message": CANARY,
-                 "action": "run", "args": {"command": CANARY, "thought": f"Plan {number}"}, "tool_call_metadata": metadata},
+                 "action": "run", "args": {"command": COMMAND, "thought": f"Plan {number}"}, "tool_call_metadata": metadata},
                 {"id": number + 1000, "timestamp": "2025-06-12T08:30:00", "source": "agent", "message": CANARY,
                  "cause": number, "observation": "run", "content": CANARY, "extras": {"command": CANARY},
                  "tool_call_metadata": metadata},
