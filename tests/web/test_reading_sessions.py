@@ -200,3 +200,20 @@ def test_an_unknown_model_is_said_plainly_never_priced_as_zero(client, upload):
     page = BeautifulSoup(client.get(f"/t/{id}?view=debug").data, "html.parser")
     costs = page.select_one(".costs").get_text(" ")
     assert "unknown model claude-imaginary-9" in costs and "$0.0000" not in costs
+
+
+def test_pricing_fetches_nothing(monkeypatch):
+    import socket
+
+    from viewer.model import Usage
+    from viewer.present import costs
+
+    def refused(*args, **kwargs):
+        raise AssertionError("pricing opened a network connection")
+    monkeypatch.setattr(socket, "socket", refused)
+    monkeypatch.setattr(socket, "create_connection", refused)
+    found = costs.price(Usage(input=1_000, output=500, cache_read=2_000, cache_write=300),
+                        "claude-sonnet-4-5-20250929", "2025-10-21T14:00:00Z")
+    assert found.priced is not None and found.priced.total == Decimal("0.012225")
+    assert (found.priced.input, found.priced.cache_read, found.priced.cache_write, found.priced.output) == (
+        Decimal("0.003"), Decimal("0.0006"), Decimal("0.001125"), Decimal("0.0075"))

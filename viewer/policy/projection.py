@@ -125,10 +125,17 @@ class Marker:
 
     @property
     def text(self) -> str:
-        """The note as a person reads it: `used get_weather, browser.search`, or the calls' lines."""
-        if self.lines:
-            return "; ".join(said.words for _, said in self.lines)
+        """The note as a person reads it: `used get_weather, browser.search` (an agent's calls are drawn by their
+        `lines`; this stays their content-free summary, which comparisons align by). A note of no call (an
+        interruption) is its line's words."""
+        if not self.tools and self.lines and all(said.kind == "interruption" for _, said in self.lines):
+            return self.words
         return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
+
+    @property
+    def words(self) -> str:
+        """The lines in words, or the note where there are none."""
+        return "; ".join(said.words for _, said in self.lines) if self.lines else self.text
 
 
 def _decide(message: Message, rule: Rule, view: View, said: Said | None = None) -> Decision:

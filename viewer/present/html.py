@@ -59,7 +59,7 @@ def html(document: Document) -> Iterator[str]:
 
 def stylesheet() -> Markup:
     """The page's stylesheet and Pygments' (both with their dark-scheme rules), for one `<style>`."""
-    css = (STATIC / "app.css").read_text(encoding="utf-8") + "\n" + render.stylesheet()
+    css = (STATIC / "app.css").read_text(encoding="utf-8") + "\n" + render.stylesheets()
     if "</" in css:  # our own files; anything that could close the element is refused rather than written
         raise ValueError("a stylesheet holds '</', which would end its <style> element")
     return Markup(css)

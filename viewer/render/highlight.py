@@ -23,7 +23,6 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from viewer.render import clock, inside
-from viewer.render.styles import reading_css
 
 HIGHLIGHT_CAP = 50_000
 """Characters; a code block longer than this is shown escaped but not highlighted. Pygments has no time limit,
@@ -68,13 +67,12 @@ def pre(body: str, css_class: str, language: str | None = None) -> Markup:
 
 @functools.cache
 def stylesheet() -> str:
-    """Pygments CSS for code: a light style, and a dark one under `prefers-color-scheme: dark`; then the rules of
-    what else viewer.render draws (viewer/render/styles.py)."""
+    """Pygments CSS for code: a light style, and a dark one under `prefers-color-scheme: dark`."""
     scope = "." + CODE_CLASS
     light = _style_rules(LIGHT_STYLE, scope)
     dark = _style_rules(DARK_STYLE, scope)
     indented = "\n".join("  " + line for line in dark)
-    return ("\n".join(light) + "\n@media (prefers-color-scheme: dark) {\n" + indented + "\n}\n" + reading_css())
+    return "\n".join(light) + "\n@media (prefers-color-scheme: dark) {\n" + indented + "\n}\n"
 
 
 def _style_rules(style: str, scope: str) -> list[str]:

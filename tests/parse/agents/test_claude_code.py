@@ -56,12 +56,10 @@ def test_the_default_view_reads_like_the_chat_the_user_had():
         ("message", "test_leap_day fails since yesterday. Here is the CI page:\n\n"
                     "[image: image/png, 70 bytes, sha256 497790947d46]"),
         ("preamble", "I'll run the failing test first to see the traceback."),
-        ("marker", "Bash(python -m pytest tests/test_dates.py -x -q) → Error · 1 failed; Read(tidy/parse.py) → Read 3 "
-                   "lines"),
+        ("marker", "used Bash, Read"),
         ("preamble", "The day is clamped to 28, so February 29 never parses. I'll also check the issue tracker for a "
                      "report."),
-        ("marker", 'github - search_issues (MCP)(q: "leap day repo:ada/tidy-dates"); Update(tidy/parse.py) → Updated '
-                   "tidy/parse.py with 1 addition and 1 removal"),
+        ("marker", "used github.search_issues, Edit"),
         ("message", "Fixed: `parse_date` clamped every day to 28. It now passes the day through, so `date()` itself "
                     "rejects impossible dates and 2024-02-29 parses. This also closes #41."),
     ]
@@ -122,8 +120,8 @@ def test_text_before_a_tool_call_of_the_same_response_is_a_preamble_and_text_aft
         assistant("a2", "a1", "m1", {"type": "tool_use", "id": "t1", "name": "Read", "input": {}}),
         user("u2", "a2", [{"type": "tool_result", "tool_use_id": "t1", "content": "x"}]),
         assistant("a3", "u2", "m2", {"type": "text", "text": "Fixed."})))
-    assert shown(transcript) == [("message", "fix it"), ("preamble", "Let me look."),
-                                 ("marker", "Read → Read 1 line"), ("message", "Fixed.")]
+    assert shown(transcript) == [("message", "fix it"), ("preamble", "Let me look."), ("marker", "used Read"),
+                                 ("message", "Fixed.")]
     assert Projection.of(transcript).decisions()[1].rule == "agent-preamble"
 
 
