@@ -439,8 +439,10 @@ DID = {"create": "Wrote", "edit": "Edited", "delete": "Deleted"}
 def _call_job(message: Message) -> Job | None:
     made = generic.edits(policy.Exchange(message, None))
     changed = [edit for edit in made if edit.action != "read"]
-    if not changed:
-        return None
+    if not changed:  # arguments alone: pretty and wrapped, never wider than the page
+        if not message.content.lstrip().startswith("{"):
+            return None
+        return Job("panels", (render.Panel(None, message.content, True, "arguments", "json"),))
     parts = [render.Panel(f"{DID[edit.action]} {edit.path}", _call_diff(edit), True, "diff", "diff")
              for edit in changed]
     if message.content.lstrip().startswith("{"):
