@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import Any, Iterator
 
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
 from viewer.model.words import DEBUG, PROMPT_ROLES
 from viewer.present import cards, changes
+from viewer.render.highlight import pretty_json
+from viewer.render.terminal import terminal_text
 from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
                                      conversation_title, windows)
 from viewer.store import Entry, Located
@@ -160,6 +162,9 @@ def body(entry: Entry) -> str:
     content_type = (message.content_type or "").strip().lower().removeprefix("<|constrain|>")
     if message.role in PROMPT_ROLES and not content_type:
         return fenced(message.content, "text")
+    tool = cards.tool_job(message)
+    if tool is not None:
+        return _tool_body(tool)
     if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
         content_type = content_type or "json"
     if content_type in render.MARKDOWN_TYPES:
@@ -167,6 +172,22 @@ def body(entry: Entry) -> str:
     if content_type.endswith(("/json", "+json")):
         content_type = "json"
     return fenced(message.content, content_type if _LANGUAGE.fullmatch(content_type) else None)
+
+
+def _tool_body(job: Any) -> str:
+    """A tool's traffic as the page draws it (cards.tool_job), in Markdown: each part fenced, output as the
+    terminal showed it, an edit as a diff under its file's path."""
+    if job.kind == "terminal":
+        return fenced(terminal_text(str(job.payload)), "text")
+    parts = []
+    for part in job.payload:
+        label = f"**{inline(part.label)}**\n\n" if part.label else ""
+        if part.language == render.TERMINAL:
+            parts.append(label + fenced(terminal_text(part.text), "text"))
+        else:
+            parts.append(label + fenced(pretty_json(part.text) if part.language == "json" else part.text,
+                                        part.language))
+    return "".join(parts)
 
 
 def as_written(text: str) -> str:

@@ -108,6 +108,20 @@ def terminal_html(text: str) -> Markup:
     return Markup("\n".join(_line_html(line) for line in _trimmed(screen.lines)))
 
 
+def terminal_text(text: str) -> str:
+    """The text as the terminal showed it, as plain text (for a Markdown file): rewrites applied, escapes gone,
+    other control characters shown as their pictures."""
+    screen = Screen()
+    at = 0
+    for found in ESCAPE.finditer(text):
+        _plain(screen, text[at:found.start()])
+        at = found.end()
+        if found.group(3) is not None:
+            _csi(screen, found.group(1), found.group(2), found.group(3))
+    _plain(screen, text[at:])
+    return "\n".join("".join(character for character, _ in line) for line in _trimmed(screen.lines))
+
+
 def _trimmed(lines: list[list[tuple[str, str]]]) -> list[list[tuple[str, str]]]:
     """Without the empty line a final newline leaves."""
     return lines[:-1] if len(lines) > 1 and not lines[-1] else lines

@@ -30,8 +30,10 @@ def said(exchange: Exchange) -> Said:
     recipient = exchange.call.recipient or "tool"
     tool = recipient.removeprefix("functions.")
     values = arguments(exchange)
-    command = _command(values)
     path = relative(common.first_of(values, PATH_KEYS), exchange.cwd)
+    command = "" if path and text_of(values.get("command")) in EDITOR_COMMANDS else _command(values)
+    if not values and not command and _runs_commands(tool) and not is_patch(exchange.call.content):
+        command = exchange.call.content  # a shell tool given its command as the whole body
     target = command or path or common.first_of(values, TARGET_KEYS)
     if not target and exchange.thread is not None and exchange.thread.title:
         target = exchange.thread.title
@@ -39,8 +41,20 @@ def said(exchange: Exchange) -> Said:
     if is_patch(patch):
         files = read_patch(patch)
         target = files[0].path if len(files) == 1 else f"{len(files):,} files" if files else ""
-    outcome, status = _outcome(exchange, values, bool(command))
+    outcome, status = _outcome(exchange, values, bool(command) or _runs_commands(tool))
     return Said(tool, cut(target), outcome, status, thread=exchange.thread.id if exchange.thread else None)
+
+
+EDITOR_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit", "write", "append")
+"""What an editor tool's `command` names (SWE-agent's and OpenHands' `str_replace_editor`, Goose's
+`text_editor`): an action on its `path`, not a command run."""
+SHELL_WORDS = ("bash", "shell", "terminal", "command", "exec")
+
+
+def _runs_commands(tool: str) -> bool:
+    """A tool whose name says it runs commands (`bash`, `run_shell_command`, `execute_command`)."""
+    name = tool.rsplit(".", 1)[-1].lower()
+    return any(word in name for word in SHELL_WORDS)
 
 
 def _command(values: dict[str, Any]) -> str:
