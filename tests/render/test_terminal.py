@@ -54,3 +54,8 @@ def test_the_rendered_output_keeps_its_newlines_and_draws_no_style_attribute():
 
 def test_terminal_codes_are_told_apart_from_plain_text():
     assert has_terminal_codes("\x1b[0m") and has_terminal_codes("50%\r60%") and not has_terminal_codes("a\r\nb")
+
+
+def test_the_plain_text_of_a_screen_is_what_the_terminal_showed():
+    from viewer.render.terminal import terminal_text
+    assert terminal_text("\x1b[32m50%\r100%\x1b[0m\nok\x07") == "100%\nok\u2407"

@@ -217,3 +217,11 @@ def test_pricing_fetches_nothing(monkeypatch):
     assert found.priced is not None and found.priced.total == Decimal("0.012225")
     assert (found.priced.input, found.priced.cache_read, found.priced.cache_write, found.priced.output) == (
         Decimal("0.003"), Decimal("0.0006"), Decimal("0.001125"), Decimal("0.0075"))
+
+
+def test_a_secret_in_a_command_is_masked_in_its_line_for_link_holders(client, stranger, upload):
+    token = "ghp_" + "x7Qa9Lm2Ke4Rt6Yu8Io0Pz1Xc3Vb5Nm7As9Df"
+    text = CLAUDE.read_text().replace("npm run build && npx vitest run", f"GITHUB_TOKEN={token} npm run build")
+    id = upload(text.encode(), debug="allow")["id"]
+    shown = _default_text(stranger, id) + stranger.get(f"/t/{id}.json").get_data(as_text=True)
+    assert "npm run build" in shown and token not in shown and token[:12] not in shown
