@@ -7,9 +7,13 @@ import pytest
 
 from tests.conftest import SAMPLES
 from viewer import parse, policy
-from viewer.model import Message, Transcript
+from viewer.model import Message, Transcript, make_diagnostic
 
 SECRET = "SECRET-BODY {\"location\": \"Tokyo\"}"
+
+
+INTERRUPTED = "interrupted-here"
+"""A test message so named gets a W-SESSION-INTERRUPTED diagnostic: the log records an interruption at it."""
 
 
 def message(role: str, **fields) -> Message:
@@ -18,7 +22,9 @@ def message(role: str, **fields) -> Message:
 
 def transcript(*messages: Message, dialect: str = "openchatml", header: dict | None = None) -> Transcript:
     numbered = tuple(msgspec.structs.replace(m, index=i, turn=i) for i, m in enumerate(messages))
-    return Transcript(dialect=dialect, source="", messages=numbered, header=header or {})
+    interruptions = tuple(make_diagnostic("W-SESSION-INTERRUPTED", m.span, "The user interrupted the agent here.",
+                                          m.index) for m in numbered if m.name == INTERRUPTED)
+    return Transcript(dialect=dialect, source="", messages=numbered, header=header or {}, diagnostics=interruptions)
 
 
 def default_decision(m: Message, dialect: str = "openchatml", header: dict | None = None) -> policy.Decision:
@@ -72,7 +78,14 @@ CASES = [
     ("agent-preamble", message("assistant", channel="commentary"), "claude-code", "preamble", "agent-preamble"),
     ("codex-preamble", message("assistant", channel="commentary"), "codex", "preamble", "agent-preamble"),
     ("agent-call-is-a-call", message("assistant", channel="commentary", recipient="functions.Bash", end="call"),
-     "claude-code", "marker", "tool-call"),
+     "claude-code", "marker", "agent-tool-call"),
+    ("call-in-a-log-with-no-screen", message("assistant", channel="commentary", recipient="functions.f", end="call"),
+     "json", "marker", "tool-call"),
+    ("interruption-in-a-user-turn", message("user", intent="context", name=INTERRUPTED), "claude-code", "marker",
+     "interruption"),
+    ("interruption-noted-in-a-system-line", message("system", name=INTERRUPTED), "codex", "marker", "interruption"),
+    ("interruption-never-shows-a-sub-agent", message("user", intent="context", thread="a1", name=INTERRUPTED),
+     "claude-code", "hidden", "sub-agent"),
     ("agent-final-answer", message("assistant", channel="final"), "claude-code", "message", "final"),
     ("unknown-role", message("narrator", channel="final"), "openchatml", "hidden", "unknown"),
     ("unknown-channel", message("assistant", channel="thoughts"), "openchatml", "hidden", "unknown"),

@@ -10,12 +10,13 @@ import itertools
 import json
 
 from viewer import policy
-from viewer.model import Message, Transcript
+from viewer.model import Message, Transcript, make_diagnostic
 
 DIGESTS = {"1": "bb1c148df8656b6c98469ea8f078002bfc65c9c2bbc50382ea98fea6803e12d2",
            "2": "180575040e1338eb2855a70bf673e73e02b47e4b742eee03f71cef1765b6de58",
            "3": "78a1233b64fbbaf3ae9da9c19409c85f97958f77c2edb50b3a1a1a14b72d18ae",
-           "4": "e8097c88d7f4897c45c22b6a8bae3187cf91b3c7408c0fe4ca96c408efb3b4ab"}
+           "4": "e8097c88d7f4897c45c22b6a8bae3187cf91b3c7408c0fe4ca96c408efb3b4ab",
+           "5": "7159dae38a7fbf33852c2a92c62bcecdfb9d05fdc3e541803a3ea7470cc074dc"}
 """Each POLICY_VERSION with the digest of its decisions on the grid. A change to the rules changes the digest:
 bump POLICY_VERSION and add a line (the failure message prints the digest); never edit a line."""
 
@@ -24,20 +25,23 @@ CHANNELS = ("analysis", "commentary", "final", "unclassified")
 INTENTS = (None, "preamble", "status", "debug", "summary", "chosen", "rejected", "context")
 RECIPIENTS = (None, "functions.f", "browser.search", "assistant", "user", "all")
 ENDS = ("end", "call", "return", "eof")
-TRANSCRIPTS = (("harmony", {}), ("openchatml", {"version": "2.2"}), ("chatml", {}), ("json", {}),
-               ("claude-code", {}))
+TRANSCRIPTS = (("harmony", {}, False), ("openchatml", {"version": "2.2"}, False), ("chatml", {}, False),
+               ("json", {}, False), ("claude-code", {}, False), ("claude-code", {}, True))
+"""Each dialect, its header, and whether the log records an interruption at every message (since version 5)."""
 THREADS = (None, "a1")
 ASIDE = (False, True)
 
 
 def _grid_decisions() -> list[list]:
     rows = []
-    for dialect, header in TRANSCRIPTS:
+    for dialect, header, interrupted in TRANSCRIPTS:
         messages = tuple(Message.drafted(index=index, turn=index, role=role, content="", span=(0, 0), channel=channel,
                                          intent=intent, recipient=recipient, end=end, thread=thread, aside=aside)
                          for index, (role, channel, intent, recipient, end, thread, aside) in enumerate(
                              itertools.product(ROLES, CHANNELS, INTENTS, RECIPIENTS, ENDS, THREADS, ASIDE)))
-        transcript = Transcript(dialect=dialect, source="", messages=messages, header=header)
+        noted = tuple(make_diagnostic("W-SESSION-INTERRUPTED", (0, 0), "Interrupted.", message.index)
+                      for message in messages) if interrupted else ()
+        transcript = Transcript(dialect=dialect, source="", messages=messages, header=header, diagnostics=noted)
         rows += [[dialect, rule.name, rule.show_as, rule.reason] for rule in policy.default_rules(transcript)]
     return rows
 

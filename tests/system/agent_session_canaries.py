@@ -34,7 +34,7 @@ def _copilot_cli(dialect: str) -> str:
     event("assistant.reasoning", {"reasoningId": "r1", "content": c("analysis")})
     event("assistant.message", {"content": "", "reasoningText": c("analysis"), "reasoningOpaque": "T1BBUVVF",
                                 "toolRequests": [{"toolCallId": "k1", "name": "view",
-                                                  "arguments": {"path": c("arguments")}},
+                                                  "arguments": {"path": "src/a.py", "view_range": c("arguments")}},
                                                  {"toolCallId": "k2", "name": "task",
                                                   "arguments": {"prompt": c("prompt")}}], "turnId": "0"})
     event("tool.execution_start", {"toolCallId": "k1", "toolName": "view"})
@@ -79,7 +79,7 @@ def _gemini_cli(dialect: str) -> str:
         return {"id": id, "timestamp": "2026-08-03T16:40:05.239Z", "type": kind, **fields}
 
     thought = [{"subject": "Reading", "description": c("analysis")}]
-    call = {"id": "k1", "name": "read_file", "args": {"file_path": c("arguments")}, "status": "success",
+    call = {"id": "k1", "name": "read_file", "args": {"file_path": "src/a.py", "offset": c("arguments")}, "status": "success",
             "result": [{"functionResponse": {"id": "k1", "name": "read_file", "response": {"output": c("reply")}}}]}
     return _lines([
         {"sessionId": "s1", "projectHash": "ab" * 32, "startTime": "2026-08-03T16:40:05.219Z",
@@ -106,7 +106,7 @@ def _antigravity(dialect: str) -> str:
                                                         f"<ADDITIONAL_METADATA>{c('context')}</ADDITIONAL_METADATA>"),
             step("SYSTEM", "EPHEMERAL_MESSAGE", content=c("system")),
             step("MODEL", "PLANNER_RESPONSE", content="", thinking=c("analysis"),
-                 tool_calls=[{"name": "view_file", "args": {"AbsolutePath": json.dumps(c("arguments"))}}]),
+                 tool_calls=[{"name": "view_file", "args": {"AbsolutePath": json.dumps("/w/a.py"), "Offset": json.dumps(c("arguments"))}}]),
             step("MODEL", "VIEW_FILE", content=f"Created At: 2026-08-03T18:02:41Z\nCompleted At: "
                                                f"2026-08-03T18:02:42Z\n{c('reply')}"),
             step("MODEL", "PLANNER_RESPONSE", content=SHOWN[1]),
@@ -176,7 +176,7 @@ def _cursor_agent(dialect: str) -> str:
         said("user", {"type": "text", "text": f"<timestamp>{c('context')}</timestamp>\n<user_query>\n{SHOWN[0]}\n"
                                               "</user_query>"}),
         said("assistant", {"type": "thinking", "thinking": c("analysis")},
-             {"type": "tool_use", "name": "Read", "input": {"path": c("arguments")}}),
+             {"type": "tool_use", "name": "Read", "input": {"path": "src/a.py", "offset": c("arguments")}}),
         said("assistant", {"type": "text", "text": SHOWN[1]}),
         {"type": "turn_ended", "status": "error", "error": c("error")},
         said("user", {"type": "text", "text": f"<user_query>\n{SHOWN[2]}\n</user_query>\n<user_info>{c('info')}"

@@ -4,7 +4,9 @@ Every dialect gets a transcript with a unique canary in each hidden place (syste
 reasoning, commentary that is not a preamble, tool-call arguments, tool replies) and known text in each shown
 one. The default view is then fetched in every way a browser or a tool can (full page, htmx fragment, history
 restore, deep links to every message, every window in both directions, the JSON twin, the Markdown and HTML
-exports, error pages); no byte of any canary may appear in any of them, headers included. A dataset's exports,
+exports, error pages); no byte of any canary may appear in any of them, headers included. An agent's call shows
+its main argument cut to its first line, as the agent's screen did (viewer/policy/screens): its canary stands in the
+rest of the call. A dataset's exports,
 and each of its conversations', are checked the same way; every sample's pasted images are served to a
 default-view reader only where a message the default view shows holds them. (The browser's side, htmx's history
 cache, is checked in Chromium by tests/system/hostile/test_browser.py.)
@@ -254,7 +256,7 @@ def _codex_body(dialect: str) -> str:
                                "encrypted_content": "Z0FBQUFB"}),
         line("event_msg", {"type": "agent_reasoning", "text": c("summary")}),
         line("response_item", {"type": "function_call", "name": "shell", "call_id": "k1",
-                               "arguments": json.dumps({"command": ["ls", c("arguments")]})}),
+                               "arguments": json.dumps({"command": ["bash", "-lc", f"ls\n{c('arguments')}"]})}),
         line("response_item", {"type": "function_call_output", "call_id": "k1", "output": c("reply")}),
         line("response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "k2",
                                "input": c("patch")}),

@@ -15,7 +15,7 @@ from viewer.compare.align import Step, align
 from viewer.compare.words import WORD_DIFF_CHARS, Run, word_diff
 from viewer.model import Message
 from viewer.model.words import DEBUG, ShowAs, View
-from viewer.policy import Marker
+from viewer.policy import Marker, Said
 from viewer.policy.projection import iter_visible_entries
 
 __all__ = ["Item", "Run", "Step", "Summary", "WORD_DIFF_CHARS", "align", "align_items", "header_fields", "items",
@@ -39,6 +39,9 @@ class Shown(Protocol):
 
     @property
     def tool(self) -> str | None: ...
+
+    @property
+    def said(self) -> Said | None: ...
 
 
 class Item(NamedTuple):

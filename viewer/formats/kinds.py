@@ -263,6 +263,11 @@ class Dialect:
     may leave out a channel the text did not write."""
     shapes: tuple[JsonShape, ...] = ()
     """The JSON shapes its importer reads (the JSON dialect's), in the order they are tried."""
+    screen: Reference | None = None
+    """An agent's screen as words: the module (viewer/policy/screens) whose `said(Exchange) -> Said` words each
+    tool call as the agent's own screen showed it (the line the default view shows) and whose
+    `edits(Exchange) -> list[FileEdit]` reads what a call changed in files (the files-changed page); None: calls
+    are noted by their tool's name alone."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -335,6 +335,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="Claude Code", folders=("~/.claude/projects", "$CLAUDE_CONFIG_DIR/projects"),
                              pattern="*.jsonl", companions="subagents/agent-*", thinned=True,
                              lister="viewer.sessions.titles:claude_code"),
+        screen="viewer.policy.screens.claude_code",
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="codex",
@@ -353,6 +354,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                                      "$CODEX_HOME/sessions", "$CODEX_HOME/archived_sessions"),
                              pattern="*.jsonl", thinned=True, spawned="viewer.sessions.spawned:spawned_rollouts",
                              lister="viewer.sessions.titles:codex"),
+        screen="viewer.policy.screens.codex",
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="goose",
@@ -374,6 +376,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="Goose", folders=("~/.local/share/goose/sessions", "$GOOSE_PATH_ROOT/data/sessions",
                                                      "$XDG_DATA_HOME/goose/sessions"),
                              pattern="sessions.db", database=True),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="crush",
@@ -394,6 +397,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Crush", folders=(".crush", "~/.local/share/crush", "$CRUSH_GLOBAL_DATA"),
                              pattern="crush.db", database=True),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="opencode",
@@ -414,6 +418,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="OpenCode", folders=("~/.local/share/opencode", "$XDG_DATA_HOME/opencode"),
                              pattern="opencode.db", database=True),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="cursor",
@@ -435,6 +440,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="Cursor", folders=("~/.config/Cursor/User/globalStorage",
                                                       "~/Library/Application Support/Cursor/User/globalStorage"),
                              pattern="state.vscdb", database=True),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SESSIONS, json_escapes=True),
     Dialect(
         name="copilot-cli",
@@ -456,6 +462,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="GitHub Copilot CLI", folders=("~/.copilot/session-state",
                                                                   "$COPILOT_HOME/session-state"),
                              pattern="events.jsonl", lister="viewer.sessions.titles:copilot_cli"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="vscode-chat",
@@ -475,6 +482,7 @@ DIALECTS: tuple[Dialect, ...] = (
         session=SessionFiles(agent="VS Code chat", folders=("~/.config/Code/User/workspaceStorage",
                                                             "~/Library/Application Support/Code/User/workspaceStorage"),
                              pattern="chatSessions/*.json*"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="gemini-cli",
@@ -493,6 +501,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Gemini CLI", folders=("~/.gemini/tmp", "$GEMINI_CLI_HOME/tmp"),
                              pattern="session-*.json*"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="antigravity",
@@ -512,6 +521,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Antigravity", folders=("~/.gemini/antigravity-cli/brain",
                                                            "~/.gemini/antigravity/brain"), pattern="transcript.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="qwen-code",
@@ -531,6 +541,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Qwen Code", folders=("~/.qwen/projects",), pattern="*.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="factory-droid",
@@ -553,6 +564,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Factory Droid", folders=("~/.factory/sessions",), pattern="*.jsonl",
                              lister="viewer.sessions.titles:factory_droid"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.OWN_FILES, json_escapes=True),
     Dialect(
         name="cursor-agent",
@@ -571,6 +583,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Cursor", folders=("~/.cursor/projects",), pattern="agent-transcripts/*.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="cline",
@@ -589,6 +602,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Cline", folders=(*vscode_tasks("saoudrizwan.claude-dev"), "~/.cline/data/tasks"),
                              pattern="api_conversation_history.json"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="roo-code",
@@ -608,6 +622,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Roo Code", folders=vscode_tasks("rooveterinaryinc.roo-cline"),
                              pattern="api_conversation_history.json"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="kilo-code",
@@ -627,6 +642,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Kilo Code", folders=vscode_tasks("kilocode.kilo-code"),
                              pattern="api_conversation_history.json"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="cline-sdk",
@@ -644,6 +660,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Cline", folders=("~/.cline/data/sessions",), pattern="*.messages.json"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="cline-ui",
@@ -660,6 +677,7 @@ DIALECTS: tuple[Dialect, ...] = (
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="pi",
@@ -680,6 +698,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="pi", folders=("~/.pi/agent/sessions", "$PI_CODING_AGENT_DIR/sessions"),
                              pattern="*.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="aider",
@@ -723,6 +742,7 @@ DIALECTS: tuple[Dialect, ...] = (
         prompt=OPENAI_CHAT,
         source_lexer="json",
         session=SessionFiles(agent="Kimi Code", folders=("~/.kimi-code/sessions",), pattern="wire.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="kimi-cli",
@@ -744,6 +764,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Kimi CLI", folders=("~/.kimi/sessions", "$KIMI_SHARE_DIR/sessions"),
                              pattern="wire.jsonl"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, threads=Threads.SIDE_LINES, json_escapes=True),
     Dialect(
         name="openhands",
@@ -768,6 +789,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                                          "/tmp/openhands_file_store/sessions"),
                              pattern="events", joined="viewer.sessions.folders:openhands_archive",
                              lister="viewer.sessions.titles:openhands"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="swe-agent",
@@ -788,6 +810,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="SWE-agent", folders=("$SWE_AGENT_TRAJECTORY_DIR", "trajectories"),
                              pattern="*.traj", lister="viewer.sessions.titles:swe_agent"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="mini-swe-agent",
@@ -811,6 +834,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                                               "~/Library/Application Support/mini-swe-agent",
                                                               "$MSWEA_GLOBAL_CONFIG_DIR"),
                              pattern="*.traj.json", lister="viewer.sessions.titles:mini_swe_agent"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="atif",
@@ -830,6 +854,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="json",
         session=SessionFiles(agent="Harbor (ATIF)", folders=("jobs",), pattern="trajectory.json",
                              lister="viewer.sessions.titles:atif"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT, json_escapes=True),
     Dialect(
         name="specstory",
@@ -846,6 +871,7 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer="markdown",
         session=SessionFiles(agent="SpecStory", folders=(".specstory/history",), pattern="*.md",
                              lister="viewer.sessions.titles:specstory"),
+        screen="viewer.policy.screens.generic",
         preambles=Preambles.AGENT),
     Dialect(
         name="chatgpt",

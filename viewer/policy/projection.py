@@ -14,7 +14,9 @@ from typing import Any, Protocol, TypeVar
 
 from viewer.model import Message, Transcript
 from viewer.model.words import DEBUG, DEFAULT, VIEWS, ShowAs, View
+from viewer.policy.onscreen import said_lines
 from viewer.policy.rules import Rule, default_rules
+from viewer.policy.said import Said
 
 SHOWN_IN_FULL: tuple[ShowAs, ...] = ("message", "preamble")
 """The default view's treatments that show a body; markers and hidden messages never do. The store's search
@@ -32,6 +34,9 @@ class Shown(Protocol):
 
     @property
     def tool(self) -> str | None: ...
+
+    @property
+    def said(self) -> Said | None: ...
 
 
 T = TypeVar("T", bound=Shown)
@@ -76,7 +81,14 @@ class Projection:
         """One decision per message, in order, for the `default` or the `debug` view."""
         if view not in VIEWS:
             raise ValueError(f"unknown view {view!r}; choose one of {', '.join(VIEWS)}")
-        return tuple(_decide(message, rule, view) for message, rule in zip(self.transcript.messages, self.rules))
+        said = self.said()
+        return tuple(_decide(message, rule, view, said.get(message.index))
+                     for message, rule in zip(self.transcript.messages, self.rules))
+
+    def said(self) -> dict[int, Said]:
+        """What the agent's own screen showed of each tool call and interruption, by message index (made afresh
+        from this projection's transcript: the masked one's lines are masked)."""
+        return said_lines(self.transcript)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,26 +107,40 @@ class Decision:
     """How the default view shows the message (equal to `show_as` there; what the debug view explains)."""
     tool: str | None = None
     """For markers only: the tool called or replying, the one thing a marker may say."""
+    said: Said | None = None
+    """What the agent's screen showed of it (a tool call's line, an interruption), decided at upload."""
 
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """One content-free note standing for consecutive tool calls and replies in the default view."""
+    """One note standing for consecutive tool calls and replies in the default view: their tools' names, or, for
+    an agent's session, each call's line as its screen showed it."""
 
     indices: tuple[int, ...]
     """The messages the note stands for."""
     tools: tuple[str, ...]
     """Their tool names, each once, in order of first use."""
+    lines: tuple[tuple[int, Said], ...] = ()
+    """Each call's (or interruption's) line with its message's index, in order."""
 
     @property
     def text(self) -> str:
-        """The note as a person reads it: `used get_weather, browser.search`."""
+        """The note as a person reads it: `used get_weather, browser.search` (an agent's calls are drawn by their
+        `lines`; this stays their content-free summary, which comparisons align by). A note of no call (an
+        interruption) is its line's words."""
+        if not self.tools and self.lines and all(said.kind == "interruption" for _, said in self.lines):
+            return self.words
         return "used " + (", ".join(_short_tool_name(tool) for tool in self.tools) or "a tool")
 
+    @property
+    def words(self) -> str:
+        """The lines in words, or the note where there are none."""
+        return "; ".join(said.words for _, said in self.lines) if self.lines else self.text
 
-def _decide(message: Message, rule: Rule, view: View) -> Decision:
+
+def _decide(message: Message, rule: Rule, view: View, said: Said | None = None) -> Decision:
     return Decision(message.index, "message" if view == DEBUG else rule.show_as, rule.name, rule.reason,
-                    rule.show_as, marker_tool(message, rule.show_as))
+                    rule.show_as, marker_tool(message, rule.show_as), said if rule.show_as != "hidden" else None)
 
 
 def marker_tool(message: Message, show_as: ShowAs) -> str | None:
@@ -157,14 +183,18 @@ class _Run:
     def __init__(self) -> None:
         self.indices: list[int] = []
         self.tools: dict[str, None] = {}
+        self.lines: list[tuple[int, Said]] = []
 
     def add(self, item: Shown) -> None:
         self.indices.append(item.index)
         if item.tool:
             self.tools[item.tool] = None
+        said = item.said
+        if said is not None:
+            self.lines.append((item.index, said))
 
     def marker(self) -> Marker:
-        return Marker(tuple(self.indices), tuple(self.tools))
+        return Marker(tuple(self.indices), tuple(self.tools), tuple(self.lines))
 
 
 def _short_tool_name(tool: str) -> str:
@@ -173,11 +203,16 @@ def _short_tool_name(tool: str) -> str:
 
 
 def marker_json(marker: Marker) -> dict[str, Any]:
-    """A collapsed run of tool traffic as the default view's JSON: the note and the indices, nothing else."""
-    return {"index": marker.indices[0], "show_as": "marker", "text": marker.text, "indices": list(marker.indices)}
+    """A collapsed run of tool traffic as the default view's JSON: the note, the indices and each call's line as
+    the agent's screen showed it, nothing else."""
+    data: dict[str, Any] = {"index": marker.indices[0], "show_as": "marker", "text": marker.text,
+                            "indices": list(marker.indices)}
+    if marker.lines:
+        data["lines"] = [{"index": index, **said.shown_json()} for index, said in marker.lines]
+    return data
 
 
-def default_json(message: Message, show_as: ShowAs) -> dict[str, Any]:
+def default_json(message: Message, show_as: ShowAs, said: Said | None = None) -> dict[str, Any]:
     """A message the default view shows in full, as its JSON: without its span or its segments' and images'
     spans, and of
     what the log recorded about it only its time (its parent, thread and branch would point at hidden messages;
@@ -196,6 +231,8 @@ def default_json(message: Message, show_as: ShowAs) -> dict[str, Any]:
     if "media" in data:
         data["media"] = [{key: value for key, value in media.items() if key != "span"} for media in data["media"]]
     data["show_as"] = show_as
+    if said is not None:  # an interruption right after a message shown in full
+        data["said"] = said.shown_json()
     return data
 
 

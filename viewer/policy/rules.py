@@ -7,6 +7,7 @@ classifies as user-visible is hidden. `viewer.policy.projection` turns these dec
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -14,8 +15,9 @@ from viewer import formats
 from viewer.formats import Preambles
 from viewer.model import Message, Transcript
 from viewer.model.words import PROMPT_ROLES, ShowAs
+from viewer.policy.onscreen import interruptions
 
-POLICY_VERSION = "4"
+POLICY_VERSION = "5"
 """Bump when a rule's predicate, treatment or reason changes: stored decisions are then made again (with the
 parse: see `viewer.ingest.STORED_VERSION`). A test of the table's decisions fails until it is bumped."""
 
@@ -56,6 +58,32 @@ def _is_harmony_preamble(message: Message, transcript: Transcript) -> bool:
             and message.recipient is None and message.intent is None and not message.is_call)
 
 
+def _is_interruption(message: Message, transcript: Transcript) -> bool:
+    # A line an agent wrote into the user's turn when the user pressed Esc ("[Request interrupted by user]",
+    # Codex's <turn_aborted>) is injected, but it records what the user did: the default view says so, in its own
+    # words (viewer/policy/onscreen.py), never with the line's text.
+    return (message.intent == "context" or message.role in PROMPT_ROLES) and not message.is_call \
+        and message.index in _interruptions(transcript)
+
+
+_deciding = threading.local()
+"""The transcript `default_rules` is deciding and its interruptions, found once for all its messages (held only
+while it decides: a big transcript must not outlive its upload)."""
+
+
+def _interruptions(transcript: Transcript) -> frozenset[int]:
+    """The messages interruptions stand at (onscreen.interruptions)."""
+    known = getattr(_deciding, "known", None)
+    if known is not None and known[0] is transcript:
+        return known[1]
+    return frozenset(interruptions(transcript))
+
+
+def _has_screen(transcript: Transcript) -> bool:
+    record = formats.find(transcript.dialect)
+    return record is not None and record.screen is not None
+
+
 def _is_agent_preamble(message: Message, transcript: Transcript) -> bool:
     # The agent importers put on `commentary` the text the assistant wrote before a tool call in the same response
     # ("Let me look at the tests."): the user saw it as the agent's plan, as Harmony's preambles are.
@@ -71,6 +99,9 @@ RULES: tuple[Rule, ...] = (
     Rule("other-branch", lambda m, t: m.aside, "hidden",
          "The conversation went another way here (a rewind, an edited question or a regenerated answer); the view "
          "follows the branch the app showed, or the one that ends at the last message."),
+    Rule("interruption", _is_interruption, "marker",
+         "The user interrupted the agent here (Esc, or declining a tool): the default view says so in the agent's "
+         "own words, without the text the agent wrote for it."),
     Rule("injected-context", lambda m, t: m.intent == "context", "hidden",
          "Text an agent wrote into the user's turn (command output, reminders, environment and instruction "
          "blocks, summaries) is not what the user typed."),
@@ -85,6 +116,9 @@ RULES: tuple[Rule, ...] = (
     Rule("agent-preamble", _is_agent_preamble, "preamble",
          "In an agent's session, text the assistant wrote right before a tool call in the same response is its "
          "plan, shown as a preamble."),
+    Rule("agent-tool-call", lambda m, t: m.is_call and _has_screen(t), "marker",
+         "An agent's tool call is shown as its own screen showed it: the tool, its main argument (a file, a "
+         "command, an address, a query) and its outcome in a few words; its full arguments and output stay hidden."),
     Rule("tool-call", lambda m, t: m.is_call, "marker",
          "Tool calls are shown only as a note naming the tool; their arguments stay hidden."),
     Rule("tool-reply", lambda m, t: m.is_reply, "marker",
@@ -115,17 +149,26 @@ def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
 
     The rules read a message's header fields, whether it is in a sub-agent's thread or aside (`_decided_by`),
     the dialect and whether the transcript has a header (`_is_harmony_preamble`), never its body or place, so
-    messages with equal keys get the same rule.
+    messages with equal keys get the same rule; the few messages an interruption stands at (`_is_interruption`)
+    ask the table each.
     Asking the whole table for each message took a large share of a big transcript's parse; this costs a
     dictionary lookup. The answers are kept across transcripts (bounded), so the conversations of a dataset, a few
     messages each, ask the table once between them rather than a few times each."""
     # A tuple made from a generator, not from a list: the list and its copy, 16 bytes a message, were both held
     # at the end of a parse, its highest point in memory.
-    return tuple(_rules(transcript, _KNOWN, (transcript.dialect, bool(transcript.header))))
+    _deciding.known = (transcript, frozenset(interruptions(transcript)))
+    try:
+        return tuple(_rules(transcript, _KNOWN, (transcript.dialect, bool(transcript.header))))
+    finally:
+        _deciding.known = None
 
 
 def _rules(transcript: Transcript, known: dict[tuple, Rule], read: tuple) -> Iterator[Rule]:
+    points = _interruptions(transcript)
     for message in transcript.messages:
+        if points and message.index in points:  # a few messages: asked of the table each
+            yield rule_for(message, transcript)
+            continue
         key = (*read, *_decided_by(message))
         rule = known.get(key)
         if rule is None:

@@ -18,6 +18,10 @@ from viewer import policy, render
 from viewer.images import thumbnail_size
 from viewer.model import Media, Message
 from viewer.model.words import CHANNELS, DEBUG, PROMPT_ROLES
+from viewer.policy.edits import FileEdit
+from viewer.policy.screens import generic
+from viewer.policy.screens.common import exit_code, json_object
+from viewer.present import costs, diffs
 from viewer.render import prompts, workers
 from viewer.render.jobs import Job
 from viewer.settings import LONG_BODY
@@ -54,6 +58,8 @@ class Card:
     """Characters above which the body and the source are collapsed rather than rendered."""
     inner: tuple[Card, ...] = ()
     """For a `thread` card: the debug cards of a sub-agent's messages, drawn nested and collapsible."""
+    lines: tuple[SaidLine, ...] = ()
+    """What the agent's screen showed: a marker's calls, or an interruption after a message shown in full."""
 
     @property
     def drawn(self) -> Entry:
@@ -113,6 +119,22 @@ class Card:
         return None
 
     @property
+    def failed(self) -> bool:
+        """A tool call whose line says it failed (or the user declined or stopped it), or a reply the log marks a
+        failure or whose command exited with an error."""
+        entry = self.entry
+        if entry is None:
+            return False
+        if entry.said is not None and entry.said.kind == "call":
+            return entry.said.failed
+        message = entry.message
+        if not message.is_reply:
+            return False
+        if any(located.diagnostic.code == "W-TOOL-ERROR" for located in self.diagnostics):
+            return True
+        return exit_code(message.content) not in (None, 0)
+
+    @property
     def fields(self) -> list[tuple[str, Any]]:
         """The raw header fields the debug view lists, in the order a header is written."""
         message = self.drawn.message
@@ -164,6 +186,16 @@ class Card:
 
 
 @dataclass(frozen=True, slots=True)
+class SaidLine:
+    """One line of an agent's screen as a card draws it: the call's (or interruption's) message, its `Said`, and
+    the plan it put to the user rendered (Markdown, through the workers)."""
+
+    index: int
+    said: policy.Said
+    text: render.Rendered | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Picture:
     """A thumbnail a card draws, opening the image full size."""
 
@@ -191,8 +223,9 @@ def meta_fields(message: Message) -> list[tuple[str, Any]]:
                   f"cache write {usage.cache_write:,}") if usage else None
         took = f"{meta.duration_ms / 1000:,.1f} s after its call" if meta.duration_ms is not None else None
         cost = f"${usage.cost:,.4f}" if usage is not None and usage.cost is not None else None
+        priced = costs.said(costs.price(usage, meta.model, meta.timestamp)) if usage is not None else None
         fields += [("time", meta.timestamp), ("model", meta.model), ("stop reason", meta.stop_reason),
-                   ("tokens", tokens), ("cost", cost), ("took", took),
+                   ("tokens", tokens), ("cost", cost), ("price", priced), ("took", took),
                    ("recorded", json.dumps(meta.details, ensure_ascii=False) if meta.details else None)]
     fields += [("follows", f"#{message.parent}" if message.parent is not None else None),
                ("sub-agent", message.thread), ("branch", "aside (the default view follows another)"
@@ -217,20 +250,39 @@ def default_cards(entries: list[Entry], *, with_bodies: bool = True, long_body: 
 
 def shown_cards(items: Sequence[Entry | policy.Marker], *, with_bodies: bool = True,
                 long_body: int = LONG_BODY) -> list[Card]:
-    """The cards of the items the default view draws, their bodies rendered in one batch."""
-    jobs = [body_job(item) if with_bodies and not isinstance(item, policy.Marker)
+    """The cards of the items the default view draws, their bodies (and the plans their lines put to the user)
+    rendered in one batch."""
+    jobs = [shown_body_job(item) if with_bodies and not isinstance(item, policy.Marker)
             and len(item.message.content) <= long_body else None for item in items]
-    done = iter(rendered([job for job in jobs if job is not None]))
-    return [_default_card(item, next(done) if job is not None else None, long_body)
-            for item, job in zip(items, jobs)]
+    lines = [said_of(item) for item in items]
+    texts = [Job("body", said.text[:TEXT_CHARS], None) if with_bodies and said.text else None
+             for found in lines for _, said in found]
+    done = iter(rendered([job for job in (*jobs, *texts) if job is not None]))
+    drawn = [next(done) if job is not None else None for job in jobs]
+    shown_texts = iter([next(done) if job is not None else None for job in texts])
+    return [_default_card(item, body_of, tuple(SaidLine(index, said, next(shown_texts)) for index, said in found),
+                          long_body)
+            for item, body_of, found in zip(items, drawn, lines)]
 
 
-def _default_card(item: Entry | policy.Marker, drawn: render.Rendered | None, long_body: int) -> Card:
-    """The card of one item the default view draws: a shown entry (its body `drawn`, if rendered), or a marker
-    standing for tool traffic."""
+TEXT_CHARS = 20_000
+"""A plan put to the user is drawn up to this many characters."""
+
+
+def said_of(item: Entry | policy.Marker) -> tuple[tuple[int, policy.Said], ...]:
+    """The screen's lines an item of the default view carries."""
     if isinstance(item, policy.Marker):
-        return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices)
-    return Card(kind=item.show_as, index=item.index, entry=item, body=drawn, long_body=long_body)
+        return item.lines
+    return ((item.index, item.said),) if item.said is not None else ()
+
+
+def _default_card(item: Entry | policy.Marker, drawn: render.Rendered | None, lines: tuple[SaidLine, ...],
+                  long_body: int) -> Card:
+    """The card of one item the default view draws: a shown entry (its body `drawn`, if rendered), or a marker
+    standing for tool traffic (each call's line as the agent's screen showed it, when it has a screen)."""
+    if isinstance(item, policy.Marker):
+        return Card(kind="marker", index=item.indices[0], marker_text=item.text, indices=item.indices, lines=lines)
+    return Card(kind=item.show_as, index=item.index, entry=item, body=drawn, long_body=long_body, lines=lines)
 
 
 def debug_cards(entries: list[Entry], diagnostics: list[Located], *, long_body: int = LONG_BODY,
@@ -323,12 +375,31 @@ def body(entry: Entry) -> render.Rendered:
     return rendered([body_job(entry)])[0]
 
 
+def shown_body_job(entry: Entry) -> Job:
+    """How the default view renders a body: as `body_job` does, with the placeholder of each image it draws
+    (`[image: image/png, 1,518 bytes, sha256 …]`) taken out, since the picture itself is drawn (its hash and size
+    are the debug view's)."""
+    job = body_job(entry)
+    drawn = [media.sha256[:12] for media in entry.message.media if media.refused is None and media.width]
+    if not drawn or job.kind != "body" or not isinstance(job.payload, str):
+        return job
+    text = _PLACEHOLDER.sub(lambda found: "" if found.group(1) in drawn else found.group(0), job.payload)
+    return Job("body", text.strip(), job.language)
+
+
+_PLACEHOLDER = re.compile(r"\[image: [^\]\n]*?sha256 ([0-9a-f]{12})\]")
+
+
 def body_job(entry: Entry) -> Job:
-    """How a message body is rendered (viewer/render/jobs.py): as panels, a prompt, JSON or by content type."""
+    """How a message body is rendered (viewer/render/jobs.py): as panels, a prompt, JSON, a tool's traffic as a
+    terminal and an editor show it, or by content type."""
     message = entry.message
     parts = panel_parts(message)
     if parts:
         return Job("panels", tuple(parts))
+    tool = tool_job(message)
+    if tool is not None:
+        return tool
     content_type = message.content_type
     if message.role in PROMPT_ROLES and content_type is None:
         return Job("prompt", message.content)
@@ -337,6 +408,52 @@ def body_job(entry: Entry) -> Job:
             and message.content.lstrip().startswith(("{", "[")):
         content_type = "json"
     return Job("body", message.content, content_type)
+
+
+def tool_job(message: Message) -> Job | None:
+    """A tool call or reply as a terminal and an editor show it: an edit as a diff under its file's path, then the
+    arguments as JSON (pretty, wrapped); a reply's output as the terminal showed it (a JSON reply's output text
+    apart from the rest of it). None for any other message, or one whose producer typed its body."""
+    if message.content_type not in (None, "json") or not (message.is_call or message.is_reply):
+        return None
+    if message.is_call:
+        return _call_job(message)
+    content = message.content
+    value = json_object(content)
+    printed = next((key for key in OUTPUT_KEYS if isinstance(value.get(key), str) and "\n" in value[key]), None)
+    if printed is not None:
+        rest = {key: item for key, item in value.items() if key != printed}
+        parts = [render.Panel("Output", value[printed], True, "output", render.TERMINAL)]
+        if rest:
+            parts.append(render.Panel(None, json.dumps(rest, ensure_ascii=False), True, "arguments", "json"))
+        return Job("panels", tuple(parts))
+    if content.lstrip()[:1] in ("{", "["):
+        return None  # JSON, shown as JSON
+    return Job("terminal", content)
+
+
+OUTPUT_KEYS = ("output", "stdout", "aggregated_output", "stderr", "content", "result")
+"""Members of a JSON reply that hold what a command printed."""
+DID = {"create": "Wrote", "edit": "Edited", "delete": "Deleted"}
+
+
+def _call_job(message: Message) -> Job | None:
+    made = generic.edits(policy.Exchange(message, None))
+    changed = [edit for edit in made if edit.action != "read"]
+    if not changed:  # arguments alone: pretty and wrapped, never wider than the page
+        if not message.content.lstrip().startswith("{"):
+            return None
+        return Job("panels", (render.Panel(None, message.content, True, "arguments", "json"),))
+    parts = [render.Panel(f"{DID[edit.action]} {edit.path}", _call_diff(edit), True, "diff", "diff")
+             for edit in changed]
+    if message.content.lstrip().startswith("{"):
+        parts.append(render.Panel("Arguments", message.content, True, "arguments", "json"))
+    return Job("panels", tuple(parts))
+
+
+def _call_diff(edit: FileEdit) -> str:
+    applied = diffs.apply(edit, None)
+    return applied.diff or ("(an empty file)" if edit.action == "create" else "(the file is deleted)")
 
 
 def _cost(item: render.Rendered) -> int:

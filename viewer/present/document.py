@@ -42,7 +42,8 @@ class Rows(Protocol):
 
 
 NOTHING_HIDDEN = "The policy hid nothing: every message is shown."
-WHAT_IS_HIDDEN = "system and developer prompts, reasoning and tool traffic are not part of what the user saw."
+WHAT_IS_HIDDEN = ("system and developer prompts, reasoning and tools' full arguments and output are not part of what "
+                  "the user saw.")
 """The default view's note says one of these, after "The policy hid N of M messages —": on the page, in the HTML
 file and in the Markdown file alike."""
 OTHER_VERSIONS = ("This conversation has other versions (an edited question, a regenerated answer or a rewind): "

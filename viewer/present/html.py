@@ -14,10 +14,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Iterator, cast
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from viewer import render
-from viewer.present import cards, embedded
+from viewer.present import cards, changes, embedded
 from viewer.settings.folders import STATIC
 from viewer.present.document import Document, buffered, conversation_heading, windows
 from viewer.present.embedded import Embedder
@@ -44,6 +44,8 @@ class Section:
     """The debug view's diagnostics that belong to no message."""
     header: Markup | None = None
     """The debug view's panel of the transcript's header (cards.header_panel)."""
+    changes: Markup | None = None
+    """The debug view's files-changed list of an agent's session (viewer/present/changes.py)."""
 
 
 def html(document: Document) -> Iterator[str]:
@@ -57,7 +59,7 @@ def html(document: Document) -> Iterator[str]:
 
 def stylesheet() -> Markup:
     """The page's stylesheet and Pygments' (both with their dark-scheme rules), for one `<style>`."""
-    css = (STATIC / "app.css").read_text(encoding="utf-8") + "\n" + render.stylesheet()
+    css = (STATIC / "app.css").read_text(encoding="utf-8") + "\n" + render.stylesheets()
     if "</" in css:  # our own files; anything that could close the element is refused rather than written
         raise ValueError("a stylesheet holds '</', which would end its <style> element")
     return Markup(css)
@@ -82,7 +84,16 @@ def _links(document: Document, images: Embedder, prefix: str) -> FileLinks:
 def _section(document: Document, anchor: str, heading: str | None, links: FileLinks) -> Section:
     loose = list(document.transcript_rows.loose_diagnostics()) if document.debug else []
     header = cards.header_panel(document.header) if document.debug else None
-    return Section(document, anchor, heading, _entries(document, links), loose, header)
+    return Section(document, anchor, heading, _entries(document, links), loose, header, _changes(document, links))
+
+
+def _changes(document: Document, links: FileLinks) -> Markup | None:
+    """The files an agent session changed, with their diffs (the debug view's only: built from tool arguments)."""
+    if not document.debug or not changes.has_screen(document.dialect):
+        return None
+    found = changes.of_document(document)
+    drawn = file_environment().get_template("_changes.html").render(files=changes.drawn(found), links=links)
+    return Markup(f"<p>{escape(changes.summary(found))}</p>\n") + Markup(drawn)
 
 
 def _entries(document: Document, links: FileLinks) -> Iterator[Markup]:

@@ -75,7 +75,7 @@ def _pieces(document: Document, head: dict[str, Any]) -> Iterator[str]:
 def _default_item(item: Any) -> dict[str, Any]:
     if isinstance(item, policy.Marker):
         return policy.marker_json(item)
-    return policy.default_json(item.message, item.show_as)
+    return policy.default_json(item.message, item.show_as, item.said)
 
 
 def _with_media_urls(media_url: Callable[[str], str] | None) -> Callable[[dict[str, Any]], dict[str, Any]]:

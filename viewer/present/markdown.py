@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import Any, Iterator
 
 from viewer import policy, render
 from viewer.model.branches import FORKS_KEY
 from viewer.model.words import DEBUG, PROMPT_ROLES
-from viewer.present import cards
+from viewer.present import cards, changes
+from viewer.render.highlight import pretty_json
+from viewer.render.terminal import terminal_text
 from viewer.present.document import (NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN, Document, buffered,
                                      conversation_title, windows)
 from viewer.store import Entry, Located
@@ -48,6 +50,7 @@ def _pieces(document: Document) -> Iterator[str]:
         messages = _count(document.counts["messages"], "message")
         yield f"{inline(document.dialect)} · {document.view} view · {messages}\n\n"
         yield from _transcript(document, level=2)
+        yield files_changed(document, level=2)
 
 
 def _transcript(document: Document, level: int) -> Iterator[str]:
@@ -64,12 +67,51 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
             attached.setdefault(located.diagnostic.message_index, []).append(located)
         for item in window:
             if isinstance(item, policy.Marker):
-                yield f"*⚙ {inline(item.text)}*\n\n"
+                yield said_lines(item.lines) if item.lines else f"*⚙ {inline(item.text)}*\n\n"
             elif document.debug:
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
                 label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
                 yield f"{'#' * level} #{item.index} · {inline(label)}\n\n{body(item)}"
+                if item.said is not None:
+                    yield said_lines(((item.index, item.said),))
+
+
+def said_lines(lines: tuple[tuple[int, policy.Said], ...]) -> str:
+    """What an agent's screen showed, a call a list item: the tool and its argument as code, the outcome after
+    `⎿`, the lines under it, and a plan put to the user as written."""
+    written = []
+    for _, said in lines:
+        target = f" `{_code_span(said.target)}`" if said.target else ""
+        badge = f" **{said.status}**" if said.failed and said.kind != "interruption" else ""
+        line = f"- ● {inline(said.tool)}{target}{badge}"
+        if said.outcome:
+            line += f"  \n  ⎿ {inline(said.outcome)}"
+        line += "".join(f"  \n  {inline(item)}" for item in said.items)
+        written.append(line + "\n")
+        if said.text:
+            written.append("\n" + "".join(f"  > {row}\n" if row else "  >\n" for row in said.text.split("\n")))
+    return "".join(written) + "\n"
+
+
+def files_changed(document: Document, level: int) -> str:
+    """The debug view's files-changed section: a heading per file, each step's diff fenced under the call that
+    made it (an agent's session only)."""
+    if not document.debug or not changes.has_screen(document.dialect):
+        return ""
+    changed = changes.of_document(document)
+    heading = "#" * level
+    parts = [f"{heading} Files changed\n\n{inline(changes.summary(changed))}\n\n"]
+    for item in changed:
+        added, removed = item.counts
+        parts.append(f"{heading}# {inline(item.path)} · {changes.WORDS[item.action]} (+{added} -{removed})\n\n")
+        for step in item.steps:
+            state = "" if step.applied else f" · **{step.status}**, not applied"
+            placed = "" if step.placed else " · its text to replace was not in the file as known"
+            parts.append(f"*#{step.call} · {step.action}{state}{placed}*\n\n")
+            if step.diff:
+                parts.append(fenced(step.diff, "diff"))
+    return "".join(parts)
 
 
 def _count(number: int, noun: str) -> str:
@@ -120,6 +162,9 @@ def body(entry: Entry) -> str:
     content_type = (message.content_type or "").strip().lower().removeprefix("<|constrain|>")
     if message.role in PROMPT_ROLES and not content_type:
         return fenced(message.content, "text")
+    tool = cards.tool_job(message)
+    if tool is not None:
+        return _tool_body(tool)
     if (message.is_call or message.is_reply) and message.content.lstrip().startswith(("{", "[")):
         content_type = content_type or "json"
     if content_type in render.MARKDOWN_TYPES:
@@ -127,6 +172,22 @@ def body(entry: Entry) -> str:
     if content_type.endswith(("/json", "+json")):
         content_type = "json"
     return fenced(message.content, content_type if _LANGUAGE.fullmatch(content_type) else None)
+
+
+def _tool_body(job: Any) -> str:
+    """A tool's traffic as the page draws it (cards.tool_job), in Markdown: each part fenced, output as the
+    terminal showed it, an edit as a diff under its file's path."""
+    if job.kind == "terminal":
+        return fenced(terminal_text(str(job.payload)), "text")
+    parts = []
+    for part in job.payload:
+        label = f"**{inline(part.label)}**\n\n" if part.label else ""
+        if part.language == render.TERMINAL:
+            parts.append(label + fenced(terminal_text(part.text), "text"))
+        else:
+            parts.append(label + fenced(pretty_json(part.text) if part.language == "json" else part.text,
+                                        part.language))
+    return "".join(parts)
 
 
 def as_written(text: str) -> str:

@@ -7,6 +7,7 @@ from functools import cache
 from jinja2 import Environment, FileSystemLoader
 
 from viewer.settings.folders import TEMPLATES
+from viewer.present import costs
 from viewer.present.document import NOTHING_HIDDEN, OTHER_VERSIONS, WHAT_IS_HIDDEN
 from viewer.render import LINK_REL
 
@@ -17,7 +18,7 @@ def configure(environment: Environment) -> Environment:
     environment.trim_blocks = True
     environment.lstrip_blocks = True
     environment.globals.update(NOTHING_HIDDEN=NOTHING_HIDDEN, WHAT_IS_HIDDEN=WHAT_IS_HIDDEN,
-                               OTHER_VERSIONS=OTHER_VERSIONS, LINK_REL=LINK_REL)
+                               OTHER_VERSIONS=OTHER_VERSIONS, LINK_REL=LINK_REL, costs_rows=costs.rows)
     return environment
 
 

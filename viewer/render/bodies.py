@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from viewer.render.highlight import CODE_CLASS, Rendered, clean, highlighted, pre, pretty_json
 from viewer.lexers._common import JSON_STARTS
 from viewer.render.markdown import rendered_markdown
+from viewer.render.terminal import terminal_html
 
 
 def markdown(text: str) -> Markup:
@@ -56,13 +57,16 @@ class Panel:
     """Shown as written in a code block (FIM parts, files) rather than as markdown (thoughts, text)."""
     kind: str
     """A class suffix for the part's colour (`fim_prefix`, `file`, `reason` …): letters and `_` only."""
+    language: str | None = None
+    """For a part shown as code: its Pygments lexer (`diff`, `json`), or `terminal` for a tool's output as the
+    terminal showed it (viewer/render/terminal.py)."""
 
 
 def panels(parts: list[Panel]) -> Rendered:
     """A body made of labelled parts: one panel per part, in order, each rendered safely on its own."""
     html, notes, transient = [], [], False
     for part in parts:
-        rendered = highlighted(clean(part.text), None) if part.as_code else rendered_markdown(clean(part.text))
+        rendered = _part(part)
         label = f'<p class="panel-label">{escape(part.label)}</p>' if part.label else ""
         kind = part.kind if _PANEL_KIND.fullmatch(part.kind) else "text"
         html.append(f'<div class="panel panel-{kind}">{label}{rendered.html}</div>\n')
@@ -73,6 +77,29 @@ def panels(parts: list[Panel]) -> Rendered:
 
 
 _PANEL_KIND = re.compile(r"[a-z_]{1,32}")
+
+
+def _part(part: Panel) -> Rendered:
+    if not part.as_code:
+        return rendered_markdown(clean(part.text))
+    if part.language == TERMINAL:
+        return terminal(part.text)
+    if part.language == "json":
+        return highlighted(pretty_json(clean(part.text)), "json", WRAPPED_CLASS)
+    return highlighted(clean(part.text), part.language, WRAPPED_CLASS if part.language == "diff" else CODE_CLASS)
+
+
+TERMINAL = "terminal"
+TERMINAL_CLASS = f"{CODE_CLASS} terminal"
+"""A tool's output: kept as the terminal laid it out (its lines wrap, never wider than the page)."""
+WRAPPED_CLASS = f"{CODE_CLASS} wrapped"
+"""Code whose long lines wrap rather than scroll (a call's arguments, a diff)."""
+
+
+def terminal(text: str) -> Rendered:
+    """A tool's output as the terminal showed it: colours and styles as classes, `\r` rewrites applied, other
+    control characters shown, its newlines kept."""
+    return Rendered(pre(terminal_html(clean(text)), TERMINAL_CLASS))
 
 
 MARKDOWN_TYPES = frozenset(("", "text", "markdown", "md", "text/markdown"))

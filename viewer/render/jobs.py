@@ -36,7 +36,8 @@ class Job:
         if self.kind == "lex":
             return inside.slow_key(self.language or "", str(self.payload))
         text = self.payload if isinstance(self.payload, str) else "\x00".join(
-            f"{part.label}\x00{part.kind}\x00{part.as_code}\x00{part.text}" for part in self.payload)
+            f"{part.label}\x00{part.kind}\x00{part.as_code}\x00{part.language}\x00{part.text}"
+            for part in self.payload)
         return inside.slow_key(f"{self.kind}:{self.language or ''}", text)
 
 
@@ -64,6 +65,10 @@ def _json(payload: Payload, _language: str | None) -> Result:
     return str(bodies.json_block(str(payload))), None
 
 
+def _terminal(payload: Payload, _language: str | None) -> Result:
+    return _pair(bodies.terminal(str(payload)))
+
+
 def _lex(payload: Payload, language: str | None) -> Result:
     body = highlight.lexed(str(payload), language or "")
     if isinstance(body, inside.Skip):
@@ -76,7 +81,8 @@ def _pair(rendered: Rendered) -> Result:
 
 
 KINDS: dict[str, Callable[[Payload, Union[str, None]], Result]] = {
-    "body": _body, "source": _source, "prompt": _prompt, "panels": _panels, "json": _json, "lex": _lex}
+    "body": _body, "source": _source, "prompt": _prompt, "panels": _panels, "json": _json, "lex": _lex,
+    "terminal": _terminal}
 """Each job kind's renderer, as the worker runs it."""
 
 
@@ -88,5 +94,6 @@ def plain(job: Job, note: str | None, transient: bool = False) -> Rendered:
             Markup('<div class="panel panel-text">{}</div>\n').format(pre(escape(clean(part.text)), "plain"))
             for part in payload)
         return Rendered(html, note, transient)
-    css_class = {"source": SOURCE_CLASS, "json": CODE_CLASS, "lex": CODE_CLASS, "prompt": "plain prompt-text"}
+    css_class = {"source": SOURCE_CLASS, "json": CODE_CLASS, "lex": CODE_CLASS, "prompt": "plain prompt-text",
+                 "terminal": "plain"}
     return Rendered(pre(escape(clean(str(payload))), css_class.get(job.kind, "plain")), note, transient)

@@ -13,6 +13,7 @@ from typing import Any, BinaryIO, Collection, Iterable, Iterator, cast
 from sqlalchemy import func, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from viewer.model import Meta, Usage
 from viewer.model.words import DEBUG, View
 from viewer.policy import Projection
 from viewer.store import (counters, live, masked, media, migrate, owner_search, owners, personal, processing,
@@ -406,6 +407,20 @@ class Store:
                 if data.get("aside"):
                     aside.add(index)
         return parents, aside
+
+    def usages(self, id: str) -> Iterator[tuple[str | None, Usage, str | None]]:
+        """Each model response's `(model, usage, time)` as its log recorded them, read from the rows that record
+        a usage (an agent's; no other row has an `agent` column), in order, a batch at a time."""
+        query = (select(messages.c.idx, messages.c.agent)
+                 .where(messages.c.transcript_id == id, messages.c.agent.is_not(None),
+                        messages.c.agent.contains('"usage"')).order_by(messages.c.idx))
+        with self.engine.connect() as conn:
+            for _, logged in conn.execution_options(yield_per=BATCH).execute(query):
+                meta = rows.agent_links(logged).get("meta")
+                if isinstance(meta, dict) and isinstance(meta.get("usage"), dict):
+                    found = Meta.from_json(meta)
+                    if found.usage is not None:
+                        yield found.model, found.usage, found.timestamp
 
     def message_row_count(self, id: str) -> int:
         """Message rows stored for a transcript (none once deleted)."""

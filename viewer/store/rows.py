@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from sqlalchemy import Column, Table
 
 from viewer.model import Diagnostic, Media, Message, Meta, Segment, Thread, Transcript
-from viewer.policy import SHOWN_IN_FULL, Projection, Rule
+from viewer.policy import SHOWN_IN_FULL, Projection, Rule, Said
 from viewer.store.personal import split_kinds
 from viewer.store.schema import message_kinds, messages, transcripts
 from viewer.store.shift import Relocated
@@ -55,6 +55,7 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
     pair_of = pair_numbers(transcript)
     no_partner = (None, None)
     thread_calls = {thread.id: thread for thread in transcript.threads}
+    said = projection.said()
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
     # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
     # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
@@ -100,7 +101,8 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
             partner = number, pair.reply if pair.call == message.index else pair.call
         yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
                header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
-               content, source[start:end], segments_json(message), *partner, agent_json(message, thread_calls),
+               content, source[start:end], segments_json(message), *partner,
+               agent_json(message, thread_calls, said.get(message.index) if rank is not None else None),
                media_json(message))
 
 
@@ -163,12 +165,15 @@ def kind_rows(id: str, kinds: dict[tuple, int], rules: Iterable[Rule]) -> Iterat
         yield (id, number, *fields, rule.show_as, rule.name, rule.reason)
 
 
-def agent_json(message: Message, thread_calls: dict[str, Thread]) -> str | None:
-    """What an agent's log records of a message, as the `agent` column keeps it; None when it records nothing
-    (every message of other dialects)."""
-    if message.meta is None and message.thread is None and message.parent is None and not message.aside:
+def agent_json(message: Message, thread_calls: dict[str, Thread], said: Said | None = None) -> str | None:
+    """What an agent's log records of a message, and what its screen showed of it (`said`, decided at upload by
+    the policy), as the `agent` column keeps it; None when there is nothing (every message of other dialects)."""
+    if message.meta is None and message.thread is None and message.parent is None and not message.aside \
+            and said is None:
         return None
     data: dict[str, Any] = {}
+    if said is not None:
+        data["said"] = said.to_json()
     if message.thread is not None:
         data["thread"] = message.thread
         thread = thread_calls.get(message.thread)
@@ -196,6 +201,8 @@ def _agent(stored: str | None) -> dict[str, Any]:
     data = json.loads(stored)
     if "meta" in data:
         data["meta"] = Meta.from_json(data["meta"])
+    if "said" in data:
+        data["said"] = Said.from_json(data["said"])
     return data
 
 
@@ -285,7 +292,7 @@ def entry(row: Sequence[Any]) -> Entry:
                       logged.get("thread"), logged.get("parent"), logged.get("meta"), logged.get("aside", False),
                       _media(media))
     return Entry(message, show_as, rank, rule, reason, pair, partner, line, column, source, logged.get("thread_call"),
-                 logged.get("thread_title"))
+                 logged.get("thread_title"), logged.get("said"))
 
 
 def _segments(stored: str) -> tuple[Segment, ...]:

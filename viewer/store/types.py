@@ -11,6 +11,7 @@ import msgspec
 from viewer.model import Diagnostic, Message
 from viewer.model.words import DEBUG, ShowAs, View
 from viewer.policy.projection import marker_tool
+from viewer.policy.said import Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,9 @@ class Entry(msgspec.Struct, frozen=True, gc=False):
     """For a message of a sub-agent's thread: the index of the call that started the thread, when known."""
     thread_title: str | None = None
     """For a message of a sub-agent's thread: what the log calls the thread's task, when it says."""
+    said: Said | None = None
+    """What the agent's screen showed of it (a tool call's line, an interruption), decided at upload; None for a
+    message the default view hides and for every message of a dialect with no screen."""
 
     @property
     def index(self) -> int:

@@ -38,7 +38,7 @@ def _npm_script(package: str, served: tuple[str, ...], name: str, label: str) ->
 
 
 def _pygments_css() -> Response:
-    response = Response(render.stylesheet(), mimetype="text/css")
+    response = Response(render.stylesheets(), mimetype="text/css")
     response.cache_control.max_age = 3600
     response.cache_control.public = True
     return response

@@ -59,7 +59,7 @@ def goose(kinds: Sequence[str], c: Canary, shown: Shown = "SHOWN-{}".format) -> 
             said("s1", number, "assistant", [{"type": "thinking", "thinking": c("analysis"), "signature": "c2ln"}])
         elif kind in ("call", "subagent"):
             said("s1", number, "assistant", [{"type": "toolRequest", "id": f"t{number}", "toolCall": {
-                "status": "success", "value": {"name": "developer__shell", "arguments": {"command": c("arguments")}}}}])
+                "status": "success", "value": {"name": "developer__shell", "arguments": {"command": f"make\n{c('arguments')}"}}}}])
             said("s1", number, "user", [{"type": "toolResponse", "id": f"t{number}", "toolResult": {
                 "status": "success", "value": {"content": [{"type": "text", "text": c("reply")}]}}}])
             if kind == "subagent":

@@ -1,7 +1,7 @@
 """A property per agent importer: whatever the order and mix of a session's lines, a canary planted in each part
 the policy hides (reasoning, signatures, tool arguments and results, injected context, sub-agents, system and
 summary lines) appears in none of the default view's exports (JSON twin, Markdown, HTML), while the user's text
-and the final answers do. The web app's pages and search are covered by tests/system/test_leaks.py."""
+and the final answers do. A call's main argument is its screen's line: the canary stands in the rest of it. The web app's pages and search are covered by tests/system/test_leaks.py."""
 from __future__ import annotations
 
 import json
@@ -39,8 +39,9 @@ def _claude_line(kind: str, number: int) -> list[dict]:
         return [said({"type": "text", "text": f"SHOWN-{number}"})]
     if kind == "thinking":
         return [said({"type": "thinking", "thinking": CANARY, "signature": CANARY})]
-    if kind == "call":
-        return [said({"type": "tool_use", "id": f"t{number}", "name": "Bash", "input": {"command": CANARY}}),
+    if kind == "call":  # the command's first line is its screen's line; the rest of the call stays hidden
+        return [said({"type": "tool_use", "id": f"t{number}", "name": "Bash",
+                      "input": {"command": f"make check-{number}\n{CANARY}", "description": CANARY}}),
                 {**told([{"type": "tool_result", "tool_use_id": f"t{number}", "content": CANARY}]),
                  "uuid": f"r{number}", "toolUseResult": {"stdout": CANARY}}]
     if kind == "injected":
@@ -85,7 +86,8 @@ def _codex_line(kind: str, number: int) -> list[dict]:
                 line("event_msg", {"type": "agent_reasoning", "text": CANARY})]
     if kind == "call":
         return [line("response_item", {"type": "function_call", "name": "shell", "call_id": f"c{number}",
-                                       "arguments": json.dumps({"command": [CANARY]})}),
+                                       "arguments": json.dumps({"command": ["bash", "-lc", f"make\n{CANARY}"],
+                                                                "workdir": CANARY})}),
                 line("response_item", {"type": "function_call_output", "call_id": f"c{number}", "output": CANARY})]
     if kind == "injected":
         return [said("user", f"<environment_context>{CANARY}</environment_context>"),

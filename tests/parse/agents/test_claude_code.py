@@ -53,8 +53,8 @@ def test_every_sample_is_detected_as_a_claude_code_session():
 def test_the_default_view_reads_like_the_chat_the_user_had():
     assert shown(sample("claude-code-1.0-bugfix-mcp.jsonl")) == [
         ("message", "/cost"),
-        ("message", "test_leap_day fails since yesterday. Here is the CI page:"),
-        ("message", "[image: image/png, 70 bytes, sha256 497790947d46]"),
+        ("message", "test_leap_day fails since yesterday. Here is the CI page:\n\n"
+                    "[image: image/png, 70 bytes, sha256 497790947d46]"),
         ("preamble", "I'll run the failing test first to see the traceback."),
         ("marker", "used Bash, Read"),
         ("preamble", "The day is clamped to 28, so February 29 never parses. I'll also check the issue tracker for a "

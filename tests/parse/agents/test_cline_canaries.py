@@ -41,11 +41,11 @@ def history_records(kind: str, number: int) -> list[dict]:
                      {"type": "redacted_thinking", "data": CANARY})]
     if kind == "native-call":
         return [said(_text(f"SHOWN-{number}"), {"type": "tool_use", "id": call_id, "name": "execute_command",
-                                                "input": {"command": CANARY, "task_progress": CANARY}}),
+                                                "input": {"command": f"make\n{CANARY}", "task_progress": CANARY}}),
                 user({"type": "tool_result", "tool_use_id": call_id,
                       "content": f"[execute_command for '{CANARY}'] Result:\n{CANARY}"})]
     if kind == "xml-call":
-        return [said(_text(f"<read_file>\n<path>{CANARY}</path>\n</read_file>")),
+        return [said(_text(f"<read_file>\n<path>a.ts</path>\n<note>{CANARY}</note>\n</read_file>")),
                 user(_text(f"[read_file for '{CANARY}'] Result:"), _text(CANARY))]
     if kind == "xml-thinking":
         return [said(_text(f"<thinking>\n{CANARY}\n</thinking>\n\nSHOWN-{number}"))]
@@ -76,7 +76,7 @@ def history_records(kind: str, number: int) -> list[dict]:
                                                                   {"type": "reasoning.encrypted", "data": CANARY}])]
     if kind == "completion":
         return [said({"type": "tool_use", "id": call_id, "name": "attempt_completion",
-                      "input": {"result": f"SHOWN-{number}", "command": CANARY}})]
+                      "input": {"result": f"SHOWN-{number}", "command": f"make\n{CANARY}"}})]
     if kind == "interrupted":
         return [said(_text(f"SHOWN-{number}\n\n[Response interrupted by user]"))]
     return [said({"type": "gadget", "payload": CANARY}), {"role": "critic", "content": CANARY}]
@@ -111,7 +111,7 @@ def ui_rows(kind: str, number: int) -> list[dict]:
     if kind == "tool":
         return [row("tool", json.dumps({"tool": "editedExistingFile", "path": "a", "content": CANARY}), "ask")]
     if kind == "command":
-        return [row("command", CANARY, "ask"), row("command_output", CANARY)]
+        return [row("command", f"make\n{CANARY}", "ask"), row("command_output", CANARY)]
     if kind == "mcp":
         return [row("use_mcp_server", json.dumps({"serverName": "s", "toolName": "t", "arguments": CANARY}), "ask"),
                 row("mcp_server_response", CANARY)]

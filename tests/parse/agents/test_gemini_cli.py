@@ -60,6 +60,7 @@ def test_the_default_view_of_a_log_reads_like_the_chat_the_user_saw():
         ("message", 'Fixed: `convert()` now returns `quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)`, so 2.675 '
                     "EUR becomes 2.68."),
         ("message", "Also add a test for negative amounts"),
+        ("marker", "Interrupted by user"),  # the user pressed Esc: the log records it
         ("message", "Add a test for negative amounts to tests/test_rates.py"),
     ]
 

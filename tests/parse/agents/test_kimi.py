@@ -180,7 +180,7 @@ def _code_records(kind: str, number: int) -> list[dict]:
             events.append(loop("content.part", step, part={"type": "think", "think": CANARY, "encrypted": CANARY}))
         events.append(loop("content.part", step, part={"type": "text", "text": f"SHOWN-{number}"}))
         if kind in ("call", "failed"):
-            events += [loop("tool.call", step, toolCallId=f"t{number}", name="Bash", args={"command": CANARY}),
+            events += [loop("tool.call", step, toolCallId=f"t{number}", name="Bash", args={"command": f"make\n{CANARY}"}),
                        loop("tool.result", step, toolCallId=f"t{number}",
                             result={"output": CANARY, "note": CANARY, "isError": kind == "failed"})]
         if kind == "cancel":
@@ -221,7 +221,7 @@ def _cli_events(kind: str, number: int) -> list[tuple[str, dict]]:
     if kind == "think":
         return step + [("ContentPart", {"type": "think", "think": CANARY, "encrypted": CANARY})]
     if kind in ("call", "streamed"):
-        arguments = {"command": CANARY}
+        arguments = {"command": f"make\n{CANARY}"}
         events = step + [("ToolCall", {"type": "function", "id": f"t{number}", "function": {
             "name": "Shell", "arguments": "" if kind == "streamed" else json.dumps(arguments)}})]
         if kind == "streamed":

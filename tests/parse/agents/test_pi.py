@@ -174,7 +174,7 @@ def _pi_entries(kind: str, number: int, parent: str) -> list[dict]:
                           {"type": "text", "text": f"SHOWN-{number}", "textSignature": CANARY})]
     if kind in ("call", "failed-call"):
         return [assistant(me, parent, text(f"SHOWN-{number}"),
-                          {"type": "toolCall", "id": f"t{number}", "name": "bash", "arguments": {"command": CANARY}}),
+                          {"type": "toolCall", "id": f"t{number}", "name": "bash", "arguments": {"command": f"make\n{CANARY}"}}),
                 entry(f"{me}r", me, message={"role": "toolResult", "toolCallId": f"t{number}", "toolName": "bash",
                                              "content": [text(CANARY)], "details": {"diff": CANARY},
                                              "isError": kind == "failed-call"})]

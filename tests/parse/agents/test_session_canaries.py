@@ -34,7 +34,7 @@ def _copilot(kind: str, number: int) -> list[dict]:
                                             "reasoningText": CANARY, "reasoningOpaque": CANARY})]
     if kind == "call":
         return [event("assistant.message", {"content": "", "toolRequests": [
-                    {"toolCallId": call, "name": "bash", "arguments": {"command": CANARY}}]}),
+                    {"toolCallId": call, "name": "bash", "arguments": {"command": f"make\n{CANARY}"}}]}),
                 event("tool.execution_start", {"toolCallId": call, "toolName": "bash", "arguments": CANARY}),
                 event("tool.execution_complete", {"toolCallId": call, "success": True,
                                                   "result": {"content": CANARY, "detailedContent": CANARY}})]
@@ -155,7 +155,7 @@ def _antigravity(kind: str, number: int) -> list[dict]:
         return [step("MODEL", "PLANNER_RESPONSE", content=f"SHOWN-{number}", thinking=CANARY)]
     if kind == "call":
         return [step("MODEL", "PLANNER_RESPONSE", content="", thinking=CANARY,
-                     tool_calls=[{"name": "view_file", "args": {"AbsolutePath": json.dumps(CANARY)}}]),
+                     tool_calls=[{"name": "view_file", "args": {"AbsolutePath": json.dumps("/w/a.py"), "Offset": json.dumps(CANARY)}}]),
                 step("MODEL", "VIEW_FILE", content=CANARY, status="ERROR")]
     if kind == "injected":
         return [step("SYSTEM", "EPHEMERAL_MESSAGE", content=CANARY), step("SYSTEM", "CHECKPOINT", content=CANARY),
@@ -188,7 +188,7 @@ def _droid(kind: str, number: int) -> list[dict]:
                         {"type": "text", "text": f"SHOWN-{number}"})]
     if kind == "call":
         return [message("assistant", {"type": "text", "text": f"SHOWN-{number}"},
-                        {"type": "tool_use", "id": f"t{number}", "name": "Execute", "input": {"command": CANARY}}),
+                        {"type": "tool_use", "id": f"t{number}", "name": "Execute", "input": {"command": f"make\n{CANARY}"}}),
                 message("user", {"type": "tool_result", "tool_use_id": f"t{number}", "content": CANARY,
                                  "is_error": True})]
     if kind == "injected":
@@ -225,7 +225,7 @@ def _cursor(kind: str, number: int) -> list[dict]:
         return [said("assistant", {"type": "thinking", "thinking": CANARY},
                      {"type": "text", "text": f"SHOWN-{number}"})]
     if kind == "call":
-        return [said("assistant", {"type": "tool_use", "name": "Shell", "input": {"command": CANARY}}),
+        return [said("assistant", {"type": "tool_use", "name": "Shell", "input": {"command": f"make\n{CANARY}"}}),
                 said("user", {"type": "tool_result", "tool_use_id": "x", "content": CANARY})]
     if kind == "error":
         return [{"type": "turn_ended", "status": "error", "error": CANARY}, {"type": "turn_ended", "status": "aborted"}]

@@ -15,13 +15,17 @@ from viewer import parse
 kinds = lambda names: st.lists(st.sampled_from(names), min_size=1, max_size=10)  # noqa: E731
 
 
+COMMAND = f"make\n{CANARY}"
+"""A command whose first line is all its screen's line shows (`make …`): the canary stands in the rest."""
+
+
 def _text(value: str) -> list[dict]:
     return [{"type": "text", "text": value}]
 
 
 def _openhands_event(kind: str, number: int) -> list[dict]:
     base = {"id": f"e{number}", "timestamp": "2026-03-21T10:14:00", "source": "agent"}
-    call = {"id": f"k{number}", "name": "terminal", "arguments": json.dumps({"command": CANARY})}
+    call = {"id": f"k{number}", "name": "terminal", "arguments": json.dumps({"command": COMMAND})}
     if kind == "typed":
         return [{**base, "kind": "MessageEvent", "source": "user", "llm_message": {"role": "user",
                                                                                      "content": _text(f"SHOWN-{number}")},
@@ -33,7 +37,7 @@ def _openhands_event(kind: str, number: int) -> list[dict]:
                                                                                       "thinking": CANARY}]}}]
     if kind == "call":
         return [{**base, "kind": "ActionEvent", "thought": [], "reasoning_content": CANARY, "tool_name": "terminal",
-                 "tool_call_id": f"k{number}", "tool_call": call, "action": {"kind": "TerminalAction", "command": CANARY},
+                 "tool_call_id": f"k{number}", "tool_call": call, "action": {"kind": "TerminalAction", "command": COMMAND},
                  "llm_response_id": f"r{number}"},
                 {**base, "kind": "ObservationEvent", "source": "environment", "tool_name": "terminal",
                  "tool_call_id": f"k{number}", "observation": {"kind": "TerminalObservation", "content": _text(CANARY),
@@ -50,9 +54,9 @@ def _openhands_event(kind: str, number: int) -> list[dict]:
         metadata = {"tool_call_id": f"v{number}", "function_name": "execute_bash", "model_response": {
             "id": f"m{number}", "choices": [{"message": {"content": f"Plan {number}" if number % 2 else None, "reasoning_content": CANARY,
                                                          "tool_calls": [{"id": f"v{number}", "function": {
-                                                             "name": "execute_bash", "arguments": CANARY}}]}}]}}
+                                                             "name": "execute_bash", "arguments": json.dumps({"command": COMMAND})}}]}}]}}
         return [{"id": number, "timestamp": "2025-06-12T08:30:00", "source": "agent", "message": CANARY,
-                 "action": "run", "args": {"command": CANARY, "thought": f"Plan {number}"}, "tool_call_metadata": metadata},
+                 "action": "run", "args": {"command": COMMAND, "thought": f"Plan {number}"}, "tool_call_metadata": metadata},
                 {"id": number + 1000, "timestamp": "2025-06-12T08:30:00", "source": "agent", "message": CANARY,
                  "cause": number, "observation": "run", "content": CANARY, "extras": {"command": CANARY},
                  "tool_call_metadata": metadata},
@@ -83,14 +87,14 @@ def test_no_hidden_part_of_an_openhands_conversation_reaches_a_default_view_expo
 
 def _swe_item(kind: str, number: int) -> list[dict]:
     if kind == "function-call":
-        return [{"role": "assistant", "content": f"Plan {number}", "thought": f"Plan {number}", "action": CANARY,
+        return [{"role": "assistant", "content": f"Plan {number}", "thought": f"Plan {number}", "action": COMMAND,
                  "thinking_blocks": [{"type": "thinking", "thinking": CANARY}],
                  "tool_calls": [{"id": f"k{number}", "type": "function",
                                  "function": {"name": "bash", "arguments": json.dumps({"c": CANARY})}}]},
                 {"role": "tool", "content": _text(CANARY), "tool_call_ids": [f"k{number}"]}]
     if kind == "text-command":
-        return [{"role": "assistant", "content": f"DISCUSSION\nPlan {number}\n\n```\n{CANARY}\n```",
-                 "thought": f"DISCUSSION\nPlan {number}\n\n", "action": f"{CANARY}\n"},
+        return [{"role": "assistant", "content": f"DISCUSSION\nPlan {number}\n\n```\n{COMMAND}\n```",
+                 "thought": f"DISCUSSION\nPlan {number}\n\n", "action": f"{COMMAND}\n"},
                 {"role": "user", "content": f"{CANARY}\n(Open file: n/a)\nbash-$", "message_type": "observation"}]
     if kind == "hidden":
         return [{"role": "system", "content": CANARY, "message_type": "system_prompt"},
@@ -108,7 +112,7 @@ def swe_agent_run(chosen: list[str], recorded: bool = True) -> str:
     history = [{"role": "system", "content": CANARY, "message_type": "system_prompt"},
                {"role": "user", "content": _text(task) if recorded else task, "message_type": "observation"},
                *(item for number, kind in enumerate(chosen, start=1) for item in _swe_item(kind, number))]
-    trajectory = [{"action": CANARY, "observation": CANARY, "response": CANARY, "thought": "Plan",
+    trajectory = [{"action": COMMAND, "observation": CANARY, "response": CANARY, "thought": "Plan",
                    "query": [{"role": "system", "content": CANARY}]}]
     config = json.dumps({"problem_statement": {"text": "SHOWN-0"}}) if recorded else None
     return json.dumps({"trajectory": trajectory, "history": history, "replay_config": config,
@@ -128,13 +132,13 @@ def test_no_hidden_part_of_a_swe_agent_trajectory_reaches_a_default_view_export(
 def _mini_message(kind: str, number: int) -> list[dict]:
     if kind == "tool-call":
         return [{"role": "assistant", "content": f"Plan {number}", "reasoning_content": CANARY,
-                 "tool_calls": [{"id": f"k{number}", "function": {"name": "bash", "arguments": CANARY}}],
-                 "extra": {"actions": [{"command": CANARY}], "response": {"usage": {"prompt_tokens": 3}}, "cost": 0.1,
+                 "tool_calls": [{"id": f"k{number}", "function": {"name": "bash", "arguments": COMMAND}}],
+                 "extra": {"actions": [{"command": COMMAND}], "response": {"usage": {"prompt_tokens": 3}}, "cost": 0.1,
                            "timestamp": 1774084446.0 + number}},
                 {"role": "tool", "tool_call_id": f"k{number}", "content": CANARY,
                  "extra": {"raw_output": CANARY, "exception_info": CANARY if number % 2 else ""}}]
     if kind == "text-command":
-        return [{"role": "assistant", "content": f"THOUGHT: plan {number}\n\n```bash\n{CANARY}\n```"},
+        return [{"role": "assistant", "content": f"THOUGHT: plan {number}\n\n```bash\n{COMMAND}\n```"},
                 {"role": "user", "content": f"<returncode>1</returncode>\n<output>\n{CANARY}\n</output>"}]
     if kind == "harness":
         return [{"role": "user", "content": CANARY, "extra": {"interrupt_type": "FormatError",

@@ -340,7 +340,27 @@ def _user_pieces(source: JsonObject, session: Session, injected: bool) -> list[D
     for at, block in enumerate(content):
         span = spans[at] if at < len(spans) else source.span_of("content")
         found.extend(_user_block(block, span, session, injected, source))
-    return found
+    return _one_turn(found)
+
+
+def _one_turn(found: list[Draft]) -> list[Draft]:
+    """What the user typed and pasted in one line (text blocks, images) is one message, its parts in order: the
+    user wrote one turn."""
+    merged: list[Draft] = []
+    for piece in found:
+        last = merged[-1] if merged else None
+        if last is not None and _typed(last) and _typed(piece) and last.span and piece.span:
+            merged[-1] = Draft({**last.fields, "content": f"{last.fields['content']}\n\n{piece.fields['content']}"},
+                               (last.span[0], piece.span[1]), [*last.problems, *piece.problems])
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _typed(piece: Draft) -> bool:
+    fields = piece.fields
+    return fields.get("role") == "user" and fields.get("intent") is None and fields.get("end", "end") == "end" \
+        and fields.get("call_id") is None
 
 
 def _user_block(block: Any, span, session: Session, injected: bool, source: JsonObject) -> list[Draft]:

@@ -37,7 +37,7 @@ class Threads:
             call = calls.get(thread)
             if call is None:
                 call = prompts.get(messages[index].content.strip()) if messages[index].role == "user" else None
-            self.threads.append(Thread(thread, call))
+            self.threads.append(Thread(thread, call, _task(messages[call]) if call is not None else None))
             if call is None:
                 self.diagnostics.append(make_diagnostic(
                     "W-SESSION-THREAD", messages[index].span,
@@ -55,6 +55,21 @@ class Threads:
             line = lines[index]
             agent = line.get("agentId")
             self.of[index] = agent if isinstance(agent, str) and agent else _root(line.get("uuid"), parents)
+
+
+def _task(call: Message) -> str | None:
+    """What the call that started a sub-agent called its task: the Task tool's `description` (Claude Code's own
+    screen names the agent so), else its `subagent_type`."""
+    try:
+        arguments = json.loads(call.content)
+    except ValueError:
+        return None
+    if not isinstance(arguments, dict):
+        return None
+    for key in ("description", "subagent_type"):
+        if isinstance(arguments.get(key), str) and arguments[key].strip():
+            return arguments[key].strip()
+    return None
 
 
 def _root(uuid: Any, parents: dict[str, str]) -> str:

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from viewer import policy, render
 from viewer.model.words import DEBUG
-from viewer.present import cards, comparison
+from viewer.present import cards, changes, comparison, costs
 from viewer.present.stored import title
 from viewer.store import Entry
 from viewer.store.processing import FAILED
@@ -62,6 +62,9 @@ def _page_context(reading: Reading, window: Window) -> dict:
     return {"window": window, "diagnostics_panel": panel, "declared_tools": tools, "header_panel": header,
             "title": title(record),
             "answers_url": _answers_url(reading),
+            "changes_url": (record_url("changes.changes_page", record)
+                            if reading.may_debug and changes.has_screen(record.dialect) else None),
+            "costs": costs.of_record(get_store(), record) if reading.debug else None,
             "jumps": jump_points(record.message_count),
             # A big upload is readable before its search index is built (viewer/ingest/deferred.py).
             "search_ready": get_store().processing.searchable(record.owner_id),
