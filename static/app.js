@@ -4,6 +4,8 @@
 // Everything here is progressive: pages work without it.
 (function () {
   "use strict";
+  // The page knows the script runs: the styles of a jump's target move from :target to the landed message.
+  document.documentElement.classList.add("js");
 
   // ---- pairs: hovering or focusing a call or its reply highlights both -------------------------------
   function pairOf(target) {
@@ -25,19 +27,22 @@
     document.addEventListener(type, function (event) { highlight(pairOf(event.target), false); });
   });
 
-  // A link to a message already on the page scrolls to it instead of loading its window again.
+  // A link to a message (a search result, a diagnostic, a pair, a sub-agent's call) lands on it: below the sticky
+  // bar, highlighted, focused (so that j/k go on from there), the counter showing it. One on the page is scrolled
+  // to; a search result elsewhere in the transcript has its window swapped in, the results kept (n/N walk them).
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("a[data-jump]") : null;
-    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button) return;
+    var fromSearch = !!(link.closest("#search-results") && searchPanel());
+    if (fromSearch) currentHit = link;
     var target = document.getElementById(link.getAttribute("data-jump"));
-    if (!target) return;
+    if (!target) {
+      if (fromSearch && region() && window.htmx) { event.preventDefault(); loadAndLand(link); }
+      return;  // a plain link: the page opens there, and lands on the message (landOnHash)
+    }
     event.preventDefault();
-    // A search result: the panel (it stays over the page) goes, so that it does not cover the message.
-    if (link.closest("#search-results")) closeSearchPanel(false);
-    target.scrollIntoView({ block: "center" });
-    var entry = target.closest("li.entry") || target;
-    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");  // so that j/k go on from here
-    entry.focus({ preventScroll: true });
+    if (fromSearch) foldSearchPanel();
+    land(target);
     history.replaceState(history.state, "", link.getAttribute("href"));
   });
 
@@ -135,11 +140,66 @@
     return element.closest(region() ? "#transcript li.entry" : ".dataset-index tbody tr");
   }
 
-  // Where the sticky toolbar ends: what lies above it is hidden under it.
+  // Where the sticky toolbar (and the search panel stuck under it) ends: what lies above it is hidden under it.
   function stickyBottom() {
     var bar = toolbar();
-    return bar ? Math.max(bar.getBoundingClientRect().bottom, 0) : 0;
+    if (!bar) return 0;
+    var bottom = bar.getBoundingClientRect().bottom;
+    var panel = searchPanel();
+    if (panel && panel.firstElementChild) bottom = Math.max(bottom, panel.getBoundingClientRect().bottom);
+    return Math.max(bottom, 0);
   }
+
+  // What stays at the top of the viewport once the page is scrolled: the toolbar, and the search panel under it.
+  function stuckHeight() {
+    var bar = toolbar();
+    if (!bar || window.getComputedStyle(bar).position !== "sticky") return 0;
+    var height = bar.offsetHeight;
+    var panel = searchPanel();
+    if (panel && panel.firstElementChild && window.getComputedStyle(panel).position === "sticky") height += panel.offsetHeight;
+    return height;
+  }
+
+  // ---- landing: one message at a time is the reader's place, highlighted and focused ----------------------------
+  var landed = null;   // the message the last jump (or j/k) landed on
+  var pinned = false;  // the counter shows it until the reader scrolls on their own
+
+  function mark(item) {
+    if (landed && landed !== item) landed.classList.remove("landed");
+    landed = item;
+    if (item) item.classList.add("landed");
+  }
+
+  function land(target) {
+    var item = itemOf(target) || (target.closest && target.closest("li.entry")) || target;
+    mark(item);
+    if (!item.hasAttribute("tabindex")) item.setAttribute("tabindex", "-1");
+    item.focus({ preventScroll: true });
+    var top = item.getBoundingClientRect().top + window.scrollY - stuckHeight() - 12;
+    window.scrollTo(0, Math.max(top, 0));
+    pinned = true;
+    updatePosition();
+  }
+
+  // The first message at or after number `index` (a hidden one's place in the default view is the next shown).
+  function itemFrom(index) {
+    var list = items();
+    for (var i = 0; i < list.length; i++) {
+      if (Number(list[i].getAttribute("data-index")) >= index) return list[i];
+    }
+    return null;
+  }
+
+  // A link to a message (a copied link, a deep link, "go to"): the page opens there and lands on it.
+  function landOnHash() {
+    var match = /^#m-(\d+)$/.exec(window.location.hash);
+    if (!match || !region()) return;
+    var target = document.getElementById("m-" + match[1]) || itemFrom(Number(match[1]));
+    if (target) land(target);
+  }
+  ["wheel", "touchmove"].forEach(function (type) {
+    window.addEventListener(type, function () { pinned = false; }, { passive: true });
+  });
 
   // The first item not hidden under the toolbar or above the viewport (binary search: they are in order).
   function firstVisible(list) {
@@ -153,6 +213,8 @@
   }
 
   function focusItem(item) {
+    mark(item);
+    pinned = false;
     if (!item.hasAttribute("tabindex")) item.setAttribute("tabindex", "-1");
     item.focus({ preventScroll: true });
     var box = item.getBoundingClientRect();
@@ -168,6 +230,7 @@
     if (!bar) return;
     var sticky = window.getComputedStyle(bar).position === "sticky";  // not on a narrow screen
     document.documentElement.style.setProperty("--sticky-top", (sticky ? bar.offsetHeight : 0) + "px");
+    document.documentElement.style.setProperty("--sticky-stack", stuckHeight() + "px");
   }
   function watchToolbar() {
     var bar = toolbar();
@@ -186,11 +249,17 @@
     var counter = transcript && transcript.querySelector(".toolbar .position");
     if (!counter) return;
     if (counter.total === undefined) counter.total = Number(counter.textContent.replace(/[^0-9]/g, ""));
-    var entry = firstVisible(items());
+    var entry = pinned && landed && inView(landed) ? landed : firstVisible(items());
     if (!entry) return;
     var text = "#" + Number(entry.getAttribute("data-index")).toLocaleString("en-US") + " of " +
                counter.total.toLocaleString("en-US");
     if (counter.textContent !== text) counter.textContent = text;
+  }
+
+  function inView(item) {
+    if (!document.body.contains(item)) return false;
+    var box = item.getBoundingClientRect();
+    return box.bottom > stickyBottom() && box.top < window.innerHeight;
   }
 
   var positionQueued = false;
@@ -259,7 +328,7 @@
   function goTo() {
     var page = readingPage();
     if (!page) return;
-    var field = page.querySelector(".jump-nav input[name=at], .dataset-index > form.jump input[name=at]");
+    var field = page.querySelector(".jump-nav input[name=at], .dataset-index form.jump input[name=at]");
     if (field) {
       rememberPlace();
       field.scrollIntoView({ block: "center" });
@@ -295,8 +364,8 @@
     var index = pendingPlace;
     pendingPlace = null;
     // In the default view the message may be hidden: the first one shown after it stands for it.
-    var found = items().filter(function (entry) { return Number(entry.getAttribute("data-index")) >= index; })[0];
-    if (found) focusItem(found);
+    var found = itemFrom(index);
+    if (found) land(found);
   }
 
   function keysDialog() { return document.getElementById("keys"); }
@@ -328,6 +397,8 @@
       case "/": focusSearch(); break;
       case "g": goTo(); break;
       case "d": if (region()) switchView(); else handled = false; break;
+      case "n": handled = walkHits(1); break;
+      case "N": handled = walkHits(-1); break;
       case "?": showKeys(); break;
       case "Enter": handled = openRow(event.target); break;
       default: handled = false;
@@ -343,9 +414,16 @@
     return !!link;
   }
 
-  // Esc: the search panel closes; in the search or jump field, back to where the reader was.
+  // Esc: an open menu closes; the search panel closes; any field is left (the search and jump fields back to
+  // where the reader was), so that the keys work again.
   function escape(target) {
     if (document.querySelector("dialog[open]")) return false;  // the dialog closes itself
+    var menu = document.querySelector("details.menu[open]");
+    if (menu) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+      return true;
+    }
     var panel = searchPanel();
     var inPanel = panel && target && target.closest && target.closest("#search-results");
     if (panel && panel.firstElementChild && (inPanel || target === searchField())) {
@@ -353,12 +431,23 @@
       return true;
     }
     if (target && target.matches && (target === searchField() ||
-        target.matches(".jump-nav input[name=at], .dataset-index > form.jump input[name=at]"))) {
+        target.matches(".jump-nav input[name=at], .dataset-index form.jump input[name=at]"))) {
       goBack();
+      return true;
+    }
+    if (typing(target)) {
+      target.blur();
       return true;
     }
     return false;
   }
+
+  // A menu closes when the reader clicks anywhere else.
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("details.menu[open]").forEach(function (menu) {
+      if (!menu.contains(event.target)) menu.open = false;
+    });
+  });
 
   // ---- the search panel: over the page under the toolbar, with a close button --------------------------------
   function searchPanel() {
@@ -371,12 +460,114 @@
     var panel = searchPanel();
     if (!panel) return;
     panel.replaceChildren();
+    panel.classList.remove("folded");
+    currentHit = null;
+    measureToolbar();
     if (refocus && searchField()) searchField().focus();
+  }
+
+  // Search as the reader types: the form is sent a moment after the last key (htmx replaces a request still
+  // running, hx-sync); an emptied field closes the panel.
+  var typingTimer = null;
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!window.htmx || !field.matches || !field.matches(".toolbar .search-form input[name=q]")) return;
+    window.clearTimeout(typingTimer);
+    if (!field.value.trim()) { closeSearchPanel(false); return; }
+    typingTimer = window.setTimeout(function () { window.htmx.trigger(field.form, "submit"); }, 300);
+  });
+
+  // ---- walking the results: after a jump the panel folds to one line (where the reader is among the results,
+  // the previous and next, all of them again, close) and n / N go to the next and previous result ----------------
+  var currentHit = null;  // the result link the reader last followed
+  var pendingWalk = 0;    // a step to take once the next or earlier page of results is in
+
+  function hitLinks() {
+    var panel = searchPanel();
+    return panel ? toArray(panel.querySelectorAll("a.search-hit-link")) : [];
+  }
+
+  function walkHits(step) {
+    var panel = searchPanel();
+    var links = hitLinks();
+    if (!panel || !links.length) return false;
+    var at = currentHit ? links.indexOf(currentHit) : -1;
+    var next = at === -1 ? (step > 0 ? links[0] : links[links.length - 1]) : links[at + step];
+    if (next) { next.click(); return true; }
+    var pager = panel.querySelector(step > 0 ? ".search-pager a.later" : ".search-pager a.earlier");
+    if (pager && window.htmx) { pendingWalk = step; pager.click(); }
+    else announce(step > 0 ? "This is the last result." : "This is the first result.");
+    return true;
+  }
+
+  function walkButton(text, label, action) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    if (label) button.setAttribute("aria-label", label);
+    button.addEventListener("click", action);
+    return button;
+  }
+
+  function foldSearchPanel() {
+    var panel = searchPanel();
+    if (!panel || !panel.firstElementChild) return;
+    panel.classList.add("folded");
+    var strip = panel.querySelector(".search-walk");
+    if (!strip) {
+      strip = document.createElement("div");
+      strip.className = "search-walk";
+      var where = document.createElement("span");
+      where.className = "search-where";
+      where.setAttribute("role", "status");
+      strip.append(where,
+        walkButton("‹ Previous", "Previous result (N)", function () { walkHits(-1); }),
+        walkButton("Next ›", "Next result (n)", function () { walkHits(1); }),
+        walkButton("All results", null, function () { panel.classList.remove("folded"); measureToolbar(); if (currentHit) currentHit.focus(); }),
+        walkButton("Close", "Close the search results", function () { closeSearchPanel(true); }));
+      panel.prepend(strip);
+    }
+    var links = hitLinks();
+    var summary = panel.querySelector(".search-summary strong");
+    var at = currentHit ? links.indexOf(currentHit) : -1;
+    var offset = Number(panel.querySelector(".search-body") && panel.querySelector(".search-body").getAttribute("data-offset")) || 0;
+    strip.querySelector(".search-where").textContent = at === -1 ? "Search results" :
+      "Result " + (offset + at + 1).toLocaleString("en-US") + (summary ? " of " + summary.textContent : "") +
+      " · message " + currentHit.textContent.replace(/\s+/g, " ").trim().split(" ")[0];
+    measureToolbar();
+  }
+
+  // A result whose message is not on the page: its window is swapped in, the results kept, then it lands there.
+  var pendingLand = null;
+  var keptResults = null;
+  function loadAndLand(link) {
+    var panel = searchPanel();
+    var field = searchField();
+    keptResults = { nodes: panel ? toArray(panel.childNodes) : [], query: field ? field.value : "" };
+    pendingLand = { id: link.getAttribute("data-jump"), href: link.getAttribute("href") };
+    window.htmx.ajax("GET", link.getAttribute("href").split("#")[0], { target: "#transcript", swap: "outerHTML" });
+  }
+
+  function settleLanding(event) {
+    var swapped = event.detail && event.detail.target;
+    if (!pendingLand || !swapped || swapped.id !== "transcript") return;
+    var landing = pendingLand;
+    pendingLand = null;
+    var panel = searchPanel();
+    if (panel && keptResults) {
+      panel.replaceChildren.apply(panel, keptResults.nodes);
+      if (searchField()) searchField().value = keptResults.query;
+    }
+    keptResults = null;
+    foldSearchPanel();
+    var target = document.getElementById(landing.id);
+    if (target) land(target);
+    history.replaceState(history.state, "", landing.href);
   }
 
   function enhancePanel() {
     var panel = searchPanel();
-    if (!panel || !panel.firstElementChild || panel.querySelector(".search-close")) return;
+    if (!panel || !panel.firstElementChild || panel.querySelector(".search-close, .search-walk")) return;
     var close = document.createElement("button");
     close.type = "button";
     close.className = "search-close";
@@ -542,6 +733,23 @@
     }
   });
 
+  // ---- boxes that scroll inside the page (a wide code block, a long list) take the focus, so that the keyboard
+  // can scroll them too; only those that do overflow ------------------------------------------------------------
+  var SCROLL_BOXES = "pre, .diag-list, .prose table, .table-scroll, .cmp-body";
+  function focusableScrollBoxes(root) {
+    (root || document).querySelectorAll(SCROLL_BOXES).forEach(function (box) {
+      var overflows = box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+      if (overflows && !box.hasAttribute("tabindex")) {
+        box.tabIndex = 0;
+        if (!box.hasAttribute("aria-label") && box.matches("pre")) box.setAttribute("aria-label", "Code (scrolls)");
+      }
+    });
+  }
+  // A section opened (a message's source, a panel) may hold such a box.
+  document.addEventListener("toggle", function (event) {
+    if (event.target.open) focusableScrollBoxes(event.target);
+  }, true);
+
   // ---- new content (the page, a window, a swapped view, an opened long body): buttons and state --------------
   var enhanced = window.WeakSet ? new WeakSet() : null;
   function enhance() {
@@ -562,9 +770,29 @@
     enhancePanel();
     watchToolbar();
     updatePosition();
+    focusableScrollBoxes(page);
   }
 
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    settleLanding(event);
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "search-results") {  // new results: the whole list again
+      target.classList.remove("folded");
+      currentHit = null;
+      if (pendingWalk) {
+        var step = pendingWalk;
+        pendingWalk = 0;
+        window.setTimeout(function () { walkHits(step); }, 0);
+      }
+    }
+    var source = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
+    var landing = source && source.getAttribute && source.getAttribute("data-land");
+    if (landing) {  // a version switch: the reader stays at the fork
+      window.setTimeout(function () {
+        var element = document.getElementById(landing) || itemFrom(Number(landing.slice(2)));
+        if (element) land(element);
+      }, 0);
+    }
     enhance();
     settlePlace();
     if (pendingMove) {
@@ -573,7 +801,9 @@
       move(step);
     }
   });
-  document.addEventListener("htmx:responseError", function () { pendingMove = 0; pendingPlace = null; });
+  document.addEventListener("htmx:responseError", function () {
+    pendingMove = 0; pendingPlace = null; pendingLand = null; keptResults = null; pendingWalk = 0;
+  });
 
   // ---- upload: a progress bar while a big file goes up; without JS the form posts as usual -----------------
   function initProgress() {
@@ -596,10 +826,22 @@
       bar.hidden = true;
       note.textContent = message;
       button.disabled = false;
+      status.scrollIntoView({ block: "nearest" });
     }
 
     form.addEventListener("submit", function (event) {
       event.preventDefault();
+      var file = form.querySelector("input[type=file]");
+      var text = form.querySelector("textarea[name=text]");
+      if (file && !file.files.length && text && !text.value.trim()) {  // said where the reader looks, not below
+        status.hidden = false;
+        status.classList.add("failed");
+        bar.hidden = true;
+        note.textContent = "Choose a file or paste a transcript first.";
+        status.scrollIntoView({ block: "nearest" });
+        file.focus();
+        return;
+      }
       var request = new XMLHttpRequest();
       request.open("POST", form.action);
       request.setRequestHeader("Accept", "application/json");
@@ -665,16 +907,6 @@
     if (event.target.matches && event.target.matches("[data-select-on-focus]")) event.target.select();
   });
 
-  // A link to a message (a permalink, a search result in another window): j and k go on from that message.
-  function focusLinkedEntry() {
-    var match = /^#(m-\d+)$/.exec(window.location.hash);
-    var target = match && document.getElementById(match[1]);
-    var entry = target && target.closest("#transcript li.entry");
-    if (!entry) return;
-    if (!entry.hasAttribute("tabindex")) entry.setAttribute("tabindex", "-1");
-    entry.focus({ preventScroll: true });
-  }
-
   function showExactCopy() {
     document.querySelectorAll("button.copy-exact").forEach(function (button) { button.hidden = false; });
   }
@@ -684,7 +916,17 @@
     if (region && event.detail && event.detail.type === "ready") window.location.reload();
   });
 
-  function init() { initDrop(); initProgress(); enhance(); showExactCopy(); focusLinkedEntry(); }
+  // Copy buttons of links (the share panel's): shown when the script that runs them is here.
+  function showCopyButtons() {
+    document.querySelectorAll("button.copy-value[hidden]").forEach(function (button) { button.hidden = false; });
+  }
+
+  window.addEventListener("hashchange", landOnHash);
+
+  function init() {
+    initDrop(); initProgress(); enhance(); showExactCopy(); showCopyButtons(); focusableScrollBoxes(document);
+    landOnHash();
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -77,7 +77,24 @@ def test_every_word_must_match_in_any_order_and_any_case(words):
     assert found(words, "tokyo WEATHER") == ([0, 1], 2)
     assert found(words, "weather tokyo sunny") == ([1], 1)
     assert found(words, "tokyo coast") == ([], 0)
-    assert found(words, "tok") == ([], 0)  # whole words: no prefixes
+    assert found(words, '"tok"') == ([], 0)  # a quoted word is a whole word
+
+
+def test_a_word_typed_alone_finds_the_words_it_begins(words):
+    assert found(words, "tok") == ([0, 1], 2)
+    assert found(words, "weath tok") == ([0, 1], 2)
+    assert found(words, "coas") == ([2, 3], 2)
+    assert found(words, "co") == ([], 0)  # too short to stand for the words it begins
+    assert found(words, '"coas"') == ([], 0)
+    assert found(words, '"the coas"') == ([], 0)  # a phrase matches its words as they are
+    assert found(words, "okyo") == ([], 0)  # the start of a word, not any part of it
+
+
+def test_a_prefix_is_only_ours_in_the_query():
+    query = parse_query('tok "say hi" foo-bar ab')
+    assert query.terms == ("tok", "say hi", "foo-bar", "ab")
+    assert query.prefixes == {"tok"}
+    assert search.fts5_query(query, "debug") == '"tok"* "say hi" "foo-bar" "ab"'
 
 
 def test_a_quoted_phrase_matches_its_words_in_order(words):

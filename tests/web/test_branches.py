@@ -1,7 +1,8 @@
 """Branches of a tree-shaped conversation in the views: the debug view draws a switcher on each message that
 starts a branch, each branch has a URL (`?branch=N`, validated) that the switcher's plain links and htmx follow,
-a switcher links to the compare page of two branches; the default view shows the app's branch only, says that
-other versions exist, and takes no choice."""
+a switcher links to the compare page of two branches; the default view shows the app's branch unless the reader
+picks another version where the app offered one (tests/web/test_versions.py), and its exports say that other
+versions exist."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -59,16 +60,16 @@ def test_an_unknown_branch_is_a_404(client, owned, value):
     assert client.get(f"/t/{id}/c/0?view=debug&branch={value}").status_code == 404
 
 
-def test_the_default_view_shows_the_apps_branch_says_others_exist_and_takes_no_choice(client, owned, stranger):
+def test_the_default_view_shows_the_apps_branch_and_says_others_exist(client, owned, stranger):
     id = owned(CHATGPT.read_bytes())
     for who in (client, stranger):
-        for url in (f"/t/{id}/c/0", f"/t/{id}/c/0?branch=2", f"/t/{id}/c/0?branch=5", f"/t/{id}/c/0.json?branch=2"):
+        for url in (f"/t/{id}/c/0", f"/t/{id}/c/0.json?branch=2"):
             response = who.get(url)
             assert response.status_code == 200
             assert "CANARY" not in response.get_data(as_text=True), url
-        page = soup(who.get(f"/t/{id}/c/0?branch=2"))
+        page = soup(who.get(f"/t/{id}/c/0"))
         assert _indices(page) == [4, 6]
-        assert "other versions" in page.select_one("#policy-note").get_text()
+        assert "other versions" in page.select_one("#versions-note").get_text()
         assert not page.select("nav.branch-switch")
     assert "other versions" not in soup(client.get(f"/t/{id}/c/1")).select_one("#policy-note").get_text()
     for export in (".md", ".html"):
@@ -84,7 +85,7 @@ def test_a_switcher_links_to_the_compare_page_of_two_branches(client, owned, str
     assert response.status_code == 200
     text = soup(response).get_text()
     assert "CANARY-REGENERATED-AWAY" in text and "Day one:" in text
-    assert "the branch to #5" in text and "the branch to #6" in text
+    assert "Version 1 (regenerated)" in text and "Version 2 (shown)" in text
     assert client.get(f"/compare/{id}.0@5/{id}.0@6").status_code == 400  # the default view shows no other branch
     toggle = soup(response).select_one(".toggle")
     assert not [a for a in toggle.select("a") if a.get_text() == "Default view"]  # so the page offers none

@@ -123,8 +123,9 @@ def test_an_inspect_log_s_index_shows_each_sample_s_id_target_and_score(client, 
     log = json.dumps({"version": 2, "status": "success", "eval": {"task": "t"}, "samples": samples}, indent=2)
     id = owned(log.encode())
     page = soup(client.get(f"/t/{id}"))
-    assert [cell.get_text(strip=True) for cell in page.select("table.conversations td.sample")] == [
-        "s4·4·match: C", "s5·5·match: I"]
+    rows = [[cell.get_text(" ", strip=True) for cell in row.select("td.sample-id, td.sample-target, td.sample-scores")]
+            for row in page.select("table.conversations tbody tr")]
+    assert rows == [["s4", "4", "C correct"], ["s5", "5", "I incorrect"]]
     twin = client.get(f"/t/{id}.json").get_json()
     assert [c["sample"] for c in twin["conversations"]] == [
         {"id": "s4", "epoch": 1, "target": "4", "scores": {"match": "C"}},
@@ -139,8 +140,10 @@ def test_a_sample_s_target_of_any_json_type_is_shown_not_refused(client, owned):
     id = owned(log.encode())
     response = client.get(f"/t/{id}")
     assert response.status_code == 200
-    assert [cell.get_text(strip=True) for cell in soup(response).select("table.conversations td.sample")] == [
-        "0 (epoch 2)·a, b·m: 0.5", "1 (epoch 2)·null·m: 0.5", "2 (epoch 2)·7·m: 0.5", "3 (epoch 2)·k·m: 0.5"]
+    rows = [[cell.get_text(" ", strip=True) for cell in row.select("td.sample-id, td.sample-target, td.sample-scores")]
+            for row in soup(response).select("table.conversations tbody tr")]
+    assert rows == [["0 (epoch 2)", "a, b", "0.5"], ["1 (epoch 2)", "", "0.5"], ["2 (epoch 2)", "7", "0.5"],
+                    ["3 (epoch 2)", '{"k": "v"}', "0.5"]]
     assert [c["sample"]["target"] for c in client.get(f"/t/{id}.json").get_json()["conversations"]] == [
         ["a", "b"], None, 7, {"k": "v"}]
 

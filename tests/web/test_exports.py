@@ -58,7 +58,7 @@ def test_the_default_export_holds_what_the_page_shows_and_nothing_it_hides(stran
         assert canary not in body
     assert "What is the weather in Tokyo?" in body and "I will look up the weather." in body
     assert "used get_weather" in body
-    assert "The policy hid" in body
+    assert "of 8 messages are not shown" in body
 
 
 @pytest.mark.parametrize("extension", ["md", "html"])
@@ -84,7 +84,7 @@ def test_markdown_has_a_title_role_headings_and_bodies_as_written(stranger, uplo
     body = text(stranger.get(f"/t/{upload(name='weather.txt')['id']}.md"))
     assert body.startswith("# weather.txt\n")
     assert "## #2 · User\n\nWhat is the weather in Tokyo?\n" in body
-    assert "## #4 · Plan\n" in body
+    assert "## #4 · Assistant\n" in body
     assert "*⚙ used get_weather*" in body
     assert ("## #7 · Assistant\n\nIt is **20 °C** and clear in Tokyo.\n\n```python\nprint(\"umbrella not needed\")\n"
             "```") in body
@@ -93,8 +93,8 @@ def test_markdown_has_a_title_role_headings_and_bodies_as_written(stranger, uplo
 def test_markdown_debug_headings_carry_the_channel_and_tool_traffic_its_recipients(client, owned):
     body = text(client.get(f"/t/{owned()}.md?view=debug"))
     assert "## #3 · Assistant · analysis\n" in body
-    assert "## #5 · Assistant → functions.get_weather · commentary\n" in body
-    assert "## #6 · Tool · functions.get_weather · commentary\n" in body
+    assert "## #5 · Assistant → get_weather · commentary\n" in body
+    assert "## #6 · Tool · get_weather · commentary\n" in body
     assert '```json\n{"location":"Tokyo","unit":"celsius","note":"CALL-CANARY-5M"}\n```' in body
     assert "rule `analysis`" in body and "pair 1: reply #6" in body
 

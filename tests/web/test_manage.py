@@ -75,8 +75,8 @@ def test_unknown_action_is_400(client, owned):
 
 def test_the_owner_sees_a_manage_link_and_strangers_do_not(client, stranger, owned):
     id = owned()
-    assert soup(client.get(f"/t/{id}")).find("a", string="Manage")
-    assert soup(stranger.get(f"/t/{id}")).find("a", string="Manage") is None
+    assert soup(client.get(f"/t/{id}")).find("a", string="Share settings and manage")
+    assert soup(stranger.get(f"/t/{id}")).find("a", string="Share settings and manage") is None
 
 
 def test_ownership_survives_a_restart(make_app, upload, client):

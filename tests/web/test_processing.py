@@ -142,7 +142,7 @@ def test_the_form_redirects_a_big_upload_to_its_progress_page(client, gate):
     assert response.status_code == 303
     page = client.get(response.headers["Location"])
     assert soup(page).select_one("[data-processing]") is not None
-    assert soup(page).select_one(".manage-banner input")["value"].startswith("http://localhost/t/")
+    assert soup(page).select_one(".share-panel #share-url")["value"].startswith("http://localhost/t/")
     script = client.post("/transcripts", data={"text": BIG.decode()}, headers={"Accept": "application/json"})
     assert script.status_code == 202 and script.get_json()["url"].startswith("/t/")
 

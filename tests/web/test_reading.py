@@ -64,7 +64,7 @@ def test_the_key_list_is_written_into_the_page(client, stranger, owned):
     assert dialog is not None and not dialog.has_attr("open")
     assert dialog["aria-labelledby"] == "keys-title" and dialog.select_one("#keys-title").get_text()
     keys = [kbd.get_text() for kbd in dialog.select("dt kbd")]
-    assert keys == ["j", "k", "/", "g", "d", "?", "Esc"]
+    assert keys == ["j", "k", "/", "n", "N", "g", "d", "?", "Esc"]
     assert "not allowed" not in dialog.get_text()
     locked = soup(stranger.get(f"/t/{owned(debug='deny')}")).select_one("dialog#keys")
     assert "not allowed the debug view" in locked.get_text()

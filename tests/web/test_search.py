@@ -26,7 +26,7 @@ def test_the_search_page_lists_each_match_with_a_link_into_its_window(client, ow
     id = owned()
     response = client.get(f"/t/{id}/search?q=tokyo")
     assert response.status_code == 200
-    assert hits(response) == [(f"/t/{id}?at=2#m-2", "#2 user"), (f"/t/{id}?at=7#m-7", "#7 assistant")]
+    assert hits(response) == [(f"/t/{id}?at=2#m-2", "#2 User"), (f"/t/{id}?at=7#m-7", "#7 Assistant")]
     page = soup(response)
     assert [mark.get_text() for mark in page.select(".search-excerpt mark")] == ["Tokyo", "Tokyo"]
     assert page.select_one("form.search-form input[name=q]")["value"] == "tokyo"
@@ -113,7 +113,7 @@ def _dataset(count: int) -> bytes:
 def test_a_datasets_search_spans_its_conversations_and_links_to_them(client, owned):
     id = owned(_dataset(4))
     response = client.get(f"/t/{id}/search?q=tides")
-    assert hits(response) == [(f"/t/{id}/c/{k}?at=1#m-1", f"Conversation #{k} · #1 user") for k in range(4)]
+    assert hits(response) == [(f"/t/{id}/c/{k}?at=1#m-1", f"Conversation #{k} · #1 User") for k in range(4)]
     assert client.get(hits(response)[2][0]).status_code == 200
     assert total(client.get(f"/t/{id}/search?q=secret")) == "0"
     assert total(client.get(f"/t/{id}/search?q=secret-prompt-ds&view=debug")) == "4"
@@ -174,3 +174,40 @@ def test_excerpts_are_escaped(client, owned):
     page = soup(client.get(f"/t/{id}/search?q=findme"))
     assert page.find("script", src=False) is None and page.find("b") is None
     assert "<script>alert(1)</script>" in text_of(client.get(f"/t/{id}/search?q=findme"))
+
+
+def test_a_word_typed_alone_finds_the_words_it_begins_and_marks_them_whole(client, owned):
+    id = owned(harmony(("user", "", "The run was interrupted at noon."), ("user", "", "An interruption, again.")))
+    response = client.get(f"/t/{id}/search?q=interrupt")
+    assert [text for _, text in hits(response)] == ["#0 User", "#1 User"]
+    marked = [mark.get_text() for mark in soup(response).select(".search-excerpt mark")]
+    assert marked == ["interrupted", "interruption"]
+    assert total(client.get(f'/t/{id}/search?q="interrupt"')) == "0"  # quoted: the word itself
+
+
+def test_excerpts_read_as_plain_text_without_markdown_or_terminal_codes(client, owned):
+    body = "## Result\\n\\n**Tests** `failed`: \\u001b[31mFAILED\\u001b[0m in [the log](https://example.com/log)."
+    id = owned(json.dumps([{"role": "user", "content": "Why?"},
+                           {"role": "assistant", "content": json.loads(f'"{body}"')}]).encode())
+    excerpt_text = soup(client.get(f"/t/{id}/search?q=failed")).select(".search-excerpt")[0].get_text()
+    assert excerpt_text == "Result Tests failed: FAILED in the log."
+
+
+def test_the_debug_view_shows_a_results_header_only_when_it_matched(client, owned):
+    id = owned()
+    page = soup(client.get(f"/t/{id}/search?q=tokyo&view=debug"))
+    assert page.select(".search-hit") and not page.select(".search-header")
+    by_header = soup(client.get(f"/t/{id}/search?q=get_weather&view=debug"))
+    assert {mark.get_text() for mark in by_header.select(".search-header mark")} == {"get_weather"}
+
+
+def test_a_search_of_the_default_view_offers_the_hidden_messages_to_whoever_may_read_them(client, stranger, owned,
+                                                                                            upload):
+    id = owned()
+    hint = soup(client.get(f"/t/{id}/search?q=canary", headers=HTMX)).select_one(".search-hint")
+    assert "were not searched" in hint.get_text()
+    assert hint.a["href"] == f"/t/{id}/search?q=canary&view=debug"
+    assert soup(client.get(f"/t/{id}/search?q=canary&view=debug")).select_one(".search-hint") is None
+    assert soup(stranger.get(f"/t/{id}/search?q=canary")).select_one(".search-hint") is None  # may not read them
+    found = soup(client.get(f"/t/{id}/search?q=tokyo")).select_one(".search-hint")
+    assert "were not searched" not in found.get_text() and found.a.get_text() == "Search hidden messages too"

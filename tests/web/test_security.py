@@ -366,7 +366,7 @@ def test_shared_pages_and_their_json_never_hold_the_key(client, stranger, upload
 
 def test_after_a_form_upload_only_the_first_page_shows_the_key(client, stranger):
     location = client.post("/transcripts", data={"text": WEATHER.read_text()}).headers["Location"]
-    banner = soup(client.get(location)).find("input", attrs={"aria-label": "Manage link"})["value"]
+    banner = soup(client.get(location)).select_one("#manage-url")["value"]
     key = parse_qs(urlsplit(banner).query)["key"][0]
     for reader in (client, stranger):
         for path in (location, location + ".json"):

@@ -27,15 +27,15 @@ def test_form_upload_of_a_file_answers_303_to_the_transcript_page(client):
     assert response.headers["Location"].startswith("/t/")
     page = soup(client.get(response.headers["Location"]))
     assert page.find("h1").get_text(strip=True) == "weather.txt"
-    manage_link = page.find("input", attrs={"aria-label": "Manage link"})["value"]
+    manage_link = page.select_one("#manage-url")["value"]
     assert "/manage?key=" in manage_link
 
 
 def test_manage_link_is_shown_only_once(client):
     response = client.post("/transcripts", data={"text": WEATHER.read_text()})
     location = response.headers["Location"]
-    assert soup(client.get(location)).find(class_="manage-banner")
-    assert soup(client.get(location)).find(class_="manage-banner") is None
+    assert soup(client.get(location)).select_one("#manage-url")
+    assert soup(client.get(location)).select_one("#manage-url") is None
 
 
 def test_pasted_text_is_stored_byte_exact(client):

@@ -135,7 +135,7 @@ def test_a_form_upload_asking_for_json_gets_the_page_url_and_keeps_the_manage_li
     assert response.status_code == 201
     url = response.get_json()["url"]
     page = soup(client.get(url))
-    assert "/manage?key=" in page.find("aside", class_="manage-banner").find("input")["value"]
+    assert "/manage?key=" in page.select_one(".share-panel #manage-url")["value"]
 
 
 def test_a_pair_link_to_a_partner_in_another_window_opens_that_window(client, owned):

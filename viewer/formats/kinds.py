@@ -261,6 +261,10 @@ class Dialect:
     channels_written: bool = False
     """Its reader knows whether each message's channel was written (`Message.channel_explicit`), so a writer
     may leave out a channel the text did not write."""
+    versions: bool = False
+    """Its app showed a version switcher ("‹ 1/2 ›") at the forks it records (an edited question, a regenerated
+    answer), so the default view offers the same switcher; a fork no switcher showed (an agent's rewind) is
+    the debug view's alone."""
     shapes: tuple[JsonShape, ...] = ()
     """The JSON shapes its importer reads (the JSON dialect's), in the order they are tried."""
     screen: Reference | None = None

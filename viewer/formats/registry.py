@@ -887,7 +887,7 @@ DIALECTS: tuple[Dialect, ...] = (
         reader="viewer.parse.exports:parse_chatgpt",
         writer=None,
         prompt=OPENAI_CHAT,
-        source_lexer="json", json_escapes=True),
+        source_lexer="json", json_escapes=True, versions=True),
     Dialect(
         name="claude-ai",
         title="A Claude.ai data export (conversations.json): conversations with their branches",
@@ -902,5 +902,5 @@ DIALECTS: tuple[Dialect, ...] = (
         reader="viewer.parse.exports:parse_claude_ai",
         writer=None,
         prompt=OPENAI_CHAT,
-        source_lexer="json", json_escapes=True),
+        source_lexer="json", json_escapes=True, versions=True),
 )

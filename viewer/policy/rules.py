@@ -144,6 +144,14 @@ def rule_for(message: Message, transcript: Transcript) -> Rule:
     return next(rule for rule in RULES if rule.applies(message, transcript))
 
 
+def rule_on_branch(message: Message, transcript: Transcript) -> Rule:
+    """The rule of a message when the reader follows the branch it lies on (the default view's version switcher,
+    where the app showed one): the table as if that branch were the one the app showed. Only `other-branch`
+    reads whether a message is aside, so whatever else hides a message (reasoning, prompts, tool traffic, a
+    sub-agent, injected context, an unknown role) still hides it on any branch."""
+    return rule_for(message.changed(aside=False) if message.aside else message, transcript)
+
+
 def default_rules(transcript: Transcript) -> tuple[Rule, ...]:
     """`rule_for` of every message, asked once per distinct combination of the fields the rules read.
 

@@ -340,10 +340,16 @@ def role_label(message: Message) -> str:
     """What a message's heading calls it: its role, and the tool it calls or replies from."""
     role = ROLE_LABELS.get(message.role, message.role)
     if message.role == "tool" and message.name:
-        return f"{role} · {message.name}"
+        return f"{role} · {_tool_name(message.name)}"
     if message.is_call and message.recipient:
-        return f"{role} → {message.recipient}"
+        return f"{role} → {_tool_name(message.recipient)}"
     return role
+
+
+def _tool_name(tool: str) -> str:
+    """A tool's name as the reader knows it: without `functions.`, the namespace every user-defined tool is in
+    (the full name stays in the debug view's details)."""
+    return tool.removeprefix("functions.") or tool
 
 
 def panel_parts(message: Message) -> list[render.Panel]:

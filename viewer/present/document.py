@@ -41,10 +41,10 @@ class Rows(Protocol):
         """Every call ↔ reply pair as `{"call", "reply", "by"}`."""
 
 
-NOTHING_HIDDEN = "The policy hid nothing: every message is shown."
-WHAT_IS_HIDDEN = ("system and developer prompts, reasoning and tools' full arguments and output are not part of what "
-                  "the user saw.")
-"""The default view's note says one of these, after "The policy hid N of M messages —": on the page, in the HTML
+NOTHING_HIDDEN = "Every message is shown: nothing was hidden."
+WHAT_IS_HIDDEN = ("instructions, the model's reasoning and tools' full arguments and output were not part of what the "
+                  "user saw.")
+"""The default view's note says one of these, after "N of M messages are not shown:": on the page, in the HTML
 file and in the Markdown file alike."""
 OTHER_VERSIONS = ("This conversation has other versions (an edited question, a regenerated answer or a rewind): "
                   "this view shows the one the app showed.")

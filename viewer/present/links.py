@@ -69,6 +69,10 @@ class FileLinks:
         """An exported file draws no branch switcher: it has no server to choose a branch."""
         return None
 
+    def versions(self, index: int, role: str, previous: int | None) -> list:
+        """Nor the default view's version switchers."""
+        return []
+
     def media_url(self, sha256: str, view: View, size: str | None = None) -> str | None:
         """The thumbnail inside the file; no full size (the file would hold each image twice)."""
         if self.images is None:

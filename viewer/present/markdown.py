@@ -71,7 +71,7 @@ def _transcript(document: Document, level: int) -> Iterator[str]:
             elif document.debug:
                 yield from _debug_entry(item, attached.get(item.index, ()), level)
             else:
-                label = "Plan" if item.show_as == "preamble" else cards.role_label(item.message)
+                label = cards.role_label(item.message)
                 yield f"{'#' * level} #{item.index} · {inline(label)}\n\n{body(item)}"
                 if item.said is not None:
                     yield said_lines(((item.index, item.said),))
@@ -125,7 +125,7 @@ def _note(document: Document) -> str:
     versions = f" {OTHER_VERSIONS}" if document.header.get(FORKS_KEY) else ""
     if not hidden:
         return f"*{NOTHING_HIDDEN}{versions}*\n\n"
-    return f"*The policy hid {hidden:,} of {total:,} messages — {WHAT_IS_HIDDEN}{versions}*\n\n"
+    return f"*{hidden:,} of {total:,} messages are not shown: {WHAT_IS_HIDDEN}{versions}*\n\n"
 
 
 def _debug_entry(entry: Entry, diagnostics: tuple[Located, ...] | list[Located], level: int) -> Iterator[str]:

@@ -105,6 +105,14 @@ class Owners:
         with self.engine.connect() as conn:
             return {start >> BLOCK_BITS: id for start, id in conn.execute(union_all(singles, conversations))}
 
+    def hand_over(self, from_id: str, to_id: str) -> None:
+        """Put upload `to_id` in the list of every owner of upload `from_id` (a link revoked and made anew: its
+        new upload stays in the lists the old one was in, a tool's as a browser's)."""
+        with self.engine.connect() as conn:
+            hashes = list(conn.execute(select(owners.c.owner_hash).where(owners.c.transcript_id == from_id)).scalars())
+        for owner_hash in hashes:
+            self.add(owner_hash, [to_id])
+
     def merge(self, from_hash: str, into_hash: str) -> None:
         """Put every upload of one owner's list in another's too (a browser taking on a tool's key)."""
         with self.engine.connect() as conn:

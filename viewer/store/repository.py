@@ -205,6 +205,11 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(transcripts).where(transcripts.c.id == id).values(debug_allowed=allowed))
 
+    def set_manage_hash(self, id: str, manage_hash: str) -> None:
+        """A new manage key's hash for upload `id`: the manage link made with the old key stops working."""
+        with self.engine.begin() as conn:
+            conn.execute(update(transcripts).where(transcripts.c.id == id).values(manage_hash=manage_hash))
+
     def set_expiry(self, id: str, expires_at: dt.datetime | None) -> None:
         """When the link of upload `id` (and its conversations, for a dataset) expires; None: never."""
         with self.engine.begin() as conn:

@@ -4,8 +4,10 @@ which explains the keys): filled in the upload's transaction, emptied with its p
 What the default view may find is decided when the index is written: only the bodies it shows (SQLite: the
 column `shown`; PostgreSQL: the words of weight A, with an index of their own), never a hidden message, a
 marker or a header, so no query can find or count hidden text. The debug view searches bodies and headers of
-every message. A query is words (all must match, in any order) and "quoted phrases", case-insensitive; no
-character of it reaches a full-text query language unquoted. Excerpts are cut in Python from the stored body.
+every message. A query is words (all must match, in any order) and "quoted phrases", case-insensitive; a word
+typed alone also finds the words it begins (`interrupt` finds `interrupted`: people search as they type), a
+quoted one only itself; no character of it reaches a full-text query language unquoted. Excerpts are cut in
+Python from the stored body.
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 ranges = table("message_search_ranges", column("transcript_id"), column("start"), column("stop"))
 _QUOTED_OR_WORD = re.compile(r'"([^"]*)"?|([^\s"]+)')
 _TOKEN = re.compile(r"[^\W_]+")
+PREFIX_CHARS = 3
+"""A word typed alone matches as a prefix from this many characters (a shorter one would match most words)."""
 
 
 class BadQuery(ValueError):
@@ -48,6 +52,9 @@ class Query:
     text: str
     terms: tuple[str, ...]
     """Words and phrases, each matched as a phrase of its words; empty when the text has no word at all."""
+    prefixes: frozenset[str] = frozenset()
+    """The terms that also match the longer words they begin: a single word typed unquoted, of `PREFIX_CHARS`
+    letters or digits at least."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +91,20 @@ def parse_query(raw: str) -> Query:
     if len(raw) > MAX_QUERY_CHARS:
         raise BadQuery(f"A search is at most {MAX_QUERY_CHARS} characters; this one has {len(raw):,}.")
     terms: list[str] = []
+    prefixes: set[str] = set()
     for match in _QUOTED_OR_WORD.finditer(stripped):
-        term = " ".join((match[1] if match[0].startswith('"') else match[2]).split())
+        quoted = match[0].startswith('"')
+        term = " ".join((match[1] if quoted else match[2]).split())
         if _TOKEN.search(term) and term not in terms:  # no letter or digit: nothing a word index can match
             terms.append(term)
-    return Query(stripped, tuple(terms))
+        if not quoted and is_prefix_word(term):
+            prefixes.add(term)
+    return Query(stripped, tuple(terms), frozenset(prefixes))
+
+
+def is_prefix_word(term: str) -> bool:
+    """Whether `term` may match as a prefix: one word of letters and digits, long enough."""
+    return len(term) >= PREFIX_CHARS and _TOKEN.fullmatch(term) is not None
 
 
 # ---- writing: in the caller's transaction, after the parse rows (the index reads them) ----------------------
@@ -251,8 +267,10 @@ def _spans_sql(key: str, spans: list[tuple[int, int]]) -> tuple[str, dict[str, i
 
 def fts5_query(query: Query, view: View) -> str:
     """The FTS5 query: every term a quoted string (its own quotes doubled), so FTS5 reads no operator, column
-    name, prefix star or NEAR from the user; the default view's looks in the `shown` column alone."""
-    phrases = " ".join('"' + term.replace('"', '""') + '"' for term in query.terms)
+    name, prefix star or NEAR from the user; a prefix term's star is ours, after its closing quote; the default
+    view's looks in the `shown` column alone."""
+    phrases = " ".join('"' + term.replace('"', '""') + '"' + ("*" if term in query.prefixes else "")
+                       for term in query.terms)
     return f"shown : ({phrases})" if view == "default" else phrases
 
 
@@ -262,12 +280,14 @@ def matching(conn: Connection, query: Query, view: View, *,
     condition and its parameters, for `SELECT {key} FROM message_search WHERE {condition}`.
 
     SQLite: `fts5_query`. PostgreSQL: each term through phraseto_tsquery (which reads its argument as plain
-    text, never as query syntax), joined with &&: all must match; the default view matches the words of weight
+    text, never as query syntax), a prefix term as a quoted lexeme with `:*`, joined with &&: all must match; the default view matches the words of weight
     A alone (the bodies it shows), as its own index holds them."""
     if conn.dialect.name == "sqlite":
         return "rowid", "message_search MATCH :match", {"match": fts5_query(query, view)}
     terms = {f"term{n}": term for n, term in enumerate(query.terms)}
-    tsquery = " && ".join(f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name in terms)
+    # A prefix term is one word of letters and digits (`is_prefix_word`), quoted as a lexeme all the same.
+    tsquery = " && ".join(f"to_tsquery('simple', quote_literal(CAST(:{name} AS text)) || ':*')" if term in query.prefixes
+                          else f"phraseto_tsquery('simple', {_pg_blanks(f':{name}')})" for name, term in terms.items())
     if view == DEBUG:
         return "sid", f"words @@ ({tsquery})", terms
     shown = f"ts_filter(words, '{{a}}') @@ ({tsquery})"

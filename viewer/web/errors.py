@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 HINTS = {
     403: "If someone shared this link with you, ask them to open their manage link and allow the debug view.",
     404: "Check the link: share links are long and easy to cut short when copied.",
-    410: "The uploader deleted this transcript, or its link expired.",
+    410: "Ask whoever shared it for a new link.",
     413: "Split the transcript, or ask the server's operator to raise VIEWER_MAX_UPLOAD_BYTES.",
     507: "Reading what is stored still works. The server's operator sees the same at /healthz.",
     415: "Send the transcript as UTF-8 text: a file from the picker, pasted text, or the raw body of an API upload.",
@@ -70,11 +70,14 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-def error_response(status: int, title: str, message: str, hint: str | None = None) -> tuple[Response | str, int]:
+def error_response(status: int, title: str, message: str, hint: str | None = None,
+                   back: tuple[str, str] | None = None) -> tuple[Response | str, int]:
+    """The error page (or JSON); `back`: (URL, words) of the page to go back to, when there is a better one than
+    the home page (a refused debug view: its transcript)."""
     if wants_json():
         return jsonify({"error": {"status": status, "title": title, "message": message}}), status
     return render_template("error.html", status=status, title=title, message=message,
-                           hint=hint or HINTS.get(status)), status
+                           hint=hint or HINTS.get(status), back=back), status
 
 
 def http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPException:
@@ -89,7 +92,9 @@ def _http_error(error: HTTPException) -> tuple[Response | str, int] | HTTPExcept
     if error.code == 413 and error.description == type(error).description:  # Werkzeug's words, not a view's
         message = _too_large()
     # An exception may carry a hint of its own when the status's usual one would mislead.
-    response, status = error_response(error.code, error.name, message, getattr(error, "hint", None))
+    back = getattr(error, "back", None)
+    response, status = error_response(error.code, error.name, message, getattr(error, "hint", None),
+                                      (back, getattr(error, "back_text", "Back")) if back else None)
     if error.code == 405 and hasattr(error, "valid_methods") and error.valid_methods:
         response = _with_header(response, status, "Allow", ", ".join(error.valid_methods))
     # A refusal that passes (still processing, every slot taken) says when to ask again.

@@ -11,14 +11,15 @@ from typing import Any
 
 from flask import abort, current_app, render_template, request, url_for
 from markupsafe import Markup
-from werkzeug.exceptions import Conflict
+from werkzeug.exceptions import Conflict, Forbidden
 
 from viewer import ingest
 from viewer.model.words import DEBUG, DEFAULT, VIEWS, View, is_view
 from viewer.store import Record, Store
 from viewer.store.processing import PROCESSING
 from viewer.web import access
-from viewer.web.branching import BRANCH_ARG, Branches, Switch, branches_of, requested_branch, switch_for
+from viewer.web.branching import (BRANCH_ARG, Branches, Switch, Versions, branches_of, offers_versions,
+                                  requested_branch, switch_for, versions_at)
 
 POSITION_LIMIT = 2**31
 PROCESSING_RETRY_SECONDS = 2
@@ -57,7 +58,7 @@ def open_transcript(id: str, *, unfinished: bool = False) -> Record:
     if record is None:
         abort(404, "No transcript has this link.")
     if record.deleted:
-        abort(410, "This transcript was deleted by its uploader or has expired.")
+        abort(410, "This link no longer works: its uploader deleted the transcript or revoked the link, or it expired.")
     if record.expired(dt.datetime.now(dt.timezone.utc)):
         store.delete(record.id)  # on first access after expiry, whether or not `prune` has run yet
         abort(410, "This transcript's link has expired, and its content has been deleted.")
@@ -109,8 +110,8 @@ class Reading:
     unmasked: bool
     """Whether this reader reads the secrets found rather than their placeholders."""
     branches: Branches | None = None
-    """In the debug view of a conversation with forks: the branches this reading follows (`?branch=N` chooses
-    those leading to message N; the default view always follows the app's)."""
+    """In the debug view of a conversation with forks, and in the default view of one whose app showed version
+    switchers: the branches this reading follows (`?branch=N` chooses those leading to message N)."""
 
     @property
     def debug(self) -> bool:
@@ -138,6 +139,13 @@ class Reading:
             args = {BRANCH_ARG: self.branch, **args}
         return record_url(endpoint, self.record, view=self.view_arg, **args)
 
+    def view_url(self, view: View) -> str:
+        """The URL of this page in `view` (the view switch's links), on the branch chosen when that view takes
+        a choice."""
+        takes = view == DEBUG or (self.branches is not None and offers_versions(self.record))
+        return record_url("reading.transcript", self.record, view=view_arg(view),
+                          **{BRANCH_ARG: self.branch if takes else None})
+
     def page_url(self, **args: Any) -> str:
         """The URL of this view's page (the view named last, as redirects have always written it)."""
         return record_url("reading.transcript", self.record, **{BRANCH_ARG: self.branch, **args},
@@ -145,7 +153,8 @@ class Reading:
 
     @property
     def links(self) -> PageLinks:
-        return PageLinks(self.record, self.branches)
+        return PageLinks(self.record, self.branches if self.debug else None,
+                         self.branches if not self.debug else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +163,9 @@ class PageLinks:
 
     record: Record
     branches: Branches | None = None
+    """The debug view's branches (a switcher on each branch's first message)."""
+    versions_of: Branches | None = None
+    """The default view's branches, where the app showed version switchers."""
     interactive = True
     hx_disable = Markup(" hx-disable")
     shows_images = True
@@ -161,6 +173,10 @@ class PageLinks:
     def switch(self, index: int, role: str) -> Switch | None:
         """The branch switcher of message `index`, in the debug view of a conversation with forks."""
         return switch_for(self.branches, self.record, index, role) if self.branches is not None else None
+
+    def versions(self, index: int, role: str, previous: int | None) -> list[Versions]:
+        """The default view's "‹ 1/2 ›" switchers drawn on shown message `index`, the first after `previous`."""
+        return versions_at(self.versions_of, self.record, index, role, previous) if self.versions_of else []
 
     def anchor_id(self, index: int) -> str:
         return f"m-{index}"
@@ -207,12 +223,21 @@ DEBUG_REFUSAL = ("The debug view of this transcript shows hidden reasoning and p
                  "allowed it for people with the link.")
 
 
+class DebugRefused(Forbidden):
+    """The debug view refused to a link holder: the error page leads back to the view they may read."""
+
+    def __init__(self, description: str, back: str) -> None:
+        super().__init__(description)
+        self.back = back
+        self.back_text = "Back to the transcript"
+
+
 def reading_of(record: Record, view: View, *, refusal: str = DEBUG_REFUSAL) -> Reading:
-    """`record` read in `view` by this reader; 403 (saying `refusal`) for the debug view unless this reader may
-    have it."""
+    """`record` read in `view` by this reader; 403 (saying `refusal`, with a way back to the default view) for the
+    debug view unless this reader may have it."""
     reading = reread(record, view)
     if reading is None:
-        abort(403, refusal)
+        raise DebugRefused(refusal, record_url("reading.transcript", record))
     return reading
 
 
@@ -222,7 +247,8 @@ def reread(record: Record, view: View) -> Reading | None:
     may_debug = access.can_debug(record)
     if view == DEBUG and not may_debug:
         return None
-    branches = branches_of(record, get_store(), requested_branch(record, True)) if view == DEBUG else None
+    takes = view == DEBUG or offers_versions(record)
+    branches = branches_of(record, get_store(), requested_branch(record, True)) if takes else None
     return Reading(record, view, may_debug, access.owns(record), access.reads_secrets(record, view), branches)
 
 

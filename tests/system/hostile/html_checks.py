@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 LAYOUT_ELEMENTS = frozenset({
     "html", "head", "meta", "title", "link", "script", "body", "header", "main", "footer", "section", "nav",
     "aside", "div", "span", "a", "p", "h1", "h2", "strong", "dl", "dt", "dd", "ol", "ul", "li", "details",
-    "summary", "pre", "code", "time", "input", "form", "button", "dialog", "kbd", "template"})
+    "summary", "pre", "code", "time", "input", "form", "button", "dialog", "kbd", "template", "label"})
 # Elements the markdown renderer may emit inside a message body (no raw HTML, images become links).
 BODY_ELEMENTS = frozenset({
     "p", "em", "strong", "s", "a", "code", "pre", "span", "ul", "ol", "li", "blockquote", "h1", "h2", "h3",
@@ -25,7 +25,8 @@ ALLOWED_ATTRIBUTES = frozenset({
     "value", "hx-get", "hx-target", "hx-swap", "hx-push-url", "hx-trigger", "hx-disable",
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
     "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby",
-    "data-secret-count", "hx-ext", "sse-connect", "sse-swap", "sse-close", "hx-swap-oob"})
+    "data-secret-count", "hx-ext", "sse-connect", "sse-swap", "sse-close", "hx-swap-oob", "for", "autocomplete",
+    "hx-sync", "hx-select", "data-land", "data-fork", "data-offset", "data-copy", "aria-describedby"})
 # Outside the manage page, the forms allowed are the plain GETs "jump to message", "search" and "compare with…"
 # (_form_problems).
 GET_FORM_ROUTES = ("jump", "search", "compare")
@@ -42,7 +43,7 @@ VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "
 CONTENT_ATTRIBUTES = frozenset({"class", "href", "rel", "title", "start", "id", "aria-hidden"})
 HTMX_VALUES = {"hx-target": {"#transcript", "#search-results"}, "hx-swap": {"outerHTML", "innerHTML"},
                "hx-push-url": {"true", "false"}, "hx-trigger": {"revealed, click"}, "hx-disable": {""},
-               "hx-ext": {"sse"}, "hx-swap-oob": {"true"}}
+               "hx-ext": {"sse"}, "hx-swap-oob": {"true"}, "hx-sync": {"this:replace"}, "hx-select": {"#transcript"}}
 SSE_VALUES = {"sse-swap": {"tail"}, "sse-close": {"end"}}
 """A live page's region (views/live.py): the events it swaps in and the one that ends its stream."""
 OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/vendor/htmx-ext-sse/sse.min.js", "/static/app.js"}

@@ -18,7 +18,7 @@ from viewer.present import comparison
 from viewer.present.stored import title
 from viewer.store import Record
 from viewer.web import access
-from viewer.web.branching import branches_of
+from viewer.web.branching import branches_of, version_name
 from viewer.web.lookup import Reading, get_store, int_arg, open_record, reading_of, requested_view, view_arg
 
 bp = Blueprint("compare", __name__)
@@ -46,6 +46,8 @@ def compare(a: str, b: str) -> Response:
     start = min(max(int_arg("at") or 0, 0), max(total - 1, 0)) // comparison.PAGE_ROWS * comparison.PAGE_ROWS
     rows = comparison.page(store, *compared, done, start)
     extra: dict[str, Any] = {"view": left_reading.view_arg}
+    left_title = _titled(left_reading, names[0][2], right_reading)
+    right_title = _titled(right_reading, names[1][2], left_reading)
     first = done.summary.first_difference
 
     def at(row: int | None) -> str | None:
@@ -58,8 +60,7 @@ def compare(a: str, b: str) -> Response:
         "left": left, "right": right, "a": a, "b": b, "view": view, "debug": left_reading.debug,
         "summary": done.summary, "total": total,
         "row_runs": comparison.runs(rows), "start": start, "end": start + len(rows),
-        "title": f"{_titled(left_reading, names[0][2])} ↔ {_titled(right_reading, names[1][2])}",
-        "left_title": _titled(left_reading, names[0][2]), "right_title": _titled(right_reading, names[1][2]),
+        "title": f"{left_title} ↔ {right_title}", "left_title": left_title, "right_title": right_title,
         "earlier": at(start - comparison.PAGE_ROWS) if start > 0 else None,
         "later": at(start + comparison.PAGE_ROWS) if start + comparison.PAGE_ROWS < total else None,
         "first_difference": at(first) if first is not None and not start <= first < start + len(rows) else None,
@@ -114,11 +115,25 @@ def _compared(reading: Reading) -> comparison.Compared:
     return comparison.Compared(reading.record, reading.view, reading.unmasked, reading.branch, reading.aside)
 
 
-def _titled(reading: Reading, side: str | None) -> str:
+def _titled(reading: Reading, side: str | None, other: Reading | None = None) -> str:
+    """A side's column heading: the transcript's title, and which answer of a preference pair, or which version
+    of a conversation with branches ("Version 1 (edited)", "Version 2 (shown)") it is."""
     named = title(reading.record)
     if reading.branch is not None:
-        return f"{named} · the branch to #{reading.branch}"
+        version = version_name(reading.branches, other.branches if other is not None else None, _roles(reading))
+        return f"{version} · {named}" if version else f"{named} · the branch to #{reading.branch}"
     return f"{named} · {side} answer" if side else named
+
+
+def _roles(reading: Reading) -> dict[int, str]:
+    """The role of each branch's first message, to say how a version came (an edited question, a regenerated
+    answer)."""
+    if reading.branches is None:
+        return {}
+    firsts = {branch for fork in reading.branches.forks for branch in fork.branches}
+    store = get_store()
+    return {index: entry.message.role for index in sorted(firsts)
+            if (entry := store.entry(reading.record.id, index)) is not None}
 
 
 def _open(id: str, k: int | None) -> Record:

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 from viewer import policy, render
 from viewer.model.words import DEBUG
 from viewer.present import cards, changes, comparison, costs
+from viewer.present.evaluation import evaluation_of, sample_of
 from viewer.present.stored import title
 from viewer.store import Entry
 from viewer.store.processing import FAILED
@@ -71,6 +72,9 @@ def _page_context(reading: Reading, window: Window) -> dict:
             # The upload's size, with the spans, would give the length of what the default view hides.
             "size": record.size if reading.may_debug else None,
             "dataset": neighbours(record) if record.parent_id else None,
+            # An evaluation log of one sample: the log's summary; any sample: its target and scores.
+            "evaluation": evaluation_of(record.header) if not record.parent_id else None,
+            "sample": sample_of(record.header, debug=reading.debug),
             # Still storing the rows after this window: the page says so, and its stream says when it is done.
             "storing_url": url_for("processing.events", id=record.id, until="whole") if not record.ready else None,
             "sse": not record.ready}

@@ -2,7 +2,8 @@
 JavaScript, and the same results as a fragment for the htmx panel of a transcript's and a dataset's page.
 
 The store decides what a view may find (viewer/store/search.py): the default view searches only the bodies it
-shows, and counts nothing else. Here the excerpts are cut from each result's body, and matches marked.
+shows, and counts nothing else. Here the excerpts are cut from each result's body as plain text (no Markdown, no
+terminal codes: viewer/present/snippets.py), and matches marked.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from flask import Blueprint, abort, make_response, request, url_for
 from werkzeug.exceptions import Conflict
 from werkzeug.wrappers import Response
 
+from viewer.present.snippets import plain_text
 from viewer.present.stored import title
 from viewer.store import search as store_search
 from viewer.web.lookup import Reading, get_store, int_arg, open_reading, record_url, render_reading, wants_partial
@@ -34,6 +36,8 @@ PAGE_SIZE = 50
 EXCERPT_CHARS = 240
 EXCERPT_BEFORE = 60
 """Characters of context kept before the first match."""
+PLAIN_WINDOW = (600, 1600)
+"""Characters of a body made plain for an excerpt: from this many before its first match, this many in all."""
 FOLD_CHARS = 50_000
 """Characters of a body searched again with accents and case folded, when the plain search marks nothing (the
 index folds accents: `zurich` finds `Zürich`)."""
@@ -72,7 +76,7 @@ def search(id: str, k: int | None = None) -> Response:
         except store_search.BadQuery as error:
             abort(400, str(error))
         results = get_store().search.find([record.id], query, reading.view, PAGE_SIZE, offset)
-        found = [_found(reading, hit, query.terms) for hit in results.hits]
+        found = [_found(reading, hit, query) for hit in results.hits]
     template = "_search_results.html" if wants_partial() else "search.html"
     response = make_response(render_reading(
         template, reading, q=raw or "", query=query, results=results, found=found, offset=offset,
@@ -81,36 +85,77 @@ def search(id: str, k: int | None = None) -> Response:
     return response
 
 
-def _found(reading: Reading, hit: store_search.Hit, terms: tuple[str, ...]) -> Found:
+def _found(reading: Reading, hit: store_search.Hit, query: store_search.Query) -> Found:
     if hit.conversation is not None:  # a conversation of a dataset: its own page
         url = url_for("reading.transcript", id=reading.record.owner_id, k=hit.conversation, at=hit.index,
                       view=reading.view_arg)
     else:
         url = record_url("reading.transcript", reading.record, at=hit.index, view=reading.view_arg)
-    label = f"{hit.role} · {hit.channel}" if reading.debug and hit.role == "assistant" else hit.role
+    return found_at(hit, query, url, reading.debug)
+
+
+ROLES = {"system": "System", "developer": "Developer", "user": "User", "assistant": "Assistant", "tool": "Tool"}
+CHANNELS = {"analysis": "reasoning", "commentary": "commentary"}
+
+
+def found_at(hit: store_search.Hit, query: store_search.Query, url: str, debug: bool) -> Found:
+    """A result as a reader reads it: who wrote it in plain words, the excerpt in plain text, and in the debug
+    view the header's words when they are what matched."""
+    label = ROLES.get(hit.role, hit.role)
+    if debug and hit.role == "assistant" and hit.channel in CHANNELS:
+        label += f" · {CHANNELS[hit.channel]}"
+    header = None
+    if debug and match_pattern(query.terms, prefixes=query.prefixes).search(hit.header):
+        header = excerpt(hit.header, query.terms, prefixes=query.prefixes, plain=False)
     return Found(index=hit.index, conversation=hit.conversation, label=label, url=f"{url}#m-{hit.index}",
-                 excerpt=excerpt(hit.body, terms), header=excerpt(hit.header, terms) if reading.debug else None)
+                 excerpt=excerpt(hit.body, query.terms, prefixes=query.prefixes), header=header)
 
 
 @functools.lru_cache(maxsize=64)
-def match_pattern(terms: tuple[str, ...], folded: bool = False) -> re.Pattern:
+def match_pattern(terms: tuple[str, ...], folded: bool = False, prefixes: frozenset[str] = frozenset()) -> re.Pattern:
     """Every term as the index matches it: its words in order, anything but letters and digits between them,
-    whole words only (the index has no prefixes), longest first; `folded`: for text folded by `_fold`."""
-    words = [_TOKEN.findall(_fold(term) if folded else term) for term in terms]
-    alternatives = sorted((r"[\W_]+".join(map(re.escape, found)) for found in words), key=len, reverse=True)
+    whole words (a prefix term: the words it begins), longest first; `folded`: for text folded by `_fold`."""
+    alternatives = []
+    for term in terms:
+        words = _TOKEN.findall(_fold(term) if folded else term)
+        alternatives.append(r"[\W_]+".join(map(re.escape, words)) + (r"[^\W_]*" if term in prefixes else ""))
+    alternatives.sort(key=len, reverse=True)
     return re.compile(r"(?<![^\W_])(?:" + "|".join(alternatives or ["(?!)"]) + r")(?![^\W_])", re.IGNORECASE)
 
 
-def excerpt(text: str, terms: tuple[str, ...], width: int = EXCERPT_CHARS) -> Pieces:
+def excerpt(text: str, terms: tuple[str, ...], width: int = EXCERPT_CHARS, *,
+            prefixes: frozenset[str] = frozenset(), plain: bool = True) -> Pieces:
     """About `width` characters of `text` around its first match of `terms`, the matches in it marked; the
-    start of the text when nothing can be marked. Runs of white space become one space."""
-    match = match_pattern(terms).search(text)
+    start of the text when nothing can be marked. `plain`: the stretch around the match read as plain text
+    first (snippets.plain_text). Runs of white space become one space."""
+    cut_before = cut_after = False
+    if plain:
+        first = _first_match(text, terms, prefixes)
+        low = max((first or 0) - PLAIN_WINDOW[0], 0)
+        high = min(low + PLAIN_WINDOW[1], len(text))
+        cut_before, cut_after = low > 0, high < len(text)
+        text = plain_text(text[low:high])
+    pieces = _marked(text, terms, width, prefixes)
+    if cut_before and (not pieces or pieces[0][0] != "…"):
+        pieces.insert(0, ("…", False))
+    if cut_after and (not pieces or pieces[-1][0] != "…"):
+        pieces.append(("…", False))
+    return pieces
+
+
+def _first_match(text: str, terms: tuple[str, ...], prefixes: frozenset[str]) -> int | None:
+    match = match_pattern(terms, prefixes=prefixes).search(text)
     if match is None:  # perhaps only with accents folded, as the index matched
-        match = match_pattern(terms, folded=True).search(_fold(text[:FOLD_CHARS]))
+        match = match_pattern(terms, folded=True, prefixes=prefixes).search(_fold(text[:FOLD_CHARS]))
+    return match.start() if match is not None else None
+
+
+def _marked(text: str, terms: tuple[str, ...], width: int, prefixes: frozenset[str]) -> Pieces:
+    first = _first_match(text, terms, prefixes)
     start = 0
-    if match is not None and match.start() > EXCERPT_BEFORE:
-        start = match.start() - EXCERPT_BEFORE
-        space = text.find(" ", start, match.start())  # begin at a word
+    if first is not None and first > EXCERPT_BEFORE:
+        start = first - EXCERPT_BEFORE
+        space = text.find(" ", start, first)  # begin at a word
         start = space + 1 if space >= 0 else start
     end = min(len(text), start + width)
     pieces: Pieces = [("…", False)] if start else []
@@ -118,7 +163,7 @@ def excerpt(text: str, terms: tuple[str, ...], width: int = EXCERPT_CHARS) -> Pi
     # Marked in the window folded (short, so quick), with a character either side for the word boundaries.
     low = max(start - 1, 0)
     window = _fold(text[low:end + 1])
-    for marked in match_pattern(terms, folded=True).finditer(window, start - low):
+    for marked in match_pattern(terms, folded=True, prefixes=prefixes).finditer(window, start - low):
         if marked.end() > end - low:
             break
         pieces += [(text[position:low + marked.start()], False), (text[low + marked.start():low + marked.end()], True)]

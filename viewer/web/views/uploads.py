@@ -49,7 +49,7 @@ def upload_form() -> Response | tuple[Response, int]:
     else:  # the file is a spool file already (spool.SpoolingRequest)
         body = cast(BinaryIO, uploads[0].stream) if chosen else spool.spooled_text(pasted)
         name = uploads[0].filename if chosen and uploads[0].filename else None
-    record, key = _store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
+    record, key = store_upload(admission.admitted(body, admission.UPLOAD), _dialect(request.form.get("dialect")),
                                 debug_allowed=request.form.get("allow_debug") == "on", name=name,
                                 keep_for=expiry.keep_for(request.form.get("expires")),
                                 owner_hash=ownership.current_hash())
@@ -74,9 +74,9 @@ def upload_api() -> tuple[Response, int, dict[str, str]]:
         abort(400, "live must be 1 (append to it as you go, then finish it) or 0.")
     body = admission.admitted_body(admission.LIVE_UPLOAD if is_live == "1" else admission.UPLOAD)
     owner_hash = ownership.api_owner_hash()
-    record, key = _store_upload(body, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
-                                name=request.args.get("name"), keep_for=keep_for, live=is_live == "1",
-                                owner_hash=owner_hash)
+    record, key = store_upload(body, _dialect(request.args.get("dialect")), debug_allowed=debug == "allow",
+                               name=request.args.get("name"), keep_for=keep_for, live=is_live == "1",
+                               owner_hash=owner_hash)
     if owner_hash is not None:  # a tool's uploads, in one list that a browser may take on (viewer/web/ownership.py)
         get_store().owners.add(owner_hash, [record.id])
     url = url_for("reading.transcript", id=record.id, _external=True)
@@ -99,9 +99,9 @@ def _dialect(value: str | None) -> str:
     return dialect
 
 
-def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
-                  keep_for: dt.timedelta | None, live: bool = False,
-                  owner_hash: str | None = None) -> tuple[Record, str]:
+def store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str | None,
+                 keep_for: dt.timedelta | None, live: bool = False,
+                 owner_hash: str | None = None) -> tuple[Record, str]:
     """Store an admitted upload from its spool file in a processing slot (503 when none is free): a big one is
     stored raw and processed after the answer (a big JSON Lines dataset read back from its stored bytes a piece at
     a time, never held whole), any other in the request (a live one stays open for appends). 507 first when it

@@ -17,7 +17,7 @@ from viewer.store import search as store_search
 from viewer.store.owner_search import Group
 from viewer.web import access, expiry, ownership
 from viewer.web.lookup import get_store, int_arg, requested_view, view_arg
-from viewer.web.views.search import Found, excerpt
+from viewer.web.views.search import Found, found_at
 
 bp = Blueprint("yours", __name__)
 
@@ -143,16 +143,14 @@ def _matches(groups: tuple[Group, ...], query: store_search.Query, view: View, r
         record = records.get(group.upload_id)
         if record is None or record.deleted or record.expired(now):  # deleted since, or expired and not pruned
             continue
-        found = [_found(record, hit, query.terms, debug_arg) for hit in group.hits]
+        found = [_found(record, hit, query, debug_arg) for hit in group.hits]
         made.append(Matches(record, group, found, url_for("search.search", id=record.id, q=raw, view=debug_arg)))
     return made
 
 
-def _found(record: Record, hit: store_search.Hit, terms: tuple[str, ...], view_arg: str | None) -> Found:
+def _found(record: Record, hit: store_search.Hit, query: store_search.Query, view_arg: str | None) -> Found:
     url = url_for("reading.transcript", id=record.id, k=hit.conversation, at=hit.index, view=view_arg)
-    label = f"{hit.role} · {hit.channel}" if view_arg and hit.role == "assistant" else hit.role
-    return Found(index=hit.index, conversation=hit.conversation, label=label, url=f"{url}#m-{hit.index}",
-                 excerpt=excerpt(hit.body, terms), header=excerpt(hit.header, terms) if view_arg else None)
+    return found_at(hit, query, url, view_arg is not None)
 
 
 def _private(html: str) -> Response:
