@@ -1,7 +1,7 @@
 """The app's settings, declared once as data: name, default and help.
 
 Each is read from a settings file and from the environment as `VIEWER_<NAME>` (`layers`: values are JSON where
-they parse as JSON, `VIEWER_PORT=8080` is a number). The README's settings table must list the same names, which a
+they parse as JSON, `VIEWER_PORT=8080` is a number). The table of docs/settings.md must list the same names, which a
 test checks.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Setting:
     default: Any
     """Value when neither the environment nor the caller sets it."""
     help: str
-    """One sentence for the README."""
+    """One sentence for the table of docs/settings.md."""
 
 
 SETTINGS = (
