@@ -243,3 +243,9 @@ def test_stylesheet_has_light_and_scoped_dark_rules() -> None:
     rules = [line.strip() for line in css.splitlines() if "{" in line and not line.startswith("@media")]
     assert all(rule.startswith(".code") for rule in rules), "every rule is scoped under .code"
     assert render.stylesheet() is css
+
+
+def test_a_blank_table_header_cell_is_a_plain_cell_and_a_named_one_stays_a_header():
+    html_out = str(render.markdown("| Name | |\n|---|---|\n| a | b |\n\n| | |\n|---|---|\n| c | d |\n"))
+    assert html_out.count("<th>Name</th>") == 1 and "<th></th>" not in html_out
+    assert html_out.count("<td></td>") == 3

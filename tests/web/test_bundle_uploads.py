@@ -37,8 +37,9 @@ def test_a_zip_of_a_session_folder_through_the_api_is_one_transcript_whose_threa
     model = client.get(f"/t/{answer.json['id']}.json?view=debug").json
     assert model["dialect"] == "claude-code"
     assert {entry.get("thread") for entry in model["messages"]} == {None, "a9f4657"}
-    summary = soup(client.get(f"/t/{answer.json['id']}?view=debug")).find("details", class_="thread").summary
-    assert "a9f4657 · Explore: Review the rates module · started by" in summary.get_text(" ", strip=True)
+    thread = soup(client.get(f"/t/{answer.json['id']}?view=debug")).find("details", class_="thread")
+    assert "a9f4657" in thread.summary.get_text(" ", strip=True)
+    assert thread.find("p", class_="thread-origin").get_text(" ", strip=True).startswith("Started by call #")
 
 
 def test_several_files_chosen_at_once_are_packed_into_one_stored_zip(client):
@@ -82,6 +83,9 @@ def test_a_sqlite_database_is_taken_and_read_as_a_bundle(client, tmp_path):
     data = path.read_bytes()
     answer = api(client, data)
     assert answer.status_code == 201
+    shared = client.get(f"/t/{answer.json['id']}/raw").data  # a link holder: the database's text, never its pages
+    assert shared.startswith(b'{"bundle": 1') and b"hello" in shared
+    client.get(answer.json["manage_url"])  # the uploader's browser
     assert client.get(f"/t/{answer.json['id']}/raw").data == data
     debug = client.get(f"/t/{answer.json['id']}.json?view=debug").json
     assert "W-BUNDLE-MEMBER" in {diagnostic["code"] for diagnostic in debug["diagnostics"]}

@@ -32,6 +32,9 @@ CODE_CLASS = "code"
 TOKEN_CLASS_PREFIX = "tok-"
 """Prefix of Pygments' token classes (`tok-k`), so they cannot collide with the app's own classes."""
 LIGHT_STYLE = "default"
+LIGHT_CONTRAST = (".tok-gi { color: #006e00 }",)
+"""Where the light style's colour reads below WCAG AA's 4.5:1 on a code block's grey (a diff's inserted lines,
+#008400, reach 4.39): a darker shade of the same colour."""
 DARK_STYLE = "github-dark"
 
 HIGHLIGHT_SKIPPED = "A code block longer than 50,000 characters is shown without highlighting."
@@ -69,7 +72,7 @@ def pre(body: str, css_class: str, language: str | None = None) -> Markup:
 def stylesheet() -> str:
     """Pygments CSS for code: a light style, and a dark one under `prefers-color-scheme: dark`."""
     scope = "." + CODE_CLASS
-    light = _style_rules(LIGHT_STYLE, scope)
+    light = [*_style_rules(LIGHT_STYLE, scope), *(f"{scope} {rule}" for rule in LIGHT_CONTRAST)]
     dark = _style_rules(DARK_STYLE, scope)
     indented = "\n".join("  " + line for line in dark)
     return "\n".join(light) + "\n@media (prefers-color-scheme: dark) {\n" + indented + "\n}\n"

@@ -65,6 +65,16 @@ def _alignment_as_class(state: StateCore) -> None:
                 token.attrSet("class", "align-" + alignment)
 
 
+def _blank_headers_as_cells(state: StateCore) -> None:
+    """A blank header cell (`| | |`, written to draw a table without a header, or a corner left empty) becomes a
+    plain cell: an empty `<th>` names no column, and a screen reader would announce nothing for it."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens[:-2]):
+        if token.type == "th_open" and tokens[index + 2].type == "th_close" and not tokens[index + 1].content.strip():
+            for cell in (token, tokens[index + 2]):
+                cell.type, cell.tag = cell.type.replace("th_", "td_"), "td"
+
+
 def _link_open(self: Any, tokens: list, idx: int, options: Any, env: dict) -> str:
     env["open_links"] = env.get("open_links", 0) + 1  # the image rule must know it is inside a link
     tokens[idx].attrSet("rel", LINK_REL)
@@ -106,6 +116,7 @@ def _make_markdown() -> MarkdownIt:
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
     md.validateLink = is_allowed_url  # type: ignore[method-assign]
     md.core.ruler.push("alignment_as_class", _alignment_as_class)
+    md.core.ruler.push("blank_headers_as_cells", _blank_headers_as_cells)
     md.add_render_rule("link_open", _link_open)
     md.add_render_rule("link_close", _link_close)
     md.add_render_rule("image", _image)

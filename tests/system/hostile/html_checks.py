@@ -26,7 +26,8 @@ ALLOWED_ATTRIBUTES = frozenset({
     "data-view", "data-index", "data-pair", "data-jump", "data-count", "data-status", "data-select-on-focus",
     "method", "action", "min", "max", "maxlength", "required", "hidden", "aria-pressed", "aria-labelledby",
     "data-secret-count", "hx-ext", "sse-connect", "sse-swap", "sse-close", "hx-swap-oob", "for", "autocomplete",
-    "hx-sync", "hx-select", "data-land", "data-fork", "data-offset", "data-copy", "aria-describedby"})
+    "hx-sync", "hx-select", "data-land", "data-fork", "data-offset", "data-copy", "aria-describedby",
+    "data-personal-count", "data-redacted-count"})
 # Outside the manage page, the forms allowed are the plain GETs "jump to message", "search" and "compare with…"
 # (_form_problems).
 GET_FORM_ROUTES = ("jump", "search", "compare")
