@@ -38,7 +38,7 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle
+from viewer.bundles import read_bundle
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import located, read_events, read_located
@@ -74,8 +74,9 @@ V1_TOKENS = dict(cache_read=("cache_read_tokens",), cache_write=("cache_write_to
 def parse_openhands(text: str, options: ParseOptions) -> Transcript:
     """Read an OpenHands conversation's events, or conversation folders uploaded together (openhands_folder.py).
     Never raises on user input."""
-    if is_bundle(text):
-        return read_folders(text, _events_of)
+    bundle = read_bundle(text)
+    if bundle is not None:
+        return read_folders(text, bundle, _events_of)
     return _events_of(text)
 
 
