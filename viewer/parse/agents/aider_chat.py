@@ -208,12 +208,12 @@ class _Reader:
             usage = Usage(input=max(sent - write - hit, 0), output=received, cache_read=hit, cache_write=write,
                           cost=float(cost[1]) if cost else None)
             for at in range(len(messages) - 1, -1, -1):
-                if messages[at].role == "assistant":
-                    messages[at] = messages[at].changed(meta=Meta(timestamp=messages[at].meta.timestamp
-                                                                  if messages[at].meta else None,
-                                                                  model=model, usage=usage))
+                message = messages[at]
+                if message.role == "assistant":
+                    messages[at] = message.changed(meta=Meta(timestamp=message.meta.timestamp if message.meta else None,
+                                                             model=model, usage=usage))
                     break
-                if messages[at].role == "user":
+                if message.role == "user":
                     break
         return model, usage
 

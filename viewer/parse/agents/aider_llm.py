@@ -80,9 +80,9 @@ def parse_aider_llm(text: str, options: ParseOptions) -> Transcript:
             if role == "user" and content.rstrip().endswith(INTERRUPTED) and responses:
                 _interrupted(responses[-1], messages, diagnostics)
     if messages and not text.endswith("\n") and text.strip():
-        last = messages[-1]
-        diagnostics.append(make_diagnostic("E-STREAM-TRUNCATED", last.span, "The file ends in the middle of a "
-                                                                            "line: it was cut short.", last.index))
+        cut = messages[-1]
+        diagnostics.append(make_diagnostic("E-STREAM-TRUNCATED", cut.span, "The file ends in the middle of a "
+                                                                           "line: it was cut short.", cut.index))
     header = {"producer": DIALECT, "agent": "Aider", "requests": sum(e.kind == "TO LLM" for e in exchanges)}
     return Transcript(dialect=DIALECT, source=text, messages=tuple(messages),
                       diagnostics=tuple(sorted(diagnostics, key=lambda d: d.span)), header=header, frame=tuple(frame))

@@ -81,8 +81,8 @@ class _Reader:
         self._model: str | None = None
         self._ordered = False
         """Whether the first result paired by order was reported."""
-        self._waiting: deque[tuple[str, str | None]] = deque()
-        """The calls of the latest response not answered yet: (their tool, when they were made)."""
+        self._waiting: deque[tuple[str | None, str | None]] = deque()
+        """The calls of the latest response not answered yet: (their tool, when named; when they were made)."""
 
     def line(self, line: Line) -> None:
         value = line.value
@@ -106,8 +106,8 @@ class _Reader:
             self._result(line, kind, text)
         elif text is None:
             self.quiet.append(line.span)
-        elif kind == "SYSTEM_MESSAGE" and _FROM_USER.search(text):
-            said = _FROM_USER.search(text)[1]
+        elif kind == "SYSTEM_MESSAGE" and (from_user := _FROM_USER.search(text)) is not None:
+            said = from_user[1]
             self._add(line, [Draft(dict(role="user", channel="final", content=said, end="end"), None)],
                       [Pending("W-SESSION-INTERRUPTED", "The user sent this message while the agent worked.",
                                line.span)])

@@ -37,6 +37,7 @@ from viewer.parse.agents.pieces import call, context, cost_of, count, failed, re
 from viewer.parse.agents.session import Session
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.positions import JsonError, Node, read_value, skip_blank
 from viewer.parse.json.source import Draft, JsonObject
 from viewer.parse.options import ParseOptions
@@ -235,7 +236,7 @@ class _Reader:
             return said("system", content, None, name="observation")
         name = self.session.tool_named(call_id)
         piece = reply(name, content, None, call_id)
-        extra = result.get("extra") if isinstance(result.get("extra"), dict) else {}
+        extra = object_in(result, "extra")
         if extra.get("is_error") is True:
             failed(piece, f"The tool {name or ''} reported a failure (is_error: true).".replace("  ", " "), span)
         return piece
@@ -244,7 +245,7 @@ class _Reader:
         """The sub-agent a call started: its trajectory read as the call's thread."""
         if not isinstance(ref, dict):
             return
-        names = {ref.get(key) for key in ("trajectory_id", "session_id") if isinstance(ref.get(key), str)}
+        names = {ref[key] for key in ("trajectory_id", "session_id") if isinstance(ref.get(key), str)}
         path = ref.get("trajectory_path") if isinstance(ref.get("trajectory_path"), str) else None
         for place, other in enumerate(self.others):
             if place not in self._read and other.ids & names:
@@ -302,11 +303,12 @@ class _Reader:
                           ("continued_trajectory_ref", "continued_in")):
             if isinstance(main.get(key), str) and main.get(key):
                 header[name] = main.get(key)
-        agent = main.get("agent") if isinstance(main.get("agent"), dict) else {}
+        written = main.get("agent")  # not object_in: a trajectory is read from its node, member by member
+        agent = written if isinstance(written, dict) else {}
         for key, name in (("name", "agent"), ("version", "version")):
             if isinstance(agent.get(key), str) and agent[key]:
                 header[name] = agent[key]
-        extra = agent.get("extra") if isinstance(agent.get("extra"), dict) else {}
+        extra = object_in(agent, "extra")
         if isinstance(extra.get("cwd"), str):
             header["cwd"] = extra["cwd"]
         models = list(dict.fromkeys(self.model_of.values()))
@@ -372,8 +374,7 @@ def _usage(metrics: Any) -> Usage | None:
     if not isinstance(metrics, dict) or not isinstance(metrics.get("prompt_tokens"), int):
         return None
     cached = count(metrics.get("cached_tokens"))
-    extra = metrics.get("extra") if isinstance(metrics.get("extra"), dict) else {}
-    written = count(extra.get("cache_creation_input_tokens"))
+    written = count(object_in(metrics, "extra").get("cache_creation_input_tokens"))
     return Usage(input=max(count(metrics["prompt_tokens"]) - cached - written, 0),
                  output=count(metrics.get("completion_tokens")), cache_read=cached, cache_write=written,
                  cost=cost_of(metrics.get("cost_usd")))

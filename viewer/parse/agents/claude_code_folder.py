@@ -17,9 +17,10 @@ import json
 import re
 from typing import Any
 
-from viewer.bundles import Bundle, Member, is_bundle, read_bundle
+from viewer.bundles import Bundle, Member, read_bundle
 from viewer.model import Diagnostic, Thread, Transcript, make_diagnostic
 from viewer.parse.agents.claude_code import parse_claude_code
+from viewer.parse.agents.records import text_of
 from viewer.parse.bundles import TITLE_CHARS, blanked, finished, rehomed, titled
 from viewer.parse.bundles.threads import THREAD_HEADERS
 from viewer.parse.options import ParseOptions
@@ -34,9 +35,9 @@ _SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
 def parse_claude_code_files(text: str, options: ParseOptions) -> Transcript:
     """A Claude Code session file, or a bundle of a session's (or a project's) files."""
-    if not is_bundle(text):
-        return parse_claude_code(text, options)
     bundle = read_bundle(text)
+    if bundle is None:  # no bundle: one session file
+        return parse_claude_code(text, options)
     groups = _sessions(text, bundle)
     metas = {found[1]: member for member in bundle.members if member.readable
              and (found := SUBAGENT_META.search(member.path))}
@@ -78,11 +79,13 @@ def _with_metas(session: Transcript, text: str, metas: dict[str, Member]) -> Tra
     if not session.threads or not metas:
         return session
     calls = {message.call_id: message.index for message in session.messages if message.is_call and message.call_id}
-    first = {}
+    first: dict[str, int] = {}
     for message in session.messages:
         if message.thread is not None:
             first.setdefault(message.thread, message.index)
-    threads, found, problems = [], set(), []
+    threads: list[Thread] = []
+    found: set[int | None] = set()
+    problems: list[Diagnostic] = []
     kept: dict[str, dict[str, Any]] = {}
     for thread in session.threads:
         member = metas.get(thread.id)
@@ -90,7 +93,8 @@ def _with_metas(session: Transcript, text: str, metas: dict[str, Member]) -> Tra
         rest = {key: value for key, value in meta.items() if key not in META_READ}
         if rest:  # what the meta file says beside the title and the call (how deep the sub-agent was spawned)
             kept[thread.id] = {"meta": rest}
-        call = calls.get(meta.get("toolUseId")) if isinstance(meta.get("toolUseId"), str) else None
+        tool_use = meta.get("toolUseId")
+        call = calls.get(tool_use) if isinstance(tool_use, str) else None
         if call is not None and thread.call is None:
             found.add(first.get(thread.id))
         threads.append(Thread(thread.id, call if call is not None else thread.call, _title(meta) or thread.title))
@@ -115,7 +119,7 @@ def _meta(text: str, member: Member, problems: list[Diagnostic]) -> dict[str, An
 
 def _title(meta: dict[str, Any]) -> str | None:
     """A thread's task as Claude Code shows it: its description, after its agent's type."""
-    description = meta.get("description") if isinstance(meta.get("description"), str) else ""
-    kind = meta.get("agentType") if isinstance(meta.get("agentType"), str) else ""
+    description = text_of(meta.get("description")) or ""
+    kind = text_of(meta.get("agentType")) or ""
     title = f"{kind}: {description}" if kind and description else description or kind
     return " ".join(title.split())[:TITLE_CHARS] or None

@@ -128,7 +128,8 @@ class _Rollout:
         source, found = self.session.read(line, "payload", lambda source: _item_pieces(source, self.session))
         if kind == "reasoning":
             self._reasoning_events(found)
-            turn = self.response if assistant_side else turn  # the events may have begun the response
+            if assistant_side and self.response is not None:
+                turn = self.response  # the events may have begun the response
         first = len(self.session.messages)
         self._add(line, found, source.problems, turn)
         self.session.keep_unread(source, turn)

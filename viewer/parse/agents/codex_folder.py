@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from viewer.bundles import Member, is_bundle, read_bundle
+from viewer.bundles import Member, read_bundle
 from viewer.model import Transcript
 from viewer.parse.agents.codex import parse_codex
 from viewer.parse.bundles import blanked, finished, rehomed, titled
@@ -21,9 +21,9 @@ from viewer.parse.options import ParseOptions
 
 def parse_codex_files(text: str, options: ParseOptions) -> Transcript:
     """A Codex rollout or `codex exec --json` stream, or a bundle of rollouts."""
-    if not is_bundle(text):
-        return parse_codex(text, options)
     bundle = read_bundle(text)
+    if bundle is None:  # no bundle: one rollout or stream
+        return parse_codex(text, options)
     rollouts = bundle.matching(r"\.jsonl$")
     read: dict[str, tuple[Transcript, dict[str, Any]]] = {}
     order: list[str] = []

@@ -36,6 +36,7 @@ from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
 from viewer.parse.options import ParseOptions
 
@@ -351,8 +352,7 @@ class _Reader:
         total, responses, models = Usage(), 0, []
         for model, figures in (metrics.items() if isinstance(metrics, dict) else ()):
             figures = figures if isinstance(figures, dict) else {}
-            usage = figures.get("usage") if isinstance(figures.get("usage"), dict) else {}
-            requests = figures.get("requests") if isinstance(figures.get("requests"), dict) else {}
+            usage, requests = object_in(figures, "usage"), object_in(figures, "requests")
             total += Usage(input=count(usage.get("inputTokens")), output=count(usage.get("outputTokens")),
                            cache_read=count(usage.get("cacheReadTokens")),
                            cache_write=count(usage.get("cacheWriteTokens")))

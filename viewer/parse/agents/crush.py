@@ -27,16 +27,18 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle, read_bundle
+from viewer.bundles import read_bundle
 from viewer.model import Diagnostic, Meta, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING
-from viewer.parse.agents.records import rest_details
+from viewer.parse.agents.pieces import shown
+from viewer.parse.agents.records import rest_details, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
                                         table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
@@ -56,9 +58,9 @@ details."""
 
 def parse_crush(text: str, options: ParseOptions) -> Transcript:
     """Read a Crush store. Never raises on user input."""
-    if not is_bundle(text):
-        return not_a_database("crush", text, "A Crush store is a SQLite database (crush.db)")
     bundle = read_bundle(text)
+    if bundle is None:
+        return not_a_database("crush", text, "A Crush store is a SQLite database (crush.db)")
     problems: list[Diagnostic] = []
     sessions_member, messages_member = table(bundle, "sessions"), table(bundle, "messages")
     sessions = {line.get("id"): line for line in rows(text, sessions_member, problems)
@@ -160,7 +162,7 @@ def _pieces(line: Line, builder: Session) -> list[Draft]:
 
 def _part(part: Any, role: str, summary: bool, span, builder: Session) -> list[Draft]:
     kind = part.get("type") if isinstance(part, dict) else None
-    data = part.get("data") if isinstance(part, dict) and isinstance(part.get("data"), dict) else {}
+    data = object_in(part, "data") if isinstance(part, dict) else {}
     if kind == "text" and isinstance(data.get("text"), str):
         if summary:  # what the model read as the user's message after a compaction
             return [Draft(dict(role="user", name="summary", channel="final", content=data["text"], end="end",
@@ -168,7 +170,7 @@ def _part(part: Any, role: str, summary: bool, span, builder: Session) -> list[D
         return [Draft(dict(role=role if role != "tool" else "unknown", channel="final", content=data["text"],
                            end="end"), None)]
     if kind == "reasoning":
-        piece = drafts.analysis(role, data.get("thinking") if isinstance(data.get("thinking"), str) else "", None)
+        piece = drafts.analysis(role, text_of(data.get("thinking")) or "", None)
         for key in ("signature", "thought_signature", "responses_data"):
             if data.get(key):
                 piece.problems.append(drafts.opaque_problem("reasoning", data[key], key, span))
@@ -192,7 +194,7 @@ def _part(part: Any, role: str, summary: bool, span, builder: Session) -> list[D
 
 def _result(data: dict, span, builder: Session) -> Draft:
     call_id = data.get("tool_call_id") if isinstance(data.get("tool_call_id"), str) else None
-    content = data.get("content") if isinstance(data.get("content"), str) else shown_json(data.get("content"))
+    content = shown(data.get("content"))
     reply = drafts.reply(builder.tool_named(call_id) or (f"functions.{data['name']}" if isinstance(
         data.get("name"), str) else None), content, None, call_id)
     metadata = decoded(data.get("metadata")) if data.get("metadata") else None

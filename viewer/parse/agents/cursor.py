@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle, read_bundle
+from viewer.bundles import read_bundle
 from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING, usage_totals
@@ -37,6 +37,7 @@ from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, call_with_id, decoded, iso_time, not_a_database, rows, table
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft
 from viewer.parse.options import ParseOptions
 
@@ -70,9 +71,9 @@ _CONTEXT_ROW = claims("key", "value")
 
 def parse_cursor(text: str, options: ParseOptions) -> Transcript:
     """Read Cursor's state.vscdb. Never raises on user input."""
-    if not is_bundle(text):
-        return not_a_database("cursor", text, "Cursor keeps its chats in a SQLite database (state.vscdb)")
     bundle = read_bundle(text)
+    if bundle is None:
+        return not_a_database("cursor", text, "Cursor keeps its chats in a SQLite database (state.vscdb)")
     problems: list[Diagnostic] = []
     member = table(bundle, "cursorDiskKV")
     by_key = {line.get("key"): line for line in rows(text, member, problems) if isinstance(line.get("key"), str)}
@@ -147,8 +148,7 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
         meta = Meta(timestamp=iso_time(bubble.get("createdAt")), usage=usages.get(message.index),
                     model=model if message.role == "assistant" else None, details=noted.get(message.index))
         messages.append(message if meta == NOTHING else replace_fields(message, meta=meta))
-    workspace = value.get("workspaceIdentifier") if isinstance(value.get("workspaceIdentifier"), dict) else {}
-    uri = workspace.get("uri") if isinstance(workspace.get("uri"), dict) else {}
+    uri = object_in(object_in(value, "workspaceIdentifier"), "uri")
     header = {"producer": "cursor", "session_id": id, "cwd": uri.get("fsPath"),
               "created": iso_time(value.get("createdAt")), **usage_totals(usages.values(), [model] if model else []),
               "composer": rest_details(value, COMPOSER_FACTS, claims(*COMPOSER_READ))}

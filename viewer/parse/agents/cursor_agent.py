@@ -99,6 +99,7 @@ def _turn_ended(session: Session, line: Line, quiet: list[tuple[int, int]]) -> N
 
 def _message_pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:
     message = member_object(source, "message")
+    assert message is not None  # a message line is read only when its message is an object
     texts = _user_texts if role == "user" else _answer
     found = anthropic_blocks(message, "content", role, session, texts)
     source.problems.extend(message.problems)

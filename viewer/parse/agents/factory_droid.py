@@ -198,6 +198,7 @@ class _Reader:
 
 def _pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:
     message = member_object(source, "message")
+    assert message is not None  # a message line is read only when its message is an object
     found = anthropic_blocks(message, "content", role, session, _user_texts if role == "user" else _answer)
     source.problems.extend(message.problems)
     return found

@@ -499,7 +499,7 @@ def _classified(piece: Draft) -> list[Draft]:
 def _checkpointed(value: dict[str, Any]) -> Draft:
     """A message of a checkpoint: the model's context after a compression, hidden, one message a record."""
     kind = value.get("type")
-    role = {"user": "user", "gemini": "assistant"}.get(kind, "system")
+    role = {"user": "user", "gemini": "assistant"}.get(kind, "system") if isinstance(kind, str) else "system"
     content = value.get("content")
     text = content if isinstance(content, str) else flat_text(content) if isinstance(content, list) else ""
     return Draft(dict(role=role, name="checkpoint", channel="final", content=text, end="end", intent="context"),

@@ -25,12 +25,13 @@ no row is named as not read. A column no table here names is kept in the header'
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle, read_bundle
-from viewer.model import Diagnostic, Meta, Transcript, Usage
+from viewer.bundles import read_bundle
+from viewer.model import Diagnostic, Meta, Span, Transcript, Usage
 from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.records import rest_details
@@ -39,6 +40,7 @@ from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_sp
                                         table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
@@ -68,9 +70,9 @@ METADATA_READ = claims("metadata_json.userVisible", "metadata_json.agentVisible"
 
 def parse_goose(text: str, options: ParseOptions) -> Transcript:
     """Read a Goose session store. Never raises on user input."""
-    if not is_bundle(text):
-        return not_a_database("goose", text, "A Goose store is a SQLite database (sessions.db)")
     bundle = read_bundle(text)
+    if bundle is None:
+        return not_a_database("goose", text, "A Goose store is a SQLite database (sessions.db)")
     problems: list[Diagnostic] = []
     sessions_member, messages_member = table(bundle, "sessions"), table(bundle, "messages")
     sessions = {line.get("id"): line for line in rows(text, sessions_member, problems)
@@ -92,7 +94,7 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
     for id, session in sessions.items():
         delegation = decoded(session.get("parent_delegation"))
         delegated = delegation.get("parent_delegate_message_id") if isinstance(delegation, dict) else None
-        started_by[id] = requests.get(delegated)
+        started_by[id] = requests.get(delegated) if isinstance(delegated, str) else None  # requests' keys are ids
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("name") if isinstance(session.get("name"), str) and session.get("name") else None
         read.add(id, _session(text, session, _ordered(by_session.get(id, [])), ledger.get(id)), parent, title)
@@ -192,11 +194,12 @@ def _item(item: Any, role: str, injected: bool, span, builder: Session) -> list[
     return [drafts.unclassified(role, kind, item, span, "W-JSON-UNKNOWN-PART", what)]
 
 
-def _request(item: dict, span) -> Draft:
-    call = item.get("toolCall") if isinstance(item.get("toolCall"), dict) else {}
-    value = call.get("value") if isinstance(call.get("value"), dict) else {}
-    name = value.get("name") if isinstance(value.get("name"), str) else "tool"
-    piece = drafts.call(tool_address(name), shown_json(value.get("arguments", {})), None,
+def _request(item: dict, span: Span) -> Draft:
+    call = object_in(item, "toolCall")
+    value = object_in(call, "value")
+    name = value.get("name")
+    piece = drafts.call(tool_address(name if isinstance(name, str) else "tool"),
+                        shown_json(value.get("arguments", {})), None,
                         item.get("id") if isinstance(item.get("id"), str) else None)
     if call.get("status") == "error":
         piece.problems.append(Pending("W-TOOL-ERROR", f"Goose could not read this tool call: "
@@ -210,9 +213,9 @@ def tool_address(name: str) -> str:
     return f"{extension}.{tool}" if extension and tool else f"functions.{name}"
 
 
-def _response(item: dict, span, builder: Session) -> Draft:
+def _response(item: dict, span: Span, builder: Session) -> Draft:
     call_id = item.get("id") if isinstance(item.get("id"), str) else None
-    result = item.get("toolResult") if isinstance(item.get("toolResult"), dict) else {}
+    result = object_in(item, "toolResult")
     value = result.get("value")
     failed = result.get("status") == "error" or isinstance(value, dict) and value.get("isError") is True
     shown_to_user: list[Any] = []
@@ -221,7 +224,8 @@ def _response(item: dict, span, builder: Session) -> Draft:
         shown_to_user = [part for part in value["content"] if isinstance(part, dict)
                          and isinstance(part.get("text"), str) and part["text"] not in text]
     else:
-        text = result.get("error") if isinstance(result.get("error"), str) else shown_json(value)
+        error = result.get("error")
+        text = error if isinstance(error, str) else shown_json(value)
     piece = drafts.reply(builder.tool_named(call_id), text, None, call_id)
     if shown_to_user:  # what the tool showed the user alone (an MCP result's `audience: ["user"]`)
         piece.fields["details"] = {"content": shown_to_user}
@@ -232,22 +236,23 @@ def _response(item: dict, span, builder: Session) -> Draft:
 
 def _for_the_model(content: list) -> str:
     """An MCP result's text for the assistant (what the model read), else all of it."""
-    texts = [(part.get("text"), (part.get("annotations") or {}).get("audience"))
+    texts = [(part["text"], (part.get("annotations") or {}).get("audience"))
              for part in content if isinstance(part, dict) and isinstance(part.get("text"), str)]
     model = [text for text, audience in texts if not isinstance(audience, list) or "assistant" in audience]
     return "\n".join(model or [text for text, _ in texts])
 
 
-def _requests(lines) -> dict[str, str]:
+def _requests(lines: Iterable[Line]) -> dict[str, str]:
     """Each message's last tool call id, by the message's `message_id`: a sub-agent's delegation names the
     message whose call started it."""
-    found = {}
+    found: dict[str, str] = {}
     for line in lines:
         content = decoded(line.get("content_json"))
-        ids = [item.get("id") for item in content if isinstance(item, dict) and item.get("type") == "toolRequest"
+        ids = [item["id"] for item in content if isinstance(item, dict) and item.get("type") == "toolRequest"
                and isinstance(item.get("id"), str)] if isinstance(content, list) else []
-        if ids and isinstance(line.get("message_id"), str):
-            found[line.get("message_id")] = ids[-1]
+        message_id = line.get("message_id")
+        if ids and isinstance(message_id, str):
+            found[message_id] = ids[-1]
     return found
 
 

@@ -32,11 +32,12 @@ from viewer.model.collector import collector_paused
 from viewer.parse.agents.kimi_code import kimi_usage
 from viewer.parse.agents.lines import Claims, Line, claims, read_lines
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
-from viewer.parse.agents.records import rest_details
+from viewer.parse.agents.records import rest_details, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
@@ -206,7 +207,8 @@ class _Wire:
 
     def _sub_agent(self, line: Line, payload: dict[str, Any]) -> None:
         """A sub-agent's event: read as its own agent's, in its thread, started by the parent's call."""
-        name = payload.get("agent_id") if isinstance(payload.get("agent_id"), str) else "sub-agent"
+        agent_id = payload.get("agent_id")
+        name = agent_id if isinstance(agent_id, str) else "sub-agent"
         call = payload.get("parent_tool_call_id") or payload.get("task_tool_call_id")
         if name not in self.threads:
             kind = payload.get("subagent_type")
@@ -228,7 +230,8 @@ class _Wire:
         self._event(line, kind, inner, agent, depth=1)
 
     def _call(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
-        function = payload.get("function") if isinstance(payload.get("function"), dict) else payload
+        written = payload.get("function")
+        function = written if isinstance(written, dict) else payload  # a call written flat is its own function
         name = function.get("name")
         recipient = qualified_tool_name(name) if isinstance(name, str) and name else None
         call_id = payload.get("id") if isinstance(payload.get("id"), str) else None
@@ -251,7 +254,7 @@ class _Wire:
 
     def _result(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
         call_id = payload.get("tool_call_id") if isinstance(payload.get("tool_call_id"), str) else None
-        value = payload.get("return_value") if isinstance(payload.get("return_value"), dict) else {}
+        value = object_in(payload, "return_value")
         output = flat_text(_parts(value.get("output")))
         note = value.get("message")
         if isinstance(note, str) and note:
@@ -327,10 +330,9 @@ def _part(payload: dict[str, Any], span: tuple[int, int]) -> Draft:
     """A content part of the model's (on its line, `span`): text, reasoning (`encrypted` opaque), an image."""
     kind = payload.get("type")
     if kind == "text":
-        return _said("assistant", payload.get("text") if isinstance(payload.get("text"), str) else "")
+        return _said("assistant", text_of(payload.get("text")) or "")
     if kind == "think":
-        piece = drafts.analysis("assistant", payload.get("think") if isinstance(payload.get("think"), str) else "",
-                                None)
+        piece = drafts.analysis("assistant", text_of(payload.get("think")) or "", None)
         if payload.get("encrypted"):
             piece.problems.append(drafts.opaque_problem("reasoning", payload["encrypted"], "encrypted", span))
         return piece

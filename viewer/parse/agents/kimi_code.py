@@ -118,9 +118,9 @@ def kimi_usage(value: Any, other: str = "inputOther", read: str = "inputCacheRea
     """A step's usage: the input that was not cached, the output, and the cache read and written."""
     if not isinstance(value, dict):
         return None
-    counts = [value.get(key) for key in (other, "output", read, creation)]
+    written = [value.get(key) for key in (other, "output", read, creation)]
     counts = [count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
-              for count in counts]
+              for count in written]
     return Usage(input=counts[0], output=counts[1], cache_read=counts[2], cache_write=counts[3])
 
 
@@ -246,7 +246,7 @@ class _Wire:
 
     def _step_end(self, line: Line, event: dict[str, Any]) -> None:
         uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else self.last_step
-        said = [index for index in self.step_messages.get(uuid, ()) if self.session.messages[index].role == "assistant"]
+        said = [index for index in self._messages_of(uuid) if self.session.messages[index].role == "assistant"]
         usage = kimi_usage(event.get("usage"))
         reason = event.get("finishReason")
         if said:
@@ -274,9 +274,13 @@ class _Wire:
     def _model_of_step(self, model: Any) -> None:
         if not isinstance(model, str) or not model:
             return
-        for index in self.step_messages.get(self.last_step, ()):
+        for index in self._messages_of(self.last_step):
             if self.session.messages[index].role == "assistant":
                 self.models[index] = model
+
+    def _messages_of(self, step: str | None) -> list[int]:
+        """The messages of a step; none when no step is known."""
+        return self.step_messages.get(step, []) if step is not None else []
 
     def _compaction(self, line: Line) -> None:
         summary = line.get("summary")
@@ -365,7 +369,8 @@ def _assistant_message(source: JsonObject, session: Session) -> list[Draft]:
     calls = source.get("toolCalls")
     for call in calls if isinstance(calls, list) else []:
         if isinstance(call, dict):
-            function = call.get("function") if isinstance(call.get("function"), dict) else call
+            written = call.get("function")
+            function = written if isinstance(written, dict) else call  # a call written flat is its own function
             found.append(_call(call.get("id"), function.get("name"), function.get("arguments"), source.span_of(
                 "toolCalls"), session))
     return found or [_said("assistant", "", source.span)]

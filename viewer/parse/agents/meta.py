@@ -13,6 +13,7 @@ from typing import Any
 
 from viewer.model import Message, Meta, Usage
 from viewer.parse.agents.lines import Line
+from viewer.parse.json.fields import object_in
 
 USAGE_KEYS = {"input": "input_tokens", "output": "output_tokens", "cache_read": "cache_read_input_tokens",
               "cache_write": "cache_creation_input_tokens"}
@@ -38,7 +39,7 @@ def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[lis
         timestamp = _text(value.get("timestamp"))
         response = _response(line)
         said = value.get("type") == "assistant"
-        body = value.get("message") if said and isinstance(value.get("message"), dict) else {}
+        body = object_in(value, "message") if said else {}
         last_of_line = index + 1 == len(lines) or lines[index + 1] is not line
         usage = None
         if said and (response is not None and last_of_response[response] == index or response is None
@@ -91,9 +92,13 @@ def openai_usage(figures: Any) -> Usage | None:
     counted inside `input_tokens` there, apart in the model."""
     if not isinstance(figures, dict) or not isinstance(figures.get("input_tokens"), int):
         return None
-    cached = figures.get("cached_input_tokens") if isinstance(figures.get("cached_input_tokens"), int) else 0
-    output = figures.get("output_tokens") if isinstance(figures.get("output_tokens"), int) else 0
+    cached, output = _number(figures.get("cached_input_tokens")), _number(figures.get("output_tokens"))
     return Usage(input=max(figures["input_tokens"] - cached, 0), output=output, cache_read=cached)
+
+
+def _number(value: Any) -> int:
+    """A count as written, or 0 when it is no whole number."""
+    return value if isinstance(value, int) else 0
 
 
 def usage_totals(usages: Iterable[Usage], models: Iterable[str] = ()) -> dict[str, Any]:

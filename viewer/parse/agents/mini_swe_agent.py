@@ -42,12 +42,13 @@ from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.pieces import (
     call, context, cost_of, epoch_time, failed, litellm_usage, reasoning, reply, said, shown)
 from viewer.parse.agents.pieces import submission as answer
-from viewer.parse.agents.records import by_reference
+from viewer.parse.agents.records import by_reference, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.strings import StringOffsets
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, JsonObject
 from viewer.parse.options import ParseOptions
 
@@ -126,7 +127,7 @@ class _Reader:
 
     def _message(self, line: Line, value: dict[str, Any]) -> None:
         role = value.get("role")
-        extra = value.get("extra") if isinstance(value.get("extra"), dict) else {}
+        extra = object_in(value, "extra")
         if role == "system":
             self._add(line, *self._read(line, lambda source: [context(
                 flat_text(source.get("content")), located(source, "content"), name="system_prompt", role="system")]))
@@ -165,7 +166,8 @@ class _Reader:
         content = flat_text(value.get("content"))
         if interruption in SHOWN_INTERRUPTIONS or content.startswith(("Interrupted by user:",
                                                                        "The user added a new task:")):
-            note = SHOWN_INTERRUPTIONS.get(interruption, "The user interrupted the agent here.")
+            interrupted = "The user interrupted the agent here."  # by a type the harness shows, or by its words
+            note = SHOWN_INTERRUPTIONS.get(interruption, interrupted) if isinstance(interruption, str) else interrupted
             problems = [Pending("W-SESSION-INTERRUPTED", note, line.span)] if note else []
             self._add(line, JsonObject(value, line.span), [said("user", content, None)], problems)
         elif isinstance(interruption, str):
@@ -217,13 +219,13 @@ class _Reader:
         called: dict[str, str] = {}
         done = []
         for message, line in zip(self.session.messages, self.session.lines):
-            extra = line.value.get("extra") if isinstance(line.value.get("extra"), dict) else {}
+            extra = object_in(line.value, "extra")
             timestamp = epoch_time(extra.get("timestamp"))
             if message.is_call and message.call_id and timestamp:
                 called.setdefault(message.call_id, timestamp)
             usage = None
             if last_of_line[id(line)] == message.index and ("cost" in extra or "response" in extra):
-                response = extra.get("response") if isinstance(extra.get("response"), dict) else {}
+                response = object_in(extra, "response")
                 usage = litellm_usage(response.get("usage"), cost=cost_of(extra.get("cost")))
                 if usage is None and cost_of(extra.get("cost")) is not None:
                     usage = Usage(cost=cost_of(extra.get("cost")))
@@ -257,7 +259,7 @@ class _Reader:
         usages = [message.meta.usage for message in messages if message.meta and message.meta.usage]
         model = self._model()
         totals = usage_totals(usages, [model] if model else [])
-        stats = self.info.get("model_stats") if isinstance(self.info.get("model_stats"), dict) else {}
+        stats = object_in(self.info, "model_stats")
         cost = cost_of(stats.get("instance_cost"))
         if cost is not None:
             totals.setdefault("usage", Usage().to_json())
@@ -281,7 +283,7 @@ def _assistant(source: JsonObject, text: str, action_id: str) -> list[Draft]:
             found.append(said("assistant", content_text, located(source, "content")))
         for at, tool_call in enumerate(tool_calls):
             tool_call = tool_call if isinstance(tool_call, dict) else {}
-            function = tool_call.get("function") if isinstance(tool_call.get("function"), dict) else {}
+            function = object_in(tool_call, "function")
             call_id = tool_call.get("id") if isinstance(tool_call.get("id"), str) else None
             found.append(call(function.get("name"), function.get("arguments"), located(source, "tool_calls", at),
                               call_id))
@@ -337,10 +339,10 @@ def command_blocks(text: str) -> list[Block]:
 
 def _exit(source: JsonObject) -> list[Draft]:
     """How the run ended: a submission is its answer; any other end is said, hidden."""
-    extra = source.get("extra") if isinstance(source.get("extra"), dict) else {}
+    extra = object_in(source.value, "extra")
     status = extra.get("exit_status") if isinstance(extra.get("exit_status"), str) else None
     content = flat_text(source.get("content"))
-    submission = extra.get("submission") if isinstance(extra.get("submission"), str) else ""
+    submission = text_of(extra.get("submission")) or ""
     if status == SUBMITTED and (submission or content).strip():
         return [answer(content or submission, located(source, "content"))]
     piece = said("system", content, None, name="exit")

@@ -32,16 +32,18 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle, read_bundle
-from viewer.model import Diagnostic, Meta, Span, Transcript, Usage, make_diagnostic
+from viewer.bundles import read_bundle
+from viewer.model import Diagnostic, Message, Meta, Span, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Claims, Line, claims, claims_by
 from viewer.parse.agents.meta import NOTHING, usage_totals
-from viewer.parse.agents.records import line_details, rest_details
+from viewer.parse.agents.pieces import shown
+from viewer.parse.agents.records import line_details, rest_details, text_of
 from viewer.parse.agents.opencode_forms import Store, database_store, export_store, storage_store, task_calls
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.stores import Sessions, iso_time, table
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, type_phrase
 from viewer.parse.options import ParseOptions
 
@@ -78,9 +80,9 @@ PART_FACTS = ("time", "mime", "source", "attempt", "prompt", "agent", "model", "
 """What a part says beside that (claimed with the common paths above): its first message's details."""
 def parse_opencode(text: str, options: ParseOptions) -> Transcript:
     """Read an OpenCode export, storage folder or database. Never raises on user input."""
-    if not is_bundle(text):
-        return _export(text)
     bundle = read_bundle(text)
+    if bundle is None:  # no bundle: an export
+        return _export(text)
     store = database_store(text, bundle) if table(bundle, "part") is not None else storage_store(text, bundle)
     sessions = _read(text, store)
     understood = [member for member in bundle.members if member.path.endswith("#sqlite_schema")]
@@ -174,16 +176,7 @@ def _session(text: str, info: Line, store: Store) -> Transcript:
             usages[len(builder.messages) - 1] = usage
         if isinstance(message.get("modelID"), str):
             models.append(message.get("modelID"))
-    metas = []
-    for message, line in zip(builder.messages, builder.lines):
-        owner = line.value.get("_message", line.value)
-        time = owner.get("time") if isinstance(owner.get("time"), dict) else {}
-        tool = line_details(line, ("state",), TOOL_DETAILS) if message.is_reply else None
-        said = {**noted.get(message.index, {}), **(tool or {})} or None
-        meta = Meta(timestamp=iso_time(time.get("created")), usage=usages.get(message.index),
-                    model=owner.get("modelID") if message.role == "assistant" else None,
-                    stop_reason=owner.get("finish") if usages.get(message.index) else None, details=said)
-        metas.append(message if meta == NOTHING else replace_fields(message, meta=meta))
+    metas = _with_metas(builder, usages, noted)
     time = info.get("time") if isinstance(info.get("time"), dict) else {}
     project = info.get("projectID") or info.get("project_id")
     header = {"producer": "opencode", "session_id": info.get("id"), "cwd": info.get("directory"),
@@ -197,6 +190,21 @@ def _session(text: str, info: Line, store: Store) -> Transcript:
                       frame=builder.frame(quiet, builder.diagnostics))
 
 
+def _with_metas(builder: Session, usages: dict[int, Usage], noted: dict[int, dict[str, Any]]) -> list[Message]:
+    """The session's messages with what their message object (a part's owner) recorded about each."""
+    found = []
+    for message, line in zip(builder.messages, builder.lines):
+        owner = line.value.get("_message", line.value)
+        time = owner.get("time") if isinstance(owner.get("time"), dict) else {}
+        tool = line_details(line, ("state",), TOOL_DETAILS) if message.is_reply else None
+        said = {**noted.get(message.index, {}), **(tool or {})} or None
+        meta = Meta(timestamp=iso_time(time.get("created")), usage=usages.get(message.index),
+                    model=owner.get("modelID") if message.role == "assistant" else None,
+                    stop_reason=owner.get("finish") if usages.get(message.index) else None, details=said)
+        found.append(message if meta == NOTHING else replace_fields(message, meta=meta))
+    return found
+
+
 def _account(builder: Session, line: Line, claimed: Claims, where: str, number: int) -> None:
     """The accounting rule for one object, numbered by its kind within the session (an export's objects and a
     folder's files have no line numbers of their own)."""
@@ -207,7 +215,7 @@ def _account(builder: Session, line: Line, claimed: Claims, where: str, number: 
 def _message_pieces(message: Line, parts: list[Line], builder: Session) -> Iterator[tuple[Line, list[Draft]]]:
     """Each line of a message (its own object, then its parts) with the messages it gives."""
     value = message.value
-    role = value.get("role") if value.get("role") in ("user", "assistant") else "unknown"
+    role = value["role"] if value.get("role") in ("user", "assistant") else "unknown"
     said = []
     if isinstance(value.get("system"), str) and value["system"]:
         said.append(Draft(dict(role="system", name="system", channel="final", content=value["system"], end="end"),
@@ -223,7 +231,7 @@ def _message_pieces(message: Line, parts: list[Line], builder: Session) -> Itera
 
 def _error(error: dict, span: Span) -> Draft:
     name = error.get("name") if isinstance(error.get("name"), str) else "error"
-    data = error.get("data") if isinstance(error.get("data"), dict) else {}
+    data = object_in(error, "data")
     said = data.get("message") if isinstance(data.get("message"), str) else shown_json(data)
     piece = Draft(dict(role="system", name="error", channel="final", content=f"{name}: {said}", end="end"), None)
     if name == "MessageAbortedError":
@@ -241,7 +249,7 @@ def _part(line: Line, role: str, summary: bool, builder: Session) -> list[Draft]
         return [Draft(dict(role=role, channel="final", content=part["text"], end="end",
                            intent="context" if injected else None), None)]
     if kind == "reasoning":
-        piece = drafts.analysis(role, part.get("text") if isinstance(part.get("text"), str) else "", None)
+        piece = drafts.analysis(role, text_of(part.get("text")) or "", None)
         if part.get("metadata"):
             piece.problems.append(drafts.opaque_problem("reasoning", part["metadata"], "metadata", line.span))
         return [piece]
@@ -277,7 +285,7 @@ metadata (an edit's diff, a sub-agent's session)."""
 def _tool(part: dict, span: Span, builder: Session) -> list[Draft]:
     name = part.get("tool") if isinstance(part.get("tool"), str) else "tool"
     call_id = part.get("callID") if isinstance(part.get("callID"), str) else None
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    state = object_in(part, "state")
     address = f"functions.{name}"
     found = [drafts.call(address, shown_json(state.get("input", {})), None, call_id)]
     status = state.get("status")
@@ -285,9 +293,9 @@ def _tool(part: dict, span: Span, builder: Session) -> list[Draft]:
         output = state.get("output")
         found.append(drafts.reply(address, output if isinstance(output, str) else shown_json(output), None, call_id))
     elif status == "error":
-        error = state.get("error") if isinstance(state.get("error"), str) else shown_json(state.get("error"))
+        error = shown(state.get("error"))
         reply = drafts.reply(address, error, None, call_id)
-        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        metadata = object_in(state, "metadata")
         reply.problems.append(Pending("W-SESSION-INTERRUPTED" if metadata.get("interrupted") else "W-TOOL-ERROR",
                                       f"The tool {name} " + ("was interrupted." if metadata.get("interrupted")
                                                              else f"reported an error: {error[:200]}"), span))
@@ -299,7 +307,7 @@ def _usage(message: dict) -> Usage | None:
     tokens = message.get("tokens")
     if message.get("role") != "assistant" or not isinstance(tokens, dict):
         return None
-    cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+    cache = object_in(tokens, "cache")
 
     def count(value: Any) -> int:
         return value if isinstance(value, int) and not isinstance(value, bool) else 0

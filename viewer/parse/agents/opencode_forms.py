@@ -2,12 +2,15 @@
 storage folder's files and the database's rows, each object with the line (a value, a file, a row) it stands in."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from viewer.bundles import Bundle, Member
-from viewer.model import Diagnostic, make_diagnostic
+from viewer.model import Diagnostic, Transcript, make_diagnostic
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.stores import call_with_id, document, rows, table
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.positions import JsonError, read_value
 
 STORAGE = {"session": r"(?:^|/)session/[^/]+/ses_[^/]+\.json$", "message": r"(?:^|/)message/ses_[^/]+/[^/]+\.json$",
@@ -20,10 +23,12 @@ class Store:
     """The objects of one form, each with the line (a row, a file, a value of the export) it stands in."""
 
     sessions: dict[str, Line] = field(default_factory=dict)
-    messages: dict[str, list[Line]] = field(default_factory=dict)
-    """By session id; each line's value the message object (with its ids)."""
-    parts: dict[str, list[Line]] = field(default_factory=dict)
-    """By message id; each line's value the part object."""
+    messages: dict[Any, list[Line]] = field(default_factory=dict)
+    """By session id as written (an object that names none, or names it by other than text, is under what it
+    says, which is no session's: the reader names it as not read); each line's value the message object (with
+    its ids)."""
+    parts: dict[Any, list[Line]] = field(default_factory=dict)
+    """By message id as written (as `messages`); each line's value the part object."""
     problems: list[Diagnostic] = field(default_factory=list)
     read: list[Member] = field(default_factory=list)
     projects: dict[str, dict] = field(default_factory=dict)
@@ -98,7 +103,8 @@ def database_store(text: str, bundle: Bundle) -> Store:
     store = Store()
     for name in ("session", "message", "part"):
         member = table(bundle, name)
-        store.read.append(member)
+        if member is not None:
+            store.read.append(member)
         for row in rows(text, member, store.problems):
             data = row.get("data") if name != "session" else row.value
             if not isinstance(data, dict):
@@ -118,17 +124,17 @@ def database_store(text: str, bundle: Bundle) -> Store:
     projects = table(bundle, "project")
     for row in rows(text, projects, store.problems):
         store.project(row.value)
-    store.read = [member for member in (*store.read, projects) if member is not None]
+    if projects is not None:
+        store.read.append(projects)
     return store
 
 
-def task_calls(store: Store):
+def task_calls(store: Store) -> Callable[[Transcript, str], int | None]:
     """The call that started each sub-agent's session: the `task` tool part whose state names the session."""
     started: dict[str, str] = {}
     for lines in store.parts.values():
         for line in lines:
-            state = line.get("state") if isinstance(line.get("state"), dict) else {}
-            metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+            metadata = object_in(object_in(line.value, "state"), "metadata")
             if isinstance(metadata.get("sessionId"), str) and isinstance(line.get("callID"), str):
                 started[metadata["sessionId"]] = line.get("callID")
     return lambda parent, child: call_with_id(parent, started.get(child))

@@ -38,7 +38,7 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.bundles import is_bundle
+from viewer.bundles import read_bundle
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.documents import located, read_events, read_located
@@ -53,6 +53,7 @@ from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
 from viewer.parse.json.tools import declared_tools
 from viewer.parse.options import ParseOptions
@@ -67,15 +68,14 @@ V0_STOPPED = {"paused": "The user paused the agent here.", "stopped": "The user 
               "rejected": "The agent rejected the task here."}
 MODEL_MESSAGE = ("tool_call_metadata", "model_response", "choices", 0, "message")
 """Where a V0 action keeps the model's message that made it."""
-V1_TOKENS = dict(cache_read=("cache_read_tokens",), cache_write=("cache_write_tokens",))
-"""The SDK's Metrics name the cache counts so."""
 
 
 def parse_openhands(text: str, options: ParseOptions) -> Transcript:
     """Read an OpenHands conversation's events, or conversation folders uploaded together (openhands_folder.py).
     Never raises on user input."""
-    if is_bundle(text):
-        return read_folders(text, _events_of)
+    bundle = read_bundle(text)
+    if bundle is not None:
+        return read_folders(text, bundle, _events_of)
     return _events_of(text)
 
 
@@ -161,7 +161,8 @@ class _Reader:
         elif len(self.session.messages) > first:
             self.details[first] = {**self.details.get(first, {}), **said}
         else:
-            tag = {key: line.value[key] for key in ("kind", "action", "observation") if key in line.value}
+            tag: dict[str, Any] = {key: line.value[key] for key in ("kind", "action", "observation")
+                                   if key in line.value}
             self.facts.setdefault("bookkeeping", []).append({"event": line.number, **tag, **said})
 
     def _unknown(self, line: Line, kind: Any) -> None:
@@ -229,7 +230,7 @@ class _Reader:
 
     def _action(self, line: Line) -> None:
         value = line.value
-        action = value.get("action") if isinstance(value.get("action"), dict) else {}
+        action = object_in(value, "action")
         finish = action.get("kind") == "FinishAction" or value.get("tool_name") == "finish"
         response = value.get("llm_response_id") if isinstance(value.get("llm_response_id"), str) else None
         source, found = self._read(line, lambda source: _action_v1(source, finish))
@@ -268,8 +269,8 @@ class _Reader:
 
     def _v0_action(self, line: Line, action: str) -> None:
         value = line.value
-        args = value.get("args") if isinstance(value.get("args"), dict) else {}
-        metadata = value.get("tool_call_metadata") if isinstance(value.get("tool_call_metadata"), dict) else {}
+        args = object_in(value, "args")
+        metadata = object_in(value, "tool_call_metadata")
         response = _response_id(metadata)
         if action == "system":
             for key, name in (("openhands_version", "version"), ("agent_class", "agent")):
@@ -323,7 +324,7 @@ class _Reader:
 
     def _v0_observation(self, line: Line, kind: str) -> None:
         value = line.value
-        extras = value.get("extras") if isinstance(value.get("extras"), dict) else {}
+        extras = object_in(value, "extras")
         if kind == "agent_state_changed":
             state = extras.get("agent_state")
             if state in V0_STOPPED:
@@ -358,8 +359,8 @@ class _Reader:
         """The messages with their time, model, usage (on a response's last message) and a reply's duration."""
         messages, lines = self.session.messages, self.session.lines
         last_of: dict[str, int] = {}
-        for index, response in self.response_of.items():
-            last_of[response] = max(index, last_of.get(response, -1))
+        for index, response_id in self.response_of.items():
+            last_of[response_id] = max(index, last_of.get(response_id, -1))
         state_model = _state_model(self.state)
         state_usage = _state_usages(self.state)
         called: dict[str, str] = {}
@@ -372,7 +373,7 @@ class _Reader:
             usage = None
             if response is not None and last_of[response] == message.index:
                 usage = self.usage_of.get(response) or state_usage.get(response)
-            model = (self.model_of.get(response) or state_model) if message.role == "assistant" else None
+            model = (self.model_of.get(response or "") or state_model) if message.role == "assistant" else None
             duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
             meta = Meta(timestamp=timestamp, model=model, usage=usage, response=response, duration_ms=duration,
                         details=self.details.get(message.index))
@@ -508,7 +509,7 @@ def _action_v0(source: JsonObject, action: str, first_of_response: bool) -> list
     call_id = metadata.get("tool_call_id") if isinstance(metadata.get("tool_call_id"), str) else None
     if call_id is None and isinstance(source.get("id"), int):
         call_id = f"event-{source.get('id')}"
-    arguments = _model_arguments(model, call_id)
+    arguments: str | dict[str, Any] | None = _model_arguments(model, call_id)
     if arguments is None:
         arguments = {key: item for key, item in args.items() if key != "thought"}
     tool = metadata.get("function_name") if isinstance(metadata.get("function_name"), str) else action
@@ -594,10 +595,15 @@ def _state_usages(state: dict[str, Any]) -> dict[str, Usage]:
     for metrics in _metrics(state):
         for usage in metrics.get("token_usages") or ():
             if isinstance(usage, dict) and isinstance(usage.get("response_id"), str) and usage["response_id"]:
-                counted = litellm_usage(usage, **V1_TOKENS)
+                counted = _v1_usage(usage)
                 if counted is not None:
                     found[usage["response_id"]] = counted
     return found
+
+
+def _v1_usage(figures: Any, cost: float | None = None) -> Usage | None:
+    """Usage as the SDK's Metrics record it: LiteLLM's counts, but the cache's under names of their own."""
+    return litellm_usage(figures, cache_read=("cache_read_tokens",), cache_write=("cache_write_tokens",), cost=cost)
 
 
 def _state_totals(state: dict[str, Any], responses: int) -> dict[str, Any]:
@@ -606,7 +612,7 @@ def _state_totals(state: dict[str, Any], responses: int) -> dict[str, Any]:
     seen = False
     for metrics in _metrics(state):
         accumulated = metrics.get("accumulated_token_usage")
-        usage = litellm_usage(accumulated, **V1_TOKENS, cost=cost_of(metrics.get("accumulated_cost")))
+        usage = _v1_usage(accumulated, cost_of(metrics.get("accumulated_cost")))
         if usage is not None:
             total, seen = total + usage, True
         if isinstance(metrics.get("model_name"), str):

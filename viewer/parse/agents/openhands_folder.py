@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from viewer.bundles import Member, read_bundle
-from viewer.model import Transcript
+from viewer.bundles import Bundle, Member
+from viewer.model import Span, Transcript
 from viewer.parse.bundles import blanked, finished, titled
 from viewer.parse.bundles.threads import Child, joined
 
@@ -25,10 +25,9 @@ DELEGATING = ("task", "delegate", "spawn_agent")
 """The tools that start a sub-agent."""
 
 
-def read_folders(text: str, read) -> Transcript:
-    """The conversations of a bundle text, each read by `read` (`(view, spans) -> Transcript`, the spans its
-    files' in the order they are read), sub-agents joined to their parents."""
-    bundle = read_bundle(text)
+def read_folders(text: str, bundle: Bundle, read: Callable[[str, list[Span]], Transcript]) -> Transcript:
+    """The conversations of a bundle text (read as `bundle`), each read by `read` (`(view, spans) -> Transcript`,
+    the spans its files' in the order they are read), sub-agents joined to their parents."""
     folders = _conversations(bundle.members)
     transcripts: dict[str, Transcript] = {}
     chosen: list[Member] = []
@@ -55,8 +54,8 @@ def _conversations(members: Iterable[Member]) -> dict[str, list[Member]]:
         if event is not None:
             folder = member.path[:event.start()]
             found.setdefault(folder, []).append(((int(event[1] or event[2]), member.path), member))
-        elif STATE_FILE.search(member.path):
-            folder = member.path[:STATE_FILE.search(member.path).start()]
+        elif (state := STATE_FILE.search(member.path)) is not None:
+            folder = member.path[:state.start()]
             found.setdefault(folder, []).append(((-1, member.path), member))
     return {folder: [member for _, member in sorted(items, key=lambda item: item[0])]
             for folder, items in sorted(found.items()) if any(EVENT_FILE.search(m.path) for _, m in items)}

@@ -164,8 +164,9 @@ class _Reader:
                                                             "skipped."))
             return
         role = body.get("role")
-        reader = {"user": _user, "assistant": _assistant, "toolResult": _tool_result, "bashExecution": _shell,
-                  "custom": _custom, "hookMessage": _custom}.get(role)
+        readers = {"user": _user, "assistant": _assistant, "toolResult": _tool_result, "bashExecution": _shell,
+                   "custom": _custom, "hookMessage": _custom}
+        reader = readers.get(role) if isinstance(role, str) else None  # a role that is no text names no reader
         if reader is None:
             what = f"A message whose role is {role!r}" if isinstance(role, str) else "A message with no role"
             self.session.shown_whole(line)
@@ -174,7 +175,8 @@ class _Reader:
         source, found = self.session.read(line, "message", lambda source: reader(source, self.session))
         problems = list(source.problems)
         if role == "assistant":
-            stop = STOPS.get(body.get("stopReason"))
+            reason = body.get("stopReason")
+            stop = STOPS.get(reason) if isinstance(reason, str) else None
             if stop is not None:
                 code, said = stop
                 error = body.get("errorMessage")
@@ -288,10 +290,10 @@ def _usage(value: Any) -> Usage | None:
     """A response's usage as pi records it: input without the cached tokens, and the cost it priced them at."""
     if not isinstance(value, dict):
         return None
-    counts = {name: value.get(key) for name, key in (("input", "input"), ("output", "output"),
-                                                      ("cache_read", "cacheRead"), ("cache_write", "cacheWrite"))}
+    written = {name: value.get(key) for name, key in (("input", "input"), ("output", "output"),
+                                                       ("cache_read", "cacheRead"), ("cache_write", "cacheWrite"))}
     counts = {name: count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
-              for name, count in counts.items()}
+              for name, count in written.items()}
     cost = value.get("cost")
     total = cost.get("total") if isinstance(cost, dict) else cost
     total = float(total) if isinstance(total, (int, float)) and not isinstance(total, bool) else None

@@ -33,6 +33,7 @@ from viewer.parse.agents.session import Session
 from viewer.parse.agents.tree import Tree
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
 from viewer.parse.options import ParseOptions
 
@@ -163,7 +164,7 @@ class _Reader:
         if not isinstance(value.get("message"), dict):
             return self._shapeless(line)
         injected = kind == "user" and value.get("provenance") not in USER_PROVENANCE
-        result = value.get("toolCallResult") if isinstance(value.get("toolCallResult"), dict) else {}
+        result = object_in(value, "toolCallResult")
         source, found = read_record(line.text, line, lambda source: _content(source, "user", self.session))
         for piece in found:
             fields = piece.fields
@@ -178,7 +179,7 @@ class _Reader:
     def _system(self, line: Line) -> None:
         value = line.value
         subtype = text_of(value.get("subtype")) or "system"
-        payload = value.get("systemPayload") if isinstance(value.get("systemPayload"), dict) else {}
+        payload = object_in(value, "systemPayload")
         if subtype == "custom_title" and text_of(payload.get("customTitle")):
             self.header["session_title"] = payload["customTitle"]
         if subtype == "agent_session_ready" and text_of(payload.get("callId")) and text_of(value.get("agentId")):

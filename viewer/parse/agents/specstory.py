@@ -174,16 +174,17 @@ class _Reader:
                 self._add([drafts.analysis("assistant", content, (opening.start(), close_end))], facts, sidechain,
                           self._agent_turn)
             else:
-                self._tool(opening, close, close_end, facts, sidechain)
+                self._tool(opening, close, close_end, facts, sidechain, self._agent_turn)
             position = close_end
 
-    def _tool(self, opening: re.Match[str], close: int, close_end: int, facts, sidechain: bool) -> None:
-        """A tool-use block: its call (the summary and the input shown), then its reply (the output)."""
+    def _tool(self, opening: re.Match[str], close: int, close_end: int, facts, sidechain: bool, turn: int) -> None:
+        """A tool-use block: its call (the summary and the input shown) in the agent's `turn`, then its reply (the
+        output)."""
         text = self.text
         attributes = dict(ATTRIBUTE.findall(opening[0]))
         summary = SUMMARY.search(text, opening.end(), close)
-        name = attributes.get("name") or (SUMMARY_NAME.search(summary[1])[1] if summary and
-                                          SUMMARY_NAME.search(summary[1]) else None)
+        named = SUMMARY_NAME.search(summary[1]) if summary else None
+        name = attributes.get("name") or (named[1] if named else None)
         self._tools += 1
         call_id = f"tool-{self._tools}"
         body_start = summary.end() if summary else opening.end()
@@ -194,7 +195,7 @@ class _Reader:
         if input_text:
             shown.append(input_text)
         the_call = call(name, "\n\n".join(shown), (opening.start(), call_end), call_id, json_arguments=False)
-        self._add([the_call], facts, sidechain, self._agent_turn)
+        self._add([the_call], facts, sidechain, turn)
         if name in STARTERS and not sidechain:
             self._starter = len(self.session.messages) - 1
             self._thread = None

@@ -132,7 +132,7 @@ class _Reader:
         listed = self.document.listed("trajectory")
         steps = [step.value.get("execution_time") if isinstance(step.value, dict) else None for step in listed]
         calls = [message for message in self.session.messages[first:] if message.is_call and message.call_id]
-        self._seconds.update(zip((message.call_id for message in calls), steps))
+        self._seconds.update({message.call_id: seconds for message, seconds in zip(calls, steps) if message.call_id})
         for message, step in zip(calls, listed):
             self._step_kept(message, step)
 
@@ -335,10 +335,10 @@ class _Reader:
         for message in self.session.messages:
             seconds = self._seconds.get(message.call_id or "") if message.is_reply else None
             timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0
+            duration = round(seconds * 1000) if timed and seconds is not None else None
             said = self.details.get(message.index)
             if timed or said:
-                message = replace_fields(message, meta=Meta(duration_ms=round(seconds * 1000) if timed else None,
-                                                            details=said))
+                message = replace_fields(message, meta=Meta(duration_ms=duration, details=said))
             if message.index in self.aside:
                 message = replace_fields(message, aside=True)
             done.append(message)

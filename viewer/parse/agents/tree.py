@@ -17,6 +17,7 @@ from typing import Any
 from viewer.model import Diagnostic, Message, make_diagnostic
 from viewer.model.branches import Fork
 from viewer.parse.agents.lines import Line
+from viewer.parse.json.fields import object_in
 
 
 class Tree:
@@ -85,7 +86,7 @@ class Tree:
         """Whether a line starts a branch, rather than hanging off its parent as a tool's result or as the next
         block of the parent's response."""
         value = self._lines[self._first[uuid]].value
-        body = value.get("message") if isinstance(value.get("message"), dict) else {}
+        body = object_in(value, "message")
         if value.get("type") == "user":
             content = body.get("content")
             return not (isinstance(content, list) and content

@@ -28,10 +28,11 @@ no table here names is kept in the header's `unread`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.model import Diagnostic, Meta, Span, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Claims, Line, claims, read_lines, unclaimed
 from viewer.parse.agents.meta import usage_totals
@@ -351,7 +352,7 @@ class _Reader:
             meta = self.metas.get(carrier) or Meta()
             self.metas[carrier] = Meta(timestamp=meta.timestamp, details={**(meta.details or {}), **said})
 
-    def _add(self, found: list[Draft], threads: list[str | None], problems: list[Pending] = ()) -> None:
+    def _add(self, found: list[Draft], threads: list[str | None], problems: Sequence[Pending] = ()) -> None:
         first = len(self.session.messages)
         if not found:
             self.session.diagnostics.extend(problem.at(None) for problem in problems)
@@ -408,7 +409,9 @@ def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft],
             call_id = text_of(part.get("toolCallId"))
             if call_id:
                 seen.add(call_id)
-            made = _call_and_reply(part, planned.get(call_id), results.get(call_id), session)
+            # the call the model planned and its result, by the part's call id (a part with none has neither)
+            known = (planned.get(call_id), results.get(call_id)) if call_id is not None else (None, None)
+            made = _call_and_reply(part, *known, session)
             found.extend(made)
             threads.extend([text_of(part.get("subAgentInvocationId"))] * len(made))
         elif kind == "warning":
@@ -520,19 +523,24 @@ def _reference_name(part: dict) -> str:
 
 
 def _call_and_reply(part: At | None, planned: At | None, result: At | None, session: Session) -> list[Draft]:
-    call_id = text_of(part.get("toolCallId")) if part is not None else text_of(planned.get("id"))
-    name = text_of(planned.get("name")) if planned is not None else None
-    name = name or (text_of(part.get("toolId")) if part is not None else None) or "(unnamed tool)"
-    recipient = qualified_tool_name(name)
+    """A tool call and its reply, from the part the chat drew for it, the call the model planned (its round's), or
+    both: the planned call's arguments, else what the part said of the call."""
+    drawn_name = text_of(part.get("toolId")) if part is not None else None
     if planned is not None:
+        call_id = text_of(part.get("toolCallId")) if part is not None else text_of(planned.get("id"))
+        recipient = qualified_tool_name(text_of(planned.get("name")) or drawn_name or "(unnamed tool)")
         arguments = planned.at("arguments")
         text = arguments.value if isinstance(arguments.value, str) else shown_json(arguments.value or {})
         call = drafts.call(recipient, text, arguments.span, call_id)
-    else:
+    elif part is not None:
+        call_id = text_of(part.get("toolCallId"))
+        recipient = qualified_tool_name(drawn_name or "(unnamed tool)")
         said = part.get("pastTenseMessage") or part.get("invocationMessage")
         shown = said.get("value") if isinstance(said, dict) else said
         call = drafts.call(recipient, shown if isinstance(shown, str) else "", part.span, call_id,
                            json_arguments=False)
+    else:
+        return []  # neither drawn nor planned: no call (the response reader always gives one of them)
     if part is not None:
         noted = _details(part, CALL_DETAILS)
         if noted:
@@ -549,22 +557,26 @@ def _reply(part: At | None, result: At | None, recipient: str, call_id: str | No
     details = part.get("resultDetails") if part is not None else None
     specific = part.get("toolSpecificData") if part is not None else None
     specific = specific if isinstance(specific, dict) else {}
+    span: Span
     if result is not None and result.value is not None:
         content = result.get("content") if isinstance(result.value, dict) else result.value
         items = content if isinstance(content, list) else [content]
-        text = "\n".join(item.get("value") if isinstance(item, dict) and isinstance(item.get("value"), str)
+        text = "\n".join(item["value"] if isinstance(item, dict) and isinstance(item.get("value"), str)
                          else flat_text(item) for item in items if item is not None)
-        piece = drafts.reply(recipient, text, result.span, call_id)
+        span = result.span
+    elif part is None:  # no result, and no part that shows one
+        return None
     elif isinstance(specific.get("terminalCommandOutput"), dict):
-        piece = drafts.reply(recipient, _text(specific["terminalCommandOutput"].get("text")), part.span, call_id)
+        text, span = _text(specific["terminalCommandOutput"].get("text")), part.span
     elif specific.get("kind") == "subagent" and specific.get("result") is not None:
-        piece = drafts.reply(recipient, _text(specific.get("result")), part.span, call_id)
+        text, span = _text(specific.get("result")), part.span
     elif isinstance(details, dict) and details.get("output") is not None:
-        piece = drafts.reply(recipient, flat_text(details.get("output")), part.span, call_id)
+        text, span = flat_text(details.get("output")), part.span
     else:
         return None
+    piece = drafts.reply(recipient, text, span, call_id)
     if isinstance(details, dict) and details.get("isError") is True:
-        piece.problems.append(Pending("W-TOOL-ERROR", f"The tool {recipient} reported an error.", piece.span))
+        piece.problems.append(Pending("W-TOOL-ERROR", f"The tool {recipient} reported an error.", span))
     return piece
 
 

@@ -47,6 +47,7 @@ from viewer.parse.json import drafts
 from viewer.parse.json.anthropic import BLOCKS, block_reader
 from viewer.parse.json.completions import details_pieces
 from viewer.parse.json.content_text import flat_text, part_text
+from viewer.parse.json.fields import object_in
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
 
@@ -244,7 +245,7 @@ def _usage(metrics: Any) -> Usage | None:
     cache; `cost` in US dollars."""
     if not isinstance(metrics, dict):
         return None
-    tokens = metrics.get("tokens") if isinstance(metrics.get("tokens"), dict) else {}
+    tokens = object_in(metrics, "tokens")
     prompt, completion, cached = (_count(tokens.get(key)) for key in ("prompt", "completion", "cached"))
     cost = metrics.get("cost")
     cost = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None
@@ -336,7 +337,8 @@ class _Response:
         name = block.get("name")
         shown = self._shown(name, block.get("input"), span)
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
-        if shown and not self.replies.answered(call_id, name, self.number):
+        # an argument is shown only for a tool named by text (SHOWN_ARGUMENTS)
+        if shown and isinstance(name, str) and not self.replies.answered(call_id, name, self.number):
             return _in_place_of_call(shown, name, block.get("input"))
         return [*shown, *BLOCKS["tool_use"](block, span, "assistant", self.session)]
 

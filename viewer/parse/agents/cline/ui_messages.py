@@ -38,6 +38,7 @@ from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
+from viewer.parse.json.fields import list_in
 from viewer.parse.json.media import placeholder
 from viewer.parse.json.source import Draft, type_phrase
 
@@ -169,7 +170,8 @@ class _Rows:
         usage = _usage(facts)
         if usage is not None:
             self.usage[line.number] = usage
-        cancelled = CANCELLED.get(facts.get("cancelReason"))
+        reason = facts.get("cancelReason")
+        cancelled = CANCELLED.get(reason) if isinstance(reason, str) else None
         if cancelled is not None:
             code, said = cancelled
             failure = facts.get("streamingFailedMessage")
@@ -277,8 +279,7 @@ def _shown(kind: str, text: str) -> str:
 
 def _with_attachments(text: str, row: dict[str, Any]) -> str:
     """The typed text with a placeholder for each attached image (a data URL, never shown) and file."""
-    images = row.get("images") if isinstance(row.get("images"), list) else []
-    files = row.get("files") if isinstance(row.get("files"), list) else []
+    images, files = list_in(row, "images"), list_in(row, "files")
     notes = [placeholder("image_url", {"image_url": {"url": image}}) for image in images if isinstance(image, str)]
     notes += [f"[file: {name}]" for name in files if isinstance(name, str)]
     return "\n\n".join([text, *notes]) if notes else text
@@ -293,10 +294,10 @@ def _json(text: str) -> Any:
 
 def _usage(facts: dict[str, Any]) -> Usage | None:
     """An `api_req_started` row's figures: `tokensIn` counts the input that was not read from the cache."""
-    counts = {name: facts.get(key) for name, key in (("input", "tokensIn"), ("output", "tokensOut"),
-                                                      ("cache_read", "cacheReads"), ("cache_write", "cacheWrites"))}
+    written = {name: facts.get(key) for name, key in (("input", "tokensIn"), ("output", "tokensOut"),
+                                                       ("cache_read", "cacheReads"), ("cache_write", "cacheWrites"))}
     counts = {name: value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-              for name, value in counts.items()}
+              for name, value in written.items()}
     cost = facts.get("cost")
     cost = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) else None
     if not any(counts.values()) and cost is None:
