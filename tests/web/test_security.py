@@ -158,7 +158,7 @@ def test_htmx_is_configured_safely_and_served_from_node_modules(client):
     config = json.loads(page.find("meta", attrs={"name": "htmx-config"})["content"])
     assert config["allowEval"] is False and config["allowScriptTags"] is False
     assert config["selfRequestsOnly"] is True and config["historyCacheSize"] == 0
-    assert config["includeIndicatorStyles"] is False
+    assert config["includeIndicatorStyles"] is False and "style" not in config["attributesToSettle"]
     with client.get(page.find("script", src=lambda src: "htmx" in src)["src"]) as script:
         assert script.status_code == 200 and b"htmx" in script.data[:2000]
 

@@ -47,6 +47,7 @@ pre.code.terminal { background: var(--surface-2); }
 .costs table { border-collapse: collapse; margin: .3rem 0; }
 .costs th, .costs td { text-align: right; padding: .1rem .6rem; border-bottom: 1px solid var(--border); }
 .costs th:first-child, .costs td:first-child { text-align: left; }
+.costs .table-scroll { max-width: 100%; overflow-x: auto; }
 .cost-unknown { color: var(--warning); }
 """
 

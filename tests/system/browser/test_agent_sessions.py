@@ -25,7 +25,7 @@ def test_a_claude_code_session_in_both_views(browser, server, artifacts):
     page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
     page.goto(url)
     expect(page.locator(".entry.msg").first).to_contain_text("Review the rates module for rounding bugs.")
-    expect(page.locator(".marker").first).to_contain_text("used Task")
+    expect(page.locator(".marker").first).to_contain_text("Task(Review rounding)")
     html = page.content()
     assert "Floats for money" not in html and "a9f4657" not in html and "Decimal with ROUND_HALF_UP." not in html
     page.screenshot(path=artifacts / "claude-code-default.png", full_page=True)

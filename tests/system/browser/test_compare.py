@@ -36,6 +36,7 @@ def test_compare_with_a_pasted_link_in_both_views(browser, server, artifacts, sc
     page = context.new_page()
     problems = watch_console(page)
     page.goto(first + "?view=debug")
+    page.click("details.tools-menu > summary")  # the toolbar's one menu holds the compare form
     page.fill("form.compare-form input[name=with]", second)
     page.screenshot(path=artifacts / f"compare-form-{scheme}.png")
     page.click("form.compare-form button[type=submit]")

@@ -53,7 +53,7 @@ def test_the_page_shows_each_appended_message_without_reloading(browser, server,
         assert_nothing_hidden(page)
     expect(region.locator("li.entry")).to_have_count(4, timeout=10_000)  # question, preamble, tool note, answer
     expect(page.locator("#totals [data-count=messages]")).to_have_text("8")  # the counts follow, in place
-    expect(page.locator("#policy-note")).to_contain_text("The policy hid 3 of 8 messages")
+    expect(page.locator("#policy-note")).to_contain_text("3 of 8 messages are not shown")
     expect(page.locator("#size")).to_have_text(f"{len(WEATHER.read_bytes()):,} bytes")
     page.screenshot(path=artifacts / "live-default-light.png", full_page=True)
     post(f"{server}/api/transcripts/{id}/finish?key={key}")

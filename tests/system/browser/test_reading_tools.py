@@ -222,11 +222,13 @@ def test_search_with_javascript_fills_the_panel_and_a_result_jumps(browser, serv
     expect(panel).to_be_hidden()
     expect(page.locator("nav.toolbar input[type=search]")).to_have_value("Answer 20")
     page.keyboard.press("Enter")
+    page.wait_for_load_state("networkidle")  # the searches sent while typing have all answered
     target = hit.get_attribute("data-jump")
     hit.click()
     expect(page.locator(f"#{target}")).to_be_focused()
     expect(page.locator(f"#{target}")).to_be_in_viewport()
-    expect(panel).to_be_hidden()  # out of the way of the message
+    expect(hit).to_be_hidden()  # the results fold out of the way of the message, to a strip that walks them
+    expect(panel.locator(".search-walk")).to_be_visible()
     assert page.url.endswith(f"#{target}") and page.evaluate("performance.getEntriesByType('navigation').length") == 1
     page.keyboard.press("j")  # and the keys go on from there
     assert focused_id(page) != target and focused_id(page).startswith("m-")
@@ -235,6 +237,7 @@ def test_search_with_javascript_fills_the_panel_and_a_result_jumps(browser, serv
     page.keyboard.press("Control+a")
     page.keyboard.type("Answer 77")
     page.keyboard.press("Enter")
+    page.wait_for_load_state("networkidle")
     hit = panel.locator(".search-hit-link").first
     target = hit.get_attribute("data-jump")
     expect(page.locator(f"#{target}")).to_have_count(0)
