@@ -334,13 +334,16 @@ def set_debug(client: FlaskClient, id: str, allowed: bool) -> None:
 # ---- what the default view answers -------------------------------------------------------------------------
 
 def hidden_words(client: FlaskClient, id: str) -> list[str]:
-    """The words of what the default view hides (as the uploader's debug JSON gives it) that no shown message
-    holds: the canaries' parts, and the words around them."""
+    """The words of what the default view hides (as the uploader's debug JSON gives it) that the default view
+    does not show anywhere (a shown message, or the one line an agent's screen showed for a call): the canaries'
+    parts, and the words around them. A word shown is no leak, and the search finds it by design."""
     hidden, shown = set(), set()
     for message in client.get(f"/t/{id}.json?view=debug").get_json()["messages"]:
         words = set(re.findall(r"[^\W_]+", str(message.get("content") or "").lower()))
         (shown if message["default_view"]["show_as"] in ("message", "preamble") else hidden).update(words)
-    return sorted(hidden - shown)
+    shown.update(re.findall(r"[^\W_]+", client.get(f"/t/{id}.json").get_data(as_text=True).lower()))
+    # The search matches a word by its beginning: a hidden word that begins a shown one is found by it.
+    return sorted(word for word in hidden - shown if not any(other.startswith(word) for other in shown))
 
 
 def searches(dialect: str, words: list[str]) -> list[str]:
