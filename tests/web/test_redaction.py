@@ -95,3 +95,18 @@ def test_an_archive_or_a_database_reaches_link_holders_as_its_text_never_its_byt
         assert shared.status_code == 200 and shared.data != raw
         assert shared.data.startswith(b'{"bundle": 1') and b"\x00" not in shared.data
         assert ".txt" in shared.headers["Content-Disposition"]
+
+
+def test_a_redaction_holds_under_the_new_link_after_the_old_one_is_revoked(client, stranger, owned):
+    id = owned(json.dumps(CONVERSATION).encode(), debug="allow")
+    csrf = csrf_of(client, f"/t/{id}/manage/redact?at=0")
+    client.post(f"/t/{id}/manage/redact", data={"csrf": csrf, "at": "0", "text": SECRET_PLAN,
+                                                "action": "redact-passage"})
+    revoked = client.post(f"/t/{id}/manage", data={"csrf": csrf_of(client, f"/t/{id}/manage"), "action": "revoke"})
+    assert revoked.status_code == 303
+    new = revoked.headers["Location"].split("/t/")[1].split("/")[0]
+    assert new != id and stranger.get(f"/t/{id}").status_code == 410
+    for url, body in link_holder_answers(client, stranger, new):
+        assert not leaked(SECRET_PLAN, body), url
+    assert search_total(stranger, new, "Northwind") == "0"
+    assert SECRET_PLAN in client.get(f"/t/{new}?view=debug").get_data(as_text=True)  # the uploader reads it

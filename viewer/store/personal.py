@@ -120,6 +120,16 @@ class Personal:
                 personal_choices.c.transcript_id == id, personal_choices.c.number == number,
                 personal_choices.c.choice == REDACT)).rowcount)
 
+    def copy_choices(self, source: str, target: str) -> bool:
+        """Give upload `target` every choice of upload `source` (a revoked link's upload stored again); whether
+        there was any."""
+        columns = [column for column in personal_choices.c if column.name != "transcript_id"]
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(*columns).where(personal_choices.c.transcript_id == source)).mappings().all()
+            for row in rows:
+                conn.execute(insert(personal_choices).values(transcript_id=target, **row))
+        return bool(rows)
+
     def _choose(self, id: str, choice: str, chosen: bool, **what: Any) -> None:
         match = and_(personal_choices.c.transcript_id == id, personal_choices.c.choice == choice,
                      *(personal_choices.c[name] == value for name, value in what.items()))

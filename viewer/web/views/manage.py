@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from werkzeug.exceptions import Conflict
 from werkzeug.wrappers import Response
 
+from viewer import ingest
 from viewer.store import Record, hash_key
 from viewer.web import access, expiry, ownership, spool
 from viewer.web.views import personal
@@ -128,6 +129,10 @@ def _revoke(record: Record) -> Response:
     store.set_expiry(new.id, record.expires_at)
     if record.secrets_unmasked:
         store.secrets.set_unmasked(new.id, True)
+    if store.personal.copy_choices(record.id, new.id) and new.ready:
+        # Stored before the choices were copied: parsed again with them before anyone has its link, so that
+        # what the uploader released, showed or redacted reads the same under the new link.
+        new = ingest.reparse(store, new)
     store.owners.hand_over(record.id, new.id)
     ownership.adopt([new.id])
     store.delete(record.id)
