@@ -432,6 +432,7 @@
     }
     if (target && target.matches && (target === searchField() ||
         target.matches(".jump-nav input[name=at], .dataset-index form.jump input[name=at]"))) {
+      if (target === searchField()) dropSearch();
       goBack();
       return true;
     }
@@ -459,8 +460,10 @@
   function closeSearchPanel(refocus) {
     var panel = searchPanel();
     if (!panel) return;
+    dropSearch();
     panel.replaceChildren();
     panel.classList.remove("folded");
+    panel.shownQuery = null;
     currentHit = null;
     measureToolbar();
     if (refocus && searchField()) searchField().focus();
@@ -468,13 +471,91 @@
 
   // Search as the reader types: the form is sent a moment after the last key (htmx replaces a request still
   // running, hx-sync); an emptied field closes the panel.
+  // The panel shows the answer to the last search sent, for the query in the field, once: an answer arriving
+  // late (to a search sent before the reader typed on, closed the panel, or sent the same words again) is left
+  // out, so that it never re-opens results the reader has folded by following one.
   var typingTimer = null;
+  var searchTurn = 0;  // the number of the last search sent from the field (or of the closing of the panel)
+  var sending = null;  // that search while it runs: { turn, query, form }
+
+  // The reader closed the panel or left the field: the search about to be sent is not wanted, nor the answer to
+  // one already sent.
+  function dropSearch() {
+    window.clearTimeout(typingTimer);
+    typingTimer = null;
+    searchTurn++;
+  }
+
+  function fieldQuery() {
+    var field = searchField();
+    return field ? field.value.trim() : "";
+  }
+
+  function isSearchForm(element) {
+    var field = searchField();
+    return !!(element && field && element === field.form);
+  }
+
+  function searchQuery(config) {  // the words a search from the field was sent with
+    var words = config && config.formData && config.formData.get ? config.formData.get("q") : null;
+    return typeof words === "string" ? words.trim() : "";
+  }
+
+  function showing(query) {  // the panel holds the results of these words
+    var panel = searchPanel();
+    return !!(panel && panel.firstElementChild && query && panel.shownQuery === query);
+  }
+
   document.addEventListener("input", function (event) {
     var field = event.target;
     if (!window.htmx || !field.matches || !field.matches(".toolbar .search-form input[name=q]")) return;
     window.clearTimeout(typingTimer);
     if (!field.value.trim()) { closeSearchPanel(false); return; }
-    typingTimer = window.setTimeout(function () { window.htmx.trigger(field.form, "submit"); }, 300);
+    typingTimer = window.setTimeout(function () {
+      typingTimer = null;
+      var now = searchField();  // the field of the page now (a jump may have swapped the region in again)
+      if (!now || !now.form || !fieldQuery() || showing(fieldQuery())) return;
+      window.htmx.trigger(now.form, "submit");
+    }, 300);
+  });
+
+  // A search is being sent (Enter, or the pause after typing): the pending one is no longer needed. Enter on
+  // the words being searched for waits for their answer; on the words whose results the panel holds, it sends
+  // nothing again: it shows the whole list of them.
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (!isSearchForm(form)) return;
+    window.clearTimeout(typingTimer);
+    typingTimer = null;
+    var query = fieldQuery();
+    if (sending && sending.form === form && sending.query === query) {
+      searchTurn = sending.turn;  // its answer is wanted (again, if the panel was closed since)
+      event.preventDefault();
+      return;
+    }
+    if (!showing(query)) return;
+    event.preventDefault();
+    var panel = searchPanel();
+    if (panel.classList.contains("folded")) { panel.classList.remove("folded"); measureToolbar(); }
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var config = event.detail;
+    if (!isSearchForm(config && config.elt)) return;
+    config.searchTurn = ++searchTurn;
+    sending = { turn: config.searchTurn, query: searchQuery(config), form: config.elt };
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (sending && config && config.searchTurn === sending.turn) sending = null;
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (!config || !isSearchForm(config.elt) || event.target !== searchPanel()) return;
+    var query = searchQuery(config);
+    if (config.searchTurn !== searchTurn || query !== fieldQuery() || showing(query)) event.detail.shouldSwap = false;
   });
 
   // ---- walking the results: after a jump the panel folds to one line (where the reader is among the results,
@@ -543,7 +624,8 @@
   function loadAndLand(link) {
     var panel = searchPanel();
     var field = searchField();
-    keptResults = { nodes: panel ? toArray(panel.childNodes) : [], query: field ? field.value : "" };
+    keptResults = { nodes: panel ? toArray(panel.childNodes) : [], query: field ? field.value : "",
+                    shown: panel ? panel.shownQuery : null };
     pendingLand = { id: link.getAttribute("data-jump"), href: link.getAttribute("href") };
     window.htmx.ajax("GET", link.getAttribute("href").split("#")[0], { target: "#transcript", swap: "outerHTML" });
   }
@@ -556,6 +638,7 @@
     var panel = searchPanel();
     if (panel && keptResults) {
       panel.replaceChildren.apply(panel, keptResults.nodes);
+      panel.shownQuery = keptResults.shown;
       if (searchField()) searchField().value = keptResults.query;
     }
     keptResults = null;
@@ -773,18 +856,26 @@
     focusableScrollBoxes(page);
   }
 
+  // New results: the whole list again. As soon as they are in (not once htmx has settled them, a moment
+  // later), so that a result followed in that moment stays followed, its list folded.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target !== event.target || target !== searchPanel()) return;
+    var config = event.detail.requestConfig;
+    if (isSearchForm(config && config.elt)) target.shownQuery = searchQuery(config);  // a pager keeps its words
+    target.classList.remove("folded");
+    currentHit = null;
+    enhancePanel();
+    measureToolbar();
+    if (pendingWalk) {
+      var step = pendingWalk;
+      pendingWalk = 0;
+      window.setTimeout(function () { walkHits(step); }, 0);
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     settleLanding(event);
-    var target = event.detail && event.detail.target;
-    if (target && target.id === "search-results") {  // new results: the whole list again
-      target.classList.remove("folded");
-      currentHit = null;
-      if (pendingWalk) {
-        var step = pendingWalk;
-        pendingWalk = 0;
-        window.setTimeout(function () { walkHits(step); }, 0);
-      }
-    }
     var source = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
     var landing = source && source.getAttribute && source.getAttribute("data-land");
     if (landing) {  // a version switch: the reader stays at the fork
