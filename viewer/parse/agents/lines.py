@@ -50,15 +50,17 @@ class Line:
         return None if key not in self.value else Node(value, self.span)
 
 
-def read_lines(text: str) -> tuple[Iterator[Line], list[Diagnostic]]:
+def read_lines(text: str, before: int = 0) -> tuple[Iterator[Line], list[Diagnostic]]:
     """Every line that is a JSON object, in order, one at a time (a reader keeps what it needs of each, not every
-    decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met."""
+    decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met.
+    `before`: lines of the file before `text` (a piece of it read alone), which the line numbers count."""
     problems: list[Diagnostic] = []
-    return _lines(text, problems), problems
+    return _lines(text, problems, before), problems
 
 
-def _lines(text: str, problems: list[Diagnostic]) -> Iterator[Line]:
+def _lines(text: str, problems: list[Diagnostic], before: int) -> Iterator[Line]:
     for number, start, end in line_spans(text):
+        number += before
         try:
             node = read_value(text, start, 0)  # decoded whole, by the C scanner
             if node.span[1] != end:
