@@ -135,6 +135,7 @@ class ClaudeCodeReader(LineReader):
     def threads_now(self) -> tuple[Thread, ...]:
         return self._threads.now()
 
+
     def end(self) -> Ended:
         threads, notes = self._threads.ended(lambda index: self.session.amend(index, _same))
         totals = self._meta.totals()

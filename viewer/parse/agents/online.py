@@ -79,6 +79,11 @@ class LineReader(ABC):
         each; a change to a message of an earlier batch goes through `session.amend`."""
         return messages
 
+    def threads_now(self) -> tuple[Thread, ...]:
+        """The sub-agents' threads as known so far, each with its call (what a batch's rows say of them; `end`
+        says them at last)."""
+        return ()
+
     @abstractmethod
     def end(self) -> Ended:
         """The header and threads, and what the end decides about messages finished before (amendments,
