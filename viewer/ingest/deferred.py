@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import io
 import logging
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import BinaryIO, Callable
 
 from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
 from viewer.ingest.images import PayloadBytes, file_payloads, store_examined_images
+from viewer.ingest import sessions
 from viewer.ingest.streaming import process_streamed
+from viewer.parse.pieces import Unstreamable
 from viewer.parse.thinning import Thinned
 from viewer.model.collector import collector_paused
 from viewer.store import Store
@@ -41,25 +44,50 @@ def accept(store: Store, raw: bytes | BinaryIO, *, id: str, worker: str, **field
     store.processing.accept(io.BytesIO(raw) if isinstance(raw, bytes) else raw, id=id, worker=worker, **fields)
 
 
-def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None) -> bool:
+def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None,
+            spool: BinaryIO | None = None) -> bool:
     """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
     can be served from then on), then the rest; then its search index. True when it is stored; False when it
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
     `upload`, its bytes are read from the store (a big JSON Lines dataset, or an upload taken over from a process
     that died), through a copy of them that a big dataset is read from a piece at a time
-    (`streaming`) and a big session is thinned from (its image payloads cut out)."""
+    (`streaming`) and a big session is thinned from (its image payloads cut out). With `spool`, its bytes are
+    read from there (its spool file, kept past its request) rather than back from the store. A big agent session
+    is read and stored a piece at a time (viewer/ingest/sessions.py)."""
     if upload is not None:  # a thin parse's images are read back from the stored bytes
         return _process(store, id, window, upload, partial(store.raw_range, id))
     record = store.get(id)
     if record is None or record.deleted:
         return False
     store.processing.stage(id, PARSING)
-    with raw_spool(store, id) as spool:
-        stored = _process_streamed(store, id, spool, record.requested_dialect)
+    with nullcontext(spool) if spool is not None else raw_spool(store, id) as read:
+        stored = _process_streamed(store, id, read, record.requested_dialect)
+        if stored is None:
+            stored = _process_session(store, id, read, record.requested_dialect, window)
         if stored is not None:
             return stored
-        raw = contents(spool, record.requested_dialect)
-        return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(spool))
+        raw = contents(read, record.requested_dialect)
+        return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(read))
+
+
+def _process_session(store: Store, id: str, spool: BinaryIO, requested: str, window: int) -> bool | None:
+    """A big agent session stored a piece at a time; None when it is not one (or turns out to need the whole
+    parse: what was stored of it is dropped by that parse's store)."""
+    dialect = sessions.streams(spool, requested)
+    if dialect is None:
+        return None
+    try:
+        return sessions.store_session(store, id, spool, dialect, window=window)
+    except Unstreamable as reason:
+        log.info("upload %s processed whole: %s", id, reason)
+        store.processing.start_over(id)
+        return None
+    except Exception as error:  # noqa: BLE001 - recorded on the upload, whose page says so
+        log.exception("processing upload %s failed", id)
+        store.processing.fail(id, f"{type(error).__name__}: the session could not be stored.")
+        return False
+    finally:
+        spool.seek(0)
 
 
 def _process_streamed(store: Store, id: str, spool: BinaryIO, dialect: str) -> bool | None:

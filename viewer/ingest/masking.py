@@ -25,28 +25,35 @@ class Examined:
     """The parse as written, with its `W-SECRET` warnings, when secrets were found: what the uploader reads."""
     secret_kinds: dict[str, int] = field(default_factory=dict)
     """How many secrets of each kind were found."""
+    masker: Masker | None = None
+    """What masked them (and `known`'s), when anything was masked."""
+    withheld: bool = False
+    """The scan failed: link holders read nothing."""
 
 
-def mask_secrets(projection: Projection) -> Examined:
+def mask_secrets(projection: Projection, known: Masker | None = None) -> Examined:
     """Scan a parse for secrets, warn of each, and mask them all in what link holders read. Fails closed: if
-    the scanner itself fails, link holders read nothing of the upload."""
+    the scanner itself fails, link holders read nothing of the upload. With `known` (the secrets of the pieces
+    of a session read before this one), their spellings are masked here too."""
     with collector_paused:
         try:
             found = scan_transcript(projection.transcript)
         except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
             log.exception("the secret scan failed on an upload")
-            return Examined(_withheld(projection), projection)
-        if not found:
+            return Examined(_withheld(projection), projection, withheld=True)
+        source = projection.transcript.source
+        if not found and (known is None or not known.spans(source)):
             return Examined(projection)
-        warned = _warned(projection, found)
+        warned = _warned(projection, found) if found else projection
         in_source = [(item.finding.start, item.finding.end, item.finding.kind) for item in found
                      if item.field == "source"]
         holding = {item.message_index for item in found}
-        masked = mask_transcript(warned.transcript, Masker(found, warned.transcript.source), in_source, holding)
+        masker = Masker(found, source, known)
+        masked = mask_transcript(warned.transcript, masker, in_source, holding)
         shared = Projection(masked, warned.rules, tuple(
             Projection(conversation, part.rules) for conversation, part in zip(masked.conversations,
                                                                                warned.conversations)))
-    return Examined(shared, warned, count_kinds(found))
+    return Examined(shared, warned, count_kinds(found), masker)
 
 
 def _withheld(projection: Projection) -> Projection:

@@ -21,7 +21,7 @@ import threading
 import uuid
 import weakref
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from viewer.ingest import deferred
 from viewer.parse.thinning import Thinned
@@ -94,22 +94,26 @@ class Processor:
         finally:
             done.set()
 
-    def after(self, id: str, accept: Callable[[], None]) -> None:
+    def after(self, id: str, accept: Callable[[], None], spool: BinaryIO | None = None) -> None:
         """Take a slot (`Busy` when none is free), store upload `id`'s bytes and record with `accept`, then process
-        it in a thread of its own from its stored bytes (a big JSON Lines dataset, read back a piece at a time)."""
+        it in a thread of its own (a big JSON Lines dataset or agent session, read a piece at a time): from
+        `spool`, its spool file (the thread reads it through a handle of its own, kept past the request), else
+        from its stored bytes."""
         number = self._take()
         try:
             accept()
+            kept = _reopened(spool) if spool is not None else None
         except BaseException:
             self._give_back(number)
             raise
-        self.start(id, number)
+        self.start(id, number, spool=kept)
 
-    def start(self, id: str, number: int, upload: deferred.Upload | None = None) -> None:
-        """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in slot
-        `number`, already taken for it."""
+    def start(self, id: str, number: int, upload: deferred.Upload | None = None,
+              spool: BinaryIO | None = None) -> None:
+        """Process upload `id` (`upload`, its `spool`, or its bytes read back from the store) in a thread of its
+        own, in slot `number`, already taken for it."""
         self._hold(id)
-        threading.Thread(target=self._run, args=(id, number, upload), name=f"processing-{id[:8]}",
+        threading.Thread(target=self._run, args=(id, number, upload, spool), name=f"processing-{id[:8]}",
                          daemon=True).start()
 
     def _take(self) -> int:
@@ -149,10 +153,12 @@ class Processor:
             self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
             self._heartbeat.start()
 
-    def _run(self, id: str, number: int, upload: deferred.Upload | None) -> None:
+    def _run(self, id: str, number: int, upload: deferred.Upload | None, spool: BinaryIO | None) -> None:
         try:
-            deferred.process(self.store, id, window=self.window, upload=upload)
+            deferred.process(self.store, id, window=self.window, upload=upload, spool=spool)
         finally:
+            if spool is not None:
+                spool.close()
             with self._lock:
                 self._held.discard(id)
             self._give_back(number)
@@ -218,6 +224,15 @@ class Processor:
         self._closed.set()
         if self._sweeper is not None:
             self._sweeper.join(timeout)
+
+
+def _reopened(spool: BinaryIO) -> BinaryIO:
+    """A handle of its own on a spool file (an anonymous file lives while a handle is open): its request closes
+    the one it holds when it ends. Through /proc, so that the two do not share a position; else a duplicate."""
+    try:
+        return open(f"/proc/self/fd/{spool.fileno()}", "rb")
+    except OSError:
+        return os.fdopen(os.dup(spool.fileno()), "rb")
 
 
 def _sweep_periodically(processor: weakref.ref, seconds: float, closed: threading.Event) -> None:

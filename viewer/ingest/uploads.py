@@ -2,13 +2,28 @@
 live upload stays open after."""
 from __future__ import annotations
 
-from typing import BinaryIO
+import os
+import socket
+from typing import BinaryIO, cast
 
+from viewer.ingest import sessions
 from viewer.ingest.appending import store_live_upload
 from viewer.ingest.core import contents, examine, store_examined
+from viewer.ingest.deferred import accept, process
 from viewer.ingest.images import file_payloads
-from viewer.ingest.streaming import store_streamed
+from viewer.ingest.streaming import store_streamed, streams
 from viewer.store import Record, Store
+
+
+REQUEST_WORKER = f"{socket.gethostname()}:{os.getpid()}:request"
+"""Who holds a big session stored in its request (as the processor names itself: a process that stops leaves
+it to be taken over)."""
+
+
+def read_in_pieces(spool: BinaryIO, requested_dialect: str = "auto") -> bool:
+    """Whether a spooled upload is read a piece at a time (a big JSON Lines dataset or agent session), never held
+    whole; the spool is left at its start."""
+    return streams(spool, requested_dialect) or sessions.streams(spool, requested_dialect) is not None
 
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:
@@ -26,6 +41,11 @@ def store_spooled(store: Store, spool: BinaryIO, *, id: str, live: bool = False,
     stored = store_streamed(store, spool, id=id, requested_dialect=requested_dialect, **fields)
     if stored is not None:  # a big JSON Lines dataset, read and stored a piece at a time
         return stored
+    if sessions.streams(spool, requested_dialect) is not None:  # a big agent session: a piece at a time too
+        accept(store, spool, id=id, worker=REQUEST_WORKER, requested_dialect=requested_dialect, **fields)
+        spool.seek(0)
+        process(store, id, spool=spool)
+        return cast(Record, store.get(id))
     examined = examine(contents(spool, requested_dialect), requested_dialect)
     spool.seek(0)
     return store_examined(store, spool, examined, payloads=file_payloads(spool), id=id,

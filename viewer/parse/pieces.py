@@ -8,6 +8,7 @@ in a file whose payloads are cut) raises `Unstreamable`: the caller parses it wh
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -44,6 +45,10 @@ class Piece:
     """Each cut payload decoded and checked."""
     size: int = 0
     """Its characters in the file (its text's, with each payload in place of its stand-in)."""
+    at_byte: int = 0
+    """Where its bytes start in the file."""
+    end_byte: int = 0
+    """Where they end."""
 
     def reading(self) -> AbstractContextManager:
         """While the piece is read: its stand-ins are the payloads they name."""
@@ -63,7 +68,8 @@ def pieces(file: BinaryIO, *, cut: bool = False, piece_bytes: int | None = None,
             data += file.readline()  # on to the end of the line, however long
         if at_byte == 0 and data.startswith(_BOM):
             raise Unstreamable("a byte-order mark (offsets count from after it in the whole text)")
-        piece = _piece(data, chars, lines, at_byte, big)
+        piece = dataclasses.replace(_piece(data, chars, lines, at_byte, big), at_byte=at_byte,
+                                    end_byte=at_byte + len(data))
         yield piece
         chars += piece.size
         lines += data.count(b"\n")

@@ -21,9 +21,9 @@ from viewer import formats
 from viewer.analysis import check
 from viewer.analysis.pairing import Pairing, unanswered_text
 from viewer.bundles import is_bundle
-from viewer.model import Pair, Thread, Transcript
+from viewer.model import Note, Pair, Thread, Transcript
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.online import Batch, Ending, LineReader, Note, Reread, read_pieces
+from viewer.parse.agents.online import Batch, Ending, LineReader, Reread, read_pieces
 from viewer.parse.agents.session import Change
 from viewer.parse.decode import BOM
 from viewer.parse.detect import detect

@@ -33,16 +33,17 @@ Replaced = tuple[int, int, str]
 class Masker:
     """Finds every spelling of a transcript's secrets in a text and masks them."""
 
-    def __init__(self, found: Iterable[FieldSecret], source: str = "") -> None:
-        kinds: dict[str, str] = {}
+    def __init__(self, found: Iterable[FieldSecret], source: str = "", known: Masker | None = None) -> None:
+        kinds: dict[str, str] = dict(known.kinds) if known is not None else {}
         for located in found:
             secret = located.finding.secret
             # A secret that starts just after a lone backslash in the source begins inside an escape (`\f057…`
             # in a JSON or YAML string): the field holds the escaped character, which re-encoding writes back.
             written = ("\\" + secret,) if located.exact and _escaped_at(source, located.span[0]) else ()
-            for form in {form for text in (secret, *written) for form in spellings(text)}:
+            for form in sorted({form for text in (secret, *written) for form in spellings(text)}):
                 kinds.setdefault(form, located.finding.kind)
         self.kinds = kinds
+        """Each spelling and its secret's kind, in the order they were found (`known`'s first)."""
         forms = sorted(kinds, key=len, reverse=True)  # the longest spelling wins where two start together
         self.pattern = re.compile("|".join(map(re.escape, forms))) if forms else None
 

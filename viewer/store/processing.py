@@ -23,6 +23,7 @@ from viewer.store import raw as raw_bytes, rows, search, streamed, summaries
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
 from viewer.store.engine import bulk_transaction
 from viewer.store.schema import processing, transcripts
+from viewer.store.sessions import SessionClose, SessionPart, SessionRows
 from viewer.store.staged import Staged
 
 PROCESSING, FAILED = "processing", "failed"
@@ -144,6 +145,51 @@ class Processing:
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
                          .values(secret_kinds=None, masked_raw=raw_bytes.keep_masked(conn, id, None, None),
                                  **streamed.dataset_summary(parser_version, totals)))
+            conn.execute(delete(processing).where(processing.c.transcript_id == id))
+        return True
+
+    def store_session(self, id: str, parts: Iterable[SessionPart | SessionClose], parser_version: str, *,
+                      window: int = 100) -> bool:
+        """Store upload `id`, a big session, a batch of messages at a time (viewer/store/sessions.py), each batch in
+        a transaction of its own: its first two windows are readable once stored (`stored_upto`), the rest as it
+        comes; the last transaction applies what the end decided, makes it readable and searchable. False,
+        storing no more, when it is no longer being processed. An exception from `parts` leaves what was stored,
+        for the next run to drop (it starts by deleting its rows)."""
+        writer = SessionRows(id, parser_version, window)
+        with bulk_transaction(self.engine, durable=False) as conn:  # made again from the raw bytes after a crash
+            if not self._hold(conn, id, STORING, stored_upto=None):
+                return False
+            delete_parse(conn, id)  # rows of a run that died, or of a run started again
+            raw_bytes.keep_masked(conn, id, None, None)
+        for part in parts:
+            if isinstance(part, SessionClose):
+                return self._close_session(id, writer, part)
+            with bulk_transaction(self.engine, durable=False) as conn:
+                if not self._hold(conn, id, STORING):
+                    return False
+                writer.insert(conn, part)
+                readable = {"stored_upto": writer.counts.messages} if writer.readable else {}
+                if readable:
+                    self._hold(conn, id, STORING, **readable)
+                conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                             .values(**writer.summary(part.projection.transcript.dialect)))
+        raise ValueError("a session's parts ended without its close")
+
+    def start_over(self, id: str) -> None:
+        """Drop what a run stored of upload `id` (a session found partway to need the whole parse): it is parsing
+        again, and no window of it is readable meanwhile."""
+        with bulk_transaction(self.engine, durable=False) as conn:
+            if self._hold(conn, id, PARSING, stored_upto=None):
+                delete_parse(conn, id)
+                raw_bytes.keep_masked(conn, id, None, None)
+
+    def _close_session(self, id: str, writer: SessionRows, close: SessionClose) -> bool:
+        with bulk_transaction(self.engine) as conn:  # durable: the upload is whole from here
+            if not self._hold(conn, id, INDEXING):
+                return False
+            summary = writer.close(conn, close)
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summary, state=None))
             conn.execute(delete(processing).where(processing.c.transcript_id == id))
         return True
 

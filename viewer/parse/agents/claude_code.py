@@ -21,11 +21,11 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Message, Thread, Transcript, make_diagnostic
+from viewer.model import Message, Note, Thread, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
 from viewer.parse.agents.lines import Line
 from viewer.parse.agents.meta import ClaudeMeta
-from viewer.parse.agents.online import Ended, LineReader, Note, read_whole
+from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.threads import Threads
 from viewer.parse.agents.tree import BRANCH, CONTINUES, HANGS, NO_RESPONSE, GrowingTree

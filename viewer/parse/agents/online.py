@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from viewer.model import Diagnostic, Message, Span, Thread, Transcript, make_diagnostic
+from viewer.model import Diagnostic, Message, Note, Span, Thread, Transcript
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Line, read_lines
 from viewer.parse.agents.session import Change, Session
@@ -30,22 +30,6 @@ from viewer.parse.pieces import Piece
 
 class Reread(Exception):
     """A session that read online cannot be told as its whole parse tells it (found partway): read it whole."""
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """A diagnostic the end of a session finds about a message (a branch left aside, a sub-agent with no call),
-    placed at that message's span (or its header's), which whoever holds the message knows."""
-
-    code: str
-    text: str
-    index: int
-    at_header: bool = False
-    expected: bool = False
-
-    def at(self, message: Message) -> Diagnostic:
-        span = message.header if self.at_header and message.header else message.span
-        return make_diagnostic(self.code, span, self.text, self.index, expected=self.expected)
 
 
 @dataclass(slots=True)
@@ -100,10 +84,14 @@ def read_whole(reader: LineReader, text: str) -> Transcript:
         messages = reader.finish(*session.hand_on(len(session.messages)))
         ended = reader.end()
         finished = amended(messages, session.amended)
-        diagnostics = [*unreadable, *session.diagnostics, *(note.at(finished[note.index]) for note in ended.notes)]
+        diagnostics = [*unreadable, *session.diagnostics, *(note.at(_placed(note, finished[note.index])) for note in ended.notes)]
         return Transcript(dialect=reader.dialect, source=text, messages=tuple(finished),
                           diagnostics=tuple(diagnostics), header=ended.header, threads=ended.threads,
                           frame=session.frame(reader.quiet, diagnostics, finished))
+
+
+def _placed(note: Note, message: Message) -> Span:
+    return message.header if note.at_header and message.header else message.span
 
 
 def amended(messages: Sequence[Message], changes: dict[int, list[Change]]) -> list[Message]:
@@ -168,4 +156,4 @@ def _batch(reader: LineReader, piece: Piece, upto: int, found: list[Diagnostic],
     return Batch(transcript, piece)
 
 
-__all__ = ["Batch", "Ended", "Ending", "LineReader", "Note", "Reread", "amended", "read_pieces", "read_whole"]
+__all__ = ["Batch", "Ended", "Ending", "LineReader", "Reread", "amended", "read_pieces", "read_whole"]

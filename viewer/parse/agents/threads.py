@@ -20,7 +20,8 @@ from typing import Any
 
 from viewer.model import Message, Thread
 from viewer.parse.agents.lines import Line
-from viewer.parse.agents.online import Note, Reread
+from viewer.model import Note
+from viewer.parse.agents.online import Reread
 
 UNNAMED = ("This sub-agent's conversation names no call that started it; it is kept, hidden from the default "
            "view.")

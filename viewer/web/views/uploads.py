@@ -105,8 +105,8 @@ def _store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: st
     store, processor = get_store(), get_processor()
     if not live and defers(spool.size_of(body)):
         accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
-        if ingest.streams(body, dialect):
-            processor.after(fields["id"], accept)
+        if ingest.read_in_pieces(body, dialect):  # read from its spool a piece at a time, never held whole
+            processor.after(fields["id"], accept, body)
         else:
             text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes
             body.seek(0)
