@@ -12,9 +12,11 @@ turning out otherwise, a scan that failed) raises `Unstreamable`: the caller par
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from viewer.ingest.core import STORED_VERSION
 from viewer.ingest.images import file_payloads, source_reader, store_images
@@ -29,6 +31,7 @@ from viewer.store import Store
 from viewer.store.sessions import SessionClose, SessionPart
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Restart(Exception):
@@ -53,11 +56,55 @@ def store_session(store: Store, id: str, spool: BinaryIO, dialect: str, *, windo
     known: Masker | None = None
     while True:
         try:
-            return store.processing.store_session(id, _parts(store, spool, dialect, known), STORED_VERSION,
+            return store.processing.store_session(id, ahead(_parts(store, spool, dialect, known)), STORED_VERSION,
                                                   window=window)
         except Restart as again:
             log.info("upload %s stored again: a secret found late is written earlier", id)
             known = again.masker
+
+
+def ahead(parts: Iterator[T], depth: int = 1) -> Iterator[T]:
+    """`parts`, each made by a thread of its own while the one before is used: the next batch is parsed while the
+    database stores this one (SQLite and psycopg let go of the interpreter while they work, so the two overlap).
+    At most `depth` parts wait; what the thread raises is raised here; stopping early stops the thread."""
+    waiting: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: tuple) -> bool:
+        """Hand `item` over once there is room; False when the parts stopped being used meanwhile."""
+        while not stop.is_set():
+            try:
+                waiting.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def make() -> None:
+        try:
+            for part in parts:
+                if not put((part, None)):
+                    return
+            put((_DONE, None))
+        except BaseException as error:  # noqa: BLE001 - handed over, raised where the parts are used
+            put((_DONE, error))
+
+    worker = threading.Thread(target=make, name="session-parts", daemon=True)
+    worker.start()
+    try:
+        while True:
+            part, error = waiting.get()
+            if error is not None:
+                raise error
+            if part is _DONE:
+                return
+            yield part
+    finally:
+        stop.set()
+        worker.join()
+
+
+_DONE = object()
 
 
 @dataclass(slots=True)

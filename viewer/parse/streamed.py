@@ -107,7 +107,7 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
                 batch = _analysed(item, reader, pairing, cancelled, numbered)
             numbered += len(batch.transcript.pairs)
             messages += len(batch.transcript.messages)
-            escapes = escapes or batch.transcript.source.find("\\u") != -1
+            escapes = escapes or item.piece.escapes
             yield batch
     except Reread as reason:
         raise Unstreamable(str(reason)) from None
@@ -119,7 +119,8 @@ def _analysed(batch: Batch, reader: LineReader, pairing: Pairing, cancelled: set
     diagnostics in source order."""
     piece = batch.piece
     transcript = dataclasses.replace(batch.transcript, threads=reader.threads_now())
-    transcript = replace_lone_surrogates(transcript)
+    if piece.escapes:
+        transcript = replace_lone_surrogates(transcript)
     with piece.reading():
         transcript = attach_media(transcript)
     pairs, paired = pairing.feed(transcript.messages)

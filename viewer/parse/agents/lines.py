@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from viewer.model import Diagnostic, Span, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, read_value
@@ -58,17 +60,25 @@ def read_lines(text: str, before: int = 0) -> tuple[Iterator[Line], list[Diagnos
     return _lines(text, problems, before), problems
 
 
+_DECODE = msgspec.json.Decoder().decode
+
+
 def _lines(text: str, problems: list[Diagnostic], before: int) -> Iterator[Line]:
     for number, start, end in line_spans(text):
         number += before
         try:
-            node = read_value(text, start, 0)  # decoded whole, by the C scanner
-            if node.span[1] != end:
-                raise JsonError("extra text after the value", node.span[1] - start)
-        except JsonError as error:
-            problems.append(_unreadable(text, number, (start, end), error))
-            continue
-        value = node.value
+            # msgspec reads a line about twice as fast as the standard scanner and to the same value; what it
+            # refuses (NaN, a lone surrogate escape, a number out of range, bad JSON) the scanner reads or reports.
+            value = _DECODE(text[start:end])
+        except (msgspec.DecodeError, RecursionError):
+            try:
+                node = read_value(text, start, 0)  # decoded whole, by the C scanner
+                if node.span[1] != end:
+                    raise JsonError("extra text after the value", node.span[1] - start)
+            except JsonError as error:
+                problems.append(_unreadable(text, number, (start, end), error))
+                continue
+            value = node.value
         if not isinstance(value, dict):
             problems.append(make_diagnostic("W-JSON-SHAPE", (start, end),
                                             f"Line {number} is not a JSON object; it was skipped."))
