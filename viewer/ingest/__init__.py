@@ -13,9 +13,9 @@ from viewer.ingest.masking import Examined, mask_secrets
 from viewer.ingest.reparsing import reparse, reparse_stale, up_to_date
 from viewer.ingest.samples import store_sample
 from viewer.ingest.streaming import store_streamed, streams
-from viewer.ingest.uploads import read_in_pieces, store_spooled, store_upload
+from viewer.ingest.uploads import store_spooled, store_upload
 
 __all__ = ["DIALECT_CHOICES", "STORED_VERSION", "CannotBeLive", "Examined", "NotLive", "Upload", "accept", "append",
-           "contents", "examine", "mask_secrets", "process", "project", "read_in_pieces", "reparse", "reparse_stale",
+           "contents", "examine", "mask_secrets", "process", "project", "reparse", "reparse_stale",
            "store_live_upload", "store_sample", "store_spooled", "store_streamed", "store_upload", "streams",
            "up_to_date"]

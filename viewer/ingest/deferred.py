@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import io
 import logging
-from contextlib import nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import BinaryIO, Callable
 
 from viewer.ingest.core import STORED_VERSION, contents, examine, raw_spool
 from viewer.ingest.images import PayloadBytes, file_payloads, store_examined_images
-from viewer.ingest import sessions
+from viewer.ingest import kept, sessions
 from viewer.ingest.streaming import process_streamed
 from viewer.parse.pieces import Unstreamable
 from viewer.parse.thinning import Thinned
@@ -38,14 +38,15 @@ class Upload:
     """Waits until the bytes and record are stored and says whether they were (if not, nothing is stored)."""
 
 
-def accept(store: Store, raw: bytes | BinaryIO, *, id: str, worker: str, **fields) -> None:
+def accept(store: Store, raw: bytes | BinaryIO | None, *, id: str, worker: str, **fields) -> None:
     """Store an upload's raw bytes (or its spool file's) and its record, in state processing (stage parsing),
-    held by `worker`."""
+    held by `worker`; with `raw` None, its record alone (`size` says how big it is), its bytes stored by
+    `process` from where they are kept meanwhile (viewer/ingest/kept.py)."""
     store.processing.accept(io.BytesIO(raw) if isinstance(raw, bytes) else raw, id=id, worker=worker, **fields)
 
 
 def process(store: Store, id: str, *, window: int = 100, upload: Upload | None = None,
-            spool: BinaryIO | None = None) -> bool:
+            spool: BinaryIO | None = None, kept_in: str | None = None) -> bool:
     """Parse upload `id` and store its rows: first those of its first two windows of `window` entries (its page
     can be served from then on), then the rest; then its search index. True when it is stored; False when it
     was deleted meanwhile, was never stored, or could not be stored (then it is marked failed). Without
@@ -53,21 +54,39 @@ def process(store: Store, id: str, *, window: int = 100, upload: Upload | None =
     that died), through a copy of them that a big dataset is read from a piece at a time
     (`streaming`) and a big session is thinned from (its image payloads cut out). With `spool`, its bytes are
     read from there (its spool file, kept past its request) rather than back from the store. A big agent session
-    is read and stored a piece at a time (viewer/ingest/sessions.py)."""
+    is read and stored a piece at a time (viewer/ingest/sessions.py). An upload accepted without its bytes has
+    them stored first, from `spool` or from where they were kept (`kept_in`, viewer/ingest/kept.py)."""
     if upload is not None:  # a thin parse's images are read back from the stored bytes
         return _process(store, id, window, upload, partial(store.raw_range, id))
     record = store.get(id)
     if record is None or record.deleted:
+        kept.forget(kept_in, id)
         return False
     store.processing.stage(id, PARSING)
+    if not store.processing.has_raw(id):
+        with ExitStack() as closing:
+            spool = spool or closing.enter_context(kept.found(kept_in, id) or nullcontext())
+            if spool is None:
+                store.processing.fail(id, "The server stopped before this upload's bytes were stored: send it again.")
+                return False
+            spool.seek(0)
+            stored = store.processing.keep_raw(id, spool)
+            kept.forget(kept_in, id)  # stored now, or deleted meanwhile
+            return stored and _from(store, id, record.requested_dialect, window, spool)
+    return _from(store, id, record.requested_dialect, window, spool)
+
+
+def _from(store: Store, id: str, requested: str, window: int, spool: BinaryIO | None) -> bool:
+    """Process an upload whose bytes are stored, read from `spool` or copied back from the store."""
     with nullcontext(spool) if spool is not None else raw_spool(store, id) as read:
-        stored = _process_streamed(store, id, read, record.requested_dialect)
+        read.seek(0)
+        stored = _process_streamed(store, id, read, requested)
         if stored is None:
-            stored = _process_session(store, id, read, record.requested_dialect, window)
+            stored = _process_session(store, id, read, requested, window)
         if stored is not None:
             return stored
-        raw = contents(read, record.requested_dialect)
-        return _process(store, id, window, Upload(raw, record.requested_dialect, lambda: True), file_payloads(read))
+        raw = contents(read, requested)
+        return _process(store, id, window, Upload(raw, requested, lambda: True), file_payloads(read))
 
 
 def _process_session(store: Store, id: str, spool: BinaryIO, requested: str, window: int) -> bool | None:

@@ -23,7 +23,7 @@ import weakref
 from contextlib import contextmanager
 from typing import BinaryIO, Callable, Iterator
 
-from viewer.ingest import deferred
+from viewer.ingest import deferred, kept
 from viewer.parse.thinning import Thinned
 from viewer.store import Store
 
@@ -56,8 +56,11 @@ class Processor:
     """One serving process's share of the processing slots, the threads that process uploads after they were
     answered, and the sweep that takes over what stopped processes left."""
 
-    def __init__(self, store: Store, slots: int, window: int = 100, *, lease: dt.timedelta = STALE_AFTER) -> None:
+    def __init__(self, store: Store, slots: int, window: int = 100, *, lease: dt.timedelta = STALE_AFTER,
+                 kept_in: str | None = None) -> None:
         self.store, self.window, self.limit, self.lease = store, window, max(slots, 1), lease
+        self.kept_in = kept_in
+        """The folder where uploads answered before their bytes were stored keep them (viewer/ingest/kept.py)."""
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._held: set[str] = set()
         self._slots: set[int] = set()
@@ -76,37 +79,25 @@ class Processor:
         finally:
             self._give_back(number)
 
-    def later(self, id: str, raw: str | bytes | Thinned, dialect: str, accept: Callable[[], None]) -> None:
-        """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
-        of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
-        bytes and record here (nothing of it is stored if `accept` fails)."""
-        number = self._take()
-        done = threading.Event()
-        outcome: list[bool] = []
-
-        def stored() -> bool:
-            done.wait()
-            return bool(outcome)
-        self.start(id, number, deferred.Upload(raw, dialect, stored))
-        try:
-            accept()
-            outcome.append(True)
-        finally:
-            done.set()
-
-    def after(self, id: str, accept: Callable[[], None], spool: BinaryIO | None = None) -> None:
-        """Take a slot (`Busy` when none is free), store upload `id`'s bytes and record with `accept`, then process
-        it in a thread of its own (a big JSON Lines dataset or agent session, read a piece at a time): from
-        `spool`, its spool file (the thread reads it through a handle of its own, kept past the request), else
-        from its stored bytes."""
+    def spooled(self, id: str, spool: BinaryIO, accept: Callable[[bool], None]) -> None:
+        """Take a slot (`Busy` when none is free), keep upload `id`'s spool file under its name (so that the bytes
+        outlive this process's request, and the process), store its record alone with `accept(False)`, and
+        process it in a thread of its own, which stores its bytes first: the request answers at once, whatever
+        the upload's size. Where the spool file cannot be named, `accept(True)` stores the bytes in the request."""
         number = self._take()
         try:
-            accept()
-            kept = _reopened(spool) if spool is not None else None
+            named = kept.keep(spool, self.kept_in, id)
+            try:
+                accept(not named)
+            except BaseException:
+                if named:
+                    kept.forget(self.kept_in, id)
+                raise
+            handle = _reopened(spool)
         except BaseException:
             self._give_back(number)
             raise
-        self.start(id, number, spool=kept)
+        self.start(id, number, spool=handle)
 
     def start(self, id: str, number: int, upload: deferred.Upload | None = None,
               spool: BinaryIO | None = None) -> None:
@@ -155,7 +146,7 @@ class Processor:
 
     def _run(self, id: str, number: int, upload: deferred.Upload | None, spool: BinaryIO | None) -> None:
         try:
-            deferred.process(self.store, id, window=self.window, upload=upload, spool=spool)
+            deferred.process(self.store, id, window=self.window, upload=upload, spool=spool, kept_in=self.kept_in)
         finally:
             if spool is not None:
                 spool.close()

@@ -11,19 +11,13 @@ from viewer.ingest.appending import store_live_upload
 from viewer.ingest.core import contents, examine, store_examined
 from viewer.ingest.deferred import accept, process
 from viewer.ingest.images import file_payloads
-from viewer.ingest.streaming import store_streamed, streams
+from viewer.ingest.streaming import store_streamed
 from viewer.store import Record, Store
 
 
 REQUEST_WORKER = f"{socket.gethostname()}:{os.getpid()}:request"
 """Who holds a big session stored in its request (as the processor names itself: a process that stops leaves
 it to be taken over)."""
-
-
-def read_in_pieces(spool: BinaryIO, requested_dialect: str = "auto") -> bool:
-    """Whether a spooled upload is read a piece at a time (a big JSON Lines dataset or agent session), never held
-    whole; the spool is left at its start."""
-    return streams(spool, requested_dialect) or sessions.streams(spool, requested_dialect) is not None
 
 
 def store_upload(store: Store, raw: bytes, *, id: str, requested_dialect: str = "auto", **fields) -> Record:

@@ -63,12 +63,14 @@ class Processing:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def accept(self, source: BinaryIO, *, id: str, worker: str, requested_dialect: str = "auto",
+    def accept(self, source: BinaryIO | None, *, id: str, worker: str, requested_dialect: str = "auto",
                debug_allowed: bool = False, manage_hash: str | None = None, name: str | None = None,
-               keep_for: dt.timedelta | None = None) -> None:
+               keep_for: dt.timedelta | None = None, size: int = 0) -> None:
         """Store an upload's raw bytes (read from `source`, a spool file, a chunk at a time: viewer/store/raw.py)
         and its record, not yet parsed, held by `worker`; durable on return. The record's `raw` stays empty, so
-        that its updates while it is processed stay small: SQLite rewrites a whole row on any update."""
+        that its updates while it is processed stay small: SQLite rewrites a whole row on any update. Without
+        `source`, the record alone (of `size` bytes): its bytes come later (`keep_raw`), kept meanwhile where its
+        process finds them again (viewer/ingest/kept.py); until then its `sha256` is empty."""
         now = _now()
         row = {**summaries.upload_row(id, name=name, requested_dialect=requested_dialect, keep_for=keep_for,
                                       debug_allowed=debug_allowed, manage_hash=manage_hash, is_sample=False, now=now),
@@ -76,12 +78,31 @@ class Processing:
                "dialect": "unknown", "parser_version": "", "header": "{}", "message_count": 0, "visible_count": 0,
                "hidden_count": 0, "diagnostic_count": 0, "error_count": 0, "pair_count": 0, "state": PROCESSING}
         with self.engine.begin() as conn:
-            conn.execute(insert(transcripts).values(**row))
+            conn.execute(insert(transcripts).values(**{**row, **({"size": size} if source is None else {})}))
+            if source is not None:
+                written = raw_bytes.write(conn, id, source)
+                conn.execute(update(transcripts).where(transcripts.c.id == id)
+                             .values(sha256=written.sha256, size=written.size))
+            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
+                                                   heartbeat_at=now))
+
+    def keep_raw(self, id: str, source: BinaryIO) -> bool:
+        """Store the raw bytes of upload `id`, accepted without them (read from `source`, from where it stands);
+        durable on return. False, storing nothing, when it is no longer being processed."""
+        with self.engine.begin() as conn:
+            if not self._hold(conn, id, PARSING):
+                return False
+            raw_bytes.forget(conn, id)  # what a run that died while writing them left
             written = raw_bytes.write(conn, id, source)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(sha256=written.sha256, size=written.size))
-            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
-                                                   heartbeat_at=now))
+        return True
+
+    def has_raw(self, id: str) -> bool:
+        """Whether upload `id`'s raw bytes are stored (an upload accepted without them has none until
+        `keep_raw`)."""
+        with self.engine.connect() as conn:
+            return bool(conn.execute(select(transcripts.c.sha256).where(transcripts.c.id == id)).scalar())
 
     def stage(self, id: str, stage: str) -> None:
         """Record that upload `id` reached `stage`."""

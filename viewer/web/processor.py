@@ -12,7 +12,8 @@ from viewer.ingest.processor import Processor
 def init_app(app: Flask, *, recover: bool = True) -> None:
     processor = Processor(app.extensions["viewer.store"], int(app.config["PROCESSING_SLOTS"]),
                           max(int(app.config["WINDOW_SIZE"]), 1),
-                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])))
+                          lease=dt.timedelta(seconds=float(app.config["PROCESSING_LEASE_SECONDS"])),
+                          kept_in=str(app.config["SPOOL_DIR"]) or None)
     app.extensions["viewer.processor"] = processor
     if recover:
         processor.recover()
