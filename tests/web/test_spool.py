@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import io
-import tempfile
 
 import pytest
 from flask import Request
@@ -17,14 +16,14 @@ from viewer.web import spool
 def spools(monkeypatch) -> list:
     """Every spool file made, with the folder it was made in."""
     made = []
-    real = tempfile.TemporaryFile
+    real = spool._anonymous
 
-    def recording(*args, **kwargs):
-        file = real(*args, **kwargs)
-        made.append((kwargs.get("dir"), file))
+    def recording(folder):
+        file = real(folder)
+        made.append((folder, file))
         return file
 
-    monkeypatch.setattr(spool.tempfile, "TemporaryFile", recording)
+    monkeypatch.setattr(spool, "_anonymous", recording)
     return made
 
 
