@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+import msgspec
+
 from viewer import formats
 from viewer.analysis import check
 from viewer.analysis.pairing import Pairing, unanswered_text
 from viewer.bundles import is_bundle
-from viewer.model import Note, Pair, Thread, Transcript
+from viewer.model import Message, Note, Pair, Thread, Transcript
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.online import Batch, Ending, LineReader, Reread, read_pieces
 from viewer.parse.agents.session import Change
@@ -128,13 +130,43 @@ def _analysed(batch: Batch, reader: LineReader, pairing: Pairing, cancelled: set
                      if diagnostic.code == "E-TOOL-CANCELLED" and diagnostic.message_index is not None)
     diagnostics = sorted([*transcript.diagnostics, *check(transcript), *paired],
                          key=lambda diagnostic: (diagnostic.span[0], diagnostic.span[1]))
-    messages = transcript.messages
+    messages = in_file(transcript.messages, piece)
     if piece.cuts is not None:
         messages = in_words(messages, piece.cuts)
     first = messages[0].index if messages else 0
     late = tuple(numbered + number for number, pair in enumerate(pairs, start=1) if pair.call < first)
     transcript = dataclasses.replace(transcript, messages=messages, pairs=tuple(pairs), diagnostics=tuple(diagnostics))
     return SessionBatch(transcript, piece, numbered + 1, late)
+
+
+def in_file(messages: tuple[Message, ...], piece: Piece) -> tuple[Message, ...]:
+    """The messages with each long detail kept as its span (`{"$source": [start, end]}`,
+    viewer/parse/agents/records.py) pointing into the file, as the whole parse's do, not into the piece."""
+    relocation = piece.cuts.relocation(piece.text) if piece.cuts is not None else None
+
+    def at(offset: int) -> int:
+        return (relocation.offset(offset) if relocation is not None else offset) + piece.chars
+
+    def moved(value: Any) -> Any:
+        if isinstance(value, dict):
+            span = value.get(SOURCE_KEY)
+            if len(value) == 1 and isinstance(span, list) and len(span) == 2 and all(type(end) is int for end in span):
+                return {SOURCE_KEY: [at(span[0]), at(span[1])]}
+            return {key: moved(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [moved(item) for item in value]
+        return value
+
+    done = []
+    for message in messages:
+        meta = message.meta
+        if meta is not None and meta.details and (piece.chars or relocation is not None):
+            message = msgspec.structs.replace(message, meta=dataclasses.replace(meta, details=moved(meta.details)))
+        done.append(message)
+    return tuple(done)
+
+
+SOURCE_KEY = "$source"
 
 
 def _end(ending: Ending, pairing: Pairing, cancelled: set[int], messages: int, escapes: bool) -> SessionEnd:
