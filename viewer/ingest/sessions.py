@@ -26,6 +26,7 @@ from viewer.model.cuts import STANDIN
 from viewer.parse.pieces import Piece, Unstreamable
 from viewer.parse.streamed import SessionBatch, SessionEnd, read_session, streamed_dialect
 from viewer.policy import Projection
+from viewer.policy.onscreen import OnlineLines
 from viewer.secrets.masking import Masker
 from viewer.store import Store
 from viewer.store.faults import storage_fault
@@ -139,17 +140,25 @@ class _Masking:
     """Each piece stored: its bytes in the file and how many spellings were known when it was masked."""
     choices: Choices = Choices()
     """The uploader's choices of personal data and redactions."""
+    shared_lines: OnlineLines | None = None
+    """The screen's lines as link holders read them, made a batch at a time."""
+    original_lines: OnlineLines | None = None
+    """… and as written."""
 
 
 def _parts(store: Store, spool: BinaryIO, dialect: str, known: Masker | None, choices: Choices, gathered: Gathered,
            images: set[str]) -> Iterator[SessionPart | SessionClose]:
-    masking = _Masking(known, started=known is not None, kinds={}, checked=[], choices=choices)
+    masking = _Masking(known, started=known is not None, kinds={}, checked=[], choices=choices,
+                       shared_lines=OnlineLines(dialect), original_lines=OnlineLines(dialect))
     payloads = file_payloads(spool)
     for item in read_session(spool, dialect):
         if isinstance(item, SessionEnd):
             _check_late_secrets(spool, masking)
+            assert masking.shared_lines is not None and masking.original_lines is not None
+            changed = {"shared": masking.shared_lines.end(item.threads, item.aside),
+                       "original": masking.original_lines.end(item.threads, item.aside)}
             yield SessionClose(dialect, item.header, item.threads, item.notes, item.amendments,
-                               masking.kinds or None)
+                               masking.kinds or None, changed)
             return
         yield _part(store, item, masking, spool, payloads, gathered, images)
 
@@ -164,6 +173,10 @@ def _part(store: Store, batch: SessionBatch, masking: _Masking, spool: BinaryIO,
         raise Unstreamable("the scan for secrets failed")
     gathered.add(examined.places, piece.lines)
     written = examined.original or examined.shared
+    assert masking.shared_lines is not None and masking.original_lines is not None
+    with collector_paused:
+        said, shared_changed = masking.shared_lines.batch(examined.shared.transcript)
+        original_said, original_changed = masking.original_lines.batch(written.transcript)
     images |= store_images(store, written.transcript, source_reader(written.transcript, payloads))
     assert masking.kinds is not None and masking.checked is not None
     for kind, count in examined.secret_kinds.items():
@@ -181,7 +194,8 @@ def _part(store: Store, batch: SessionBatch, masking: _Masking, spool: BinaryIO,
         masking.started = True
         masked_text = (*before, *_masked_bytes(shared_source, piece, payloads))
     return SessionPart(examined.shared, examined.original, piece.chars, piece.lines, start, batch.first_pair,
-                       batch.late_pairs, masked_text)
+                       batch.late_pairs, masked_text, said, original_said,
+                       {"shared": shared_changed, "original": original_changed})
 
 
 def _masked_bytes(text: str, piece: Piece, payloads) -> Iterator[bytes]:

@@ -64,6 +64,8 @@ class SessionEnd:
     amendments: dict[int, list[Change]]
     messages: int
     """How many messages the session has."""
+    aside: frozenset[int] = frozenset()
+    """The messages of the branches left aside (amended so among `amendments`)."""
 
 
 def streamed_dialect(file: BinaryIO, requested: str = "auto", *, stream_from: int | None = None) -> str | None:
@@ -176,7 +178,7 @@ def _end(ending: Ending, pairing: Pairing, cancelled: set[int], messages: int, e
         text, expected = unanswered_text(index, recipient, messages - 1)
         notes.append(Note("W-UNANSWERED-CALL", text, index, at_header=True, expected=expected))
     header = cleaned_value(ended.header) if escapes else ended.header
-    return SessionEnd(header, ended.threads, notes, ending.amendments, messages)
+    return SessionEnd(header, ended.threads, notes, ending.amendments, messages, ended.aside)
 
 
 __all__ = ["STREAM_FROM", "SessionBatch", "SessionEnd", "Unstreamable", "Pair", "read_session", "streamed_dialect"]

@@ -34,11 +34,12 @@ PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
 
 
 def message_rows(id: str, projection: Projection, kinds: dict[tuple, int], *, first_rank: int = 0,
-                 first_pair: int = 1) -> Iterator[tuple]:
+                 first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
     """`_message_rows`, at the upload's offsets when the parse is of a thin text (viewer/model/cuts.py). A batch of
     a session stored a batch at a time (viewer/store/sessions.py) numbers its default view's ranks from
-    `first_rank` and its pairs from `first_pair`."""
-    made = _message_rows(id, projection, kinds, first_rank, first_pair)
+    `first_rank` and its pairs from `first_pair`, and has its screen's lines given (`said`: what
+    `Projection.said` says of the whole session, viewer/policy/onscreen.py's `OnlineLines`)."""
+    made = _message_rows(id, projection, kinds, first_rank, first_pair, said)
     relocated = _relocated(projection.transcript)
     return made if relocated is None else map(relocated.message, made)
 
@@ -48,7 +49,7 @@ def _relocated(transcript: Transcript) -> Relocated | None:
 
 
 def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int], first_rank: int = 0,
-                  first_pair: int = 1) -> Iterator[tuple]:
+                  first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
     """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
     rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the
     database's per-column work are most of the cost of storing a big upload."""
@@ -60,7 +61,8 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int], firs
     first_index = transcript.messages[0].index if transcript.messages else 0
     no_partner = (None, None)
     thread_calls = {thread.id: thread for thread in transcript.threads}
-    said = projection.said()
+    if said is None:
+        said = projection.said()
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
     # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
     # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
@@ -132,15 +134,15 @@ def pair_numbers(transcript: Transcript) -> array:
 
 
 def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int], *,
-                  first_rank: int = 0, first_pair: int = 1) -> Iterator[tuple]:
+                  first_rank: int = 0, first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
     """The rows of `original` (the parse as written) whose text differs from `masked` (the same parse with its
     secrets masked), numbering their kinds in `kinds` with the masked rows'."""
     masked_source, source = masked.transcript.source, original.transcript.source
     changed = {shown.index for shown, written in zip(masked.transcript.messages, original.transcript.messages)
                if _texts(shown, masked_source) != _texts(written, source)}
     if changed:
-        yield from (row for row in message_rows(id, original, kinds, first_rank=first_rank, first_pair=first_pair)
-                    if row[1] in changed)
+        yield from (row for row in message_rows(id, original, kinds, first_rank=first_rank, first_pair=first_pair,
+                                                said=said) if row[1] in changed)
 
 
 def _texts(message: Message, source: str) -> tuple:
@@ -200,6 +202,13 @@ def agent_json(message: Message, thread_calls: dict[str, Thread], said: Said | N
     if message.aside:
         data["aside"] = True
     return json.dumps(data, ensure_ascii=False)
+
+
+def with_said(stored: str | None, said: Said) -> str:
+    """A row's `agent` column as stored, its screen's line now `said` (where `agent_json` puts it: first)."""
+    data = json.loads(stored) if stored else {}
+    return json.dumps({"said": said.to_json(), **{key: value for key, value in data.items() if key != "said"}},
+                      ensure_ascii=False)
 
 
 def agent_links(stored: str) -> dict[str, Any]:

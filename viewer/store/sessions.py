@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, func, select, text, update
 from sqlalchemy.engine import Connection
 
 from viewer.model import Message, Note, Thread, Transcript
-from viewer.policy import Projection, SHOWN_IN_FULL
+from viewer.policy import Projection, SHOWN_IN_FULL, Said
 from viewer.policy.rules import Rule, default_rules
 from viewer.store import rows, search
 from viewer.store.summaries import SNIPPET_CHARS
@@ -28,6 +28,8 @@ from viewer.store.schema import diagnostics, message_kinds, messages, pairs, tra
 from viewer.store.shift import Shift
 
 Change = Callable[[Message], Message]
+Lines = dict[str, dict[int, Said]]
+"""Screen's lines by message index, as link holders read them (`shared`) and as written (`original`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,14 @@ class SessionPart:
     masked_text: Iterable[bytes] | None = None
     """What link holders download, from the end of what the parts before gave on to the end of this one's piece
     (None while nothing was masked: then they download the upload as sent)."""
+    said: dict[int, Said] | None = None
+    """The screen's lines of its messages (viewer/policy/onscreen.py's `OnlineLines`), as link holders read them;
+    None: as `Projection.said` says of the batch alone."""
+    original_said: dict[int, Said] | None = None
+    """… and as written."""
+    changed: Lines = field(default_factory=dict)
+    """The screen's lines of calls stored before that this batch changed (answered here), as link holders read
+    them and as written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,8 @@ class SessionClose:
     notes: list[Note]
     amendments: dict[int, list[Change]]
     secret_kinds: dict[str, int] | None = None
+    changed: Lines = field(default_factory=dict)
+    """The screen's lines of calls stored before that the end changed, as `SessionPart.changed`."""
 
 
 @dataclass(slots=True)
@@ -101,12 +113,14 @@ class SessionRows:
         masked_shift = Shift(part.masked_chars, part.lines)
         with _cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS,
-                        map(masked_shift.message, rows.message_rows(self.id, projection, self.kinds, **numbering)))
+                        map(masked_shift.message, rows.message_rows(self.id, projection, self.kinds, **numbering,
+                                                                    said=part.said)))
             if part.original is not None:
                 self.unmasked = True
                 insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS, map(
                     Shift(part.chars, part.lines).message,
-                    rows.unmasked_rows(self.id, projection, part.original, self.kinds, **numbering)))
+                    rows.unmasked_rows(self.id, projection, part.original, self.kinds, **numbering,
+                                       said=part.original_said)))
             self._insert_kinds(conn, cursor, projection)
             insert_many(conn, cursor, diagnostics, rows.DIAGNOSTIC_COLUMNS,
                         (_numbered(masked_shift.diagnostic(row), self.counts.diagnostics)
@@ -119,6 +133,7 @@ class SessionRows:
                 self.search_key = search.open_range(conn, self.id)
             search.index_rows(conn, self.id, self.search_key, projection)
         self._late_pairs(conn, transcript, part)
+        self.said_changed(conn, part.changed)
         if part.masked_text is not None:
             for chunk in part.masked_text:
                 insert_chunk(conn, self.id, self.masked_chunks, chunk, masked=True)
@@ -144,6 +159,22 @@ class SessionRows:
         for table in (messages, unmasked_messages) if self.unmasked else (messages,):
             conn.execute(update(table).where(table.c.transcript_id == self.id, table.c.idx == bindparam("call"))
                          .values(pair=bindparam("number"), partner=bindparam("reply")), found)
+
+    def said_changed(self, conn: Connection, changed: Lines) -> None:
+        """The screen's lines of calls stored before, changed: on the rows the default view shows (the others keep
+        none), as link holders read them and, where stored apart, as written."""
+        for table, lines in ((messages, changed.get("shared", {})),
+                             (unmasked_messages, changed.get("original", {}) if self.unmasked else {})):
+            if not lines:
+                continue
+            found = [(row.idx, row.agent) for start in range(0, len(lines), 500) for row in conn.execute(
+                select(table.c.idx, table.c.agent).where(table.c.transcript_id == self.id,
+                                                         table.c.idx.in_(sorted(lines)[start:start + 500]),
+                                                         table.c.vrank.is_not(None)))]
+            if found:
+                conn.execute(update(table).where(table.c.transcript_id == self.id, table.c.idx == bindparam("index"))
+                             .values(agent=bindparam("agent")),
+                             [{"index": index, "agent": rows.with_said(agent, lines[index])} for index, agent in found])
 
     def _count(self, projection: Projection) -> None:
         transcript = projection.transcript
@@ -173,6 +204,7 @@ class SessionRows:
 
     def close(self, conn: Connection, end: SessionClose) -> dict[str, Any]:
         """Apply what the end decided to the rows stored; returns the record's final summary."""
+        self.said_changed(conn, end.changed)
         amended = Amending(self, conn, end)
         amended.apply()
         if end.notes:
@@ -250,7 +282,9 @@ class Amending:
                 kind = self.rows.kinds[key] = len(self.rows.kinds)
                 new_kinds.append((self.rows.id, kind, *key[:-1], rule.show_as, rule.name, rule.reason))
             changed |= entry.show_as != rule.show_as
-            updates.append({"index": message.index, "kind": kind, "agent": rows.agent_json(message, self.threads)})
+            said = entry.said if rule.show_as != "hidden" else None  # the default view's rows alone have one
+            updates.append({"index": message.index, "kind": kind,
+                            "agent": rows.agent_json(message, self.threads, said)})
         if new_kinds:
             with _cursor(self.conn) as cursor:
                 insert_many(self.conn, cursor, message_kinds, rows.KIND_COLUMNS, new_kinds)

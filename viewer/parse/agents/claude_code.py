@@ -214,24 +214,28 @@ class ClaudeCodeReader(LineReader):
             said.update(rest or {})
         return dataclasses.replace(meta or Meta(), details=said) if said else meta
 
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
     def threads_now(self) -> tuple[Thread, ...]:
         return self._threads.now()
 
     def end(self) -> Ended:
         threads, notes = self._threads.ended(lambda index: self.session.amend(index, _same))
         totals = self._meta.totals()
-        forks = []
+        forks, aside = [], set()
         for tree in (self._trees[None], *(self._trees[thread.id] for thread in threads)):
             ending = tree.ending()
             for index, parent in ending.relinked.items():
                 self.session.amend(index, _with_parent(parent))
             for index in sorted(ending.aside):
                 self.session.amend(index, _aside)
+            aside |= ending.aside
             forks += ending.forks
             notes += [Note("W-SESSION-FORK", FORKED, index) for index in ending.left]
         if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
             totals = {**totals, FORKS_KEY: [fork.to_json() for fork in forks]}
-        return Ended(self.session.with_unread(self.header | totals), threads, notes)
+        return Ended(self.session.with_unread(self.header | totals), threads, notes, frozenset(aside))
 
     def _kind(self, value: dict[str, Any]) -> tuple[int, int]:
         """What a line is to its parent (tree.py's `BRANCH`, `HANGS`, `CONTINUES`), and its `message.id`'s

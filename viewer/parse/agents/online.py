@@ -39,6 +39,8 @@ class Ended:
     header: dict[str, Any]
     threads: tuple[Thread, ...] = ()
     notes: list[Note] = field(default_factory=list)
+    aside: frozenset[int] = frozenset()
+    """The messages of the branches left aside (each amended so too)."""
 
 
 class LineReader(ABC):
@@ -62,6 +64,10 @@ class LineReader(ABC):
         """The messages of a batch (every message before them finished already) with what the log says about
         each; a change to a message of an earlier batch goes through `session.amend`."""
         return messages
+
+    def header_now(self) -> dict[str, Any]:
+        """The header's facts known so far (what a batch's analysis may read: the session's working folder)."""
+        return {"producer": self.dialect}
 
     def threads_now(self) -> tuple[Thread, ...]:
         """The sub-agents' threads as known so far, each with its call (what a batch's rows say of them; `end`
@@ -151,7 +157,7 @@ def _batch(reader: LineReader, piece: Piece, upto: int, found: list[Diagnostic],
         found += session.taken_diagnostics()  # what finishing found about this batch's messages
         # No frame: nothing stored reads it (the whole parse's, for the lossless check, has one).
         transcript = Transcript(dialect=reader.dialect, source=piece.text, messages=tuple(messages),
-                                diagnostics=tuple(found), header={"producer": reader.dialect}, cuts=piece.cuts)
+                                diagnostics=tuple(found), header=reader.header_now(), cuts=piece.cuts)
     return Batch(transcript, piece)
 
 
