@@ -70,6 +70,26 @@ def rewound() -> bytes:
     return ("".join(text) + json.dumps(value) + "\n").encode()
 
 
+def kept_whole() -> bytes:
+    """Sessions whose lines hold what no reader reads (kept in the header's `unread`), tool results beside the
+    replies' text, long enough to be kept by their span (`$source`), and usage beside its counts; sub-agents
+    whose calls are named late, questions, a plan, interruptions and declined calls (2.0's sample)."""
+    found = []
+    for name in ("claude-code-1.0-task-sidechain.jsonl", "claude-code-2.0-edits-questions-plan.jsonl",
+                 "claude-code-2.1-subagent-agent-id.jsonl"):
+        for number, text in enumerate((SAMPLES / name).read_text().splitlines()):
+            value = json.loads(text)
+            if number % 3 == 1:
+                value["someNewMember"] = {"read": False, "number": number}
+            if isinstance(value.get("toolUseResult"), dict):
+                value["toolUseResult"]["log"] = "a line of the tool's log " * 60
+            body = value.get("message")
+            if isinstance(body, dict) and isinstance(body.get("usage"), dict):
+                body["usage"]["service_tier"] = "standard"
+            found.append(line(**value))
+    return "".join(found).encode()
+
+
 def comparable(found: dict) -> dict:
     """A snapshot with each entry's source left out (a thin parse's says in words where a payload was)."""
     return {**found, "entries": [msgspec.structs.replace(entry, source="") for entry in found["entries"]]}
@@ -83,6 +103,7 @@ CASES = {
     "late-secret": late_secret,
     "rewound": rewound,
     "unfinished": lambda: workday(0.02).encode()[:-200],
+    "kept-whole": kept_whole,
 }
 
 
