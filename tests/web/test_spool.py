@@ -99,7 +99,7 @@ def test_a_full_disk_while_spooling_is_a_507_not_a_500(client, monkeypatch):
 
     monkeypatch.setattr(spool, "new_spool", FullDisk)
     response = client.post("/api/transcripts", data=WEATHER.read_bytes())
-    assert response.status_code == 507 and "no room" in response.get_json()["error"]["message"]
+    assert response.status_code == 507 and "disk is full" in response.get_json()["error"]["message"]
 
 
 def test_the_spool_folder_is_made_at_startup(make_app, tmp_path):
@@ -116,4 +116,4 @@ def test_a_full_disk_while_a_form_file_is_spooled_is_a_507(client, monkeypatch):
     monkeypatch.setattr(spool, "new_spool", FullDisk)
     response = client.post("/transcripts", data={"file": (io.BytesIO(WEATHER.read_bytes()), "weather.txt")},
                            content_type="multipart/form-data")
-    assert response.status_code == 507 and "no room" in soup(response).find(class_="error").get_text()
+    assert response.status_code == 507 and "disk is full" in soup(response).find(class_="error").get_text()
