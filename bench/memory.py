@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
+from tests.harness.workday import workday_lines  # noqa: E402
 
 SESSION = "5b0c9e1a-7d2f-4c83-9a61-0e4f2d8b7c35"
 SCREENSHOT_BYTES = 150_000
@@ -92,7 +93,14 @@ def dataset_lines(rng: random.Random) -> Iterator[str]:
         number += 1
 
 
-KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "dataset": dataset_lines}
+def text_session_lines(rng: random.Random) -> Iterator[str]:
+    """A text-heavy Claude Code session without end (tests/harness/workday.py): file reads with their structured
+    copies, edits with the original file, test runs, thinking."""
+    return workday_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
+KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
+                                                              "dataset": dataset_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -139,6 +147,14 @@ def start_server(folder: Path, limit: int) -> tuple[subprocess.Popen, int]:
             time.sleep(0.2)
     server.kill()
     raise RuntimeError("the server did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time process `pid` has used so far (Linux /proc), in seconds: what a run on a shared
+    machine is best compared by."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def status_bytes(pid: int, field: str) -> int:
@@ -210,15 +226,17 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
     server, port = start_server(folder, max(size + 1, 1 << 30))
     try:
         idle = status_bytes(server.pid, "VmRSS")
+        cpu = cpu_seconds(server.pid)
         timed = upload(port, path)
         peak = status_bytes(server.pid, "VmHWM")
+        cpu = cpu_seconds(server.pid) - cpu
     finally:
         server.terminate()
         server.wait(timeout=30)
         path.unlink()
         for leftover in folder.glob("memory.sqlite3*"):
             leftover.unlink()
-    return {"kind": kind, "size": size, **timed, "idle": idle, "peak": peak}
+    return {"kind": kind, "size": size, **timed, "idle": idle, "peak": peak, "cpu": cpu}
 
 
 def main() -> None:
@@ -235,12 +253,13 @@ def main() -> None:
     runs += [(GIB_MB, kind) for kind in args.gib]
     runs += [(WHOLE_MB, kind) for kind in args.whole_at_256]
     print(f"{'file':<8} {'size':>9} {'status':>6} {'answer':>8} {'1st page':>9} {'stored':>8} {'MB/s':>6} "
-          f"{'idle RSS':>9} {'peak RSS':>9} {'× size':>7} {'above idle':>11}")
+          f"{'CPU':>7} {'idle RSS':>9} {'peak RSS':>9} {'× size':>7} {'above idle':>11}")
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
         for megabytes, kind in runs:
             r = measure(kind, megabytes, Path(folder))
             print(f"{r['kind']:<8} {r['size'] / 1e6:>6.0f} MB {r['status']:>6} {r['answer']:>6.1f} s "
                   f"{r['first_page']:>7.1f} s {r['seconds']:>6.1f} s {r['size'] / 1e6 / r['seconds']:>6.1f} "
+                  f"{r['cpu']:>5.1f} s "
                   f"{r['idle'] / 1e6:>6.0f} MB {r['peak'] / 1e6:>6.0f} MB {r['peak'] / r['size']:>6.1f}× "
                   f"{(r['peak'] - r['idle']) / r['size']:>10.1f}×", flush=True)
     for kind, figure in BEFORE.items():

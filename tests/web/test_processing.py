@@ -5,6 +5,8 @@ page offers the uploader the raw bytes, an upload left by a dead process is proc
 Lines dataset is answered first too and stored from its stored bytes a piece at a time."""
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from typing import Iterator
 
@@ -13,7 +15,7 @@ import pytest
 from tests.harness.datasets import dataset
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER, soup, text_of
 from viewer import ingest
-from viewer.ingest import deferred, processor, streaming
+from viewer.ingest import deferred, kept, processor, streaming
 from viewer.store.processing import PROCESSING
 
 BIG = WEATHER.read_bytes() * 40
@@ -285,3 +287,40 @@ def test_a_big_json_lines_dataset_is_answered_202_then_stored_a_piece_at_a_time(
     assert index.status_code == 200 and soup(index).select_one("[data-processing]") is None
     assert app.extensions["viewer.store"].get(id).conversation_count == 60
     assert client.get(f"/t/{id}/c/59").status_code == 200
+
+
+def test_a_big_upload_is_answered_before_its_bytes_are_stored_and_its_thread_stores_them(app, client, gate):
+    response = _upload(client)
+    store, id = app.extensions["viewer.store"], response.get_json()["id"]
+    assert response.status_code == 202 and not store.processing.has_raw(id)
+    assert _kept(None, id)  # the spool, named: it outlives the request and the process
+    gate.set()
+    _settle(app)
+    assert store.raw(id) == BIG and store.get(id).ready and not _kept(None, id)
+
+
+def _kept(folder: str | None, id: str) -> bool:
+    found = kept.found(folder, id)
+    if found is not None:
+        found.close()
+    return found is not None
+
+
+def test_an_upload_taken_over_before_its_bytes_were_stored_finds_them_where_they_were_kept(app, tmp_path):
+    store = app.extensions["viewer.store"]
+    with tempfile.TemporaryFile(dir=tmp_path) as spool:
+        spool.write(BIG)
+        ingest.accept(store, None, id="kept", worker="elsewhere:1:x", size=len(BIG))
+        spool.seek(0)
+        with open(kept.path_of(str(tmp_path), "kept"), "wb") as named:
+            named.write(spool.read())
+    assert deferred.process(store, "kept", kept_in=str(tmp_path))
+    assert store.raw("kept") == BIG and store.get("kept").ready and not _kept(str(tmp_path), "kept")
+
+
+def test_an_upload_whose_bytes_were_lost_with_its_process_fails_saying_so(app, tmp_path):
+    store = app.extensions["viewer.store"]
+    ingest.accept(store, None, id="lost", worker="elsewhere:1:x", size=len(BIG))
+    assert not deferred.process(store, "lost", kept_in=str(tmp_path))
+    assert store.get("lost").state == "failed"
+    assert "send it again" in store.processing.progress("lost").error

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import io
-import tempfile
 
 import pytest
 from flask import Request
@@ -17,14 +16,14 @@ from viewer.web import spool
 def spools(monkeypatch) -> list:
     """Every spool file made, with the folder it was made in."""
     made = []
-    real = tempfile.TemporaryFile
+    real = spool._anonymous
 
-    def recording(*args, **kwargs):
-        file = real(*args, **kwargs)
-        made.append((kwargs.get("dir"), file))
+    def recording(folder):
+        file = real(folder)
+        made.append((folder, file))
         return file
 
-    monkeypatch.setattr(spool.tempfile, "TemporaryFile", recording)
+    monkeypatch.setattr(spool, "_anonymous", recording)
     return made
 
 
@@ -100,7 +99,7 @@ def test_a_full_disk_while_spooling_is_a_507_not_a_500(client, monkeypatch):
 
     monkeypatch.setattr(spool, "new_spool", FullDisk)
     response = client.post("/api/transcripts", data=WEATHER.read_bytes())
-    assert response.status_code == 507 and "no room" in response.get_json()["error"]["message"]
+    assert response.status_code == 507 and "disk is full" in response.get_json()["error"]["message"]
 
 
 def test_the_spool_folder_is_made_at_startup(make_app, tmp_path):
@@ -117,4 +116,4 @@ def test_a_full_disk_while_a_form_file_is_spooled_is_a_507(client, monkeypatch):
     monkeypatch.setattr(spool, "new_spool", FullDisk)
     response = client.post("/transcripts", data={"file": (io.BytesIO(WEATHER.read_bytes()), "weather.txt")},
                            content_type="multipart/form-data")
-    assert response.status_code == 507 and "no room" in soup(response).find(class_="error").get_text()
+    assert response.status_code == 507 and "disk is full" in soup(response).find(class_="error").get_text()

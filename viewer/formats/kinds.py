@@ -244,6 +244,10 @@ class Dialect:
     """Among formats detected the same way, the higher tries first (ties between token marks at one place)."""
     reader: Reference
     """`(text, ParseOptions) -> Transcript`."""
+    lines: Reference | None = None
+    """`() -> LineReader` (viewer/parse/agents/online.py): the same reader, taking the lines one at a time, so that a
+    big upload is read and stored a piece of lines at a time, in memory that does not grow with it
+    (viewer/parse/streamed.py); None: read whole."""
     pairing: Pairing = Pairing.BY_NAME
     writer: Writer | None
     """Writing a transcript back in this format; None: it cannot be written (convert to another)."""

@@ -329,6 +329,7 @@ DIALECTS: tuple[Dialect, ...] = (
                               Line(types=("file-history-snapshot",), with_all=("snapshot",)))),
                    Members((r"(?:^|/)subagents/agent-[^/]+\.jsonl$",))),
         reader="viewer.parse.agents:parse_claude_code_files",
+        lines="viewer.parse.agents.claude_code:ClaudeCodeReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

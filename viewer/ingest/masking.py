@@ -44,12 +44,20 @@ class Examined:
     """How many secrets of each kind were found; personal data and redactions masked, by `personal:` keys."""
     personal: tuple[PersonalFinding, ...] = ()
     """Every distinct piece of personal data found, masked or not, for the uploader."""
+    masker: Masker | None = None
+    """What masked them (and `known`'s), when anything was masked."""
+    withheld: bool = False
+    """The scan failed: link holders read nothing."""
+    places: tuple[Places, ...] = ()
+    """Where each of `personal` was found (a piece of a session's, gathered with the others': `Gathered`)."""
 
 
-def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_text: bool = False) -> Examined:
+def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_text: bool = False,
+                 known: Masker | None = None) -> Examined:
     """Scan a parse for secrets (and personal data, if `choices` say so), warn of each, and mask them, with the
     uploader's redactions, in what link holders read. `as_text`: link holders download the upload's text even
     when nothing is masked in it (an archive or a database, whose bytes could hold what its text leaves out).
+    With `known` (what masked the pieces of a session read before this one), its spellings are masked here too.
     Fails closed: if the scanner itself fails, link holders read nothing of the upload."""
     with collector_paused:
         try:
@@ -57,25 +65,28 @@ def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_tex
             redacted = list(redactions(projection.transcript, choices.redactions))
         except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
             log.exception("the scan for secrets and personal data failed on an upload")
-            return Examined(_withheld(projection), projection)
+            return Examined(_withheld(projection), projection, withheld=True)
         secrets = [item for item in found if item.finding.kind not in PERSONAL_KINDS]
         personal = [item for item in found if item.finding.kind in PERSONAL_KINDS]
         masked = [item for item in personal if choices.state(item.finding.kind, reading(item.finding.secret)) == MASKED]
         hidden = [*secrets, *masked, *redacted]
-        kept = tuple(_personal_findings(projection.transcript, personal, choices))
-        if not hidden:
-            return Examined(projection, projection if as_text else None, personal=kept)
-        warned = _warned(projection, hidden)
+        places = tuple(_personal_places(projection.transcript, personal, choices))
+        kept = tuple(place.finding() for place in places)
+        source = projection.transcript.source
+        if not hidden and (known is None or not known.spans(source)):
+            return Examined(projection, projection if as_text else None, personal=kept, places=places)
+        warned = _warned(projection, hidden) if hidden else projection
         in_source = [(item.finding.start, item.finding.end, placeholder_of(item.finding)) for item in hidden
                      if item.field == "source"]
         holding = {item.message_index for item in hidden}
-        shown = mask_transcript(warned.transcript, Masker(hidden, warned.transcript.source), in_source, holding)
+        masker = Masker(hidden, warned.transcript.source, known)
+        shown = mask_transcript(warned.transcript, masker, in_source, holding)
         shared = Projection(shown, warned.rules, tuple(
             Projection(conversation, part.rules) for conversation, part in zip(shown.conversations,
                                                                                warned.conversations)))
     counts = {**count_kinds(secrets), **{PREFIX + kind: count for kind, count in _distinct_values(
         [*masked, *redacted]).items()}}
-    return Examined(shared, warned, counts, kept)
+    return Examined(shared, warned, counts, kept, masker, places=places)
 
 
 def redactions(transcript: Transcript, chosen: Iterable[Redaction]) -> Iterator[FieldSecret]:
@@ -108,19 +119,61 @@ def _distinct_values(found: list[FieldSecret]) -> dict[str, int]:
     return {kind: len(values[kind]) for kind in sorted(values)}
 
 
-def _personal_findings(transcript: Transcript, found: list[FieldSecret], choices: Choices) -> Iterator[PersonalFinding]:
-    """One finding per distinct value of a kind, where it is first, in the order of the upload."""
+@dataclass(slots=True)
+class Places:
+    """Where one distinct value of a kind of personal data was found: where it is first, and the places it is in.
+    A place is a field of a message, or the source where no field holds it (a JSON body's escapes)."""
+
+    first: PersonalFinding
+    """The finding, its `places` not counted yet."""
+    fields: int
+    """Fields of messages that hold it (each a place of its own: a piece's messages are no other piece's)."""
+    sources: set[tuple]
+    """Messages (or the source outside them) whose source holds it: counted when no field does."""
+
+    def finding(self) -> PersonalFinding:
+        return replace(self.first, places=self.fields or len(self.sources))
+
+
+def _personal_places(transcript: Transcript, found: list[FieldSecret], choices: Choices) -> Iterator[Places]:
+    """One finding per distinct value of a kind, where it is first, in the order of the upload, with its places."""
     places: dict[tuple[str, str], list[FieldSecret]] = {}
     for item in sorted(found, key=lambda item: (item.span, item.conversation or 0)):
         places.setdefault((item.finding.kind, reading(item.finding.secret)), []).append(item)
     for (kind, value), items in places.items():
         first = items[0]
         line, column = transcript.position(first.span[0])
-        # A place is a field of a message, or the source where no field holds it (a JSON body's escapes).
-        where: set[tuple] = {(item.conversation, item.message_index, item.field, item.path) for item in items
-                             if item.field != "source"} or {(item.conversation, item.message_index) for item in items}
-        yield PersonalFinding(kind, value, choices.state(kind, value), len(where), first.conversation,
-                              first.message_index, line, column)
+        fields = {(item.conversation, item.message_index, item.field, item.path) for item in items
+                  if item.field != "source"}
+        yield Places(PersonalFinding(kind, value, choices.state(kind, value), 0, first.conversation,
+                                     first.message_index, line, column),
+                     len(fields), {(item.conversation, item.message_index) for item in items})
+
+
+@dataclass(slots=True)
+class Gathered:
+    """The personal data found in the pieces of a session read a piece at a time, gathered as the whole parse
+    finds it: each value where it is first, with its places in every piece."""
+
+    found: dict[tuple[str, str], Places] = field(default_factory=dict)
+
+    def add(self, places: Iterable[Places], lines: int) -> None:
+        """The places found in a piece that starts after `lines` line breaks of the file."""
+        for place in places:
+            key = (place.first.kind, place.first.value)
+            known = self.found.get(key)
+            if known is None:
+                self.found[key] = Places(replace(place.first, line=place.first.line + lines), place.fields,
+                                         set(place.sources))
+            else:
+                known.fields += place.fields
+                known.sources |= place.sources
+            held = self.found[key]
+            if held.fields:  # the sources count no more: not held
+                held.sources.clear()
+
+    def findings(self) -> tuple[PersonalFinding, ...]:
+        return tuple(place.finding() for place in self.found.values())
 
 
 def reading(value: str) -> str:

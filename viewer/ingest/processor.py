@@ -27,10 +27,9 @@ import threading
 import uuid
 import weakref
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
-from viewer.ingest import deferred
-from viewer.parse.thinning import Thinned
+from viewer.ingest import deferred, kept
 from viewer.store import Store
 from viewer.store.faults import storage_fault
 from viewer.store.processing import RELEASED
@@ -75,7 +74,8 @@ class Processor:
                  folder: str | None = None) -> None:
         self.store, self.window, self.limit, self.lease = store, window, max(slots, 1), lease
         self.folder = folder
-        """Where an upload's stored bytes are copied while it is processed (the spool folder)."""
+        """The spool folder: where an upload's stored bytes are copied while it is processed, and where uploads
+        answered before their bytes were stored keep them (viewer/ingest/kept.py)."""
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._held: set[str] = set()
         self._slots: set[int] = set()
@@ -94,40 +94,32 @@ class Processor:
         finally:
             self._give_back(number)
 
-    def later(self, id: str, raw: str | bytes | Thinned, dialect: str, accept: Callable[[], None]) -> None:
-        """Take a slot (`Busy` when none is free) and process upload `id` (`raw`, read as `dialect`) in a thread
-        of its own, which gives the slot back when done; its parse starts at once, while `accept` stores its
-        bytes and record here (nothing of it is stored if `accept` fails)."""
-        number = self._take()
-        done = threading.Event()
-        outcome: list[bool] = []
-
-        def stored() -> bool:
-            done.wait()
-            return bool(outcome)
-        self.start(id, number, deferred.Upload(raw, dialect, stored))
-        try:
-            accept()
-            outcome.append(True)
-        finally:
-            done.set()
-
-    def after(self, id: str, accept: Callable[[], None]) -> None:
-        """Take a slot (`Busy` when none is free), store upload `id`'s bytes and record with `accept`, then process
-        it in a thread of its own from its stored bytes (a big JSON Lines dataset, read back a piece at a time)."""
+    def spooled(self, id: str, spool: BinaryIO, accept: Callable[[bool], None]) -> None:
+        """Take a slot (`Busy` when none is free), keep upload `id`'s spool file under its name (so that the bytes
+        outlive this process's request, and the process), store its record alone with `accept(False)`, and
+        process it in a thread of its own, which stores its bytes first: the request answers at once, whatever
+        the upload's size. Where the spool file cannot be named, `accept(True)` stores the bytes in the request."""
         number = self._take()
         try:
-            accept()
+            named = kept.keep(spool, self.folder, id)
+            try:
+                accept(not named)
+            except BaseException:
+                if named:
+                    kept.forget(self.folder, id)
+                raise
+            handle = _reopened(spool)
         except BaseException:
             self._give_back(number)
             raise
-        self.start(id, number)
+        self.start(id, number, spool=handle)
 
-    def start(self, id: str, number: int, upload: deferred.Upload | None = None) -> None:
-        """Process upload `id` (`upload`, or its bytes read back from the store) in a thread of its own, in slot
-        `number`, already taken for it."""
+    def start(self, id: str, number: int, upload: deferred.Upload | None = None,
+              spool: BinaryIO | None = None) -> None:
+        """Process upload `id` (`upload`, its `spool`, or its bytes read back from the store) in a thread of its
+        own, in slot `number`, already taken for it."""
         self._hold(id)
-        threading.Thread(target=self._run, args=(id, number, upload), name=f"processing-{id[:8]}",
+        threading.Thread(target=self._run, args=(id, number, upload, spool), name=f"processing-{id[:8]}",
                          daemon=True).start()
 
     def _take(self) -> int:
@@ -180,22 +172,24 @@ class Processor:
             self._heartbeat = threading.Thread(target=self._beat, name="processing-heartbeat", daemon=True)
             self._heartbeat.start()
 
-    def _run(self, id: str, number: int, upload: deferred.Upload | None) -> None:
+    def _run(self, id: str, number: int, upload: deferred.Upload | None, spool: BinaryIO | None) -> None:
         try:
-            self._process(id, upload)
+            self._process(id, upload, spool)
         finally:
+            if spool is not None:
+                spool.close()
             with self._lock:
                 self._held.discard(id)
             self._give_back(number)  # only if still this process's: it may have been handed back
 
-    def _process(self, id: str, upload: deferred.Upload | None) -> None:
+    def _process(self, id: str, upload: deferred.Upload | None, spool: BinaryIO | None) -> None:
         """Process upload `id`, again from its stored bytes after each storage fault, until it is done or this
         process shuts down (then it was handed back)."""
         wait = RETRY_FIRST_SECONDS
         while not self._closed.is_set():
             try:
                 deferred.process(self.store, id, window=self.window, upload=upload, worker=self.worker,
-                                 folder=self.folder)
+                                 folder=self.folder, spool=spool, kept_in=self.folder)
                 return
             except deferred.Interrupted as interrupted:
                 log.warning("processing upload %s interrupted (%s); trying again in %.0f s", id, interrupted, wait)
@@ -294,6 +288,15 @@ class Processor:
         """Delete the images no message holds that are older than `ORPHANED_IMAGES_AFTER` (stored for an upload
         whose rows could then not be stored, where deleting them at once failed too)."""
         return self.store.media.drop_orphans(ORPHANED_IMAGES_AFTER)
+
+
+def _reopened(spool: BinaryIO) -> BinaryIO:
+    """A handle of its own on a spool file (an anonymous file lives while a handle is open): its request closes
+    the one it holds when it ends. Through /proc, so that the two do not share a position; else a duplicate."""
+    try:
+        return open(f"/proc/self/fd/{spool.fileno()}", "rb")
+    except OSError:
+        return os.fdopen(os.dup(spool.fileno()), "rb")
 
 
 def _sweep_periodically(processor: weakref.ref, seconds: float, closed: threading.Event) -> None:

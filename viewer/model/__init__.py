@@ -3,7 +3,7 @@ diagnostics and call pairs (`transcript`); the registry of diagnostic codes (`di
 numbers (`lines`); the cyclic collector's pause while many of its objects are made (`collector`); the words every
 stage shares, typed once: roles, channels, ends, views and show-as values (`words`). It imports nothing else of
 the viewer."""
-from viewer.model.diagnostics import CODES, make_diagnostic
+from viewer.model.diagnostics import CODES, Note, make_diagnostic
 from viewer.model.lines import LineIndex
 from viewer.model.message import NON_TOOL_RECIPIENTS, Message, is_tool_address
 from viewer.model.pieces import Media, Meta, Segment, Span, Thread, Usage
@@ -13,5 +13,5 @@ from viewer.model.words import (CHANNELS, DEBUG, DEFAULT, ENDS, PROMPT_ROLES, RO
 
 __all__ = ["CHANNELS", "CODES", "DATASET_SCHEMA", "DEBUG", "DEFAULT", "ENDS", "NON_TOOL_RECIPIENTS", "PROMPT_ROLES",
            "ROLES", "SCHEMA", "SEVERITIES", "SHOW_AS", "VIEWS", "Channel", "Diagnostic", "End", "LineIndex", "Media",
-           "Message", "Meta", "Pair", "Role", "Segment", "ShowAs", "Span", "Thread", "Transcript", "Usage", "View",
+           "Message", "Meta", "Note", "Pair", "Role", "Segment", "ShowAs", "Span", "Thread", "Transcript", "Usage", "View",
            "is_show_as", "is_tool_address", "is_view", "make_diagnostic"]

@@ -8,6 +8,7 @@ W-PARSER-FAILED is an `error`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from viewer.model.transcript import Diagnostic, Span
@@ -131,3 +132,20 @@ def make_diagnostic(code: str, span: Span, message: str | None = None, message_i
     entry = CODES[code]
     severity = entry.when_expected if expected and entry.when_expected else entry.severity
     return Diagnostic(code, severity, message or entry.summary, span, message_index)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A diagnostic found about a message long after it was read (the end of a session read a piece at a time:
+    a branch left aside, a sub-agent with no call, a call never answered), placed at that message's span, or its
+    header's, which whoever holds the message knows."""
+
+    code: str
+    text: str
+    index: int
+    at_header: bool = False
+    expected: bool = False
+
+    def at(self, span: Span) -> Diagnostic:
+        """The diagnostic, at `span` (the message's, or its header's when `at_header` and it has one)."""
+        return make_diagnostic(self.code, span, self.text, self.index, expected=self.expected)

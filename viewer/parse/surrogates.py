@@ -37,6 +37,11 @@ def replace_lone_surrogates(transcript: Transcript, within: Span | None = None) 
                                header=_clean_value(transcript.header), tools=_clean_value(transcript.tools))
 
 
+def cleaned_value(value: Any) -> Any:
+    """A header or any JSON value with every lone surrogate in its strings replaced by U+FFFD."""
+    return _clean_value(value)
+
+
 def _has_surrogate_escape(source: str, start: int, end: int) -> bool:
     # `str.find` runs at memory speed; a regex over 50 MB of non-ASCII text takes a quarter of a second. Most JSON
     # holds no `\u` escape at all: one search says so, where the two for `\ud` and `\uD` each read the whole text.

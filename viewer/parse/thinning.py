@@ -110,9 +110,19 @@ def _thinned(file: BinaryIO, dialect: str, big: re.Pattern[bytes]) -> Thinned:
     for line in file:
         if _MARK in line:
             raise _Unthinnable()
-        pieces.extend(_line_pieces(line, at_byte, big, cuts, decoded))
+        pieces.extend(line_pieces(line, at_byte, big, cuts, decoded))
         at_byte += len(line)
     return Thinned("".join(pieces), Cuts(tuple(cuts)), tuple(decoded), dialect)
+
+
+def in_words(messages: tuple[Message, ...], cuts: Cuts) -> tuple[Message, ...]:
+    """`Thinned._in_words` for messages read from any thin text cut by `cuts` (a piece of a big file)."""
+    return Thinned("", cuts, (), "")._in_words(messages)
+
+
+def big_strings(cut_from: int | None = None) -> re.Pattern[bytes]:
+    """What is cut out of a line: `_big_strings` of `cut_from` (default `CUT_FROM`)."""
+    return _big_strings(CUT_FROM if cut_from is None else cut_from)
 
 
 @functools.lru_cache(maxsize=4)
@@ -124,8 +134,8 @@ def _big_strings(cut_from: int) -> re.Pattern[bytes]:
                       rb'([A-Za-z0-9+/=\\]{%d,})"' % cut_from)
 
 
-def _line_pieces(line: bytes, at_byte: int, big: re.Pattern[bytes], cuts: list[Cut],
-                 decoded: list[Decoded]) -> Iterator[str]:
+def line_pieces(line: bytes, at_byte: int, big: re.Pattern[bytes], cuts: list[Cut],
+                decoded: list[Decoded]) -> Iterator[str]:
     """The line's text with each big image payload cut out (each piece decoded alone: the cuts are between ASCII
     characters), adding what was cut to `cuts` and `decoded`. Only images are cut: other base64 (encrypted
     reasoning, a redacted thought) is counted or shown by its readers, which must see it whole."""
@@ -162,4 +172,4 @@ def _value(written: bytes) -> str | None:
         return None
 
 
-__all__ = ["CUT_FROM", "THIN_FROM", "Thinned", "thin"]
+__all__ = ["CUT_FROM", "THIN_FROM", "Thinned", "big_strings", "in_words", "line_pieces", "thin"]

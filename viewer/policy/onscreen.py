@@ -8,11 +8,12 @@ from, so the text link holders read (secrets masked) gives lines with the secret
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 from viewer import formats
-from viewer.model import Message, Transcript
+from viewer.model import Message, Thread, Transcript
 from viewer.policy.said import Exchange, Said
 
 TOOL_FAILED = "W-TOOL-ERROR"
@@ -120,3 +121,127 @@ def interrupted_calls(transcript: Transcript, points: list[int]) -> set[int]:
                 break
             at -= 1
     return found
+
+
+_CALL, _MAIN, _ANALYSIS, _ANSWERED = 1, 2, 4, 8
+"""What `OnlineLines` keeps of each message (a byte): a call, of the main conversation (no sub-agent's), reasoning,
+a call answered."""
+_UNNAMED = "\x00unnamed"
+"""The id a call's sub-agent is given while it is not known: a screen that names it says so by naming this."""
+
+
+class OnlineLines:
+    """`said_lines` of a session read and stored a batch at a time (viewer/ingest/sessions.py), to the same lines:
+    each batch's lines as its messages are stored, and the lines of calls stored before that later lines change
+    (`Changed`): a call answered in a later batch, a call never answered that an interruption followed, a call
+    whose sub-agent only the end names. Kept meanwhile: the calls not answered yet, the lines that name a
+    sub-agent, and a byte per message (what an interruption's walk back reads)."""
+
+    def __init__(self, dialect: str) -> None:
+        self.screen = screen_of(dialect)
+        self.flags = bytearray()
+        """Each message's `_CALL`, `_MAIN`, `_ANALYSIS`, `_ANSWERED`, by index."""
+        self.points: list[int] = []
+        """The interruptions' messages so far."""
+        self.first_of_thread: dict[str, int] = {}
+        self.waiting: dict[int, Message] = {}
+        """The calls not answered yet, by index."""
+        self.tasks: dict[int, tuple[Said, Said]] = {}
+        """The calls whose line names the sub-agent they started: the line with `_UNNAMED`, and the line given."""
+        self.cwd: str | None = None
+
+    def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
+        """The lines of a batch's messages (a transcript of its messages alone, which keep their indices in the
+        session; its threads as known now), and the changed lines of calls of earlier batches."""
+        if self.screen is None:
+            return {}, {}
+        messages = transcript.messages
+        first = messages[0].index if messages else len(self.flags)
+        for message in messages:
+            self.flags.append((_CALL if message.is_call else 0) | (_MAIN if message.thread is None else 0)
+                              | (_ANALYSIS if message.channel == "analysis" else 0))
+            if message.thread is not None:
+                self.first_of_thread.setdefault(message.thread, message.index)
+        cwd = transcript.header.get("cwd")
+        if self.cwd is None and isinstance(cwd, str):
+            self.cwd = cwd
+        replies = {pair.call: pair.reply for pair in transcript.pairs}
+        failed = {diagnostic.message_index for diagnostic in transcript.diagnostics if diagnostic.code == TOOL_FAILED}
+        started = {thread.call: thread for thread in transcript.threads if thread.call is not None}
+
+        def exchange(call: Message, at: int | None) -> Exchange:
+            reply = messages[at - first] if at is not None else None
+            recorded = transcript.source[reply.span[0]:reply.span[1]] if reply is not None else ""
+            return Exchange(call, reply, at in failed, False, recorded, self.cwd, started.get(call.index))
+
+        lines: dict[int, Said] = {}
+        changed: dict[int, Said] = {}
+        for message in messages:
+            if message.is_call:
+                at = replies.get(message.index)
+                if at is None:
+                    self.waiting[message.index] = message
+                lines[message.index] = self._line(exchange(message, at))
+        for pair in transcript.pairs:
+            self.flags[pair.call] |= _ANSWERED
+            call = self.waiting.pop(pair.call, None) if pair.call < first else None
+            if call is not None:
+                changed[pair.call] = self._line(exchange(call, pair.reply))
+            elif pair.call >= first:
+                self.waiting.pop(pair.call, None)
+        points = interruptions(transcript)
+        self.points += points
+        interruption = INTERRUPTION.but(tool=getattr(self.screen, "INTERRUPTED", INTERRUPTION.tool))
+        for index in points:
+            if index not in lines and first <= index:
+                lines[index] = interruption
+        return lines, changed
+
+    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said]:
+        """The lines the end changes: of calls never answered that an interruption followed (the branches left
+        aside, `aside`, known now), and of calls whose sub-agent (`threads`, with their calls at last) is named
+        otherwise than when they were stored."""
+        if self.screen is None:
+            return {}
+        changed: dict[int, Said] = {}
+        for index in sorted(self._interrupted(aside)):
+            call = self.waiting.get(index)
+            if call is not None:
+                changed[index] = self._line(Exchange(call, None, False, True, "", self.cwd, None))
+        final = {thread.call: thread for thread in threads if thread.call is not None}
+        for index, (unnamed, given) in self.tasks.items():
+            thread = final.get(index)
+            wanted = unnamed.but(thread=thread.id if thread else None,
+                                 thread_at=self.first_of_thread.get(thread.id) if thread else None)
+            if wanted != given:
+                changed[index] = wanted
+        return changed
+
+    def _line(self, exchange: Exchange) -> Said:
+        """The call's line; one that names the sub-agent the call started is kept, to be named again at the end."""
+        known = exchange.thread
+        made: Said = self.screen.said(replace(exchange, thread=known or Thread(_UNNAMED, exchange.call.index)))
+        if made.thread is None:
+            return made
+        unnamed = made.but(thread=_UNNAMED, thread_at=None)
+        if known is not None:
+            made = made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id))
+        else:
+            made = made.but(thread=None, thread_at=None)
+        self.tasks[exchange.call.index] = (unnamed, made)
+        return made
+
+    def _interrupted(self, aside: frozenset[int]) -> set[int]:
+        """`interrupted_calls` over every message, read from their bytes."""
+        flags, found = self.flags, set()
+        for point in self.points:
+            at = point
+            while at >= 0:
+                flag = flags[at]
+                main = flag & _MAIN and at not in aside
+                if flag & _CALL and not flag & _ANSWERED and main:
+                    found.add(at)
+                elif at != point and main and not flag & _CALL and not flag & _ANALYSIS:
+                    break
+                at -= 1
+        return found

@@ -34,9 +34,9 @@ Replaced = tuple[int, int, str]
 class Masker:
     """Finds every spelling of a transcript's secrets in a text and masks them."""
 
-    def __init__(self, found: Iterable[FieldSecret], source: str = "") -> None:
-        placeholders: dict[str, str] = {}
-        chosen: set[str] = set()
+    def __init__(self, found: Iterable[FieldSecret], source: str = "", known: Masker | None = None) -> None:
+        placeholders: dict[str, str] = dict(known.placeholders) if known is not None else {}
+        chosen: set[str] = set(known.chosen) if known is not None else set()
         for located in found:
             secret = located.finding.secret
             if located.finding.kind == REDACTED:  # the uploader's choice: any length, but whole words
@@ -47,9 +47,13 @@ class Masker:
                 # in a JSON or YAML string): the field holds the escaped character, which re-encoding writes back.
                 written = ("\\" + secret,) if located.exact and _escaped_at(source, located.span[0]) else ()
                 forms = {form for text in (secret, *written) for form in spellings(text)}
-            for form in forms:
+            for form in sorted(forms):
                 placeholders.setdefault(form, placeholder_of(located.finding))
-        self.placeholders = placeholders
+        self.placeholders: dict[str, str] = placeholders
+        """Each spelling and what stands in its place, in the order they were found (`known`'s first: the
+        secrets of the pieces of a session read before)."""
+        self.chosen: set[str] = chosen
+        """The spellings of the uploader's redactions, matched as whole words."""
         ordered = sorted(placeholders, key=len, reverse=True)  # the longest spelling wins where two start together
         self.pattern = re.compile("|".join(_whole_words(form) if form in chosen else re.escape(form)
                                            for form in ordered)) if ordered else None

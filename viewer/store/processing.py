@@ -25,6 +25,7 @@ from viewer.store import raw as raw_bytes, rows, search, streamed, summaries
 from viewer.store.bulk import delete_parse, insert_conversations, insert_parse, parses_of
 from viewer.store.engine import bulk_transaction
 from viewer.store.schema import processing, transcripts
+from viewer.store.sessions import SessionClose, SessionPart, SessionRows
 from viewer.store.staged import Staged
 
 PROCESSING, FAILED = "processing", "failed"
@@ -66,12 +67,14 @@ class Processing:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def accept(self, source: BinaryIO, *, id: str, worker: str, requested_dialect: str = "auto",
+    def accept(self, source: BinaryIO | None, *, id: str, worker: str, requested_dialect: str = "auto",
                debug_allowed: bool = False, manage_hash: str | None = None, name: str | None = None,
-               keep_for: dt.timedelta | None = None) -> None:
+               keep_for: dt.timedelta | None = None, size: int = 0) -> None:
         """Store an upload's raw bytes (read from `source`, a spool file, a chunk at a time: viewer/store/raw.py)
         and its record, not yet parsed, held by `worker`; durable on return. The record's `raw` stays empty, so
-        that its updates while it is processed stay small: SQLite rewrites a whole row on any update."""
+        that its updates while it is processed stay small: SQLite rewrites a whole row on any update. Without
+        `source`, the record alone (of `size` bytes): its bytes come later (`keep_raw`), kept meanwhile where its
+        process finds them again (viewer/ingest/kept.py); until then its `sha256` is empty."""
         now = _now()
         row = {**summaries.upload_row(id, name=name, requested_dialect=requested_dialect, keep_for=keep_for,
                                       debug_allowed=debug_allowed, manage_hash=manage_hash, is_sample=False, now=now),
@@ -79,12 +82,32 @@ class Processing:
                "dialect": "unknown", "parser_version": "", "header": "{}", "message_count": 0, "visible_count": 0,
                "hidden_count": 0, "diagnostic_count": 0, "error_count": 0, "pair_count": 0, "state": PROCESSING}
         with self.engine.begin() as conn:
-            conn.execute(insert(transcripts).values(**row))
+            conn.execute(insert(transcripts).values(**{**row, **({"size": size} if source is None else {})}))
+            if source is not None:
+                written = raw_bytes.write(conn, id, source)
+                conn.execute(update(transcripts).where(transcripts.c.id == id)
+                             .values(sha256=written.sha256, size=written.size))
+            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
+                                                   heartbeat_at=now))
+
+    def keep_raw(self, id: str, source: BinaryIO, *, worker: str | None = None) -> bool:
+        """Store the raw bytes of upload `id`, accepted without them (read from `source`, from where it stands);
+        durable on return. False, storing nothing, when it is no longer being processed (with `worker`, by that
+        worker)."""
+        with self.engine.begin() as conn:
+            if not self._hold(conn, id, PARSING, worker):
+                return False
+            raw_bytes.forget(conn, id)  # what a run that died while writing them left
             written = raw_bytes.write(conn, id, source)
             conn.execute(update(transcripts).where(transcripts.c.id == id)
                          .values(sha256=written.sha256, size=written.size))
-            conn.execute(insert(processing).values(transcript_id=id, stage=PARSING, worker=worker, started_at=now,
-                                                   heartbeat_at=now))
+        return True
+
+    def has_raw(self, id: str) -> bool:
+        """Whether upload `id`'s raw bytes are stored (an upload accepted without them has none until
+        `keep_raw`)."""
+        with self.engine.connect() as conn:
+            return bool(conn.execute(select(transcripts.c.sha256).where(transcripts.c.id == id)).scalar())
 
     def stage(self, id: str, stage: str, *, worker: str | None = None) -> None:
         """Record that upload `id` reached `stage` (if `worker`, still holds it)."""
@@ -149,6 +172,51 @@ class Processing:
             conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
                          .values(secret_kinds=None, masked_raw=raw_bytes.keep_masked(conn, id, None, None),
                                  **streamed.dataset_summary(parser_version, totals)))
+            conn.execute(delete(processing).where(processing.c.transcript_id == id))
+        return True
+
+    def store_session(self, id: str, parts: Iterable[SessionPart | SessionClose], parser_version: str, *,
+                      window: int = 100, worker: str | None = None) -> bool:
+        """Store upload `id`, a big session, a batch of messages at a time (viewer/store/sessions.py), each batch in
+        a transaction of its own: its first two windows are readable once stored (`stored_upto`), the rest as it
+        comes; the last transaction applies what the end decided, makes it readable and searchable. False,
+        storing no more, when it is no longer being processed (with `worker`, by that worker). An exception from `parts` leaves what was stored,
+        for the next run to drop (it starts by deleting its rows)."""
+        writer = SessionRows(id, parser_version, window)
+        with bulk_transaction(self.engine, durable=False) as conn:  # made again from the raw bytes after a crash
+            if not self._hold(conn, id, STORING, worker, stored_upto=None):
+                return False
+            delete_parse(conn, id)  # rows of a run that died, or of a run started again
+            raw_bytes.keep_masked(conn, id, None, None)
+        for part in parts:
+            if isinstance(part, SessionClose):
+                return self._close_session(id, writer, part, worker)
+            with bulk_transaction(self.engine, durable=False) as conn:
+                if not self._hold(conn, id, STORING, worker):
+                    return False
+                writer.insert(conn, part)
+                readable = {"stored_upto": writer.counts.messages} if writer.readable else {}
+                if readable:
+                    self._hold(conn, id, STORING, worker, **readable)
+                conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                             .values(**writer.summary(part.projection.transcript.dialect)))
+        raise ValueError("a session's parts ended without its close")
+
+    def start_over(self, id: str, *, worker: str | None = None) -> None:
+        """Drop what a run stored of upload `id` (a session found partway to need the whole parse): it is parsing
+        again, and no window of it is readable meanwhile."""
+        with bulk_transaction(self.engine, durable=False) as conn:
+            if self._hold(conn, id, PARSING, worker, stored_upto=None):
+                delete_parse(conn, id)
+                raw_bytes.keep_masked(conn, id, None, None)
+
+    def _close_session(self, id: str, writer: SessionRows, close: SessionClose, worker: str | None) -> bool:
+        with bulk_transaction(self.engine) as conn:  # durable: the upload is whole from here
+            if not self._hold(conn, id, INDEXING, worker):
+                return False
+            summary = writer.close(conn, close)
+            conn.execute(update(transcripts).where(transcripts.c.id == id, transcripts.c.deleted_at.is_(None))
+                         .values(**summary, state=None))
             conn.execute(delete(processing).where(processing.c.transcript_id == id))
         return True
 

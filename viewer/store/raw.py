@@ -47,11 +47,12 @@ def write(conn: Connection, id: str, source: BinaryIO) -> Written:
     for number, chunk in enumerate(iter(lambda: source.read(CHUNK), b"")):
         digest.update(chunk)
         size += len(chunk)
-        _insert(conn, id, number, chunk)
+        insert_chunk(conn, id, number, chunk)
     return Written(size, digest.hexdigest())
 
 
-def _insert(conn: Connection, id: str, number: int, chunk: bytes, masked: bool = False) -> None:
+def insert_chunk(conn: Connection, id: str, number: int, chunk: bytes, masked: bool = False) -> None:
+    """Chunk `number` of upload `id`'s bytes (or of its masked text)."""
     # A parameter set, not `.values(data=chunk)`: SQLAlchemy would keep the statement, and the chunk, alive.
     conn.execute(insert(raw_chunks), {"transcript_id": id, "masked": masked, "number": number, "data": chunk})
 
@@ -63,7 +64,7 @@ def keep_masked(conn: Connection, id: str, shared: Projection | None, original: 
     if original is None or shared is None:
         return None
     for number, chunk in enumerate(_masked_bytes(conn, id, shared)):
-        _insert(conn, id, number, chunk, masked=True)
+        insert_chunk(conn, id, number, chunk, masked=True)
     return IN_CHUNKS
 
 

@@ -33,9 +33,13 @@ DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "sp
 PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
 
 
-def message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
-    """`_message_rows`, at the upload's offsets when the parse is of a thin text (viewer/model/cuts.py)."""
-    made = _message_rows(id, projection, kinds)
+def message_rows(id: str, projection: Projection, kinds: dict[tuple, int], *, first_rank: int = 0,
+                 first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
+    """`_message_rows`, at the upload's offsets when the parse is of a thin text (viewer/model/cuts.py). A batch of
+    a session stored a batch at a time (viewer/store/sessions.py) numbers its default view's ranks from
+    `first_rank` and its pairs from `first_pair`, and has its screen's lines given (`said`: what
+    `Projection.said` says of the whole session, viewer/policy/onscreen.py's `OnlineLines`)."""
+    made = _message_rows(id, projection, kinds, first_rank, first_pair, said)
     relocated = _relocated(projection.transcript)
     return made if relocated is None else map(relocated.message, made)
 
@@ -44,7 +48,8 @@ def _relocated(transcript: Transcript) -> Relocated | None:
     return None if transcript.cuts is None else Relocated.of(transcript.source, transcript.cuts)
 
 
-def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
+def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int], first_rank: int = 0,
+                  first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
     """One tuple per message in `MESSAGE_COLUMNS` order, numbering each distinct kind (header fields and
     rule) in `kinds` as it goes. Plain tuples, few columns and no per-row dictionaries, because this and the
     database's per-column work are most of the cost of storing a big upload."""
@@ -53,9 +58,11 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
     count, rfind, startswith = source.count, source.rfind, source.startswith
     pairs = transcript.pairs
     pair_of = pair_numbers(transcript)
+    first_index = transcript.messages[0].index if transcript.messages else 0
     no_partner = (None, None)
     thread_calls = {thread.id: thread for thread in transcript.threads}
-    said = projection.said()
+    if said is None:
+        said = projection.said()
     # Lines are counted from the previous message's start (messages come in source order; a nested one, which
     # starts before, asks the transcript's line table), cheaper than a search per message. Counting starts at
     # the first message: a dataset's conversation starts deep into the file, whose line table it shares.
@@ -96,9 +103,11 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
                 body_start = body_end = None
                 content = bound(content)
         partner = no_partner
-        if pair_of and (number := pair_of[message.index]):
+        if pair_of and (number := pair_of[message.index - first_index]):
             pair = pairs[number - 1]
-            partner = number, pair.reply if pair.call == message.index else pair.call
+            partner = number + first_pair - 1, pair.reply if pair.call == message.index else pair.call
+        if rank is not None:
+            rank += first_rank
         yield (id, message.index, rank, message.turn, kind, message.call_id, start, end,
                header[0] if header else None, header[1] if header else None, *position, body_start, body_end,
                content, source[start:end], segments_json(message), *partner,
@@ -107,27 +116,33 @@ def _message_rows(id: str, projection: Projection, kinds: dict[tuple, int]) -> I
 
 
 def pair_numbers(transcript: Transcript) -> array:
-    """Each message's pair (its number from 1; 0 for none), by message index: 4 bytes a message, where a dict of
-    the paired messages took 60 MB for 256 MB of Harmony, resident while all its rows are stored. Empty when
-    the transcript pairs nothing."""
+    """Each message's pair (its number from 1 in `transcript.pairs`; 0 for none), by message index counted from
+    the first message's: 4 bytes a message, where a dict of the paired messages took 60 MB for 256 MB of Harmony,
+    resident while all its rows are stored. Empty when the transcript pairs nothing. A batch of a session (its
+    first message's index is not 0) may hold pairs whose call is in an earlier batch: only the reply is here."""
     numbers = array("i")
     if transcript.pairs:
+        first = transcript.messages[0].index if transcript.messages else 0
         size = 1 + max(max(message.index for message in transcript.messages),
-                       max(max(pair.call, pair.reply) for pair in transcript.pairs))
+                       max(max(pair.call, pair.reply) for pair in transcript.pairs)) - first
         numbers.frombytes(bytes(numbers.itemsize * size))
         for number, pair in enumerate(transcript.pairs, start=1):
-            numbers[pair.call] = numbers[pair.reply] = number
+            if pair.call >= first:
+                numbers[pair.call - first] = number
+            numbers[pair.reply - first] = number
     return numbers
 
 
-def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int]) -> Iterator[tuple]:
+def unmasked_rows(id: str, masked: Projection, original: Projection, kinds: dict[tuple, int], *,
+                  first_rank: int = 0, first_pair: int = 1, said: dict[int, Said] | None = None) -> Iterator[tuple]:
     """The rows of `original` (the parse as written) whose text differs from `masked` (the same parse with its
     secrets masked), numbering their kinds in `kinds` with the masked rows'."""
     masked_source, source = masked.transcript.source, original.transcript.source
     changed = {shown.index for shown, written in zip(masked.transcript.messages, original.transcript.messages)
                if _texts(shown, masked_source) != _texts(written, source)}
     if changed:
-        yield from (row for row in message_rows(id, original, kinds) if row[1] in changed)
+        yield from (row for row in message_rows(id, original, kinds, first_rank=first_rank, first_pair=first_pair,
+                                                said=said) if row[1] in changed)
 
 
 def _texts(message: Message, source: str) -> tuple:
@@ -187,6 +202,13 @@ def agent_json(message: Message, thread_calls: dict[str, Thread], said: Said | N
     if message.aside:
         data["aside"] = True
     return json.dumps(data, ensure_ascii=False)
+
+
+def with_said(stored: str | None, said: Said) -> str:
+    """A row's `agent` column as stored, its screen's line now `said` (where `agent_json` puts it: first)."""
+    data = json.loads(stored) if stored else {}
+    return json.dumps({"said": said.to_json(), **{key: value for key, value in data.items() if key != "said"}},
+                      ensure_ascii=False)
 
 
 def agent_links(stored: str) -> dict[str, Any]:
@@ -249,8 +271,8 @@ def _diagnostic_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
                diagnostic.span[1], line, column, diagnostic.message_index)
 
 
-def pair_rows(id: str, transcript: Transcript) -> Iterator[tuple]:
-    for number, pair in enumerate(transcript.pairs, start=1):
+def pair_rows(id: str, transcript: Transcript, first: int = 1) -> Iterator[tuple]:
+    for number, pair in enumerate(transcript.pairs, start=first):
         yield (id, number, pair.call, pair.reply, pair.by)
 
 

@@ -113,12 +113,11 @@ def index(conn: Connection, parses: Iterable[tuple[str, Projection]]) -> None:
     """Index the messages of transcript rows `(id, projection)`, one upload's: a new block of keys, a range in it
     for each row in the order given (a dataset's conversations in order)."""
     sqlite = conn.dialect.name == "sqlite"
-    if sqlite:  # the caller already holds SQLite's write lock (it wrote the parse rows), so no one else allocates
-        newest = conn.execute(select(func.max(ranges.c.start))).scalar()
-        block = (newest >> BLOCK_BITS) + 1 if newest is not None else 1
-    else:  # a sequence: concurrent uploads in other transactions never get the same block
-        block = conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar()
-    key, spans, indexed = block << BLOCK_BITS, [], []
+    # SQLite: the caller already holds its write lock (it wrote the parse rows), so no one else allocates;
+    # PostgreSQL: a sequence, so concurrent uploads in other transactions never get the same block.
+    key = _new_block(conn) << BLOCK_BITS
+    spans: list[dict[str, Any]] = []
+    indexed: list[tuple[str, int, Projection]] = []
     for id, projection in parses:
         if count := len(projection.transcript.messages):
             spans.append({"transcript_id": id, "start": key, "stop": key + count})
@@ -132,6 +131,68 @@ def index(conn: Connection, parses: Iterable[tuple[str, Projection]]) -> None:
     else:
         conn.execute(text(PG_INSERT), {"ids": [span["transcript_id"] for span in spans]})
         _pg_clean_pending(conn)
+
+
+def open_range(conn: Connection, id: str) -> int:
+    """A new block of keys for transcript `id`, indexed a batch of messages at a time (a session stored so:
+    viewer/store/sessions.py); its range is empty until `close_range`. Returns its first key."""
+    key = _new_block(conn) << BLOCK_BITS
+    conn.execute(ranges.insert(), [{"transcript_id": id, "start": key, "stop": key}])
+    return key
+
+
+def _new_block(conn: Connection) -> int:
+    if conn.dialect.name == "sqlite":  # the caller holds SQLite's write lock: no one else allocates meanwhile
+        newest = conn.execute(select(func.max(ranges.c.start))).scalar()
+        return (newest >> BLOCK_BITS) + 1 if newest is not None else 1
+    return conn.exec_driver_sql("SELECT nextval('message_search_blocks')").scalar_one()
+
+
+def index_rows(conn: Connection, id: str, key: int, projection: Projection) -> None:
+    """Index a batch of transcript `id`'s messages (stored already), keyed from `key` by their indices: on
+    SQLite now; PostgreSQL indexes every row at `close_range`, from the rows as they are then."""
+    if conn.dialect.name != "sqlite" or not projection.transcript.messages:
+        return
+    cursor, insert = conn.connection.cursor(), "INSERT INTO message_search (rowid, shown, hidden, header)"
+    messages = projection.transcript.messages
+    if "\x00" in projection.transcript.source:  # the view's substr() stops at a NUL: it says what is indexed
+        cursor.execute(f"{insert} SELECT sid, shown, hidden, header FROM message_search_source "
+                       "WHERE transcript_id = ? AND sid BETWEEN ? AND ?",
+                       (id, key + messages[0].index, key + messages[-1].index))
+    else:
+        cursor.executemany(f"{insert} VALUES (?, ?, ?, ?)", search_rows(key, projection))  # type: ignore[arg-type]
+    cursor.close()
+
+
+def close_range(conn: Connection, id: str, key: int, count: int) -> None:
+    """The range of a transcript indexed a batch at a time covers its `count` messages; PostgreSQL indexes them."""
+    conn.execute(ranges.update().where(ranges.c.transcript_id == id).values(stop=key + count))
+    if conn.dialect.name != "sqlite":
+        conn.execute(text(PG_INSERT), {"ids": [id]})
+        _pg_clean_pending(conn)
+
+
+def unindex_messages(conn: Connection, id: str, indices: list[int]) -> None:
+    """Take some of transcript `id`'s messages out of the SQLite index (before their rows change; `reindex_messages`
+    after): PostgreSQL's is written at `close_range`."""
+    if conn.dialect.name == "sqlite":
+        _sqlite_by_sid(conn, id, indices, "INSERT INTO message_search (message_search, rowid, shown, hidden, header) "
+                                          "SELECT 'delete', sid, shown, hidden, header FROM message_search_source")
+
+
+def reindex_messages(conn: Connection, id: str, indices: list[int]) -> None:
+    if conn.dialect.name == "sqlite":
+        _sqlite_by_sid(conn, id, indices, "INSERT INTO message_search (rowid, shown, hidden, header) "
+                                          "SELECT sid, shown, hidden, header FROM message_search_source")
+
+
+def _sqlite_by_sid(conn: Connection, id: str, indices: list[int], statement: str) -> None:
+    start = conn.execute(select(ranges.c.start).where(ranges.c.transcript_id == id)).scalar()
+    if start is None:
+        return
+    cursor = conn.connection.cursor()
+    cursor.executemany(f"{statement} WHERE transcript_id = ? AND sid = ?", [(id, start + index) for index in indices])
+    cursor.close()
 
 
 def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) -> None:

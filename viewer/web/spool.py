@@ -2,12 +2,15 @@
 at a time, never whole into memory, and the size limit is enforced while it streams (413). The upload form's file
 goes to the same folder: `SpoolingRequest` hands Werkzeug's form parser a spool file for every file part.
 
-A spool file is anonymous (`tempfile.TemporaryFile`): the operating system removes it when it is closed, or when
-the process dies, so a crash leaves nothing behind.
+A spool file is anonymous: the operating system removes it when it is closed, or when the process dies, so a
+crash leaves nothing behind. On Linux it is made so that it can still be given a name (`O_TMPFILE` without
+`O_EXCL`): an upload answered before its bytes are stored keeps its spool under its own name until they are
+(viewer/ingest/kept.py).
 """
 from __future__ import annotations
 
 import errno
+import os
 import tempfile
 from functools import cached_property
 from typing import BinaryIO, cast
@@ -38,10 +41,21 @@ def spool_folder() -> str | None:
 
 def new_spool() -> BinaryIO:
     """A new spool file, closed (and so removed) with the request at the latest."""
-    spool = tempfile.TemporaryFile(dir=spool_folder())
+    spool = _anonymous(spool_folder())
     if isinstance(request, SpoolingRequest):
         request.spools.append(spool)
     return spool
+
+
+def _anonymous(folder: str | None) -> BinaryIO:
+    """An anonymous file in `folder` (the system's temporary folder when None) that a link can name later;
+    `tempfile.TemporaryFile` (which cannot be named) where the system makes no such file."""
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            return open(os.open(folder or tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR, 0o600), "w+b")
+        except OSError:
+            pass
+    return cast(BinaryIO, tempfile.TemporaryFile(dir=folder))
 
 
 def spooled_body() -> BinaryIO:

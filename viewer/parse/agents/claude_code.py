@@ -26,19 +26,19 @@ header's `unread`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, NamedTuple
+from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Meta, Transcript, make_diagnostic
+from viewer.model import Message, Meta, Note, Thread, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, claims, claims_by, read_lines
-from viewer.parse.agents.meta import claude_meta
+from viewer.parse.agents.lines import Line, claims, claims_by
+from viewer.parse.agents.meta import ClaudeMeta
+from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import details, rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.threads import Threads
-from viewer.parse.agents.tree import Tree
+from viewer.parse.agents.tree import BRANCH, CONTINUES, HANGS, NO_RESPONSE, GrowingTree
 from viewer.parse.agents.wrappers import user_text
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
@@ -84,17 +84,7 @@ USER_INTENTS = {"typed": None, "command": None, "injected": "context", "interrup
 
 def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Claude Code session log. Never raises on user input."""
-    with collector_paused:  # see viewer/model/collector.py
-        lines, unreadable = read_lines(text)
-        session = Session(text, kept=_kept)
-        reader = _Reader(session)
-        for line in session.accounted(lines, CLAIMS):
-            reader.line(line)
-        messages, structure = _structure(session, reader.results, reader.details)
-        diagnostics = [*unreadable, *session.diagnostics, *structure.diagnostics]
-        return Transcript(dialect="claude-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | structure.totals),
-                          threads=tuple(structure.threads.threads), frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(ClaudeCodeReader(), text)
 
 
 KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "isSidechain", "agentId")
@@ -117,62 +107,37 @@ def _kept(value: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-class _Structure(NamedTuple):
-    threads: Threads
-    totals: dict[str, Any]
-    diagnostics: list[Diagnostic]
+FORKED = ("The conversation forks here (a rewind, an edit or a regeneration): this branch was left for another; "
+          "its messages are kept, hidden from the default view, which follows the branch that ends at the last "
+          "message.")
 
 
-def _structure(session: Session, results: dict[int, dict[str, Any]], noted: dict[int, dict[str, Any]]) \
-        -> tuple[tuple[Message, ...], _Structure]:
-    """The messages with their thread, parent, metadata and branch; the threads, usage totals and diagnostics.
-    `results`: what each line's `toolUseResult` holds beside its replies' text, by line number; `noted`: what a
-    line says of its first message beside it, by line number."""
-    messages, lines = session.messages, session.lines
-    threads = Threads(messages, lines)
-    main = [index for index in range(len(messages)) if index not in threads.of]
-    trees = [Tree(messages, lines, main)]
-    for thread in threads.threads:
-        trees.append(Tree(messages, lines, [index for index, name in threads.of.items() if name == thread.id]))
-    parent = {index: at for tree in trees for index, at in tree.parent.items()}
-    aside = set().union(*(tree.aside for tree in trees))
-    metas, totals = claude_meta(messages, lines)
-    for index, message in enumerate(messages):
-        said = dict(noted.pop(lines[index].number, None) or {})
-        kept = results.pop(lines[index].number, None) if message.is_reply else None
-        if kept is not None:
-            said["toolUseResult"] = kept
-        meta = metas[index]
-        if meta is not None and meta.usage is not None:
-            body = lines[index].value.get("message")
-            rest = rest_details(body, ("usage",), {"usage": USAGE_READ}) if isinstance(body, dict) else None
-            said.update(rest or {})
-        if said:
-            metas[index] = dataclasses.replace(meta or Meta(), details=said)
-    forks = [fork.to_json() for tree in trees for fork in tree.forks]
-    if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
-        totals = {**totals, FORKS_KEY: forks}
-    updated = tuple(replace_fields(message, thread=threads.of.get(index), parent=parent.get(index), meta=metas[index],
-                                   aside=index in aside) for index, message in enumerate(messages))
-    diagnostics = [*threads.diagnostics, *(diagnostic for tree in trees for diagnostic in tree.diagnostics)]
-    return updated, _Structure(threads, totals, diagnostics)
+class ClaudeCodeReader(LineReader):
+    """Reads lines in order into the session; their messages are finished with their thread, parent and
+    metadata a batch at a time, and the end decides the branches left aside."""
 
+    dialect = "claude-code"
 
-class _Reader:
-    """Reads lines in order into the session."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    def __init__(self, session: Session | None = None) -> None:
+        super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": "claude-code"}
-        self.quiet: list[tuple[int, int]] = []
         self._responses: dict[str, int] = {}
         """The turn of each API response (`message.id`) read so far."""
         self.results: dict[int, Any] = {}
-        """Line number -> what its `toolUseResult` holds that its replies' text does not (`_result_left`)."""
+        """Line number -> what its `toolUseResult` holds that its replies' text does not (`_result_left`), until
+        its first reply is finished."""
         self.details: dict[int, dict[str, Any]] = {}
-        """Line number -> what it says of its first message beside it (LINE_DETAILS, a session fact changed)."""
+        """Line number -> what it says of its first message beside it (LINE_DETAILS, a session fact changed),
+        until that message is finished."""
+        self._threads = Threads()
+        self._meta = ClaudeMeta()
+        self._trees: dict[str | None, GrowingTree] = {None: GrowingTree()}
+        """The tree of the main conversation (None) and of each thread, in the order they start."""
+        self._ids: dict[Any, int] = {}
+        """Each `message.id` a line has, numbered: what tells a response's next block from a branch."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, CLAIMS(line))
         kind = line.value.get("type")
         self._facts(line)
         if kind == "assistant" or kind == "user":
@@ -213,6 +178,83 @@ class _Reader:
             said["message"] = rest
         if said:
             self.details[line.number] = said
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its thread, parent (in its thread's tree) and metadata."""
+        names = self._threads.place(messages, lines, self.session.lines)
+        metas = self._meta.metas(messages, lines, self.session.amend)
+        done = []
+        for message, line, name, meta in zip(messages, lines, names, metas):
+            tree = self._trees.get(name)
+            if tree is None:
+                tree = self._trees[name] = GrowingTree()
+            value = line.value
+            parent = tree.add(message.index, line, _text(value.get("uuid")),
+                              _text(value.get("parentUuid")) or _text(value.get("logicalParentUuid")),
+                              *self._kind(value))
+            done.append(replace_fields(message, thread=name, parent=parent, meta=self._said(message, line, meta)))
+        if lines:  # what lines with no message (or none finished) said goes with them, as the whole parse drops it
+            last = lines[-1].number
+            for kept in (self.details, self.results):
+                for number in [number for number in kept if number <= last]:
+                    del kept[number]
+        return done
+
+    def _said(self, message: Message, line: Line, meta: Meta | None) -> Meta | None:
+        """The message's metadata with what its line says of it beside its text (`details`): the line's details
+        on its first message, what its `toolUseResult` holds beside the replies' text on its first reply, what a
+        response's usage says beside the counts on the message that holds the usage."""
+        held = self.details.pop(line.number, None)
+        said: dict[str, Any] = dict(held) if held else {}
+        kept = self.results.pop(line.number, None) if message.is_reply else None
+        if kept is not None:
+            said["toolUseResult"] = kept
+        if meta is not None and meta.usage is not None:
+            body = line.value.get("message")
+            rest = rest_details(body, ("usage",), {"usage": USAGE_READ}) if isinstance(body, dict) else None
+            said.update(rest or {})
+        return dataclasses.replace(meta or Meta(), details=said) if said else meta
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self._threads.now()
+
+    def end(self) -> Ended:
+        threads, notes = self._threads.ended(lambda index: self.session.amend(index, _same))
+        totals = self._meta.totals()
+        forks, aside = [], set()
+        for tree in (self._trees[None], *(self._trees[thread.id] for thread in threads)):
+            ending = tree.ending()
+            for index, parent in ending.relinked.items():
+                self.session.amend(index, _with_parent(parent))
+            for index in sorted(ending.aside):
+                self.session.amend(index, _aside)
+            aside |= ending.aside
+            forks += ending.forks
+            notes += [Note("W-SESSION-FORK", FORKED, index) for index in ending.left]
+        if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
+            totals = {**totals, FORKS_KEY: [fork.to_json() for fork in forks]}
+        return Ended(self.session.with_unread(self.header | totals), threads, notes, frozenset(aside))
+
+    def _kind(self, value: dict[str, Any]) -> tuple[int, int]:
+        """What a line is to its parent (tree.py's `BRANCH`, `HANGS`, `CONTINUES`), and its `message.id`'s
+        number."""
+        body = value.get("message")
+        if not isinstance(body, dict):
+            return BRANCH, NO_RESPONSE
+        response = body.get("id")
+        number = NO_RESPONSE
+        if response is not None:
+            key = response if isinstance(response, (str, int, float, bool)) else repr(response)
+            number = self._ids.setdefault(key, len(self._ids))
+        if value.get("type") == "user":
+            content = body.get("content")
+            results = isinstance(content, list) and content and all(
+                isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+            return (HANGS if results else BRANCH), number
+        return (CONTINUES if value.get("type") == "assistant" else BRANCH), number
 
     def _message_line(self, line: Line, kind: str) -> None:
         if not isinstance(line.get("message"), dict):
@@ -258,15 +300,17 @@ def _result_left(line: Line, found: list[Draft]) -> Any:
     member whose text a reply holds is left out; a long one is kept as its span in the source, never copied (a
     big session's file copies would be held twice). None when the replies hold it all."""
     said = "\n".join(piece.fields.get("content") or "" for piece in found if piece.fields.get("role") == "tool")
-    result = line.get("toolUseResult")
+    result, member = line.get("toolUseResult"), line.member("toolUseResult")
+    if member is None:  # the line has none
+        return None
     if not isinstance(result, dict):
-        return None if _held(result, said) else details(JsonObject({"result": result}, line.span,
-                                                                   {"result": line.member("toolUseResult")}),
-                                                        ("result",))["result"]
+        kept = None if _held(result, said) else details(JsonObject({"result": result}, line.span,
+                                                                   {"result": member}), ("result",))
+        return kept["result"] if kept else None
     keys = [key for key, value in result.items() if not empty(value) and not _held(value, said)]
     if not keys:
         return None
-    node = read_value(line.text, line.member("toolUseResult").node.span[0], 1)
+    node = read_value(line.text, member.node.span[0], 1)
     return details(JsonObject(result, node.span, dict(node.members)), keys)
 
 
@@ -279,6 +323,23 @@ def _held(value: Any, said: str) -> bool:
     if isinstance(value, list) and all(isinstance(block, dict) and block.get("type") == "text" for block in value):
         return flat_text(value).strip() in said  # an MCP tool's text blocks, which the reply joins
     return isinstance(value, (bool, int, float)) or value is None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _same(message: Message) -> Message:
+    """No change to the message itself: what is stored beside it (its thread's call) changed."""
+    return message
+
+
+def _aside(message: Message) -> Message:
+    return replace_fields(message, aside=True)
+
+
+def _with_parent(parent: int | None):
+    return lambda message: replace_fields(message, parent=parent)
 
 
 ASSISTANT_KEYS = frozenset(("id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage",

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from viewer.model import Diagnostic, Span, make_diagnostic
 from viewer.model.lines import line_spans
 from viewer.parse.json.positions import JsonError, Member, Node, read_value
@@ -55,23 +57,33 @@ class Line:
         return None if key not in self.value else Node(value, self.span)
 
 
-def read_lines(text: str) -> tuple[Iterator[Line], list[Diagnostic]]:
+def read_lines(text: str, before: int = 0) -> tuple[Iterator[Line], list[Diagnostic]]:
     """Every line that is a JSON object, in order, one at a time (a reader keeps what it needs of each, not every
-    decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met."""
+    decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met.
+    `before`: lines of the file before `text` (a piece of it read alone), which the line numbers count."""
     problems: list[Diagnostic] = []
-    return _lines(text, problems), problems
+    return _lines(text, problems, before), problems
 
 
-def _lines(text: str, problems: list[Diagnostic]) -> Iterator[Line]:
+_DECODE = msgspec.json.Decoder().decode
+
+
+def _lines(text: str, problems: list[Diagnostic], before: int) -> Iterator[Line]:
     for number, start, end in line_spans(text):
+        number += before
         try:
-            node = read_value(text, start, 0)  # decoded whole, by the C scanner
-            if node.span[1] != end:
-                raise JsonError("extra text after the value", node.span[1] - start)
-        except JsonError as error:
-            problems.append(_unreadable(text, number, (start, end), error))
-            continue
-        value = node.value
+            # msgspec reads a line about twice as fast as the standard scanner and to the same value; what it
+            # refuses (NaN, a lone surrogate escape, a number out of range, bad JSON) the scanner reads or reports.
+            value = _DECODE(text[start:end])
+        except (msgspec.DecodeError, RecursionError):
+            try:
+                node = read_value(text, start, 0)  # decoded whole, by the C scanner
+                if node.span[1] != end:
+                    raise JsonError("extra text after the value", node.span[1] - start)
+            except JsonError as error:
+                problems.append(_unreadable(text, number, (start, end), error))
+                continue
+            value = node.value
         if not isinstance(value, dict):
             problems.append(make_diagnostic("W-JSON-SHAPE", (start, end),
                                             f"Line {number} is not a JSON object; it was skipped."))

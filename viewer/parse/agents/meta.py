@@ -7,12 +7,16 @@ counts each response once. The totals go in the transcript's header (shown by th
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from msgspec.structs import replace as replace_fields
+
 from viewer.model import Message, Meta, Usage
 from viewer.parse.agents.lines import Line
+from viewer.parse.agents.session import Change
 from viewer.parse.json.fields import object_in
 
 USAGE_KEYS = {"input": "input_tokens", "output": "output_tokens", "cache_read": "cache_read_input_tokens",
@@ -23,40 +27,84 @@ USAGE_KEYS = {"input": "input_tokens", "output": "output_tokens", "cache_read": 
 NOTHING = Meta()
 
 
-def claude_meta(messages: Sequence[Message], lines: Sequence[Line]) -> tuple[list[Meta | None], dict[str, Any]]:
-    """Each message's Meta, and the session's totals for the header."""
-    last_of_response: dict[str, int] = {}
-    for index, line in enumerate(lines):
-        response = _response(line)
-        if response is not None:
-            last_of_response[response] = index
-    called: dict[str, str] = {}
-    metas: list[Meta | None] = []
-    usages: list[Usage] = []
-    models: dict[str, None] = {}
-    for index, (message, line) in enumerate(zip(messages, lines)):
-        value = line.value
-        timestamp = _text(value.get("timestamp"))
-        response = _response(line)
-        said = value.get("type") == "assistant"
-        body = object_in(value, "message") if said else {}
-        last_of_line = index + 1 == len(lines) or lines[index + 1] is not line
-        usage = None
-        if said and (response is not None and last_of_response[response] == index or response is None
-                     and last_of_line):
-            usage = _usage(body.get("usage"))
-        if usage is not None:
-            usages.append(usage)
-        model = _text(body.get("model"))
-        if model is not None:
-            models[model] = None
-        if message.is_call and message.call_id and timestamp:
-            called[message.call_id] = timestamp
-        duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id else None
-        meta = Meta(timestamp=timestamp, model=model, stop_reason=_text(body.get("stop_reason")), usage=usage,
-                    response=response, duration_ms=duration)
-        metas.append(None if meta == NOTHING else meta)
-    return metas, usage_totals(usages, models)
+class ClaudeMeta:
+    """Claude Code's metadata, read online: each batch's as it is finished, the usage of a response moved to its
+    latest line as its lines come (an amendment when the line that held it was finished in an earlier batch), the
+    usage counted so far per response id, and the calls' times for their replies."""
+
+    def __init__(self) -> None:
+        self.called: dict[str, str] = {}
+        """call_id -> the time of the latest call with it."""
+        self.holders: dict[str, int] = {}
+        """Response id -> the message that holds its usage (the last of its lines so far)."""
+        self.counted: dict[str, Usage] = {}
+        """Response id -> its usage counted in the totals (its latest line's)."""
+        self.loose: list[Usage] = []
+        """The usage of lines that name no response, each counted."""
+        self.models: dict[str, None] = {}
+
+    def metas(self, messages: Sequence[Message], lines: Sequence[Line],
+              amend: Callable[[int, Change], None]) -> list[Meta | None]:
+        """Each message's Meta, in order."""
+        last_of_response: dict[str, int] = {}
+        for at, line in enumerate(lines):
+            response = _response(line)
+            if response is not None:
+                last_of_response[response] = at
+        metas: list[Meta | None] = []
+        for at, (message, line) in enumerate(zip(messages, lines)):
+            value = line.value
+            timestamp = _text(value.get("timestamp"))
+            response = _response(line)
+            said = value.get("type") == "assistant"
+            body = object_in(value, "message") if said else {}
+            usage = None
+            if said and response is not None and last_of_response[response] == at:
+                usage = self._hold(response, message.index, _usage(body.get("usage")), amend)
+            elif said and response is None and (at + 1 == len(lines) or lines[at + 1] is not line):
+                usage = _usage(body.get("usage"))
+                if usage is not None:
+                    self.loose.append(usage)
+            model = _text(body.get("model"))
+            if model is not None:
+                self.models[model] = None
+            if message.is_call and message.call_id and timestamp:
+                self.called[message.call_id] = timestamp
+            duration = between(self.called.get(message.call_id), timestamp) \
+                if message.is_reply and message.call_id else None
+            meta = Meta(timestamp=timestamp, model=model, stop_reason=_text(body.get("stop_reason")), usage=usage,
+                        response=response, duration_ms=duration)
+            metas.append(None if meta == NOTHING else meta)
+        return metas
+
+    def _hold(self, response: str, index: int, usage: Usage | None, amend: Callable[[int, Change], None]) \
+            -> Usage | None:
+        """Message `index` holds its response's usage now: the one that held it before no longer does."""
+        before = self.holders.get(response)
+        if before is not None:
+            amend(before, without_usage)
+        self.holders[response] = index
+        if usage is None:
+            self.counted.pop(response, None)
+        else:
+            self.counted[response] = usage
+        return usage
+
+    def totals(self) -> dict[str, Any]:
+        return usage_totals([*self.counted.values(), *self.loose], self.models)
+
+
+def without_usage(message: Message) -> Message:
+    """A message whose response's usage went on to a later line of it: what the usage says beside the counts
+    (its `details`' `usage`, claude_code.py) goes on with it."""
+    meta = message.meta
+    if meta is None or meta.usage is None:
+        return message
+    details = meta.details
+    if details is not None and "usage" in details:
+        details = {key: value for key, value in details.items() if key != "usage"} or None
+    kept = dataclasses.replace(meta, usage=None, details=details)
+    return replace_fields(message, meta=None if kept == NOTHING else kept)
 
 
 def _response(line: Line) -> str | None:

@@ -20,6 +20,7 @@ line, as QwenLM/qwen-code's chatRecordingService writes it. The envelope is Clau
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
@@ -244,7 +245,7 @@ class _Reader:
         problems.extend(diagnostic for tree in trees for diagnostic in tree.diagnostics)
         return finished(messages, metas, thread_of, aside, parents), totals, problems, threads
 
-    def _through_silent_records(self, lines: list[Line]) -> None:
+    def _through_silent_records(self, lines: Sequence[Line]) -> None:
         """A record's parent that gave no message (a title, a snapshot) is replaced by the nearest that did."""
         for line in {id(line): line for line in lines}.values():
             parent = text_of(line.value.get("parentUuid"))

@@ -1,20 +1,28 @@
 """Numbering an agent session's messages: the pieces each line gives (read by the JSON package's shape
 readers) become messages of a turn, spanning their line when a line gives one, with the line they came from
-remembered; and the text an assistant wrote before a tool call of the same response becomes its preamble."""
+remembered; and the text an assistant wrote before a tool call of the same response becomes its preamble.
+
+A session read a piece at a time (viewer/parse/agents/online.py) hands its older messages on as it goes: only
+the messages not yet handed on are held (`Held`), and a change to one handed on already is kept as an amendment
+(`amend`), which whoever stored it applies there."""
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeAlias
 
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Diagnostic, Message, Segment, Span, make_diagnostic
+from viewer.parse.agents.held import Held
 from viewer.parse.agents.lines import Claims, Line, unclaimed
 from viewer.parse.json.builder import MessageBuilder
 from viewer.parse.json.positions import read_value
 from viewer.parse.json.source import JsonObject, Draft
 from viewer.parse.json.unpacked import frame
+
+Change: TypeAlias = Callable[[Message], Message]
+"""A change to a message made after it was numbered (its preamble channel, its metadata, its branch)."""
 
 LOCATED_DEPTH = 2
 """Levels of a message object read with spans when it gives several messages (its members and its content's
@@ -26,8 +34,11 @@ class Session(MessageBuilder):
 
     def __init__(self, text: str, kept: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
         super().__init__(text)
-        self.lines: list[Line] = []
+        self.messages: Held[Message] = Held()  # type: ignore[assignment]  # list's interface, by index
+        self.lines: Held[Line] = Held()
         """The line of each message, by index."""
+        self.amended: dict[int, list[Change]] = {}
+        """Changes to messages handed on already, by index, in the order they were made."""
         self._kept = kept
         """What of a line's value is kept once its messages are read (what the metadata, the tree and the
         threads read later): a big session's decoded lines are most of the memory its parse takes."""
@@ -88,7 +99,7 @@ class Session(MessageBuilder):
         source = JsonObject(line.value[key], line.span)
         found = reader(source)
         if len(found) > 1:
-            located = read_value(self.text, line.members()[key].node.span[0], LOCATED_DEPTH)
+            located = read_value(line.text, line.members()[key].node.span[0], LOCATED_DEPTH)
             source = JsonObject(located.value, located.span, located.members)
             found = reader(source)
         return source, found
@@ -121,7 +132,26 @@ class Session(MessageBuilder):
         """Text the assistant wrote before a tool call in the same response was a preamble: it goes on the
         commentary channel, which the agent-preamble rule shows as a plan note (viewer/policy/rules.py)."""
         for index in self._said.pop(turn, ()):
-            self.messages[index] = replace_fields(self.messages[index], channel="commentary")
+            self.amend(index, _commentary)
+
+    def taken_diagnostics(self) -> list[Diagnostic]:
+        """The diagnostics found since they were last taken (a piece's, read a piece at a time), taken: the
+        places of the lines' W-JSON-UNREAD among them are forgotten with them (a piece's spans are its own)."""
+        found, self.diagnostics = self.diagnostics, []
+        self._unread_at = {}
+        return found
+
+    def amend(self, index: int, change: Change) -> None:
+        """Change message `index`: here while it is held, else by an amendment to it where it was stored."""
+        if self.messages.holds(index):
+            self.messages[index] = change(self.messages[index])
+        else:
+            self.amended.setdefault(index, []).append(change)
+
+    def hand_on(self, upto: int) -> tuple[list[Message], list[Line]]:
+        """The messages before index `upto` still held, with their lines, handed on: no longer held. A turn's
+        answers still waiting for a call of the same response stay known by their index."""
+        return self.messages.drop(upto), self.lines.drop(upto)
 
     def rename_call(self, call_id: str | None, recipient: str) -> None:
         """Name the tool of a call read already (its replies, read later, are named after it)."""
@@ -132,13 +162,19 @@ class Session(MessageBuilder):
         turn, self.turn = self.turn, self.turn + 1
         return turn
 
-    def frame(self, quiet: list[Span], diagnostics: list[Diagnostic]) -> tuple[Segment, ...]:
+    def frame(self, quiet: list[Span], diagnostics: list[Diagnostic],
+              messages: Iterable[Message] | None = None) -> tuple[Segment, ...]:
         """What of the source is not a message: the `quiet` lines (events that carry no conversation, kind
-        `event`) and what else lies between messages and diagnostics (kind `json`), in source order."""
+        `event`) and what else lies between messages (those held, or `messages`) and diagnostics (kind `json`),
+        in source order."""
         events = [Segment("event", self.text[start:end], start, end) for start, end in quiet]
-        claimed = [*(message.span for message in self.messages), *quiet,
+        claimed = [*(message.span for message in (self.messages if messages is None else messages)), *quiet,
                    *(diagnostic.span for diagnostic in diagnostics)]
         return tuple(sorted((*events, *frame(self.text, claimed)), key=lambda segment: segment.span))
+
+
+def _commentary(message: Message) -> Message:
+    return replace_fields(message, channel="commentary")
 
 
 NAMED = 6

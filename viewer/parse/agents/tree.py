@@ -11,7 +11,9 @@ it continues in `logicalParentUuid`, so the messages before it stay on the chain
 """
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from viewer.model import Diagnostic, Message, make_diagnostic
@@ -110,3 +112,134 @@ class Tree:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+BRANCH, HANGS, CONTINUES = 0, 1, 2
+"""What a line is to its parent, for telling branches apart: a line that starts a branch when it has a sibling;
+one that hangs off its parent (a user line of tool results: never a branch); one that continues its parent's
+response when they share its id (an assistant's next block)."""
+NO_RESPONSE = -1
+
+
+class GrowingTree:
+    """`Tree`, for a session read online: each message's parent as its line is met (`add`), then at the end
+    (`ending`) the chain that ends at the conversation's last line, the forks on it and every message aside.
+
+    Kept per line with an id, compactly: the id's slot (a dict from id to number, in the order first met) and,
+    in arrays by slot, its parent's slot, its first and last message, what it is to its parent and its
+    response's number. The parents of lines met before their parent are resolved at the end."""
+
+    def __init__(self) -> None:
+        self.slots: dict[str, int] = {}
+        self.parents = array("i")
+        """A slot's parent slot; -1 for none, -2 for an id not met when the line was."""
+        self.waiting: dict[int, str] = {}
+        """Slots whose parent's id was not met yet, and that id."""
+        self.first = array("i")
+        self.last = array("i")
+        self.kinds = bytearray()
+        self.responses = array("i")
+        self.linked = array("i")
+        """The parent message each slot's first message was given (-1: none)."""
+        self._previous: object = None
+        self._previous_index = -1
+
+    def add(self, index: int, line: object, uuid: str | None, parent: str | None, kind: int = BRANCH,
+            response: int = NO_RESPONSE) -> int | None:
+        """Message `index`, of `line` (an object: the messages of one line follow one another), whose line has
+        id `uuid` and names `parent`; its parent message, as far as the lines met so far tell."""
+        found = None
+        if line is self._previous:
+            found = self._previous_index  # the blocks of one line follow one another
+        elif uuid is not None and uuid not in self.slots:
+            slot = self.slots[uuid] = len(self.first)
+            self.first.append(index)
+            self.last.append(index)
+            self.kinds.append(kind)
+            self.responses.append(response)
+            above = self.slots.get(parent, -1) if parent is not None else -1
+            if parent is not None and above < 0:
+                above = -2
+                self.waiting[slot] = parent
+            self.parents.append(above)
+            found = self.last[above] if above >= 0 else None
+            self.linked.append(-1 if found is None else found)
+        if uuid is not None:
+            self.last[self.slots[uuid]] = index
+        self._previous, self._previous_index = line, index
+        return found
+
+    def ending(self) -> Ending:
+        """At the end: the parents that differ from what `add` said (a parent met after its child, an id met
+        again), the messages aside, the forks on the chain and the first message of each branch left."""
+        for slot, parent in self.waiting.items():
+            self.parents[slot] = self.slots.get(parent, -1)
+        relinked = {}
+        for slot, parent_slot in enumerate(self.parents):
+            found = self.last[parent_slot] if parent_slot >= 0 else -1
+            if found != self.linked[slot]:
+                relinked[self.first[slot]] = None if found < 0 else found
+        ending = Ending(relinked)
+        if self.first:
+            self._follow(ending)
+        return ending
+
+    def _follow(self, ending: Ending) -> None:
+        count = len(self.first)
+        chain = bytearray(count)
+        slot = count - 1
+        while slot >= 0 and not chain[slot]:
+            chain[slot] = 1
+            slot = self.parents[slot]
+        children = _children(self.parents)
+        for parent, below in children.items():
+            if not chain[parent]:
+                continue
+            branches = [slot for slot in below if self._is_branch(slot, parent)]
+            if len(branches) < 2:
+                continue
+            ending.forks.append(Fork(self.last[parent], tuple(self.first[branch] for branch in branches)))
+            for branch in branches:
+                if not chain[branch]:
+                    self._set_aside(branch, children, ending.aside)
+                    ending.left.append(self.first[branch])
+
+    def _is_branch(self, slot: int, parent: int) -> bool:
+        kind = self.kinds[slot]
+        if kind == HANGS:
+            return False
+        if kind == CONTINUES:
+            response = self.responses[slot]
+            return response == NO_RESPONSE or self.responses[parent] != response
+        return True
+
+    def _set_aside(self, top: int, children: dict[int, list[int]], aside: set[int]) -> None:
+        waiting, seen = [top], set()
+        while waiting:
+            slot = waiting.pop()
+            if slot in seen:
+                continue
+            seen.add(slot)
+            aside.update(range(self.first[slot], self.last[slot] + 1))
+            waiting.extend(children.get(slot, ()))
+
+
+def _children(parents: array) -> dict[int, list[int]]:
+    """Each slot's children, in the order met; parents in the order their first child was met."""
+    children: dict[int, list[int]] = {}
+    for slot, parent in enumerate(parents):
+        if parent >= 0:
+            children.setdefault(parent, []).append(slot)
+    return children
+
+
+@dataclass(slots=True)
+class Ending:
+    """What the end of a session decides about its tree."""
+
+    relinked: dict[int, int | None]
+    """Messages whose parent differs from what was said when they were met: their parent now."""
+    aside: set[int] = field(default_factory=set)
+    forks: list[Fork] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
+    """The first message of each branch left for another, in the order the forks and their branches stand."""

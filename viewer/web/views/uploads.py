@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from functools import partial
 from typing import Any, BinaryIO, cast
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
@@ -103,23 +102,20 @@ def store_upload(body: BinaryIO, dialect: str, *, debug_allowed: bool, name: str
                  keep_for: dt.timedelta | None, live: bool = False,
                  owner_hash: str | None = None) -> tuple[Record, str]:
     """Store an admitted upload from its spool file in a processing slot (503 when none is free): a big one is
-    stored raw and processed after the answer (a big JSON Lines dataset read back from its stored bytes a piece at
-    a time, never held whole), any other in the request (a live one stays open for appends). 507 first when it
-    would pass a quota (of all uploads, of `owner_hash`'s) or fill the disk."""
+    answered as soon as its record is stored, its spool kept for the thread that stores its bytes and processes it
+    (a big JSON Lines dataset or agent session read a piece at a time, never held whole); any other in the
+    request (a live one stays open for appends). 507 first when it would pass a quota (of all uploads, of
+    `owner_hash`'s) or fill the disk."""
     key = access.new_key()
     fields: dict[str, Any] = dict(id=access.new_id(), requested_dialect=dialect, debug_allowed=debug_allowed,
                   manage_hash=hash_key(key), name=_shown_name(name), keep_for=keep_for)
     store, processor = get_store(), get_processor()
-    limits.ensure_quota(spool.size_of(body), owner_hash)
-    capacity.ensure_room(spool.size_of(body))  # 507 now rather than a disk filled halfway through
-    if not live and defers(spool.size_of(body)):
-        accept = partial(ingest.accept, store, body, worker=processor.worker, **fields)
-        if ingest.streams(body, dialect):
-            processor.after(fields["id"], accept)
-        else:
-            text = ingest.contents(body, dialect)  # parsed by the thread while `accept` stores the bytes
-            body.seek(0)
-            processor.later(fields["id"], text, dialect, accept)
+    size = spool.size_of(body)
+    limits.ensure_quota(size, owner_hash)
+    capacity.ensure_room(size)  # 507 now rather than a disk filled halfway through
+    if not live and defers(size):  # answered at once: its bytes and parse are stored by a thread of its own
+        processor.spooled(fields["id"], body, lambda with_bytes: ingest.accept(
+            store, body if with_bytes else None, worker=processor.worker, size=size, **fields))
         return cast(Record, store.get(fields["id"])), key  # stored by `accept`
     with processor.slot():
         return ingest.store_spooled(store, body, live=live, **fields), key

@@ -1,0 +1,168 @@
+"""A big agent session read and stored a piece at a time (viewer/ingest/sessions.py) stores what parsing it whole
+stores: every row a page, the JSON twin or a search reads, at the file's offsets, lines and columns; its images;
+with secrets, the masked text link holders download, byte for byte. What later lines decide about rows stored
+before (a call's pair, a response's usage moving on, a branch aside, a thread's call, the end's diagnostics) is
+applied to them. On SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from tests.harness.workday import workday
+from tests.parse.agents.test_thinning import claude_lines
+from tests.secrets.canaries import canaries
+from tests.store.test_live import snapshot
+from viewer import ingest
+from viewer.ingest import sessions as session_ingest
+from viewer.parse import pieces, streamed, thinning
+from viewer.store import Store
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
+GITHUB = next(canary.secret for canary in canaries(seed=5) if canary.secret.startswith("ghp_"))
+PASSWORD = "Wq8Lm2Rt7Zp4Xk9Vb3N"
+"""A password the scan finds only beside its name: written bare first, it is found where it is named later."""
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Every session streams, a few lines a piece; each image of a few KiB cut out as it is read."""
+    monkeypatch.setattr(streamed, "STREAM_FROM", 0)
+    monkeypatch.setattr(pieces, "PIECE_BYTES", 700)
+    monkeypatch.setattr(thinning, "CUT_FROM", 1024)
+
+
+def samples() -> bytes:
+    """Every Claude Code sample but the broken ones, one after another (their trees and threads apart by id)."""
+    return b"".join((SAMPLES / name).read_bytes() for name in sorted(p.name for p in SAMPLES.glob("claude-code-1*"))
+                    if name.endswith(".jsonl"))
+
+
+def line(**value) -> str:
+    return json.dumps(value) + "\n"
+
+
+def secret_line(uuid: str, parent: str | None) -> str:
+    return line(type="user", uuid=uuid, parentUuid=parent, sessionId="s1",
+                message={"role": "user", "content": f"deploy with {GITHUB} now"})
+
+
+def late_secret() -> bytes:
+    """A password written bare in a tool's output near the start (no scan finds it there), then named near the
+    end, where the scan finds it; and a token typed."""
+    text = workday(0.02).splitlines(keepends=True)
+    echoed = line(type="user", uuid="echo", parentUuid=None, sessionId="s1", message={"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "t1", "content": f"the value {PASSWORD} here"}]})
+    named = line(type="user", uuid="named", parentUuid=None, sessionId="s1",
+                 message={"role": "user", "content": f'password = "{PASSWORD}"'})
+    return ("".join(text[:3]) + echoed + "".join(text[3:]) + named + secret_line("late", None)).encode()
+
+
+def rewound() -> bytes:
+    """A session rewound near its end to a line near its start: the lines between are a branch left aside."""
+    text = workday(0.03).splitlines(keepends=True)
+    value = json.loads(text[-1])
+    value["parentUuid"] = json.loads(text[2])["uuid"]
+    value["uuid"] = "rewound"
+    return ("".join(text) + json.dumps(value) + "\n").encode()
+
+
+def kept_whole() -> bytes:
+    """Sessions whose lines hold what no reader reads (kept in the header's `unread`), tool results beside the
+    replies' text, long enough to be kept by their span (`$source`), and usage beside its counts; sub-agents
+    whose calls are named late, questions, a plan, interruptions and declined calls (2.0's sample)."""
+    found = []
+    for name in ("claude-code-1.0-task-sidechain.jsonl", "claude-code-2.0-edits-questions-plan.jsonl",
+                 "claude-code-2.1-subagent-agent-id.jsonl"):
+        for number, text in enumerate((SAMPLES / name).read_text().splitlines()):
+            value = json.loads(text)
+            if number % 3 == 1:
+                value["someNewMember"] = {"read": False, "number": number}
+            if isinstance(value.get("toolUseResult"), dict):
+                value["toolUseResult"]["log"] = "a line of the tool's log " * 60
+            body = value.get("message")
+            if isinstance(body, dict) and isinstance(body.get("usage"), dict):
+                body["usage"]["service_tier"] = "standard"
+            found.append(line(**value))
+    return "".join(found).encode()
+
+
+def comparable(found: dict) -> dict:
+    """A snapshot with each entry's source left out (a thin parse's says in words where a payload was)."""
+    return {**found, "entries": [msgspec.structs.replace(entry, source="") for entry in found["entries"]]}
+
+
+CASES = {
+    "samples": samples,
+    "workday": lambda: workday(0.05).encode(),
+    "screenshots": lambda: claude_lines(4),
+    "secret": lambda: claude_lines(2) + secret_line("s", "r1").encode(),
+    "late-secret": late_secret,
+    "rewound": rewound,
+    "unfinished": lambda: workday(0.02).encode()[:-200],
+    "kept-whole": kept_whole,
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    data = CASES[case]()
+    ingest.store_upload(store, data, id="whole")  # bytes in memory: parsed whole
+    record = ingest.store_spooled(store, io.BytesIO(data), id="pieces")
+    assert record.ready and store.raw("pieces") == data
+    whole, found = comparable(snapshot(store, "whole")), comparable(snapshot(store, "pieces"))
+    for number, (expected, got) in enumerate(zip(whole["entries"], found["entries"], strict=True)):
+        assert got == expected, number
+    assert found == whole
+    assert store.secrets.shared_raw("pieces") == store.secrets.shared_raw("whole")
+
+
+def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):
+    sizes = []
+    real = pieces._piece
+    monkeypatch.setattr(pieces, "_piece", lambda data, *rest: sizes.append(len(data)) or real(data, *rest))
+    data = workday(0.3).encode()
+    ingest.store_spooled(store, io.BytesIO(data), id="pieces")
+    assert len(sizes) > 20 and max(sizes) < len(data) / 5
+
+
+def test_a_secret_found_late_but_written_earlier_stores_the_session_again_masked_from_its_start(
+        store, small_pieces, monkeypatch):
+    restarts = []
+    real = session_ingest.Restart.__init__
+    monkeypatch.setattr(session_ingest.Restart, "__init__",
+                        lambda self, masker: restarts.append(1) or real(self, masker))
+    ingest.store_spooled(store, io.BytesIO(late_secret()), id="pieces")
+    shared = store.secrets.shared_raw("pieces")
+    assert restarts and PASSWORD.encode() not in shared and GITHUB.encode() not in shared
+
+
+@pytest.mark.parametrize("raw", [
+    pytest.param(workday(0.02).encode().replace(b"a", b"\xff", 1), id="not-utf-8"),
+    pytest.param(b"\xef\xbb\xbf" + workday(0.02).encode(), id="bom"),
+])
+def test_what_cannot_be_read_a_piece_at_a_time_is_parsed_whole(store, small_pieces, raw):
+    ingest.store_upload(store, raw, id="whole")
+    record = ingest.store_spooled(store, io.BytesIO(raw), id="pieces")
+    assert record.ready
+    assert snapshot(store, "pieces") == snapshot(store, "whole")
+
+
+def test_a_sub_agent_s_own_log_that_turns_out_otherwise_is_parsed_whole(store, small_pieces):
+    text = workday(0.02).replace('"isSidechain":false', '"isSidechain":true')
+    raw = (text + workday(0.005, seed=3)).encode()
+    ingest.store_upload(store, raw, id="whole")
+    record = ingest.store_spooled(store, io.BytesIO(raw), id="pieces")
+    assert record.ready and snapshot(store, "pieces") == snapshot(store, "whole")
+
+
+def test_a_small_session_is_parsed_whole(store, monkeypatch):
+    monkeypatch.setattr(streamed, "STREAM_FROM", 1 << 30)
+    assert session_ingest.streams(io.BytesIO(samples())) is None
+
+
+def store_of(tmp_path) -> Store:
+    return Store(f"sqlite:///{tmp_path / 'viewer.sqlite3'}")

@@ -1,0 +1,118 @@
+"""A big line-oriented file read a piece of whole lines at a time, so that memory follows the piece, not the file:
+each piece decoded alone (it ends at a line break, so no character is cut), its lines numbered and its offsets
+counted from the file's start by `chars` and `lines`. An agent session's big image payloads are cut out of its
+lines as they are read (viewer/parse/thinning.py), each piece with its own `Cuts`.
+
+A file this cannot read exactly as the whole parse would (not clean UTF-8, a byte-order mark, the stand-ins' mark
+in a file whose payloads are cut) raises `Unstreamable`: the caller parses it whole.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from viewer.model.cuts import MARK, Cut, Cuts, standin
+from viewer.parse.decode import BOM
+from viewer.parse.inline_media import Decoded, reading_cuts
+from viewer.parse.thinning import big_strings, line_pieces
+
+PIECE_BYTES = 4 << 20
+"""Bytes read per piece (then on to the end of the line): a piece's parse takes about ten times this."""
+_BOM = BOM.encode()
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""An escape of a UTF-16 surrogate (or, rarely, an escaped backslash before such letters: then the text is
+searched again)."""
+_MARK = MARK.encode()
+
+
+class Unstreamable(Exception):
+    """The file cannot be read a piece at a time exactly as it is read whole."""
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Whole lines of a file, and where they stand in it."""
+
+    text: str
+    """The lines (each big image payload a stand-in, when `cuts`)."""
+    chars: int
+    """Characters of the file's text before the piece."""
+    lines: int
+    """Line breaks before the piece (it starts at the beginning of a line, so columns stay as they are)."""
+    cuts: Cuts | None = None
+    """The payloads cut out of it, numbered by its stand-ins."""
+    decoded: tuple[Decoded, ...] = ()
+    """Each cut payload decoded and checked."""
+    size: int = 0
+    """Its characters in the file (its text's, with each payload in place of its stand-in)."""
+    at_byte: int = 0
+    """Where its bytes start in the file."""
+    end_byte: int = 0
+    """Where they end."""
+    escapes: bool = True
+    """Whether it may hold an escape of a lone surrogate (`\\ud800`): found in its bytes, where a search costs
+    a fraction of one in its text."""
+
+    def reading(self) -> AbstractContextManager:
+        """While the piece is read: its stand-ins are the payloads they name."""
+        return reading_cuts(self.cuts, self.decoded) if self.cuts is not None else nullcontext()
+
+
+def pieces(file: BinaryIO, *, cut: bool = False, piece_bytes: int | None = None,
+           cut_from: int | None = None) -> Iterator[Piece]:
+    """The file from its start, a piece of whole lines at a time; with `cut`, each big image payload cut out
+    (strings of at least `cut_from` base64 characters under a media member: thinning.CUT_FROM)."""
+    size = PIECE_BYTES if piece_bytes is None else piece_bytes
+    big = big_strings(cut_from) if cut else None
+    file.seek(0)
+    chars = lines = at_byte = 0
+    while data := file.read(size):
+        if not data.endswith(b"\n"):
+            data += file.readline()  # on to the end of the line, however long
+        if at_byte == 0 and data.startswith(_BOM):
+            raise Unstreamable("a byte-order mark (offsets count from after it in the whole text)")
+        piece = dataclasses.replace(_piece(data, chars, lines, at_byte, big), at_byte=at_byte,
+                                    end_byte=at_byte + len(data),
+                                    escapes=_SURROGATE_ESCAPE.search(data) is not None)
+        yield piece
+        chars += piece.size
+        lines += data.count(b"\n")
+        at_byte += len(data)
+
+
+def _piece(data: bytes, chars: int, lines: int, at_byte: int, big) -> Piece:
+    try:
+        if big is None or big.search(data) is None:
+            if big is not None and _MARK in data:
+                raise Unstreamable("the stand-ins' mark is in the file")
+            text = data.decode("utf-8")
+            return Piece(text, chars, lines, size=len(text))
+        return _cut_piece(data, chars, lines, at_byte, big)
+    except UnicodeDecodeError:
+        raise Unstreamable("not clean UTF-8 (decode reports and replaces the bytes in the whole text)") from None
+
+
+def _cut_piece(data: bytes, chars: int, lines: int, at_byte: int, big) -> Piece:
+    """A piece with its big image payloads cut out, a line at a time (as thinning reads a whole file)."""
+    parts: list[str] = []
+    cuts: list[Cut] = []
+    decoded: list[Decoded] = []
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end == -1 else end + 1
+        line = data[start:end]
+        if _MARK in line:
+            raise Unstreamable("the stand-ins' mark is in the file")
+        parts.extend(line_pieces(line, at_byte + start, big, cuts, decoded))
+        start = end
+    text = "".join(parts)
+    size = len(text) + sum(cut.chars - len(standin(number)) for number, cut in enumerate(cuts))
+    return Piece(text, chars, lines, Cuts(tuple(cuts)) if cuts else None, tuple(decoded), size)
+
+
+__all__ = ["PIECE_BYTES", "Piece", "Unstreamable", "pieces"]
