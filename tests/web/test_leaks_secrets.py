@@ -182,9 +182,13 @@ def test_secrets_of_every_kind_in_every_field_reach_no_link_holder(client, stran
     for url, body in link_holder_answers(client, stranger, id):
         for canary in CANARIES:
             assert not leaked(canary.secret, body), (canary.kind, format, url)
+    # The search matches words by their beginning: a part of a secret that begins a word link holders read
+    # anyway ("Comment" of a key's comment line, "commentary" of a channel) is no leak when it is found.
+    shown = set(re.findall(r"[a-z0-9]+", stranger.get(twin).get_data(as_text=True).lower()))
     for canary in CANARIES:
         label = f"[secret: {canary.kind}]"
-        parts = [part for part in re.findall(r"[A-Za-z0-9]{6,}", canary.secret) if part.lower() not in label.lower()]
+        parts = [part for part in re.findall(r"[A-Za-z0-9]{6,}", canary.secret) if part.lower() not in label.lower()
+                 and not any(word.startswith(part.lower()) for word in shown)]
         for query in [canary.secret, *parts[:3]]:  # nor found by search (but its placeholder is)
             page = BeautifulSoup(stranger.get(f"/t/{id}/search", query_string={"q": query, "view": "debug"})
                                  .get_data(as_text=True), "html.parser")

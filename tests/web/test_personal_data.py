@@ -21,8 +21,9 @@ VALUES = {"email": "maria.lopez@fastmail.com", "uk phone": "07700 900123", "card
 """The six values of the issue's transcript."""
 PLANTED = ["maria.lopez@fastmail.com", "+44 20 7946 0958", "(415) 555-0132", "4539148803436467",
            "DE89370400440532013000", "078-51-1234", "AB 12 34 56 C", "81.2.69.160", "2001:4860:4860::8844",
-           "12345678Z", "RCCMNL83S18D969H"]
-"""One of each kind, planted in every field of every format."""
+           "DNI 48213957T", "RCCMNL83S18D969H"]
+"""One of each kind, planted in every field of every format (a DNI is told by its name before it: eight digits
+and a letter are too common alone)."""
 
 
 def search_total(reader: FlaskClient, id: str, query: str, view: str = "default") -> str:
