@@ -99,7 +99,7 @@ def test_a_session_of_screenshots_stored_from_its_thin_text_peaks_the_same_at_fo
     whole_messages, whole = peak_growth(small, streamed=False)
     messages, thinned_small = peak_growth(small, streamed=True)
     big_messages, thinned_big = peak_growth(big, streamed=True)
-    assert (whole_messages, messages, big_messages) == (151, 151, 601)  # a text, an image and an answer per step
+    assert (whole_messages, messages, big_messages) == (101, 101, 401)  # a question with its image, an answer
     figures = {"size": size, "whole": whole, "thinned": thinned_small, "thinned at 4×": thinned_big}
     assert whole > size, figures  # the measure sees a whole parse's memory
     assert thinned_big < thinned_small + size / 2, figures  # four times the file, about the same peak

@@ -71,7 +71,8 @@ class _Run:
 def inspect_samples(draw: Draw) -> str:
     m = Marks()
     run = _Run(m, pooled=draw(st.booleans()))
-    question, answer, target = m.shown(), m.shown(), m.canary()
+    # The target: shown beside the score on an evaluation's pages (not in every answer), so neither mark.
+    question, answer, target = m.shown(), m.shown(), "the expected answer"
     system = {"id": "s1", "role": "system", "content": run.attach(m.canary())}
     user = {"id": "u1", "role": "user", "content": question, "source": "input"}
     calling = {"id": "a1", "role": "assistant", "source": "generate", "model": "claude-sonnet-4-5",
