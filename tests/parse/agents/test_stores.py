@@ -193,7 +193,9 @@ def test_a_cursor_chat_s_other_facts_are_in_its_header_and_a_bubble_s_in_its_fir
     assert thought.meta.details["thinkingDurationMs"] == 2140
     assert "unread" not in transcript.header
     cut = parse((SAMPLES / "cursor-broken-state-cut-short.vscdb").read_bytes())
-    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said not read, over its text
+    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said, and kept as written, hidden
+    kept = next(m for m in cut.messages if m.role == "unknown")
+    assert kept.content.startswith('{"_v":3,"type":2,') and Projection.of(cut).rules[kept.index].show_as == "hidden"
 
 
 def test_an_opencode_message_s_and_part_s_other_fields_are_details_and_its_steps_the_last_message_s():
