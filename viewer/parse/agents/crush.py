@@ -92,8 +92,8 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("title") if isinstance(session.get("title"), str) and session.get("title") else None
         generated = titles.pop(id, None)
-        kept = {name: [{key: value for key, value in line.value.items() if key != "session_id"} for line in found]
-                for name, found in facts.pop(id, {}).items()}
+        kept: dict[str, Any] = {name: [{key: value for key, value in line.value.items() if key != "session_id"}
+                                       for line in found] for name, found in facts.pop(id, {}).items()}
         if generated is not None:  # as written: the generator's session row and its messages' rows
             kept["title_generation"] = {"session": generated.value, "messages": [
                 line.value for line in sorted(by_session.get(generated.get("id"), []), key=_created)]}
