@@ -275,11 +275,14 @@ def build(path: Path, broken: bool = False) -> None:
     if broken:
         cut = json.dumps([text("Also check invoice.py for the same bug"),
                           tool_request("toolu_01Cut", "developer__shell", {"command": "rg -n float shop"})])
-        db.execute("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json)"
-                   " VALUES (?, ?, 'user', ?, ?, ?)",
-                   ("msg_cut", MAIN, cut[: len(cut) // 2], 1774084500, json.dumps(VISIBLE)))
-        db.execute("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json)"
-                   " VALUES ('msg_orphan', '20260320_9', 'assistant', ?, 1774000000, ?)",
+        # Each row's `timestamp` given, as insert_messages gives it: its default is the time the sample is made,
+        # which the goldens would then hold (the orphan's row is kept as written in the header).
+        db.execute("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, timestamp,"
+                   " metadata_json) VALUES (?, ?, 'user', ?, ?, datetime(?, 'unixepoch'), ?)",
+                   ("msg_cut", MAIN, cut[: len(cut) // 2], 1774084500, 1774084500, json.dumps(VISIBLE)))
+        db.execute("INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, timestamp,"
+                   " metadata_json) VALUES ('msg_orphan', '20260320_9', 'assistant', ?, 1774000000,"
+                   " datetime(1774000000, 'unixepoch'), ?)",
                    (json.dumps([text("A reply whose session row is gone.")]), json.dumps(VISIBLE)))
     db.commit()
     db.close()

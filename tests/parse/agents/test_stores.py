@@ -70,9 +70,13 @@ def test_injected_context_and_reasoning_are_hidden_and_the_user_s_text_shown():
         assert shown == ["SHOWN-0", "SHOWN-3"], (dialect, shown)
 
 
-def test_crush_s_title_generator_session_is_never_a_conversation():
+def test_crush_s_title_generator_session_is_never_a_conversation_and_is_kept_in_the_header_of_the_one_it_titled():
     transcript = parse(BUILDERS["crush"](["typed", "system", "answer"], named))
     assert "<title-prompt>" not in {m.content for m in transcript.messages} and not transcript.conversations
+    generated = transcript.header["title_generation"]
+    assert generated["session"]["id"] == "title-" + transcript.header["session_id"]
+    assert "<title-prompt>" in json.dumps(generated["messages"])
+    assert "W-BUNDLE-MEMBER" not in codes(transcript)
 
 
 def test_a_cursor_bubble_of_an_unknown_type_is_hidden_with_a_diagnostic():
@@ -147,10 +151,20 @@ def test_a_goose_column_no_table_names_is_kept_unread_and_a_result_shown_to_the_
     assert transcript.header["unread"] == [{"sessions row": 1, "members": {"x_later": "a later column"}}]
 
 
-def test_goose_messages_whose_session_has_no_row_are_named_as_not_read():
+def test_goose_messages_whose_session_has_no_row_are_named_as_not_read_and_kept_in_the_header():
     transcript = parse(_goose(rows=(("gone", "assistant", [{"type": "text", "text": "An orphan reply"}]),)))
     assert [m.content for m in transcript.messages] == ["Hi"]
     assert "W-BUNDLE-MEMBER" in codes(transcript)
+    (kept,) = transcript.header["unread"]
+    assert kept["members"]["content_json"] == [{"type": "text", "text": "An orphan reply"}]
+
+
+def test_rows_of_no_session_are_kept_in_the_header_of_every_store():
+    from tests.conftest import SAMPLES
+    goose = parse((SAMPLES / "goose-broken-cut-short.db").read_bytes())
+    assert goose.header["unread"][-1]["members"]["content_json"][0]["text"] == "A reply whose session row is gone."
+    opencode = parse((SAMPLES / "opencode-broken-db-cut-short.db").read_bytes())
+    assert opencode.header["unread"][-1]["members"]["text"] == "a part whose message row was never written"
 
 
 def test_a_sub_agent_session_s_own_header_is_kept_under_its_thread_in_its_parent_s():
@@ -165,6 +179,7 @@ def test_a_crush_session_s_todos_and_read_files_are_in_its_header_and_a_result_s
     assert [todo["content"] for todo in transcript.header["session"]["todos"]] == [
         "Switch vat() to Decimal", "Update the float test"]
     assert transcript.header["read_files"][0]["path"] == "/home/ada/code/shop/shop/rates.py"
+    assert transcript.header["files"][0]["content"].startswith("VAT_RATE = 0.2\n")  # the versions it wrote
     viewed = next(m for m in transcript.messages if m.role == "tool" and "CANARY-TOOLOUT-CRUSH" in m.content)
     assert viewed.meta.details["metadata"]["file_path"] == "/home/ada/code/shop/shop/rates.py"
     assert "unread" not in transcript.header
@@ -178,7 +193,9 @@ def test_a_cursor_chat_s_other_facts_are_in_its_header_and_a_bubble_s_in_its_fir
     assert thought.meta.details["thinkingDurationMs"] == 2140
     assert "unread" not in transcript.header
     cut = parse((SAMPLES / "cursor-broken-state-cut-short.vscdb").read_bytes())
-    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said not read, over its text
+    assert "W-JSON-SYNTAX" in codes(cut)  # a bubble cut short: said, and kept as written, hidden
+    kept = next(m for m in cut.messages if m.role == "unknown")
+    assert kept.content.startswith('{"_v":3,"type":2,') and Projection.of(cut).rules[kept.index].show_as == "hidden"
 
 
 def test_an_opencode_message_s_and_part_s_other_fields_are_details_and_its_steps_the_last_message_s():
@@ -192,3 +209,19 @@ def test_an_opencode_message_s_and_part_s_other_fields_are_details_and_its_steps
     assert transcript.header["session"]["slug"] == "brisk-otter" and "unread" not in transcript.header
     stored = parse((SAMPLES / "opencode-1.2-sessions-subagent.db").read_bytes())
     assert stored.header["project"]["worktree"] == "/home/ana/src/shop"
+
+
+@pytest.mark.parametrize("sample, table, column, key", [
+    ("crush-sessions-agent-tool.db", "messages", "session_id", "session_id"),
+    ("crush-sessions-agent-tool.db", "files", "session_id", "session_id"),
+    ("goose-1.51-sessions-subagent.db", "messages", "session_id", "session_id"),
+    ("opencode-1.2-sessions-subagent.db", "part", "message_id", "messageID")])
+def test_a_row_naming_its_owner_by_json_that_is_no_text_is_a_row_of_no_owner(sample, table, column, key):
+    from tests.conftest import SAMPLES
+    connection = sqlite3.connect(":memory:")
+    connection.deserialize((SAMPLES / sample).read_bytes())
+    connection.execute(f"UPDATE {table} SET {column} = '[1, 2]' WHERE rowid = 1")  # read as a JSON list
+    connection.commit()
+    transcript = parse(connection.serialize())
+    assert "W-BUNDLE-MEMBER" in codes(transcript)
+    assert any(kept["members"].get(key) == [1, 2] for kept in transcript.header["unread"])

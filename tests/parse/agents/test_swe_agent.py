@@ -198,17 +198,13 @@ def test_a_retrying_agent_s_attempts_follow_the_kept_one_and_set_the_others_asid
     assert reply.meta.duration_ms == 1500
 
 
-def _written(transcript, message):
-    start, end = message.meta.details["content"]["$source"]
-    return json.loads(transcript.source[start:end])
-
-
 def test_what_the_model_wrote_whole_and_the_task_s_template_are_kept_as_written():
     transcript = sample("swe-agent-0.7-text-commands.traj")
     answer = next(m for m in transcript.messages if m.role == "assistant" and m.meta and m.meta.details)
-    assert _written(transcript, answer).startswith("DISCUSSION\nFirst I'll open the rates module.")
+    # As text: the debug card's source panel shows the message's piece of it alone.
+    assert answer.meta.details["content"] == "DISCUSSION\nFirst I'll open the rates module.\n\n```\nopen shop/rates.py\n```"
     task = next(m for m in transcript.messages if m.role == "user" and m.meta and m.meta.details)
-    assert "Here's the issue text" in _written(transcript, task)
+    assert "Here's the issue text" in task.meta.details["content"]
 
 
 def test_a_step_keeps_what_the_history_does_not_hold_and_info_s_other_members_are_in_the_header():

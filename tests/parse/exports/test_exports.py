@@ -135,3 +135,15 @@ def test_a_claude_ai_block_s_summaries_and_a_tool_use_s_line_are_its_message_s_d
     details = [m.meta.details for m in transcript.conversations[0].messages if m.meta and m.meta.details]
     assert {"summaries": [{"summary": "Looking up the timetable."}]}.items() <= details[1].items()
     assert details[2]["message"] == "Searching the web"
+
+
+def test_a_claude_ai_text_no_message_shows_whole_is_kept_as_written_in_details():
+    transcript = parse((SAMPLES / "claude-ai-export-branches-tools-attachments.json").read_bytes())
+    reasoning = transcript.conversations[0].messages[1]
+    assert reasoning.channel == "analysis"
+    assert reasoning.meta.details["text"].startswith("The user wants the Sunday start time. CANARY-CLAUDE-THINKING")
+    assert "text" not in transcript.conversations[0].messages[0].meta.details  # the user's text is their message
+    old = parse((SAMPLES / "claude-ai-export-old-text-only.json").read_bytes()).conversations[0]
+    assert old.messages[1].meta.details == {"text": "Here is a list you can print:\n```\nThis block is not supported "
+                                                    "on your current device yet.\n```\n\nPack light: the forecast is "
+                                                    "dry."}

@@ -20,6 +20,21 @@ def test_document_syntax_error_keeps_earlier_elements_and_covers_the_rest():
     assert "line 3, column 18" in error.message
 
 
+def test_the_text_a_syntax_error_leaves_unread_is_kept_as_written_in_the_header():
+    text = '[\n {"role": "user", "content": "a"},\n {"role": "user" "content": "b"}\n]\n'
+    assert parse(text, "json").header["unread_text"] == [{"line": 2, "text": text[35:-1]}]  # the error's own span
+    lines = '{"role": "user", "content": "a"}\n{"role": "user", "content": \n{"role": "user", "content": "c"}\n'
+    assert parse(lines, "json").header["unread_text"] == [{"line": 2, "text": '{"role": "user", "content":'}]
+    assert "unread_text" not in parse('[{"role": "user", "content": "a"}]', "json").header
+
+
+def test_the_unread_text_the_header_keeps_is_bounded(monkeypatch):
+    from viewer.parse.json import unpacked
+    monkeypatch.setattr(unpacked, "UNREAD_TEXT", 10)
+    text = '{"role": "user", "content": "a"}\nnot json at all\n{"role": "user", "content": "b"}\nnor this\n'
+    assert parse(text, "json").header["unread_text"] == [{"line": 2, "text": "not json a", "cut": 5}, {"more": 1}]
+
+
 def test_json_lines_syntax_error_skips_only_that_line():
     text = '{"role": "user", "content": "a"}\n{"role": "user", "content": \n{"role": "user", "content": "c"}\n'
     transcript = parse(text, "json")

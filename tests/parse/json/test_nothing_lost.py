@@ -2,11 +2,15 @@
 (a message's body or fields, its meta, the header, a diagnostic), on every JSON and JSON Lines sample and on
 generated documents of every shape; a zip archive's or a SQLite database's samples by each member's values (an
 archive's files, a database's rows), as the viewer unpacks them. A value counts when it is 12 characters or more
-and no id, timestamp, type tag or opaque blob (tests/harness/leaves.py); text a diagnostic says was not read
-(broken JSON) is named by it.
+and no id, timestamp, type tag or opaque blob (tests/harness/leaves.py). A value is held where the debug view shows
+it: a detail kept by its span (`{"$source": [start, end]}`) only when its message's source panel shows that span,
+and nothing by a diagnostic that only points at it (broken JSON, a row with no owner): its text must be kept, in a
+message, the header or the diagnostic's words. Only a whole member of a bundle its reader does not read (a table
+such as Cursor's ItemTable, which holds the editor's sign-in tokens) is excused, named by W-BUNDLE-MEMBER.
 bench/nothing_lost.py measures the same over the rendered debug view."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -22,15 +26,16 @@ from tests.harness.exports import chatgpt_export
 from tests.harness.leaves import Haystack, Leaf, file_leaves, input_leaves
 from tests.parse.json.shapes import SHAPES
 from viewer import formats
+from viewer.bundles import is_bundle, read_bundle
 from viewer.bundles.pack import packed
-from viewer.model import Transcript
+from viewer.model import Meta, Transcript
 from viewer.parse import parse
 
 JSON_DIALECTS = [dialect for dialect in formats.DIALECTS if dialect.json_escapes]
 """The importers that read JSON: the json dialect and its shapes, event logs, agents' sessions, chat exports."""
-UNREAD = ("W-JSON-SYNTAX", "W-BUNDLE-MEMBER")
-"""Diagnostics that say the text they cover was not read: broken JSON, and a member of a bundle (a file of a
-folder, a table or a row of a database) its reader names as one it does not read, kept in the source."""
+UNREAD = "W-BUNDLE-MEMBER"
+"""The diagnostic that names a member of a bundle (a file of a folder, a table of a database) its reader does not
+read, kept in the source: the text it covers is excused when it is that whole member (a row it names is not)."""
 
 
 def _samples() -> list[Path]:
@@ -53,42 +58,42 @@ def model_text(transcript: Transcript) -> str:
             said.extend(field or "" for field in (message.content, message.role, message.name, message.recipient,
                                                   message.call_id, message.intent, message.channel))
             if message.meta is not None:
-                said.append(json.dumps(_resolved(message.meta.to_json(), transcript.source), ensure_ascii=False))
+                said.append(json.dumps(_resolved(message.meta.to_json(), transcript.source, message.span),
+                                       ensure_ascii=False))
     return "\n".join(said)
 
 
-def _resolved(value, source: str):
-    """A meta's details with each value kept by its span (`{"$source": [start, end]}`) read from the source."""
+def _resolved(value, source: str, within: tuple[int, int]):
+    """A meta's details with each value kept by its span (`{"$source": [start, end]}`) read from the source, when
+    the span lies in the message's own (`within`), which the debug card's source panel shows; one outside it is
+    left a pointer, which the debug view shows as such."""
     if isinstance(value, dict):
         span = value.get("$source")
         if len(value) == 1 and isinstance(span, list):
-            return json.loads(source[span[0]:span[1]])
-        return {key: _resolved(item, source) for key, item in value.items()}
+            inside = within[0] <= span[0] and span[1] <= within[1]
+            return json.loads(source[span[0]:span[1]]) if inside else value
+        return {key: _resolved(item, source, within) for key, item in value.items()}
     if isinstance(value, list):
-        return [_resolved(item, source) for item in value]
+        return [_resolved(item, source, within) for item in value]
     return value
 
 
 def lost(text: str | list[Leaf], transcript: Transcript) -> list[Leaf]:
-    """The counted values of the input (its text, or its leaves) that its model holds nowhere, and no diagnostic
-    says were not read."""
+    """The counted values of the input (its text, or its leaves) that its model holds nowhere, but those of a
+    bundle's member its reader does not read (UNREAD)."""
     leaves = input_leaves(text) if isinstance(text, str) else text
     held = Haystack(model_text(transcript))
-    unread = "".join(transcript.source[start:end] for part in (transcript, *transcript.conversations)
-                     for diagnostic in part.diagnostics if diagnostic.code in UNREAD
-                     for start, end in [diagnostic.span])
+    unread = "".join(transcript.source[start:end] for start, end in _unread_members(transcript))
     return [leaf for leaf in leaves if not held.holds(leaf)
-            and json.dumps(leaf.value, ensure_ascii=False)[1:-1] not in unread and not _a_copy(leaf)]
+            and json.dumps(leaf.value, ensure_ascii=False)[1:-1] not in unread]
 
 
-COPIES = (re.compile(r"\$\[\d+\]\.chat_messages\[\d+\]\.text"),)
-"""Values that repeat others the model shows: Claude.ai's export writes a message's text twice, as its `content`
-blocks and flattened into its `text` (a placeholder where a block cannot be rendered: W-EXPORT-PLACEHOLDER), and
-the viewer reads the blocks."""
-
-
-def _a_copy(leaf: Leaf) -> bool:
-    return any(pattern.fullmatch(leaf.path) for pattern in COPIES)
+def _unread_members(transcript: Transcript) -> list[tuple[int, int]]:
+    """The spans of the members of a bundle that W-BUNDLE-MEMBER names whole (never a row or a line of one)."""
+    bundle = read_bundle(transcript.source) if is_bundle(transcript.source) else None
+    members = {member.span for member in bundle.members} if bundle is not None else set()
+    return [diagnostic.span for part in (transcript, *transcript.conversations) for diagnostic in part.diagnostics
+            if diagnostic.code == UNREAD and diagnostic.span in members]
 
 
 NOT_YET: dict[str, str] = {}
@@ -161,6 +166,26 @@ def test_a_value_counted_here_is_found_only_where_the_model_holds_it():
     emptied = parse(json.dumps({"messages": [{"role": "user", "content": "Something else entirely"}]}))
     assert [leaf.value for leaf in lost(text, emptied)] == ["What the model holds", "Only in the header"]
 
+
+def test_a_value_a_diagnostic_only_points_at_is_lost():
+    text = ('[\n{"role": "user", "content": "Read before the break"},\n{"role": "user" "content": "broken"},\n'
+            '{"role": "user", "content": "Only after the break"}\n]')
+    transcript = parse(text)
+    assert [diagnostic.code for diagnostic in transcript.diagnostics] == ["W-JSON-SYNTAX"]
+    assert lost(text, transcript) == []  # the header's unread_text holds it
+    said_only = dataclasses.replace(transcript, header={})
+    assert [leaf.value for leaf in lost(text, said_only)] == ["Only after the break"]
+
+
+def test_a_detail_kept_by_a_span_outside_its_message_is_lost():
+    text = json.dumps({"messages": [{"role": "user", "content": "Hi"}], "x_note": "Kept by a span elsewhere"})
+    transcript = parse(text)
+    at = text.index('"Kept')
+    pointed = transcript.messages[0].changed(meta=Meta(details={"note": {"$source": [at, at + 26]}}))
+    elsewhere = dataclasses.replace(transcript, header={}, messages=(pointed,))
+    assert [leaf.value for leaf in lost(text, elsewhere)] == ["Kept by a span elsewhere"]
+    inside = pointed.changed(span=(0, len(text)))  # a span its source panel shows
+    assert lost(text, dataclasses.replace(elsewhere, messages=(inside,))) == []
 
 
 def test_each_member_of_an_archive_is_counted_on_its_own():

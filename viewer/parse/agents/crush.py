@@ -16,10 +16,11 @@ the call its id names.
 
 Every row is accounted for (docs/architecture.md, "Nothing lost"): what a session's row says beside what is read
 (its title as Crush wrote it, its todo list, its message count) is its header's `session`, the files it read (the
-`read_files` table) its `read_files`; what a message's row says beside its parts (its provider, when it finished)
-and a tool result's `metadata` are the message's details. The `files` table (the versions of the files the agent
-wrote) is no conversation: named as not read, kept in the source. A column no table here names is kept in the
-header's `unread`.
+`read_files` table) its `read_files`, the versions of the files it wrote (the `files` table) its `files`, and the
+title generator's exchange that titled it (its `title-<session>` row and that session's messages, as written) its
+`title_generation`; what a message's row says beside its parts (its provider, when it finished) and a tool
+result's `metadata` are the message's details. A row of no session the store holds is named as not read and kept
+as written in the header's `unread`, as is a column no table here names.
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.pieces import shown
 from viewer.parse.agents.records import rest_details, text_of
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
-                                        table, unreadable)
+from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, kept_unread,
+                                        not_a_database, owner, rows, table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.fields import object_in
@@ -49,6 +50,9 @@ SESSION_FACTS = ("title", "message_count", "updated_at", "todos")
 SESSION_CLAIMS = claims("id", "parent_session_id", "prompt_tokens", "completion_tokens", "cost", "created_at",
                         "summary_message_id", *SESSION_FACTS)
 """What the reader reads of a session's row, and the facts it keeps in the header's `session`."""
+FILE_TABLES = ("read_files", "files")
+"""The tables of the files a session read and of the versions of those it wrote: kept, less the session's id, in its
+header under their names."""
 MESSAGE_DETAILS = ("provider", "updated_at", "finished_at")
 MESSAGE_CLAIMS = claims("id", "session_id", "role", "parts", "model", "created_at", "is_summary_message",
                         *MESSAGE_DETAILS)
@@ -67,29 +71,53 @@ def parse_crush(text: str, options: ParseOptions) -> Transcript:
                 if isinstance(line.get("id"), str)}
     by_session: dict[Any, list[Line]] = {}
     for line in rows(text, messages_member, problems):
-        by_session.setdefault(line.get("session_id"), []).append(line)
+        by_session.setdefault(owner(line.get("session_id")), []).append(line)
+    unread: list[dict[str, Any]] = []
     for id, lines in by_session.items():
         if id not in sessions:
             problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This message belongs to no session of the "
-                                                                     "store; it was not read.") for line in lines]
-    files: dict[Any, list[dict[str, Any]]] = {}
-    read_files = table(bundle, "read_files")
-    for line in rows(text, read_files, problems):
-        files.setdefault(line.get("session_id"), []).append({key: value for key, value in line.value.items()
-                                                             if key != "session_id"})
+                                                                     f"store; it was not read ({KEPT}).")
+                         for line in lines]
+            unread += [kept_unread(line, "messages row") for line in lines]
+    facts: dict[Any, dict[str, list[Line]]] = {}
+    members = {name: table(bundle, name) for name in FILE_TABLES}
+    for name, member in members.items():
+        for line in rows(text, member, problems):
+            facts.setdefault(owner(line.get("session_id")), {}).setdefault(name, []).append(line)
+    titles = {id[len(TITLE_SESSION):]: session for id, session in sessions.items() if id.startswith(TITLE_SESSION)}
     read = Sessions()
     for id, session in sessions.items():
         if id.startswith(TITLE_SESSION):  # the title generator's exchange: Crush never shows it
-            problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "The title generator's message: not part of "
-                                         "a conversation.") for line in [session, *by_session.get(id, [])]]
             continue
         parent = session.get("parent_session_id") if isinstance(session.get("parent_session_id"), str) else None
         title = session.get("title") if isinstance(session.get("title"), str) and session.get("title") else None
-        read.add(id, _session(text, session, sorted(by_session.get(id, []), key=_created), files.get(id)), parent,
+        generated = titles.pop(id, None)
+        kept: dict[str, Any] = {name: [{key: value for key, value in line.value.items() if key != "session_id"}
+                                       for line in found] for name, found in facts.pop(id, {}).items()}
+        if generated is not None:  # as written: the generator's session row and its messages' rows
+            kept["title_generation"] = {"session": generated.value, "messages": [
+                line.value for line in sorted(by_session.get(generated.get("id"), []), key=_created)]}
+        read.add(id, _session(text, session, sorted(by_session.get(id, []), key=_created), kept), parent,
                  title if parent is None else _agent_title(title))
+    for generated in titles.values():  # titles of sessions the store does not hold
+        lines = [generated, *by_session.get(generated.get("id"), [])]
+        problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "The title generator's message for a session the "
+                                                                 f"store does not hold; it was not read ({KEPT}).")
+                     for line in lines]
+        unread += [kept_unread(line, "sessions row" if line is generated else "messages row") for line in lines]
+    for id, found in facts.items():  # files of sessions the store does not hold
+        for name, lines in found.items():
+            problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, f"This {name} row belongs to no session of "
+                                                                     f"the store; it was not read ({KEPT}).")
+                         for line in lines]
+            unread += [kept_unread(line, f"{name} row") for line in lines]
     understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#goose_db_version"))]
     return read.assembled("crush", text, bundle, _agent_call, read=[m for m in (sessions_member, messages_member,
-                          read_files) if m is not None], understood=understood, problems=problems)
+                          *members.values()) if m is not None], understood=understood, problems=problems,
+                          unread=unread)
+
+
+KEPT = "it is kept as written in the header's unread"
 
 
 def _created(line: Line) -> int:
@@ -107,7 +135,7 @@ def _agent_call(parent: Transcript, child: str) -> int | None:
     return call_with_id(parent, call_id) if found else None
 
 
-def _session(text: str, session: Line, lines: list[Line], files: list[dict[str, Any]] | None) -> Transcript:
+def _session(text: str, session: Line, lines: list[Line], kept: dict[str, Any]) -> Transcript:
     builder = Session(text)
     builder.account(session, SESSION_CLAIMS, "sessions row")
     noted: dict[int, dict[str, Any]] = {}
@@ -130,7 +158,7 @@ def _session(text: str, session: Line, lines: list[Line], files: list[dict[str, 
         messages.append(message if meta == NOTHING else replace_fields(message, meta=meta))
     header = {"producer": "crush", "session_id": session.get("id"), "created": iso_time(session.get("created_at")),
               **_totals(session, messages), "session": rest_details(session.value, SESSION_FACTS, {}),
-              "read_files": files}
+              **{name: kept.get(name) for name in (*FILE_TABLES, "title_generation")}}
     return Transcript(dialect="crush", source=text, messages=tuple(messages), diagnostics=tuple(builder.diagnostics),
                       header=builder.with_unread({key: value for key, value in header.items() if value is not None}),
                       frame=builder.frame([], builder.diagnostics))

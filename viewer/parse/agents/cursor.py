@@ -21,8 +21,9 @@ is a call and, from the same bubble, its reply; a cancelled or rejected one is s
 Every chat and bubble is accounted for (docs/architecture.md, "Nothing lost"): what a chat's record says beside
 what is read (its mode, the context it was given, the lines it changed, how full its context window was) is its
 header's `composer`; what a bubble says beside its message (the model, when it completed, how long it thought, its
-context) and a tool use's other fields are its first message's details. A member no table here names is kept in
-the header's `unread`.
+context) and a tool use's other fields are its first message's details; a bubble whose value is no JSON object (cut
+short as it was written) is a hidden message holding it as written (W-JSON-SYNTAX). A member no table here names is
+kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -110,13 +111,13 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
         key = f"{BUBBLE}{id}:{bubble_id}"
         line = by_key.get(key)
         bubble = line.get("value") if line is not None else header if not headers else None
+        if not isinstance(bubble, dict) and line is not None:  # kept as written, hidden
+            used.add(key)
+            builder.add_line(line, [_unreadable(bubble, bubble_id, line.span)], turn)
+            continue
         if not isinstance(bubble, dict):
-            builder.diagnostics.append(make_diagnostic(
-                "W-JSON-SYNTAX" if line is not None else "W-JSON-SHAPE",
-                line.span if line is not None else composer.span,
-                f"The chat names a message ({bubble_id}) whose record is " + (
-                    "not valid JSON (cut short as it was written?)" if line is not None else "missing") +
-                "; it was not read."))
+            builder.diagnostics.append(make_diagnostic("W-JSON-SHAPE", composer.span, f"The chat names a message "
+                                                       f"({bubble_id}) whose record is missing; it was not read."))
             used.add(key)
             continue
         used.add(key)
@@ -155,6 +156,17 @@ def _chat(text: str, id: str, composer: Line, by_key: dict[str, Line], used: set
     return Transcript(dialect="cursor", source=text, messages=tuple(messages), diagnostics=tuple(builder.diagnostics),
                       header=builder.with_unread({key: value for key, value in header.items() if value is not None}),
                       frame=builder.frame([composer.span], builder.diagnostics))
+
+
+def _unreadable(value: object, bubble_id: object, span: Span) -> Draft:
+    """A bubble's record whose value is no JSON object (its text cut short as it was written): a hidden message of its
+    own holding the value as written, in the debug view, with a diagnostic."""
+    piece = Draft(dict(role="unknown", channel="unknown", content=value if isinstance(value, str) else shown_json(value),
+                       end="end"), None)
+    piece.problems.append(Pending("W-JSON-SYNTAX", f"The chat names a message ({bubble_id}) whose record is not valid "
+                                                   "JSON (cut short as it was written?); it is kept as written, a "
+                                                   "message of its own hidden from the default view.", span))
+    return piece
 
 
 def _pieces(bubble: dict, span: Span, builder: Session) -> list[Draft]:

@@ -21,7 +21,8 @@ Every row is accounted for (docs/architecture.md, "Nothing lost"): what a sessio
 configuration, the last turn's tokens) is its header's `session`; the `usage_ledger`'s rows, each request's model,
 tokens and cost, its header's `usage_ledger`; what a message's row says beside its content (its tokens, its
 metadata) and what a tool's result showed the user alone are the message's details. A message whose session has
-no row is named as not read. A column no table here names is kept in the header's `unread`.
+no row (or is one Goose keeps hidden) is named as not read and kept as written in the header's `unread`, with a
+hidden session's row. A column no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ from viewer.parse.agents.lines import Line, claims
 from viewer.parse.agents.meta import NOTHING
 from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, not_a_database, rows,
-                                        table, unreadable)
+from viewer.parse.agents.stores import (Sessions, call_with_id, decoded, item_spans, iso_time, kept_unread,
+                                        not_a_database, owner, rows, table, unreadable)
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.fields import object_in
@@ -75,20 +76,25 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
         return not_a_database("goose", text, "A Goose store is a SQLite database (sessions.db)")
     problems: list[Diagnostic] = []
     sessions_member, messages_member = table(bundle, "sessions"), table(bundle, "messages")
-    sessions = {line.get("id"): line for line in rows(text, sessions_member, problems)
-                if isinstance(line.get("id"), str) and line.get("session_type") not in HIDDEN_SESSIONS}
+    every = [line for line in rows(text, sessions_member, problems) if isinstance(line.get("id"), str)]
+    sessions = {line.get("id"): line for line in every if line.get("session_type") not in HIDDEN_SESSIONS}
+    hidden = {line.get("id"): line for line in every if line.get("session_type") in HIDDEN_SESSIONS}
     by_session: dict[str, list[Line]] = {}
     for line in rows(text, messages_member, problems):
-        by_session.setdefault(line.get("session_id"), []).append(line)
-    for orphan in (lines for id, lines in by_session.items() if id not in sessions):
-        problems.extend(Pending("W-BUNDLE-MEMBER", "This message belongs to no session of the store; it was not "
-                                                   "read.", line.span).at(None) for line in orphan)
+        by_session.setdefault(owner(line.get("session_id")), []).append(line)
+    unread = [kept_unread(line, "sessions row") for line in hidden.values()]
+    for id, orphan in ((id, lines) for id, lines in by_session.items() if id not in sessions):
+        whose = "a session Goose keeps hidden" if id in hidden else "no session of the store"
+        problems.extend(Pending("W-BUNDLE-MEMBER", f"This message belongs to {whose}; it was not read (it is kept "
+                                                   "as written in the header's unread).", line.span).at(None)
+                        for line in orphan)
+        unread += [kept_unread(line, "messages row") for line in orphan]
     ledger: dict[str, list[dict[str, Any]]] = {}
     ledger_member = table(bundle, "usage_ledger")
     for line in rows(text, ledger_member, problems):
         kept = {key: value for key, value in line.value.items() if key not in ("id", "session_id")
                 and value is not None}
-        ledger.setdefault(line.get("session_id"), []).append(kept)
+        ledger.setdefault(owner(line.get("session_id")), []).append(kept)
     read, started_by = Sessions(), {}
     requests = _requests(line for lines in by_session.values() for line in lines)
     for id, session in sessions.items():
@@ -101,7 +107,7 @@ def parse_goose(text: str, options: ParseOptions) -> Transcript:
     understood = [member for member in bundle.members if member.path.endswith(("#sqlite_schema", "#schema_version"))]
     return read.assembled("goose", text, bundle, lambda parent, child: call_with_id(parent, started_by.get(child)),
                           read=[m for m in (sessions_member, messages_member, ledger_member) if m is not None],
-                          understood=understood, problems=problems)
+                          understood=understood, problems=problems, unread=unread)
 
 
 def _ordered(lines: list[Line]) -> list[Line]:

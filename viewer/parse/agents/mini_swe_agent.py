@@ -22,9 +22,9 @@ the last `user` message (`info.submission`).
 Nothing is lost (docs/architecture.md, "Nothing lost"): what a message's `extra` records beside what is read (the
 raw response's model and id, an interruption's type, a format error's model answer) is its first message's
 details; what the model wrote whole, shown cut into its plan and its command, and the first user message, shown cut
-into the task and its template, are kept as written there too (by their span); `info`'s other members (the run's
-configuration: its templates, its classes, its environment) are the header's `info`. A member no table here names
-is kept in the header's `unread`.
+into the task and its template, are kept as written there too (as text: the message's source panel shows only its
+piece, records.shown_by_reference); `info`'s other members (the run's configuration: its templates, its classes,
+its environment) are the header's `info`. A member no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ from viewer.parse.agents.meta import NOTHING, between, usage_totals
 from viewer.parse.agents.pieces import (
     call, context, cost_of, epoch_time, failed, litellm_usage, reasoning, reply, said, shown)
 from viewer.parse.agents.pieces import submission as answer
-from viewer.parse.agents.records import by_reference, text_of
+from viewer.parse.agents.records import by_reference, shown_by_reference, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.strings import StringOffsets
 from viewer.parse.common import Pending
@@ -84,7 +84,7 @@ def parse_mini_swe_agent(text: str, options: ParseOptions) -> Transcript:
                                                           document.members.items()}, text), DOCUMENT, "document")
         for number, item in enumerate(document.listed("messages")):
             reader.message(Line(number + 1, item.span, item.value, text))
-        messages = tuple(reader.finished())
+        messages = tuple(shown_by_reference(reader.finished(), text))
         diagnostics = [*document.diagnostics, *reader.session.diagnostics]
         return Transcript(dialect="mini-swe-agent", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.session.with_unread(reader.header(messages)),

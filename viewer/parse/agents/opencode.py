@@ -23,7 +23,7 @@ paths, when it completed, the rest of its error) and what a part says beside it 
 retry's attempt) are the details of its first message (the message's under `message`); a message's bookkeeping
 parts (its steps' snapshots, tokens and cost, the files a step patched) the details of its last. A member no
 table here names is kept in the header's `unread`; a message or part whose owner is not in the upload is named as
-not read.
+not read and kept there as written.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from viewer.parse.agents.pieces import shown
 from viewer.parse.agents.records import line_details, rest_details, text_of
 from viewer.parse.agents.opencode_forms import Store, database_store, export_store, storage_store, task_calls
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.stores import Sessions, iso_time, table
+from viewer.parse.agents.stores import Sessions, iso_time, kept_unread, owner, table
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.fields import object_in
@@ -87,7 +87,7 @@ def parse_opencode(text: str, options: ParseOptions) -> Transcript:
     sessions = _read(text, store)
     understood = [member for member in bundle.members if member.path.endswith("#sqlite_schema")]
     return sessions.assembled("opencode", text, bundle, task_calls(store), read=store.read, understood=understood,
-                              problems=store.problems)
+                              problems=store.problems, unread=store.unread)
 
 
 def _export(text: str) -> Transcript:
@@ -98,6 +98,8 @@ def _export(text: str) -> Transcript:
     transcript = next(iter(_read(text, store).read.values()))
     title = next(iter(store.sessions.values())).get("title")
     header = {**transcript.header, **({"title": title} if isinstance(title, str) and title else {})}
+    if store.unread:
+        header["unread"] = [*header.get("unread", ()), *store.unread]
     return Transcript(dialect="opencode", source=text, messages=transcript.messages, header=header,
                       diagnostics=tuple(sorted((*transcript.diagnostics, *store.problems), key=lambda d: d.span)),
                       frame=transcript.frame)
@@ -113,15 +115,20 @@ def _read(text: str, store: Store) -> Sessions:
     for session, lines in store.messages.items():
         if session not in known:
             store.problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This message belongs to no session of "
-                                                                              "the upload; it was not read.")
+                                                                              f"the upload; it was not read ({KEPT}).")
                                for line in lines]
-    messages = {line.get("id") for lines in store.messages.values() for line in lines}
+            store.unread += [kept_unread(line, "message") for line in lines]
+    messages = {owner(line.get("id")) for lines in store.messages.values() for line in lines}
     for message, lines in store.parts.items():
         if message not in messages:
             store.problems += [make_diagnostic("W-BUNDLE-MEMBER", line.span, "This part belongs to no message of "
-                                                                              "the upload; it was not read.")
+                                                                              f"the upload; it was not read ({KEPT}).")
                                for line in lines]
+            store.unread += [kept_unread(line, "part") for line in lines]
     return sessions
+
+
+KEPT = "it is kept as written in the header's unread"
 
 
 def _ordered(lines: list[Line]) -> list[Line]:
@@ -140,10 +147,10 @@ def _session(text: str, info: Line, store: Store) -> Transcript:
     models: list[str] = []
     noted: dict[int, dict[str, Any]] = {}
     counted = {"message": 0, "part": 0}
-    for message in _ordered(store.messages.get(info.get("id"), [])):
+    for message in _ordered(store.messages.get(owner(info.get("id")), [])):
         turn = builder.next_turn()
         first = len(builder.messages)
-        parts = sorted(store.parts.get(message.get("id"), []), key=lambda part: str(part.get("id")))
+        parts = sorted(store.parts.get(owner(message.get("id")), []), key=lambda part: str(part.get("id")))
         counted["message"] += 1
         _account(builder, message, claims(*MESSAGE_READ, *MESSAGE_FACTS), "message", counted["message"])
         bookkeeping: list[dict[str, Any]] = []

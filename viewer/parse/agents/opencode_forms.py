@@ -9,7 +9,7 @@ from typing import Any
 from viewer.bundles import Bundle, Member
 from viewer.model import Diagnostic, Transcript, make_diagnostic
 from viewer.parse.agents.lines import Line
-from viewer.parse.agents.stores import call_with_id, document, rows, table
+from viewer.parse.agents.stores import call_with_id, document, owner, rows, table
 from viewer.parse.json.fields import object_in
 from viewer.parse.json.positions import JsonError, read_value
 
@@ -31,6 +31,9 @@ class Store:
     """By message id as written (as `messages`); each line's value the part object."""
     problems: list[Diagnostic] = field(default_factory=list)
     read: list[Member] = field(default_factory=list)
+    unread: list[dict[str, Any]] = field(default_factory=list)
+    """The messages and parts read into no session (their owner is not in the upload), for the header's `unread`
+    (stores.kept_unread)."""
     projects: dict[str, dict] = field(default_factory=dict)
     """The projects the sessions belong to (the worktree, its version control), by id, as written less the id."""
 
@@ -39,10 +42,10 @@ class Store:
             self.projects[value["id"]] = {key: item for key, item in value.items() if key != "id"}
 
     def message(self, line: Line) -> None:
-        self.messages.setdefault(line.value.get("sessionID"), []).append(line)
+        self.messages.setdefault(owner(line.value.get("sessionID")), []).append(line)
 
     def part(self, line: Line) -> None:
-        self.parts.setdefault(line.value.get("messageID"), []).append(line)
+        self.parts.setdefault(owner(line.value.get("messageID")), []).append(line)
 
 
 def export_store(text: str) -> Store | Diagnostic:

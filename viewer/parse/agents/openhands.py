@@ -48,7 +48,7 @@ from viewer.parse.agents.openhands_accounting import claimed, family, kept, plan
 from viewer.parse.agents.openhands_folder import read_folders
 from viewer.parse.agents.pieces import (
     call, context, cost_of, count, failed, litellm_usage, reasoning, reply, said, shown)
-from viewer.parse.agents.records import by_reference
+from viewer.parse.agents.records import by_reference, shown_by_reference
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -94,7 +94,7 @@ def _events_of(text: str, files: list[tuple[int, int]] | None = None) -> Transcr
         reader = _Reader(Session(text))
         for event in events:
             reader.event(event)
-        messages = tuple(reader.finished())
+        messages = tuple(shown_by_reference(reader.finished(), text))
         diagnostics = [*unreadable, *reader.session.diagnostics]
         tools = reader.facts.get("tools")
         return Transcript(dialect="openhands", source=text, messages=messages, diagnostics=tuple(diagnostics),

@@ -5,6 +5,7 @@ recorded about them (meta, sub-agent thread, branch aside).
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,7 +24,8 @@ from viewer.parse.json.source import Draft, JsonObject, type_phrase
 
 INLINE_DETAIL = 1024
 """Characters of a detail's JSON text kept as a copy in a message's meta; a longer one whose span is known is kept
-as that span (`{"$source": [start, end]}`): a tool's display of a big file is not held twice."""
+as that span (`{"$source": [start, end]}`): a tool's display of a big file is not held twice. Only a span inside its
+message's own, which the debug card's source panel shows, stays one (`shown_by_reference`)."""
 
 RECORD_DEPTH = 3
 """Levels of a record read with spans when it gives several messages: its members, their items, and the members
@@ -147,6 +149,42 @@ def _pointed(kept: dict[str, Any], value: Any, node: Node, depth: int) -> dict[s
         else:
             found[key] = item
     return found
+
+
+def shown_by_reference(messages: Sequence[Message], text: str) -> list[Message]:
+    """The messages with each detail kept by its span (`{"$source": [start, end]}`) that lies outside its message's
+    own span read back as written: the debug card shows a message's source alone, so a span elsewhere (the whole
+    text a message shows a piece of) would be a pointer to nothing it shows."""
+    done = []
+    for message in messages:
+        meta = message.meta
+        if meta is not None and meta.details:
+            read = _outside_read(meta.details, message.span, text)
+            if read is not meta.details:
+                message = replace_fields(message, meta=dataclasses.replace(meta, details=read))
+        done.append(message)
+    return done
+
+
+def _outside_read(value: Any, within: Span, text: str) -> Any:
+    """`value` with each span outside `within` read as the JSON it is (as written, when it is not JSON); `value`
+    itself when it holds none."""
+    if isinstance(value, dict):
+        span = value.get("$source")
+        if len(value) == 1 and isinstance(span, list) and len(span) == 2:
+            start, end = span
+            if within[0] <= start and end <= within[1]:
+                return value
+            try:
+                return msgspec.json.decode(text[start:end])
+            except msgspec.DecodeError:
+                return text[start:end]
+        read = {key: _outside_read(item, within, text) for key, item in value.items()}
+        return value if all(read[key] is item for key, item in value.items()) else read
+    if isinstance(value, list):
+        items = [_outside_read(item, within, text) for item in value]
+        return value if all(new is old for new, old in zip(items, value)) else items
+    return value
 
 
 def record_line(text: str, node: Node, number: int) -> Line:

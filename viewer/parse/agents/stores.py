@@ -140,9 +140,11 @@ class Sessions:
 
     def assembled(self, dialect: str, text: str, bundle: Bundle, find_call: Callable[[Transcript, str], int | None],
                   *, read: Iterable[Member], understood: Iterable[Member] = (),
-                  problems: Iterable[Diagnostic] = ()) -> Transcript:
+                  problems: Iterable[Diagnostic] = (), unread: Iterable[dict[str, Any]] = ()) -> Transcript:
         """One transcript per session whose parent is not among them, each with its sub-agents' sessions joined
-        as threads; several are a dataset, each titled (its own title, else the first thing the user typed)."""
+        as threads; several are a dataset, each titled (its own title, else the first thing the user typed). The
+        rows read into no session (`unread`, as `kept_unread` writes them) are the header's `unread`, the single
+        session's or the dataset's own."""
         roots = [id for id, parent in self.parents.items() if parent not in self.read]
         conversations = []
         for root in roots:
@@ -155,10 +157,25 @@ class Sessions:
             title = self.titles[root]
             header = {**session.header, **({"title": title} if title else {})}
             conversations.append(titled(dataclasses.replace(session, header=header)))
-        problems = tuple(problems)
+        problems, left = tuple(problems), list(unread)
         if len(conversations) == 1:
             single = conversations[0]
-            single = dataclasses.replace(single, diagnostics=single.diagnostics + problems)
+            header = {**single.header, "unread": [*single.header.get("unread", ()), *left]} if left else single.header
+            single = dataclasses.replace(single, diagnostics=single.diagnostics + problems, header=header)
             return finished(single, text, bundle, read=read, understood=understood)
-        dataset = Transcript(dialect=dialect, source=text, conversations=tuple(conversations), diagnostics=problems)
+        dataset = Transcript(dialect=dialect, source=text, conversations=tuple(conversations), diagnostics=problems,
+                             header={"unread": left} if left else {})
         return finished(dataset, text, bundle, read=read, understood=understood)
+
+
+def owner(value: Any) -> Any:
+    """An id a row names its owner by (its session, its message), as a key: as written when it is text or a number,
+    else its JSON text marked apart (a column holding JSON may give a list, which is no key, and no session's id)."""
+    return value if value is None or isinstance(value, (str, int, float)) else ("json", shown_json(value))
+
+
+def kept_unread(line: Line, where: str) -> dict[str, Any]:
+    """A row (or a file) read into no session, which its reader names as not read (W-BUNDLE-MEMBER: a message
+    whose session has no row, a part whose message has none), as written, for the header's `unread` (as
+    `Session.keep_left` keeps a line's members: `{"messages row": 17, "members": …}`)."""
+    return {where: line.number, "members": line.value}

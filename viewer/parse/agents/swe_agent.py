@@ -20,12 +20,12 @@ the one whose submission the run kept is followed and the others are aside (W-SE
 
 Nothing is lost (docs/architecture.md, "Nothing lost"): a history item's members are accounted for by its role;
 what the model wrote whole, which the reader shows cut into its reasoning and its call, and the first user message,
-shown cut into the task and its template, are kept as written in their first message's details (by their span);
-an item's other members (a call's rendered command line) are its details too, the agents' names the header's; a
-step of `trajectory` keeps what the history does not hold (its raw observation, its response, the state) in its
-call's reply's details; `info`'s other members (the edited files' excerpts, versions), the run's configuration
-(`replay_config`) and `environment` are the header's. A member no table here names is kept in the header's
-`unread`.
+shown cut into the task and its template, are kept as written in their first message's details (as text: the
+message's source panel shows only its piece, records.shown_by_reference); an item's other members (a call's
+rendered command line) are its details too, the agents' names the header's; a step of `trajectory` keeps what the
+history does not hold (its raw observation, its response, the state) in its call's reply's details; `info`'s other
+members (the edited files' excerpts, versions), the run's configuration (`replay_config`) and `environment` are the
+header's. A member no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from viewer.parse.agents.instance import task_pieces
 from viewer.parse.agents.lines import Line, claims, unclaimed
 from viewer.parse.agents.pieces import call, context, cost_of, count, reasoning, reply, said, shown
 from viewer.parse.agents.pieces import submission as answer
-from viewer.parse.agents.records import by_reference
+from viewer.parse.agents.records import by_reference, shown_by_reference
 from viewer.parse.agents.session import Session
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -81,7 +81,7 @@ def parse_swe_agent(text: str, options: ParseOptions) -> Transcript:
             reader.attempts(attempts)
         else:
             reader.read()
-        messages = tuple(reader.finished())
+        messages = tuple(shown_by_reference(reader.finished(), text))
         diagnostics = [*document.diagnostics, *reader.session.diagnostics]
         return Transcript(dialect="swe-agent", source=text, messages=messages, diagnostics=tuple(diagnostics),
                           header=reader.session.with_unread(reader.header()),
@@ -189,7 +189,8 @@ class _Reader:
 
     def _item_kept(self, line: Line, value: dict[str, Any], first_user: bool) -> dict[str, Any]:
         """What a history item holds beside what its messages show: what the model wrote whole, when the reader
-        shows it cut (text-based reasoning and action; the task out of its template), by its span; a call's
+        shows it cut (text-based reasoning and action; the task out of its template), by its span (read back as
+        written when the reader is done, records.shown_by_reference); a call's
         rendered command line beside its tool calls."""
         said: dict[str, Any] = {}
         text_call = value.get("role") == "assistant" and not value.get("tool_calls") and isinstance(

@@ -36,7 +36,7 @@ from viewer.model import Diagnostic, Meta, Span, Thread, Transcript, Usage, make
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Claims, Line, claims, read_lines, unclaimed
 from viewer.parse.agents.meta import usage_totals
-from viewer.parse.agents.records import INLINE_DETAIL, count, finished, text_of, threads_of
+from viewer.parse.agents.records import INLINE_DETAIL, count, finished, shown_by_reference, text_of, threads_of
 from viewer.parse.agents.replayed import At, Where, replay
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -119,7 +119,7 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
             reader.session_facts(root)
             for number, request in enumerate(root.items("requests"), 1):
                 reader.request(request, number)
-        messages = finished(session.messages, reader.metas, reader.thread_of)
+        messages = tuple(shown_by_reference(finished(session.messages, reader.metas, reader.thread_of), text))
         threads, unnamed = reader.threads()
         diagnostics = [*problems, *session.diagnostics, *unnamed]
         return Transcript(dialect="vscode-chat", source=text, messages=messages, diagnostics=tuple(diagnostics),

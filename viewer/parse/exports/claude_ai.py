@@ -9,8 +9,10 @@ is no message). Older exports have no content blocks and no parent: only `text`,
 What each becomes: a text block is the message's text; thinking is analysis, tool use a call and its result
 the reply, as in the Anthropic Messages API (viewer/parse/json/anthropic.py); any other block is kept as a
 hidden message with W-JSON-UNKNOWN-PART. Where there are blocks, `text` is the app's flattened copy of them,
-thinking included, so it is frame and never read. The export writes a placeholder ("This block is not supported
+thinking included, so it is never read as a message; the export writes a placeholder ("This block is not supported
 on your current device yet.") for each block it cannot render: never the assistant's answer (W-EXPORT-PLACEHOLDER).
+A `text` no message shows whole (the flattened copy, or an old export's text with its placeholders) is kept as
+written in the chat message's first message's details.
 Attachments are named in the message; the text extracted from them is what the model read, injected context
 (hidden). The branch followed is the one ending at the latest leaf (the newest message nothing follows).
 What a block says beside what its reader reads (a thinking block's `summaries`, the line the app showed for a tool
@@ -151,7 +153,21 @@ def _pieces(item: Node, role: str, conversation: Conversation, calls: MessageBui
         found.append(Draft(dict(role=role, content=extracted, intent="context"), span))
     if len(found) == 1:
         found[0].span = item.span  # one message spans its whole chat message
+    _keep_text(value.get("text"), found)
     return found
+
+
+def _keep_text(text: Any, found: list[Draft]) -> None:
+    """The chat message's `text` as written, in its first message's details, unless a message shows it whole: the
+    app's flattened copy of the blocks (thinking and placeholders included), or an old export's text with the
+    placeholders the reader took out."""
+    if not isinstance(text, str) or not text.strip() or not found:
+        return
+    written = text.strip()
+    if any(written in str(piece.fields.get("content", "")) for piece in found):
+        return
+    first = found[0].fields
+    first["details"] = {**(first.get("details") or {}), "text": text}
 
 
 def _block(block: Node, role: str, calls: MessageBuilder) -> list[Draft]:

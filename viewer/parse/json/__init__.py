@@ -60,8 +60,9 @@ W-UNKNOWN-CHANNEL, W-JSON-MISSING-CONTENT, W-JSON-CONTENT-PART (a text part with
 (an unclosed `<think>`) and W-TOOL-ERROR (a `tool_result` with `is_error`, an MCP call's error).
 
 Nothing is lost (docs/architecture.md, "Nothing lost"): what a response says of itself is its messages' meta
-(response_meta.py), the envelope's other members and its tools as written are the header, and a member of an
-element that its reader does not claim is kept raw in the header's `unread` with W-JSON-UNREAD.
+(response_meta.py), the envelope's other members and its tools as written are the header, a member of an
+element that its reader does not claim is kept raw in the header's `unread` with W-JSON-UNREAD, and the text
+W-JSON-SYNTAX says was not read is kept as written in the header's `unread_text` (unpacked.with_unread_text).
 """
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ from viewer.parse.json.otel_parts import instruction_pieces, message_pieces
 from viewer.parse.json.positions import Node, read_value
 from viewer.parse.json.source import JsonObject, Draft
 from viewer.parse.json.tools import declared_tools
-from viewer.parse.json.unpacked import Unpacked, conversation_transcript, frame
+from viewer.parse.json.unpacked import Unpacked, conversation_transcript, frame, with_unread_text
 
 MESSAGE_KEYS = ("gen_ai.system_instructions", "gen_ai.input.messages", "gen_ai.output.messages")
 _FLAT = re.compile(r"gen_ai\.(prompt|completion)\.(\d{1,9})\.(.+)")
@@ -97,7 +97,8 @@ def read_file(text: str, reading: Unpacked) -> Transcript | None:
         conversations.append(Transcript(dialect="json", source=text, messages=tuple(builder.messages),
                                         diagnostics=tuple(builder.diagnostics), header=header, tools=builder.tools))
     return Transcript(dialect="json", source=text, diagnostics=(*reading.unread, *reading.notes),
-                      frame=frame(text, claimed), conversations=tuple(conversations))
+                      header=with_unread_text({}, text, reading.unread), frame=frame(text, claimed),
+                      conversations=tuple(conversations))
 
 
 def is_trace(reading: Unpacked) -> bool:

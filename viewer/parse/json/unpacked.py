@@ -102,11 +102,40 @@ _NOT_BLANK_RUN = re.compile(r"\S(?:.*\S)?", re.DOTALL)
 def conversation_transcript(text: str, unpacked: Unpacked, builder: Any, header: dict[str, Any],
                             within: Span | None = None) -> Transcript:
     """One conversation of the JSON dialect: the messages and diagnostics a builder (builder.py) made of it, the
-    unpacking's own diagnostics, the header, and the frame (`within` that span, when given)."""
+    unpacking's own diagnostics, the header (with the text not read, `with_unread_text`), and the frame (`within`
+    that span, when given)."""
     claimed = [message.span for message in builder.messages]
     diagnostics = (*unpacked.unread, *unpacked.notes, *builder.diagnostics)
     claimed += [diagnostic.span for diagnostic in diagnostics]
     return Transcript(
         dialect="json", source=text, messages=tuple(builder.messages),
-        diagnostics=diagnostics, header=builder.with_unread(header), tools=builder.tools,
-        frame=frame(text, claimed, within))
+        diagnostics=diagnostics, header=builder.with_unread(with_unread_text(header, text, unpacked.unread)),
+        tools=builder.tools, frame=frame(text, claimed, within))
+
+
+UNREAD_TEXT = 65_536
+"""Characters of the text W-JSON-SYNTAX says was not read kept in the header, all stretches together: a file broken
+near its start would put the whole of it in the header, which the debug view draws whole (the raw download keeps
+every character)."""
+
+
+def with_unread_text(header: dict[str, Any], text: str, unread: list[Diagnostic]) -> dict[str, Any]:
+    """The header with the text each W-JSON-SYNTAX diagnostic says was not read (the rest of a document that breaks
+    off, a bad line), as written, under `unread_text`: `{"line": 4, "text": …}` a stretch, its line the one it
+    starts on, `"cut"` the characters past UNREAD_TEXT left out of it; `{"more": n}` the stretches left out whole.
+    The debug view shows it, so that a broken file's values are not lost from it."""
+    if not unread:
+        return header
+    kept: list[dict[str, Any]] = []
+    budget, more = UNREAD_TEXT, 0
+    for diagnostic in sorted(unread, key=lambda diagnostic: diagnostic.span):
+        start, end = diagnostic.span
+        if budget <= 0:
+            more += 1
+            continue
+        stretch: dict[str, Any] = {"line": text.count("\n", 0, start) + 1, "text": text[start:min(end, start + budget)]}
+        if end - start > budget:
+            stretch["cut"] = end - start - budget
+        budget -= end - start
+        kept.append(stretch)
+    return {**header, "unread_text": [*kept, *([{"more": more}] if more else [])]}
