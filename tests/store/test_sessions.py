@@ -122,8 +122,10 @@ def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(s
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):
     sizes = []
-    real = pieces._piece
-    monkeypatch.setattr(pieces, "_piece", lambda data, *rest: sizes.append(len(data)) or real(data, *rest))
+    for name in ("_cut_pieces", "_read_pieces"):  # a session whose payloads are cut, or not
+        made = getattr(pieces, name)
+        monkeypatch.setattr(pieces, name, lambda *args, made=made: (
+            sizes.append(piece.end_byte - piece.at_byte) or (piece, breaks) for piece, breaks in made(*args)))
     data = workday(0.3).encode()
     ingest.store_spooled(store, io.BytesIO(data), id="pieces")
     assert len(sizes) > 20 and max(sizes) < len(data) / 5

@@ -22,10 +22,11 @@ sys.path.insert(0, {root!r})
 from tests.harness.datasets import dataset
 from viewer import ingest
 from viewer.ingest import streaming
-from viewer.parse import thinning
+from viewer.parse import pieces, streamed, thinning
 from viewer.store import Store, bulk, raw
 
 streaming.STREAM_FROM, streaming.PIECE_BYTES = {stream_from}, 256 * 1024
+streamed.STREAM_FROM, pieces.PIECE_BYTES = {stream_from}, 256 * 1024  # a big session's pieces too
 thinning.THIN_FROM = {stream_from}
 raw.CHUNK, bulk.BULK_CACHE_KIB = 256 * 1024, 1024  # at their sizes, a small file would fit in one of each
 with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:

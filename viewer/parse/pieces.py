@@ -65,54 +65,78 @@ class Piece:
 def pieces(file: BinaryIO, *, cut: bool = False, piece_bytes: int | None = None,
            cut_from: int | None = None) -> Iterator[Piece]:
     """The file from its start, a piece of whole lines at a time; with `cut`, each big image payload cut out
-    (strings of at least `cut_from` base64 characters under a media member: thinning.CUT_FROM)."""
+    (strings of at least `cut_from` base64 characters under a media member: thinning.CUT_FROM) as each line is
+    read, so that a piece holds its thin text, never its bytes: those of a session of screenshots are nearly all
+    payloads."""
     size = PIECE_BYTES if piece_bytes is None else piece_bytes
-    big = big_strings(cut_from) if cut else None
     file.seek(0)
-    chars = lines = at_byte = 0
+    chars = lines = 0
+    for piece, breaks in _cut_pieces(file, size, big_strings(cut_from)) if cut else _read_pieces(file, size):
+        piece = dataclasses.replace(piece, chars=chars, lines=lines)
+        yield piece
+        chars += piece.size
+        lines += breaks
+
+
+def _read_pieces(file: BinaryIO, size: int) -> Iterator[tuple[Piece, int]]:
+    """Pieces of `size` bytes and on to the end of the line, decoded whole, each with its line breaks (`pieces`
+    counts `chars` and `lines` on)."""
+    at_byte = 0
     while data := file.read(size):
         if not data.endswith(b"\n"):
             data += file.readline()  # on to the end of the line, however long
-        if at_byte == 0 and data.startswith(_BOM):
-            raise Unstreamable("a byte-order mark (offsets count from after it in the whole text)")
-        piece = dataclasses.replace(_piece(data, chars, lines, at_byte, big), at_byte=at_byte,
-                                    end_byte=at_byte + len(data),
-                                    escapes=_SURROGATE_ESCAPE.search(data) is not None)
-        yield piece
-        chars += piece.size
-        lines += data.count(b"\n")
+        _check_start(data, at_byte)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _unclean() from None
+        yield (Piece(text, 0, 0, size=len(text), at_byte=at_byte, end_byte=at_byte + len(data),
+                     escapes=_SURROGATE_ESCAPE.search(data) is not None), data.count(b"\n"))
         at_byte += len(data)
 
 
-def _piece(data: bytes, chars: int, lines: int, at_byte: int, big) -> Piece:
-    try:
-        if big is None or big.search(data) is None:
-            if big is not None and _MARK in data:
-                raise Unstreamable("the stand-ins' mark is in the file")
-            text = data.decode("utf-8")
-            return Piece(text, chars, lines, size=len(text))
-        return _cut_piece(data, chars, lines, at_byte, big)
-    except UnicodeDecodeError:
-        raise Unstreamable("not clean UTF-8 (decode reports and replaces the bytes in the whole text)") from None
-
-
-def _cut_piece(data: bytes, chars: int, lines: int, at_byte: int, big) -> Piece:
-    """A piece with its big image payloads cut out, a line at a time (as thinning reads a whole file)."""
+def _cut_pieces(file: BinaryIO, size: int, big: re.Pattern[bytes]) -> Iterator[tuple[Piece, int]]:
+    """Pieces of whole lines, read a line at a time until the piece has `size` bytes (where `_read_pieces` would
+    end it too), each line's big image payloads cut out as thinning reads a whole file."""
+    at_byte = 0
     parts: list[str] = []
     cuts: list[Cut] = []
     decoded: list[Decoded] = []
-    start = 0
-    while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end == -1 else end + 1
-        line = data[start:end]
+    start, breaks, escapes = 0, 0, False
+    for line in iter(file.readline, b""):
+        _check_start(line, at_byte)
         if _MARK in line:
             raise Unstreamable("the stand-ins' mark is in the file")
-        parts.extend(line_pieces(line, at_byte + start, big, cuts, decoded))
-        start = end
+        try:
+            parts.extend(line_pieces(line, at_byte, big, cuts, decoded))
+        except UnicodeDecodeError:
+            raise _unclean() from None
+        escapes = escapes or _SURROGATE_ESCAPE.search(line) is not None
+        breaks += line.endswith(b"\n")
+        at_byte += len(line)
+        if at_byte - start >= size:
+            yield _cut_piece(parts, cuts, decoded, breaks, start, at_byte, escapes)
+            parts, cuts, decoded = [], [], []
+            start, breaks, escapes = at_byte, 0, False
+    if at_byte > start:
+        yield _cut_piece(parts, cuts, decoded, breaks, start, at_byte, escapes)
+
+
+def _cut_piece(parts: list[str], cuts: list[Cut], decoded: list[Decoded], breaks: int, at_byte: int, end_byte: int,
+               escapes: bool) -> tuple[Piece, int]:
     text = "".join(parts)
     size = len(text) + sum(cut.chars - len(standin(number)) for number, cut in enumerate(cuts))
-    return Piece(text, chars, lines, Cuts(tuple(cuts)) if cuts else None, tuple(decoded), size)
+    return (Piece(text, 0, 0, Cuts(tuple(cuts)) if cuts else None, tuple(decoded), size, at_byte, end_byte, escapes),
+            breaks)
+
+
+def _check_start(data: bytes, at_byte: int) -> None:
+    if at_byte == 0 and data.startswith(_BOM):
+        raise Unstreamable("a byte-order mark (offsets count from after it in the whole text)")
+
+
+def _unclean() -> Unstreamable:
+    return Unstreamable("not clean UTF-8 (decode reports and replaces the bytes in the whole text)")
 
 
 __all__ = ["PIECE_BYTES", "Piece", "Unstreamable", "pieces"]
