@@ -338,3 +338,22 @@ def test_when_the_scan_fails_link_holders_read_nothing_of_the_upload(client, str
     assert "W-SCAN-FAILED" in stranger.get(f"/t/{id}?view=debug").get_data(as_text=True)
     assert client.get(created["manage_url"]).status_code == 303
     assert canary.secret in client.get(f"/t/{id}/raw").get_data(as_text=True)  # the uploader's bytes are kept
+
+
+def test_a_secret_kept_in_what_a_log_recorded_beside_the_text_reaches_no_link_holder(client, stranger, owned):
+    token = "ghp_" + "R8mZq2Lx7Vt4Nc9Kp3Wy6Hd1Js5Bf0Ga8Eu2"
+    common = {"isSidechain": False, "userType": "external", "cwd": "/w", "sessionId": "s1", "version": "1.0.98"}
+    lines = [
+        {**common, "parentUuid": None, "type": "user", "uuid": "u1", "timestamp": "2025-09-14T09:00:00Z",
+         "message": {"role": "user", "content": "Check the deploy script."}},
+        {**common, "parentUuid": "u1", "type": "assistant", "uuid": "a1", "timestamp": "2025-09-14T09:00:01Z",
+         "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-20250514", "content": [
+             {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat deploy.sh"}}]}},
+        # The tool's own display holds the token; the reply's text does not: the reader keeps it in details.
+        {**common, "parentUuid": "a1", "type": "user", "uuid": "u2", "timestamp": "2025-09-14T09:00:02Z",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+         "toolUseResult": {"stdout": f"export GITHUB_TOKEN={token}", "stderr": "", "interrupted": False}}]
+    id = owned("\n".join(map(json.dumps, lines)).encode() + b"\n", debug="allow")
+    assert token in client.get(f"/t/{id}.json?view=debug").get_data(as_text=True)  # kept, for the uploader
+    for url, body in link_holder_answers(client, stranger, id):
+        assert not leaked(token, body), url

@@ -27,9 +27,9 @@ from viewer.store import Record, Store
 from viewer.store.personal import Choices
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
-SECRETS_VERSION = "3"
+SECRETS_VERSION = "4"
 """Raised when the scanner or the masking changes what link holders read (3: personal data, redactions, and a
-bundle's text for its bytes)."""
+bundle's text for its bytes; 4: what a log recorded beside a message's text, masked too)."""
 STORED_VERSION = f"{PARSER_VERSION}+policy-{POLICY_VERSION}+secrets-{SECRETS_VERSION}"
 """What a stored parse was made by: the parser's version, the policy's and the masking's, since rows keep the
 parse, each message's default-view decision and the secrets masked. A transcript stored by another is parsed

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Segment, Span, Transcript
+from viewer.model import Diagnostic, Message, Meta, Segment, Span, Transcript
 from viewer.secrets.finding import placeholder_of
 from viewer.secrets.personal.kinds import REDACTED
 from viewer.secrets.transcript import FieldSecret
@@ -217,8 +217,33 @@ def _messages(messages: tuple[Message, ...], moves: Moves, masker: Masker,
                 or (number + 1 < count and starts[number + 1] < end):
             done.append(_message(message, moves, masker))
         else:
-            done.append(_moved(message, shift) if shift else message)
+            moved = _moved(message, shift) if shift else message
+            # What the log recorded beside the text may have been written elsewhere in the source (a tool's own
+            # display of its result): masked wherever the message is.
+            done.append(moved if moved.meta is None or not moved.meta.details
+                        else moved.changed(meta=_meta(moved.meta, moves, masker)))
     return tuple(done)
+
+
+def _meta(meta: Meta | None, moves: Moves, masker: Masker) -> Meta | None:
+    """A message's metadata with what it recorded beside its text (`details`) masked, its spans moved."""
+    if meta is None or not meta.details:
+        return meta
+    return replace(meta, details=_details(meta.details, moves, masker))
+
+
+def _details(value: Any, moves: Moves, masker: Masker) -> Any:
+    """Every string (keys too) masked; a value kept by its span in the source (`{"$source": [start, end]}`) moved
+    as the source's placeholders move it."""
+    if isinstance(value, dict):
+        span = value.get("$source")
+        if len(value) == 1 and isinstance(span, list) and len(span) == 2 and all(type(end) is int for end in span):
+            return {"$source": list(moves.span((span[0], span[1])))}
+        return {masker.text(key) if isinstance(key, str) else key: _details(item, moves, masker)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_details(item, moves, masker) for item in value]
+    return masker.text(value) if isinstance(value, str) else value
 
 
 def _moved(message: Message, shift: int) -> Message:
@@ -242,7 +267,8 @@ def _message(message: Message, moves: Moves, masker: Masker) -> Message:
                            intent=optional(message.intent), call_id=optional(message.call_id),
                            segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
                            header=moves.span(message.header) if message.header else None,
-                           media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media))
+                           media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media),
+                           meta=_meta(message.meta, moves, masker))
 
 
 def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:
