@@ -221,28 +221,25 @@ def _messages(messages: tuple[Message, ...], moves: Moves, masker: Masker,
             # What the log recorded beside the text may have been written elsewhere in the source (a tool's own
             # display of its result): masked wherever the message is.
             done.append(moved if moved.meta is None or not moved.meta.details
-                        else moved.changed(meta=_meta(moved.meta, moves, masker)))
+                        else moved.changed(meta=_meta(moved.meta, masker)))
     return tuple(done)
 
 
-def _meta(meta: Meta | None, moves: Moves, masker: Masker) -> Meta | None:
-    """A message's metadata with what it recorded beside its text (`details`) masked, its spans moved."""
+def _meta(meta: Meta | None, masker: Masker) -> Meta | None:
+    """A message's metadata with what it recorded beside its text (`details`) masked."""
     if meta is None or not meta.details:
         return meta
-    return replace(meta, details=_details(meta.details, moves, masker))
+    return replace(meta, details=_details(meta.details, masker))
 
 
-def _details(value: Any, moves: Moves, masker: Masker) -> Any:
-    """Every string (keys too) masked; a value kept by its span in the source (`{"$source": [start, end]}`) moved
-    as the source's placeholders move it."""
+def _details(value: Any, masker: Masker) -> Any:
+    """Every string (keys too) masked. A value kept by its span (`{"$source": [start, end]}`) keeps the numbers
+    the parse gave it, as a session stored a piece at a time does: they hold no text."""
     if isinstance(value, dict):
-        span = value.get("$source")
-        if len(value) == 1 and isinstance(span, list) and len(span) == 2 and all(type(end) is int for end in span):
-            return {"$source": list(moves.span((span[0], span[1])))}
-        return {masker.text(key) if isinstance(key, str) else key: _details(item, moves, masker)
+        return {masker.text(key) if isinstance(key, str) else key: _details(item, masker)
                 for key, item in value.items()}
     if isinstance(value, list):
-        return [_details(item, moves, masker) for item in value]
+        return [_details(item, masker) for item in value]
     return masker.text(value) if isinstance(value, str) else value
 
 
@@ -268,7 +265,7 @@ def _message(message: Message, moves: Moves, masker: Masker) -> Message:
                            segments=tuple(_segment(segment, moves, masker) for segment in message.segments),
                            header=moves.span(message.header) if message.header else None,
                            media=tuple(replace_fields(media, span=moves.span(media.span)) for media in message.media),
-                           meta=_meta(message.meta, moves, masker))
+                           meta=_meta(message.meta, masker))
 
 
 def _segment(segment: Segment, moves: Moves, masker: Masker) -> Segment:
