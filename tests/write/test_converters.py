@@ -16,7 +16,7 @@ from viewer.model import Message, Transcript
 from viewer.parse import parse
 from viewer.parse.common import qualified_tool_name
 from viewer.write import (TARGETS, Written, chatml, convert, deepseek, gemma, harmony, llama3, mistral, openai_json,
-                          phi)
+                          openchatml, phi)
 from viewer.write.names import function_name
 
 READ_BACK_AS = {"openchatml": "openchatml", "harmony": "harmony", "chatml": "chatml", "openai-json": "json",
@@ -39,10 +39,13 @@ def fields(message: Message) -> dict[str, Any]:
 
 
 def same(message: Message, written: Written) -> dict[str, Any]:
-    """What OpenChatML and Harmony keep: everything compared here (Harmony: names a role word can carry)."""
+    """What OpenChatML and Harmony keep: everything compared here (Harmony: names a role word can carry;
+    OpenChatML: an attribute's value as one word)."""
     kept = fields(message)
     if message.index in written.touched(harmony.NAME):
         kept["name"] = None
+    if message.index in written.touched(openchatml.WORDS):
+        kept.update((field, openchatml.one_word(kept[field]) or None) for field in ("name", "recipient") if kept[field])
     return kept
 
 

@@ -1,13 +1,16 @@
-"""Writing a transcript as OpenChatML 2.2 and reading it back keeps every message's meaning."""
+"""Writing a transcript as OpenChatML 2.2 and reading it back keeps every message's meaning, but for what the
+grammar cannot say and the writer reports: an attribute's value of several words comes back as one."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace as msgspec_replace
 from hypothesis import given, strategies as st
 
 from tests.conftest import SAMPLES
 from viewer.model import Message, Transcript
 from viewer.parse import parse
-from viewer.write import to_openchatml
+from viewer.write import Written, to_openchatml
+from viewer.write.openchatml import ATTRIBUTES, WORDS, one_word, to_openchatml_written
 
 FIELDS = ("role", "name", "recipient", "channel", "content_type", "constrained", "intent", "call_id", "content", "end")
 SAMPLE_FILES = sorted(path for path in SAMPLES.iterdir() if path.is_file() and not path.name.startswith("."))
@@ -17,13 +20,35 @@ def meaning(transcript: Transcript) -> list[tuple]:
     return [tuple(getattr(message, field) for field in FIELDS) for message in transcript.messages]
 
 
+def kept(message: Message, written: Written) -> tuple:
+    """What OpenChatML keeps of a message: everything, but the attributes of a message the writer reports as
+    written in one word (`name=system reminder` reads back as `system_reminder`)."""
+    values = {field: getattr(message, field) for field in FIELDS}
+    if message.index in written.touched(WORDS):
+        values.update((field, one_word(values[field]) or None) for field in ATTRIBUTES if values[field])
+    return tuple(values.values())
+
+
 @pytest.mark.parametrize("sample", SAMPLE_FILES, ids=[path.name for path in SAMPLE_FILES])
 def test_every_sample_survives_a_round_trip_through_openchatml(sample):
     original = parse(sample.read_bytes())
-    written = to_openchatml(original)
-    again = parse(written)
+    written = to_openchatml_written(original)
+    again = parse(written.text)
     assert again.dialect == "openchatml"
-    assert meaning(again) == meaning(original)
+    assert not [diagnostic for diagnostic in again.diagnostics if diagnostic.code == "E-PARSE-HEADER"]
+    assert meaning(again) == [kept(message, written) for message in original.messages]
+
+
+def test_a_value_of_several_words_is_written_as_one_and_reported():
+    message = Message.drafted(index=0, turn=0, role="user", content="x", span=(0, 0), name="system  reminder",
+                              intent="context", end="end")
+    written = to_openchatml_written(Transcript(dialect="json", source="", messages=(message,)))
+    assert written.text.endswith("<|start|>user name=system_reminder intent=context<|channel|>final<|message|>x"
+                                 "<|end|>\n")
+    assert written.touched(WORDS) == {0}
+    assert parse(written.text).messages[0].name == "system_reminder"
+    assert to_openchatml_written(Transcript(dialect="json", source="", messages=(
+        msgspec_replace(message, name="system_reminder"),))).losses == ()
 
 
 def test_the_writer_is_canonical():

@@ -9,20 +9,28 @@ stay in that order, so an answer before its reasoning starts a new object.
 
 OpenAI messages have no channels besides that reasoning field, no recipients besides a call's function, no
 intents, content types, stop tokens or YAML header: each is reported, not invented. Every call needs an id:
-one without is given `call_<index>`, shared with the reply paired to it (reported too).
+one without is given `call_<index>`, shared with the reply paired to it (reported too). The header's keys are
+written beside `messages`, but those by which another format is detected (an ATIF trajectory's
+`schema_version`, a mini-swe-agent trajectory's `trajectory_format`), which would make the file read as that
+format again: they are left out and reported.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from viewer import formats
+from viewer.formats import AnyJson, JsonKeys, JsonLines
 from viewer.model import Message, Transcript
+from viewer.parse.detect import detect
 from viewer.parse.json.conversation import ENVELOPE_KEYS
 from viewer.parse.json.think import CLOSE, OPEN
 from viewer.write.losses import Losses, Written
 from viewer.write.names import function_name
 
 HEADER_KEY = "openai-json reads these header keys as part of the conversation: they were left out"
+FOREIGN_KEY = ("some header keys are how another format is told apart (an ATIF trajectory's schema_version): "
+               "written, they would make the file read as that format, so they were left out")
 TOOL_ADDRESS = ("a call names a function: this call's tool has no namespace, and reads back as "
                 "functions.<its name>")
 EMPTY_REASONING = "openai-json readers skip an empty reasoning_content: this empty reasoning was left out"
@@ -43,28 +51,53 @@ def to_openai_json(transcript: Transcript) -> Written:
     """The transcript as OpenAI chat JSON (JSON Lines for a dataset), and what the shape could not express."""
     losses = Losses()
     if transcript.conversations:
-        lines = [json.dumps(_conversation(conversation, losses), ensure_ascii=False, default=str)
-                 for conversation in transcript.conversations]
+        lines = [_conversation(conversation, losses, line=True) for conversation in transcript.conversations]
         return Written("".join(line + "\n" for line in lines), losses.gathered())
-    text = json.dumps(_conversation(transcript, losses), ensure_ascii=False, default=str, indent=2)
-    return Written(text + "\n", losses.gathered())
+    return Written(_conversation(transcript, losses, line=False) + "\n", losses.gathered())
 
 
-def _conversation(transcript: Transcript, losses: Losses) -> dict[str, Any]:
-    """The conversation object: the header's keys (`model`, `temperature` …) as readers take them back, the
-    messages, and the declared tools."""
-    data: dict[str, Any] = {}
+def _conversation(transcript: Transcript, losses: Losses, line: bool) -> str:
+    """The conversation object (on one line of JSON Lines, or indented): the header's keys (`model`,
+    `temperature` …) as readers take them back, the messages, and the declared tools.
+
+    An agent's session carries its own format's marks in its header (ATIF's `schema_version`): written beside
+    `messages`, they would make the file read as that format again, its messages unread. So while the text does
+    not read as chat JSON, the header keys of one way of detecting the format it reads as go (the whole header,
+    if no way names one of them), and it is written again."""
+    header: dict[str, Any] = {}
     for key, value in transcript.header.items():
         if key in ENVELOPE_KEYS:
             losses.add(HEADER_KEY)
         else:
-            data[str(key)] = value
-    data["messages"] = _objects(transcript, losses)
+            header[str(key)] = value
+    body: dict[str, Any] = {"messages": _objects(transcript, losses)}
     if transcript.tools:
-        data["tools"] = [{"type": "function", "function": {"name": function_name(address) or address,
+        body["tools"] = [{"type": "function", "function": {"name": function_name(address) or address,
                                                            "parameters": parameters}}
                          for address, parameters in transcript.tools.items()]
-    return data
+    while True:
+        text = json.dumps({**header, **body}, ensure_ascii=False, default=str, indent=None if line else 2)
+        found = _READ_AS if not header else detect(text)  # detection reads a line of JSON Lines alone
+        if found == _READ_AS:
+            return text
+        marks = next((keys for keys in _marks(found) if keys.intersection(header)), set(header))
+        losses.add(FOREIGN_KEY)
+        header = {key: value for key, value in header.items() if key not in marks}
+
+
+_READ_AS = next(dialect.name for dialect, _ in formats.detected_by(AnyJson))
+"""The dialect openai-json reads back as: plain chat JSON."""
+
+
+def _marks(dialect: str) -> list[set[str]]:
+    """The top-level keys each way of detecting the dialect looks for (but the ones this writer writes)."""
+    found = []
+    for way in formats.dialect(dialect).detection:
+        if isinstance(way, JsonKeys):
+            found.append({*way.keys, *way.objects, *way.arrays})
+        elif isinstance(way, JsonLines):
+            found += [{"type", "event", *line.with_any, *line.with_all, *line.objects} for line in way.lines]
+    return [keys - {"messages", "tools"} for keys in found]
 
 
 def _objects(transcript: Transcript, losses: Losses) -> list[dict[str, Any]]:
