@@ -44,7 +44,7 @@ VOID_ELEMENTS = frozenset({"meta", "link", "input", "br", "hr", "img", "area", "
 CONTENT_ATTRIBUTES = frozenset({"class", "href", "rel", "title", "start", "id", "aria-hidden"})
 HTMX_VALUES = {"hx-target": {"#transcript", "#search-results"}, "hx-swap": {"outerHTML", "innerHTML"},
                "hx-push-url": {"true", "false"}, "hx-trigger": {"revealed, click"}, "hx-disable": {""},
-               "hx-ext": {"sse"}, "hx-swap-oob": {"true"}, "hx-sync": {"this:replace"}, "hx-select": {"#transcript"}}
+               "hx-ext": {"sse"}, "hx-swap-oob": {"true"}, "hx-sync": {"this:queue last"}, "hx-select": {"#transcript"}}
 SSE_VALUES = {"sse-swap": {"tail"}, "sse-close": {"end"}}
 """A live page's region (views/live.py): the events it swaps in and the one that ends its stream."""
 OUR_SCRIPTS = {"/vendor/htmx/htmx.min.js", "/vendor/htmx-ext-sse/sse.min.js", "/static/app.js"}
