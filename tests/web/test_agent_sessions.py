@@ -25,7 +25,7 @@ def test_the_debug_view_nests_the_sub_agent_under_its_call_and_lists_metadata(cl
     page = BeautifulSoup(client.get(f"/t/{id}?view=debug").data, "html.parser")
     thread = page.select_one(".thread-group details.thread")
     assert thread is not None and thread.has_attr("open")
-    assert "a9f4657" in thread.summary.get_text() and "call #1" in thread.summary.get_text()
+    assert "a9f4657" in thread.summary.get_text() and "call #1" in thread.select_one(".thread-origin").get_text()
     assert [item["data-index"] for item in thread.select("li.entry.dbg")] == ["2", "3", "4", "5", "6"]
     fields = {dt.get_text(): dd.get_text() for dt, dd in zip(page.select("#m-1 dt"), page.select("#m-1 dd"))}
     assert fields["model"] == "claude-opus-4-1-20250805" and fields["stop reason"] == "tool_use"
