@@ -95,7 +95,8 @@ def test_markdown_debug_headings_carry_the_channel_and_tool_traffic_its_recipien
     assert "## #3 · Assistant · analysis\n" in body
     assert "## #5 · Assistant → get_weather · commentary\n" in body
     assert "## #6 · Tool · get_weather · commentary\n" in body
-    assert '```json\n{"location":"Tokyo","unit":"celsius","note":"CALL-CANARY-5M"}\n```' in body
+    # A call's arguments pretty, as the debug view shows them.
+    assert '```json\n{\n  "location": "Tokyo",\n  "unit": "celsius",\n  "note": "CALL-CANARY-5M"\n}\n```' in body
     assert "rule `analysis`" in body and "pair 1: reply #6" in body
 
 
