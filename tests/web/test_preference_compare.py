@@ -12,7 +12,7 @@ PAIR = json.dumps({"prompt": [{"role": "user", "content": "What colour is the sk
 
 
 def answers_link(page) -> str | None:
-    found = soup(page).find("a", string="Chosen vs rejected")
+    found = soup(page).find("a", string="Chosen vs rejected answers")  # in the toolbar's menu
     return found["href"] if found else None
 
 
