@@ -97,20 +97,17 @@ class Screen:
 
 def terminal_html(text: str) -> Markup:
     """The text as the terminal showed it, as escaped HTML lines with class spans (no `<pre>` of its own)."""
-    screen = Screen()
-    at = 0
-    for found in ESCAPE.finditer(text):
-        _plain(screen, text[at:found.start()])
-        at = found.end()
-        if found.group(3) is not None:
-            _csi(screen, found.group(1), found.group(2), found.group(3))
-    _plain(screen, text[at:])
-    return Markup("\n".join(_line_html(line) for line in _trimmed(screen.lines)))
+    return Markup("\n".join(_line_html(line) for line in _shown(text)))
 
 
 def terminal_text(text: str) -> str:
     """The text as the terminal showed it, as plain text (for a Markdown file): rewrites applied, escapes gone,
     other control characters shown as their pictures."""
+    return "\n".join("".join(character for character, _ in line) for line in _shown(text))
+
+
+def _shown(text: str) -> list[list[tuple[str, str]]]:
+    """The screen's lines once the text has played on it: each a list of (character, classes)."""
     screen = Screen()
     at = 0
     for found in ESCAPE.finditer(text):
@@ -119,7 +116,7 @@ def terminal_text(text: str) -> str:
         if found.group(3) is not None:
             _csi(screen, found.group(1), found.group(2), found.group(3))
     _plain(screen, text[at:])
-    return "\n".join("".join(character for character, _ in line) for line in _trimmed(screen.lines))
+    return _trimmed(screen.lines)
 
 
 def _trimmed(lines: list[list[tuple[str, str]]]) -> list[list[tuple[str, str]]]:

@@ -1,6 +1,8 @@
 """Writing and deleting a transcript's parse rows: the bulk path that most of an upload's storing time is."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable
 
 from sqlalchemy import Table, delete, select
@@ -67,15 +69,11 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
     inserting them in number order put every row at another place of the index (a third of the time of storing
     a big dataset). `shift`: the parses are of a piece of the upload, their message and diagnostic rows
     moved to its offsets (viewer/store/streamed.py; never with `originals`)."""
-    cursor = conn.connection.cursor()
-    sqlite = conn.dialect.name == "sqlite"
-    if sqlite:  # a large page cache for this transaction only, so the rows reach the WAL in big writes
-        cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
     in_order = sorted(parses, key=lambda parse: parse[0])
     kinds: list[dict] = [{} for _ in in_order]  # filled by message_rows, so kind_rows (a generator) runs after it
     originals = originals or {}
     media = [row for id, projection in in_order for row in rows.media_rows(id, projection)]
-    try:
+    with bulk_cursor(conn) as cursor:
         for table, columns, new_rows in (
                 (messages, rows.MESSAGE_COLUMNS, (row for (id, projection), found in zip(in_order, kinds)
                                                   for row in rows.message_rows(id, projection, found))),
@@ -96,9 +94,21 @@ def insert_parses(conn: Connection, parses: list[tuple[str, Projection]],
                 insert_many(conn, cursor, table, columns, moved)
         if index_search:  # after the rows, which the index reads; inside the large page cache
             search.index(conn, parses)
+
+
+@contextmanager
+def bulk_cursor(conn: Connection) -> Iterator[Any]:
+    """The DB-API cursor for storing many rows: on SQLite with a large page cache for this transaction only, so
+    that the rows reach the WAL in big writes, and SQLite's default again after (serving needs no more)."""
+    cursor = conn.connection.cursor()
+    sqlite = conn.dialect.name == "sqlite"
+    if sqlite:
+        cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+    try:
+        yield cursor
     finally:
         if sqlite:
-            cursor.execute("PRAGMA cache_size=-2000")  # SQLite's default: serving needs no more
+            cursor.execute("PRAGMA cache_size=-2000")
         cursor.close()
 
 

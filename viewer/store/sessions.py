@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from sqlalchemy import bindparam, func, select, text, update
 from sqlalchemy.engine import Connection
@@ -22,7 +21,7 @@ from viewer.policy import Projection, SHOWN_IN_FULL, Said
 from viewer.policy.rules import Rule, default_rules
 from viewer.store import rows, search
 from viewer.store.summaries import SNIPPET_CHARS
-from viewer.store.bulk import BULK_CACHE_KIB, insert_many
+from viewer.store.bulk import bulk_cursor, insert_many
 from viewer.store.raw import IN_CHUNKS, insert_chunk
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcript_media, unmasked_messages
 from viewer.store.shift import Shift
@@ -111,7 +110,7 @@ class SessionRows:
         first_rank = self.counts.shown
         numbering = dict(first_rank=first_rank, first_pair=part.first_pair)
         masked_shift = Shift(part.masked_chars, part.lines)
-        with _cursor(conn) as cursor:
+        with bulk_cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS,
                         map(masked_shift.message, rows.message_rows(self.id, projection, self.kinds, **numbering,
                                                                     said=part.said)))
@@ -239,7 +238,7 @@ class SessionRows:
             found.append((self.id, self.counts.diagnostics + len(found), diagnostic.code, diagnostic.severity,
                           diagnostic.message, span[0], span[1], line, column, diagnostic.message_index))
             self.counts.errors += diagnostic.severity == "error"
-        with _cursor(conn) as cursor:
+        with bulk_cursor(conn) as cursor:
             insert_many(conn, cursor, diagnostics, rows.DIAGNOSTIC_COLUMNS, found)
         self.counts.diagnostics += len(found)
         _in_source_order(conn, self.id)
@@ -286,7 +285,7 @@ class Amending:
             updates.append({"index": message.index, "kind": kind,
                             "agent": rows.agent_json(message, self.threads, said)})
         if new_kinds:
-            with _cursor(self.conn) as cursor:
+            with bulk_cursor(self.conn) as cursor:
                 insert_many(self.conn, cursor, message_kinds, rows.KIND_COLUMNS, new_kinds)
             self.rows.kinds_stored = len(self.rows.kinds)
         if updates:
@@ -344,20 +343,6 @@ def _numbered(row: tuple, first: int) -> tuple:
     """A diagnostic row numbered on from the diagnostics stored before."""
     return (row[0], row[1] + first, *row[2:])
 
-
-@contextmanager
-def _cursor(conn: Connection) -> Iterator:
-    """The DB-API cursor, with SQLite's big page cache, as `bulk.insert_parses` has it."""
-    cursor = conn.connection.cursor()
-    sqlite = conn.dialect.name == "sqlite"
-    if sqlite:
-        cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-    try:
-        yield cursor
-    finally:
-        if sqlite:
-            cursor.execute("PRAGMA cache_size=-2000")
-        cursor.close()
 
 
 __all__ = ["SessionClose", "SessionPart", "SessionRows"]

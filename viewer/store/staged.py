@@ -8,15 +8,13 @@ the first rows and taken up again by the second transaction, so kinds keep their
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from itertools import islice
-from typing import Iterator
 
 from sqlalchemy.engine import Connection
 
 from viewer.policy import Projection
 from viewer.store import rows
-from viewer.store.bulk import BULK_CACHE_KIB, insert_many
+from viewer.store.bulk import bulk_cursor, insert_many
 from viewer.store.schema import diagnostics, message_kinds, messages, pairs, transcript_media, unmasked_messages
 
 
@@ -36,7 +34,7 @@ class Staged:
         kind numbered so far, every diagnostic (the debug view's panel lists the first ones), and which message
         holds which image (the media route's check: a first page's thumbnails load)."""
         transcript = self.projection.transcript
-        with _cursor(conn) as cursor:
+        with bulk_cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, islice(self._messages, self.upto))
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
                         (row for row in self._unmasked if row[1] < self.upto))
@@ -47,7 +45,7 @@ class Staged:
     def insert_rest(self, conn: Connection) -> None:
         """Every other row: the messages from `upto` on, the kinds they brought, and the pairs (which only the
         JSON twin reads: a card carries its pair in its message row)."""
-        with _cursor(conn) as cursor:
+        with bulk_cursor(conn) as cursor:
             insert_many(conn, cursor, messages, rows.MESSAGE_COLUMNS, self._messages)
             insert_many(conn, cursor, unmasked_messages, rows.MESSAGE_COLUMNS,
                         (row for row in self._unmasked if row[1] >= self.upto))
@@ -72,17 +70,3 @@ def first_rows(projection: Projection, window: int) -> int:
             return index + 1
     return count
 
-
-@contextmanager
-def _cursor(conn: Connection) -> Iterator:
-    """The DB-API cursor, with SQLite's big page cache for the transaction, as `bulk.insert_parses` has it."""
-    cursor = conn.connection.cursor()
-    sqlite = conn.dialect.name == "sqlite"
-    if sqlite:
-        cursor.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-    try:
-        yield cursor
-    finally:
-        if sqlite:
-            cursor.execute("PRAGMA cache_size=-2000")
-        cursor.close()
