@@ -7,7 +7,6 @@ the command that installs it; elsewhere they are skipped with that command in th
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -136,19 +135,14 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a loopback port with a temporary database, for the browser."""
-    from werkzeug.serving import make_server
-
+    from tests.harness.loopback import serving
     from viewer.web import create_app
 
     database = tmp_path_factory.mktemp("browser") / "viewer.sqlite3"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "browser-tests", "PRELOAD_SAMPLES": False,
                       "LIMITS": False})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with serving(app) as httpd:
+        yield f"http://127.0.0.1:{httpd.server_port}"
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from sqlalchemy import DateTime, Integer, String, bindparam, delete, func, insert, select, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from viewer.store.schema import client_uploads, rate_counters
 from viewer.store.slots import _passing
@@ -82,6 +82,17 @@ class RateCounters:
             return conn.execute(delete(rate_counters).where(rate_counters.c.expires_at <= _now())).rowcount
 
 
+def _one_taker_at_a_time(conn: Connection, client: str) -> None:
+    """Lock for the transaction that counts `client`'s uploads and adds one, so that the count it read still
+    holds when it adds: concurrent takers would otherwise all see room and all take it. On SQLite the write lock
+    (pysqlite begins a transaction only at the first write, so the count would be read outside of any), on
+    PostgreSQL an advisory lock of the client's alone."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext(%(client)s))", {"client": client})
+
+
 class ClientUploads:
     """The uploads each client is sending now (`Store.client_uploads`)."""
 
@@ -93,8 +104,7 @@ class ClientUploads:
         token to give back, or None at the limit. Rows whose process stopped, or too old, are cleared first."""
         now = _now()
         with _passing(self.engine) as conn:
-            if conn.dialect.name == "postgresql":  # one taker per client at a time, so the count holds
-                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(hashtext(%(client)s))", {"client": client})
+            _one_taker_at_a_time(conn, client)
             rows = conn.execute(select(client_uploads.c.token, client_uploads.c.worker, client_uploads.c.started_at)
                                 .where(client_uploads.c.client == client)).all()
             gone = [row.token for row in rows if now - _aware(row.started_at) > STALE_UPLOAD or stopped(row.worker)]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import urllib.request
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -58,19 +57,14 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The app with every sample preloaded (so the home page lists them, and samples open at stable ids)."""
-    from werkzeug.serving import make_server
-
+    from tests.harness.loopback import serving
     from viewer.web import create_app
 
     database = tmp_path_factory.mktemp("accessibility") / "viewer.sqlite3"
     app = create_app({"DATABASE": str(database), "SECRET_KEY": "accessibility", "SAMPLES_DIR": str(SAMPLES),
                       "LIMITS": False})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield Site(f"http://127.0.0.1:{httpd.server_port}", app)
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with serving(app) as httpd:
+        yield Site(f"http://127.0.0.1:{httpd.server_port}", app)
     app.extensions["viewer.store"].engine.dispose()
 
 
