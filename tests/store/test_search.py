@@ -15,7 +15,7 @@ from tests.web.conftest import HIDDEN_CANARIES, WEATHER, harmony
 from viewer import ingest
 from viewer.ingest import STORED_VERSION
 from viewer.store import Store, migrate, raw, rows, search, summaries
-from viewer.store.personal import Choices
+from viewer.policy.personal import Choices
 from viewer.store.engine import open_engine
 from viewer.store.search import BadQuery, Query, parse_query
 

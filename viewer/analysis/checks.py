@@ -7,13 +7,14 @@ arguments that fail validation.
 """
 from __future__ import annotations
 
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from viewer.analysis.jsontext import loads
 from viewer.analysis.pairing import is_assistant_call
 from viewer.model import Diagnostic, Message, Transcript, make_diagnostic
+
+if TYPE_CHECKING:
+    import jsonschema
 
 TOOL_ERROR_CODES = ("E-TOOL-TIMEOUT", "E-TOOL-CANCELLED")
 
@@ -97,10 +98,15 @@ def _required_channels(header: dict[str, Any]) -> bool:
 
 
 def _validators(tools: dict[str, Any]) -> dict[str, jsonschema.protocols.Validator]:
+    schemas = {name: schema for name, schema in tools.items() if isinstance(schema, dict)}
+    if not schemas:
+        return {}
+    # Imported here, where a schema is checked, not with the module: most transcripts declare no tool, and
+    # jsonschema (with its referencing and format checkers) was a twentieth of a second of every command's start.
+    import jsonschema
+
     validators = {}
-    for name, schema in tools.items():
-        if not isinstance(schema, dict):
-            continue
+    for name, schema in schemas.items():
         schema = _without_patterns(schema)
         try:
             cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
@@ -149,7 +155,9 @@ def _call_problem(tool: str, arguments: Any, validator: jsonschema.protocols.Val
     try:
         if validator.is_valid(arguments):  # most calls: skip building and ranking every error
             return None
-        error = jsonschema.exceptions.best_match(validator.iter_errors(arguments))
+        from jsonschema.exceptions import best_match  # loaded by _validators, which made `validator`
+
+        error = best_match(validator.iter_errors(arguments))
     except RecursionError:
         return None
     if error is None:

@@ -5,17 +5,53 @@ datasets a piece at a time in `streaming`, big uploads after their answer in `de
 processes' `processor`), for the samples (`samples`), and when a transcript stored by another `STORED_VERSION`
 is parsed again (`reparsing`). What they share, an upload examined and stored, is `core`; what an upload's bytes
 must be to be parsed at all is `binary`'s to say.
-"""
-from viewer.ingest.appending import CannotBeLive, NotLive, append, store_live_upload
-from viewer.ingest.core import DIALECT_CHOICES, STORED_VERSION, contents, examine, project
-from viewer.ingest.deferred import Upload, accept, process
-from viewer.ingest.masking import Examined, mask_secrets
-from viewer.ingest.reparsing import reparse, reparse_stale, up_to_date
-from viewer.ingest.samples import store_sample
-from viewer.ingest.streaming import store_streamed, streams
-from viewer.ingest.uploads import store_spooled, store_upload
 
-__all__ = ["DIALECT_CHOICES", "STORED_VERSION", "CannotBeLive", "Examined", "NotLive", "Upload", "accept", "append",
-           "contents", "examine", "mask_secrets", "process", "project", "reparse", "reparse_stale",
-           "store_live_upload", "store_sample", "store_spooled", "store_streamed", "store_upload", "streams",
-           "up_to_date"]
+The names below are imported when first read (`__getattr__`), each from its own module: most of them store, and
+the command line's `render` masks a parse (`masking`) without the database, its library or its migrations.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from viewer.ingest.appending import CannotBeLive, NotLive, append, store_live_upload
+    from viewer.ingest.core import DIALECT_CHOICES, STORED_VERSION, contents, examine, project
+    from viewer.ingest.deferred import Upload, accept, process
+    from viewer.ingest.masking import Examined, mask_secrets
+    from viewer.ingest.reparsing import reparse, reparse_stale, up_to_date
+    from viewer.ingest.samples import store_sample
+    from viewer.ingest.streaming import store_streamed, streams
+    from viewer.ingest.uploads import store_spooled, store_upload
+
+_MODULES = {
+    "appending": ("CannotBeLive", "NotLive", "append", "store_live_upload"),
+    "core": ("DIALECT_CHOICES", "STORED_VERSION", "contents", "examine", "project"),
+    "deferred": ("Upload", "accept", "process"),
+    "masking": ("Examined", "mask_secrets"),
+    "reparsing": ("reparse", "reparse_stale", "up_to_date"),
+    "samples": ("store_sample",),
+    "streaming": ("store_streamed", "streams"),
+    "uploads": ("store_spooled", "store_upload"),
+}
+_MODULE_OF = {name: module for module, names in _MODULES.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> object:
+    """One of `__all__`, from its module, kept here once read; or one of the package's modules, as an attribute
+    of the package once imported (`ingest.core`, as when this face imported every module)."""
+    if name in _MODULE_OF:
+        value = getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+    elif not name.startswith("__") and name.isidentifier():
+        try:
+            value = import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

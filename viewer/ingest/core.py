@@ -24,7 +24,7 @@ from viewer.parse.decode import decode, decode_file
 from viewer.parse.thinning import Thinned, thin
 from viewer.policy import POLICY_VERSION, Projection
 from viewer.store import Record, Store
-from viewer.store.personal import Choices
+from viewer.policy.personal import Choices
 
 DIALECT_CHOICES = ("auto", *DIALECTS)
 SECRETS_VERSION = "4"

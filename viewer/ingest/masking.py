@@ -4,7 +4,8 @@
 Secrets are always masked. Personal data is masked unless the uploader released its value or showed its kind,
 and looked for only when the server's setting says so; a redaction is a text the uploader chose in a message (or
 the message's whole text), masked as a secret is, wherever it is written. All of them follow the upload's
-choices (viewer/store/personal.py), which each parse applies, so that a choice is undone by parsing again.
+choices (viewer/policy/personal.py, kept by viewer/store/personal.py), which each parse applies, so that a choice
+is undone by parsing again.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from viewer.secrets.finding import placeholder_of
 from viewer.secrets.personal.kinds import KINDS as PERSONAL_KINDS, REDACTED, placeholder
 from viewer.secrets.personal.scan import scan_with_secrets
 from viewer.secrets.scan import scan_text
-from viewer.store.personal import MASKED, PREFIX, Choices, PersonalFinding, Redaction
+from viewer.policy.personal import MASKED, PREFIX, Choices, PersonalFinding, Redaction
 
 log = logging.getLogger(__name__)
 

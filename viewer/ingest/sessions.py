@@ -30,7 +30,7 @@ from viewer.policy.onscreen import OnlineLines
 from viewer.secrets.masking import Masker
 from viewer.store import Store
 from viewer.store.faults import storage_fault
-from viewer.store.personal import Choices
+from viewer.policy.personal import Choices
 from viewer.store.sessions import SessionClose, SessionPart
 
 log = logging.getLogger(__name__)

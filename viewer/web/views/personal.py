@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 from viewer import ingest
 from viewer.secrets.personal.kinds import FOUND, KINDS, name, placeholder
 from viewer.store import Record
-from viewer.store.personal import PersonalFinding, Redaction
+from viewer.policy.personal import PersonalFinding, Redaction
 from viewer.web import access
 from viewer.web.lookup import get_store, open_transcript, require_owner
 
