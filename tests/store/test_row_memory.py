@@ -49,3 +49,11 @@ def test_each_rows_pair_is_the_transcripts_pair(text):
     for number, pair in enumerate(transcript.pairs, start=1):
         expected[pair.call], expected[pair.reply] = (number, pair.reply), (number, pair.call)
     assert stored == expected
+
+
+def test_a_fresh_parse_s_entries_read_the_columns_the_tables_name():
+    """`entries_in_memory` (the command line's `render`, without the database) names an entry's values by
+    `ENTRY_NAMES`; the tables' columns, which a stored entry is selected by, are the same and in the same order."""
+    from viewer.store import rows
+
+    assert tuple(column.name for column in rows.entry_columns()) == rows.ENTRY_NAMES

@@ -63,3 +63,10 @@ class PersonalFinding:
     line: int
     column: int
     number: int = field(default=0, compare=False)
+
+
+def split_kinds(counted: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Stored counts as (secrets, personal data) by kind."""
+    secrets = {kind: count for kind, count in counted.items() if not kind.startswith(PREFIX)}
+    personal = {kind[len(PREFIX):]: count for kind, count in counted.items() if kind.startswith(PREFIX)}
+    return secrets, personal

@@ -10,9 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-
 from viewer.settings.declared import SECRET_SETTINGS, SETTINGS, defaults
 
 PREFIX = "VIEWER_"
@@ -84,6 +81,10 @@ def shown(name: str, value: Any) -> str:
     if name in SECRET_SETTINGS:
         return "(set, hidden)" if value else "(not set)"
     if name == "DATABASE" and isinstance(value, str) and "://" in value:
+        # Imported here, for `check-config` alone: the settings are read by the command line's `render` too.
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
         try:
             return make_url(value).render_as_string(hide_password=True)
         except ArgumentError:

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from sqlalchemy import and_, delete, func, insert, or_, select
 from sqlalchemy.engine import Connection, Engine
 
-from viewer.policy.personal import PREFIX, REDACT, RELEASE, SHOW, Choices, PersonalFinding, Redaction
+from viewer.policy.personal import REDACT, RELEASE, SHOW, Choices, PersonalFinding, Redaction
 from viewer.store.schema import personal_choices, personal_findings
 
 FINDINGS_LIMIT = 500
@@ -122,10 +122,3 @@ def forget(conn: Connection, id: str) -> None:
     """Delete the choices and findings of upload `id`."""
     for table in (personal_choices, personal_findings):
         conn.execute(delete(table).where(or_(table.c.transcript_id == id)))
-
-
-def split_kinds(counted: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
-    """Stored counts as (secrets, personal data) by kind."""
-    secrets = {kind: count for kind, count in counted.items() if not kind.startswith(PREFIX)}
-    personal = {kind[len(PREFIX):]: count for kind, count in counted.items() if kind.startswith(PREFIX)}
-    return secrets, personal

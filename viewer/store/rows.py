@@ -8,17 +8,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 from array import array
-from typing import Any, Iterable, Iterator, Sequence
-
-from sqlalchemy import Column, Table
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from viewer.model import Diagnostic, Media, Message, Meta, Segment, Thread, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule, Said
-from viewer.store.personal import split_kinds
-from viewer.store.schema import message_kinds, messages, transcripts
+from viewer.policy.personal import split_kinds
 from viewer.store.shift import Relocated
 from viewer.store.types import Entry, Located, Record
 
+if TYPE_CHECKING:
+    from sqlalchemy import Column, Table
+
+# The tables (viewer/store/schema.py, with SQLAlchemy) are imported by the functions that select from them: a
+# fresh parse's entries (`entries_in_memory`, the command line's `render`) are built without the database.
 
 MESSAGE_COLUMNS = ("transcript_id", "idx", "vrank", "turn", "kind", "call_id", "span_start", "span_end",
                    "header_start", "header_end", "line", "col", "body_start", "body_end", "content", "source",
@@ -31,6 +33,9 @@ KIND_COLUMNS = ("transcript_id", "number", "role", "name", "recipient", "channel
 DIAGNOSTIC_COLUMNS = ("transcript_id", "seq", "code", "severity", "message", "span_start", "span_end", "line", "col",
                       "message_index")
 PAIR_COLUMNS = ("transcript_id", "number", "call", "reply", "by")
+ENTRY_NAMES = (*(name for name in MESSAGE_COLUMNS if name not in ("transcript_id", "kind")), *KIND_COLUMNS[2:])
+"""The columns `entry` reads, in its order: a message row's, then its kind's (`entry_columns`, the tables' own,
+name the same)."""
 
 
 def message_rows(id: str, projection: Projection, kinds: dict[tuple, int], *, first_rank: int = 0,
@@ -277,6 +282,8 @@ def pair_rows(id: str, transcript: Transcript, first: int = 1) -> Iterator[tuple
 
 
 def record_columns() -> list[Column]:
+    from viewer.store.schema import transcripts
+
     return [column for column in transcripts.c if column.name not in ("raw", "masked_raw")]
 
 
@@ -293,9 +300,12 @@ def record(row: Any) -> Record:
                      "secret_kinds": secret_kinds, "personal_kinds": personal_kinds, "deleted": deleted_at is not None})
 
 
-def entry_columns(table: Table = messages) -> list[Column]:
+def entry_columns(table: Table | None = None) -> list[Column]:
     """What `entry` reads: a message row with its kind (select them from `table`, messages or
-    unmasked_messages, joined to message_kinds)."""
+    unmasked_messages, joined to message_kinds), named as `ENTRY_NAMES` names them."""
+    from viewer.store.schema import message_kinds, messages
+
+    table = messages if table is None else table
     return [*(column for column in table.c if column.name not in ("transcript_id", "kind")),
             *(column for column in message_kinds.c if column.name not in ("transcript_id", "number"))]
 
@@ -335,6 +345,6 @@ def entries_in_memory(projection: Projection) -> list[Entry]:
     kinds: dict[tuple, int] = {}
     message_tuples = list(message_rows("", projection, kinds))
     kind_fields = {row[1]: dict(zip(KIND_COLUMNS[2:], row[2:])) for row in kind_rows("", kinds, projection.rules)}
-    names = [column.name for column in entry_columns()]
+    names = ENTRY_NAMES
     return [entry([{**kind_fields[values[4]], **dict(zip(MESSAGE_COLUMNS, values))}[name] for name in names])
             for values in message_tuples]

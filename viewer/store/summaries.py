@@ -8,7 +8,6 @@ from typing import Any, Iterator
 
 from viewer.model import Transcript
 from viewer.policy import Projection
-from viewer.store import raw
 from viewer.store.rows import bound
 
 SNIPPET_CHARS = 160
@@ -18,6 +17,8 @@ def upload_row(id: str, *, name: str | None, requested_dialect: str, keep_for: d
                debug_allowed: bool, manage_hash: str | None, is_sample: bool, now: dt.datetime) -> dict[str, Any]:
     """What a transcripts row says of an upload before its bytes are written: its raw bytes are its chunks
     (viewer/store/raw.py), whose size and SHA-256 are set once written."""
+    from viewer.store import raw  # with the database: a fresh parse's summary (`summary`) is made without it
+
     return {"id": id, "raw": raw.IN_CHUNKS, "sha256": "", "size": 0, "name": name,
             "requested_dialect": requested_dialect, "created_at": now,
             "expires_at": now + keep_for if keep_for is not None else None,
