@@ -17,6 +17,7 @@ from viewer.model.words import VIEWS
 
 if TYPE_CHECKING:
     from viewer.model import Transcript
+    from viewer.present.exports import Export
 
 # Each command imports what it uses when it runs (issue 40): `render`, `parse`, `convert`, `lint` and `formats`
 # start without the database's library, its migrations or the web app (tests/cli/test_imports.py).
@@ -184,13 +185,17 @@ def _run_lint(args: argparse.Namespace) -> int:
 
 
 def _run_render(args: argparse.Namespace) -> int:
-    from viewer.ingest.masking import mask_secrets  # not the package's face, whose other names store
-    from viewer.policy import Projection
     from viewer.present.exports import EXPORTS
-    from viewer.present.parsed import parsed_document
     from viewer.render.budget import answering
 
     chosen = EXPORTS[args.format or _format_of(args.output)]
+    if _read_a_piece_at_a_time(args):
+        _render_stored(args, chosen)
+        return 0
+    from viewer.ingest.masking import mask_secrets  # not the package's face, whose other names store
+    from viewer.policy import Projection
+    from viewer.present.parsed import parsed_document
+
     title = "standard input" if args.file == "-" else os.path.basename(args.file)
     analysis = mask_secrets(Projection.of(_parse_file(args.file, args)))
     projection = analysis.original if args.show_secrets and analysis.original else analysis.shared
@@ -198,6 +203,51 @@ def _run_render(args: argparse.Namespace) -> int:
     with answering():  # the whole file is one answer: its highlighting shares one slack (viewer/render/budget.py)
         _write(chosen.write(document), args.output)
     return 0
+
+
+RENDER_STORED_FROM = 8 << 20
+"""Files at least this big are rendered through a database when their format is read a piece at a time."""
+
+
+def _read_a_piece_at_a_time(args: argparse.Namespace) -> bool:
+    """Whether the file is a big agent session or JSON Lines dataset, which the server stores a batch at a time;
+    smaller files, standard input and primed completions are parsed whole, without the database's library."""
+    if args.file == "-" or args.primed_role or not os.path.isfile(args.file):
+        return False
+    if os.path.getsize(args.file) < RENDER_STORED_FROM:
+        return False
+    from viewer.ingest import sessions, streaming
+
+    with open(args.file, "rb") as spool:
+        return sessions.streams(spool, args.dialect) is not None or streaming.streams(spool, args.dialect)
+
+
+def _render_stored(args: argparse.Namespace, chosen: Export) -> None:
+    """Render a big file as the server exports it: stored a batch at a time into a database of its own (a
+    temporary SQLite file), then written from its rows a window at a time, so that memory stays bounded by the
+    batch, not the file (a whole parse of a 100 MB session peaks at over 600 MB). Images come out as the
+    server's exports embed them."""
+    import dataclasses
+    import tempfile
+
+    from viewer.ingest import store_spooled
+    from viewer.present.stored import stored_document
+    from viewer.render.budget import answering
+    from viewer.store import Store
+
+    with tempfile.TemporaryDirectory(prefix="viewer-render-") as folder:
+        store = Store(f"sqlite:///{os.path.join(folder, 'render.sqlite3')}")
+        try:
+            with open(args.file, "rb") as spool:
+                record = store_spooled(store, spool, id="render", name=os.path.basename(args.file),
+                                       requested_dialect=args.dialect)
+            # No id: the file has none of its own, as a parsed file's document has none.
+            document = dataclasses.replace(stored_document(store, record, args.view, unmasked=args.show_secrets),
+                                           id=None)
+            with answering():
+                _write(chosen.write(document), args.output)
+        finally:
+            store.engine.dispose()
 
 
 def _format_of(output: str | None) -> str:
