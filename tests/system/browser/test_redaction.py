@@ -49,6 +49,7 @@ def test_the_uploader_redacts_a_passage_and_a_message_and_a_link_holder_reads_pl
     uploader.fill("#redact-at", "1")
     uploader.click("text=Choose what to redact")
     expect(uploader.locator("#redact-text")).to_contain_text(PASSAGE)
+    uploader.wait_for_load_state("load")  # redact.js is deferred: it listens for selections once it has run
     select_in(uploader, "#redact-text", PASSAGE)
     expect(uploader.locator("#redact-passage")).to_have_value(PASSAGE)  # the selection fills the passage
     uploader.screenshot(path=artifacts / "personal-data-redact.png", full_page=True)
