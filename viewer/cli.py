@@ -189,6 +189,10 @@ def _run_render(args: argparse.Namespace) -> int:
     from viewer.render.budget import answering
 
     chosen = EXPORTS[args.format or _format_of(args.output)]
+    if chosen is EXPORTS["html"]:
+        from viewer.render import workers
+
+        workers.POOL.warm()  # its bodies are drawn by a worker process: it starts while the file is parsed
     if _read_a_piece_at_a_time(args):
         _render_stored(args, chosen)
         return 0
