@@ -40,8 +40,8 @@ def sample_client(tmp_path_factory, module_database_url):
     app = create_app({"DATABASE": module_database_url, "SECRET_KEY": "t", "TESTING": True, "LIMITS": False,
                       "SAMPLES_DIR": str(folder)})
     yield app.test_client()
-    # The sweep for stopped uploads ends first: a sweep after the dispose would open a connection that nobody
-    # closes, and its warning, once the app is collected, would fail whichever test runs then.
+    # Its threads end first, as in tests/web/conftest.py's `make_app`.
+    app.extensions["viewer.processor"].idle(30)
     app.extensions["viewer.processor"].close()
     app.extensions["viewer.store"].engine.dispose()
 
