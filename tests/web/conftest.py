@@ -37,8 +37,8 @@ def make_app(database_url: str) -> Iterator[Callable[..., Flask]]:
         # Its threads end before its store does: an upload still processed, or a sweep, after the dispose would
         # open a connection that nobody closes, whose warning, once collected, fails whichever test runs then.
         processor = app.extensions["viewer.processor"]
+        processor.close()  # first: an upload waiting to be tried again after a storage fault stops waiting
         processor.idle(30)
-        processor.close()
     for store in stores:
         store.engine.dispose()
 

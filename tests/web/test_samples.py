@@ -41,8 +41,8 @@ def sample_client(tmp_path_factory, module_database_url):
                       "SAMPLES_DIR": str(folder)})
     yield app.test_client()
     # Its threads end first, as in tests/web/conftest.py's `make_app`.
-    app.extensions["viewer.processor"].idle(30)
     app.extensions["viewer.processor"].close()
+    app.extensions["viewer.processor"].idle(30)
     app.extensions["viewer.store"].engine.dispose()
 
 
