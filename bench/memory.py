@@ -223,7 +223,16 @@ def wait_until_searchable(port: int, id: str, seconds: float = 3600) -> None:
 def measure(kind: str, megabytes: float, folder: Path) -> dict:
     path = folder / f"{kind}.jsonl"
     size = write_file(kind, megabytes, path)
-    server, port = start_server(folder, max(size + 1, 1 << 30))
+    try:
+        return {"kind": kind, "size": size, **served(path, folder)}
+    finally:
+        path.unlink()
+
+
+def served(path: Path, folder: Path) -> dict:
+    """`path` uploaded to a server of its own (its database in `folder`, removed after): `upload`'s times, and the
+    server's RSS when idle before, its peak and its CPU seconds for the upload."""
+    server, port = start_server(folder, max(path.stat().st_size + 1, 1 << 30))
     try:
         idle = status_bytes(server.pid, "VmRSS")
         cpu = cpu_seconds(server.pid)
@@ -233,10 +242,9 @@ def measure(kind: str, megabytes: float, folder: Path) -> dict:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        path.unlink()
         for leftover in folder.glob("memory.sqlite3*"):
             leftover.unlink()
-    return {"kind": kind, "size": size, **timed, "idle": idle, "peak": peak, "cpu": cpu}
+    return {**timed, "idle": idle, "peak": peak, "cpu": cpu}
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.memory import cpu_seconds, start_server, status_bytes, upload, write_file  # noqa: E402
+from bench.memory import served, write_file  # noqa: E402
 
 PEERS = {"claude-code-log": "1.7.0", "claude-code-transcripts": "0.6"}
 """The peers' versions measured (the newest on PyPI on 2026-11-29)."""
@@ -106,19 +106,9 @@ def timed_run(command: list[str], folder: Path) -> dict:
 
 def serve_run(session: Path, folder: Path) -> dict:
     """Upload the session to a `viewer serve` of its own: first page, stored whole, the server's peak RSS."""
-    server, port = start_server(folder, max(session.stat().st_size + 1, 1 << 30))
-    try:
-        cpu = cpu_seconds(server.pid)
-        timed = upload(port, session)
-        peak = status_bytes(server.pid, "VmHWM")
-        cpu = cpu_seconds(server.pid) - cpu
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        for leftover in folder.glob("memory.sqlite3*"):
-            leftover.unlink()
-    return {"status": timed["status"], "seconds": timed["seconds"], "first_page": timed["first_page"], "cpu": cpu,
-            "peak": peak, "printed": ""}
+    timed = served(session, folder)
+    return {"status": timed["status"], "seconds": timed["seconds"], "first_page": timed["first_page"],
+            "cpu": timed["cpu"], "peak": timed["peak"], "printed": ""}
 
 
 # ---- did it read the file -----------------------------------------------------------------------------

@@ -11,8 +11,9 @@ the command line's `render` masks a parse (`masking`) without the database, its 
 """
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from viewer.store import faces
 
 if TYPE_CHECKING:
     from viewer.ingest.appending import CannotBeLive, NotLive, append, store_live_upload
@@ -42,16 +43,4 @@ __all__ = sorted(_MODULE_OF)
 def __getattr__(name: str) -> object:
     """One of `__all__`, from its module, kept here once read; or one of the package's modules, as an attribute
     of the package once imported (`ingest.core`, as when this face imported every module)."""
-    if name in _MODULE_OF:
-        value = getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
-    elif not name.startswith("__") and name.isidentifier():
-        try:
-            value = import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return faces.attribute(globals(), _MODULE_OF, name)

@@ -8,8 +8,9 @@ the read types need not.
 """
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from viewer.store import faces
 
 if TYPE_CHECKING:
     from viewer.store.repository import Store, hash_key
@@ -24,16 +25,4 @@ __all__ = ["Entry", "Located", "Record", "Store", "hash_key"]
 def __getattr__(name: str) -> object:
     """One of `__all__`, from its module, kept here once read; or one of the package's modules, as an attribute
     of the package once imported (`store.raw`)."""
-    if name in _MODULE_OF:
-        value = getattr(import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
-    elif not name.startswith("__") and name.isidentifier():
-        try:
-            value = import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return faces.attribute(globals(), _MODULE_OF, name)
