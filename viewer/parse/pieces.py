@@ -20,8 +20,10 @@ from viewer.parse.decode import BOM
 from viewer.parse.inline_media import Decoded, reading_cuts
 from viewer.parse.thinning import big_strings, line_pieces
 
-PIECE_BYTES = 4 << 20
-"""Bytes read per piece (then on to the end of the line): a piece's parse takes about ten times this."""
+PIECE_BYTES = 2 << 20
+"""Bytes read per piece (then on to the end of the line): a piece's parse takes about ten times this, and three
+pieces are held at once (one stored, one waiting, one parsed). A 100 MB text-heavy session peaks at 152, 164 and
+199 MB with pieces of 1, 2 and 4 MB, in 13.5, 10.2 and 11.1 s of CPU (bench/memory.py)."""
 _BOM = BOM.encode()
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 """An escape of a UTF-16 surrogate (or, rarely, an escaped backslash before such letters: then the text is

@@ -9,7 +9,8 @@ finding spanning them all, named by the most specific detector.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Pattern
+import bisect
+from typing import Iterator, Pattern, Sequence
 
 from viewer.secrets.anchors import find_anchors, gated
 from viewer.secrets.assignments import ASSIGNMENTS
@@ -81,23 +82,48 @@ class _Anchors:
         return self._gated[letter, gate]
 
 
-def windows(text: str, positions: Iterable[int], before: int, reach: int) -> list[tuple[int, int]]:
+def windows(text: str, positions: Sequence[int], before: int, reach: int) -> list[tuple[int, int]]:
     """Windows around sorted anchor positions, each inside one line, overlapping ones merged. Line ends are
     looked for only as far as a window reaches (a JSON file may be one line of megabytes); two windows that
     overlap are then in one line, since neither holds a line end."""
     windows: list[tuple[int, int]] = []
-    rfind, find = text.rfind, text.find
-    for at in positions:
-        low = max(0, at - before)
-        start = max(rfind("\n", low, at) + 1, low)
-        end = find("\n", at, at + reach)
-        if end < 0:
-            end = min(len(text), at + reach)
+    count, index = len(positions), 0
+    while index < count:
+        at = positions[index]
+        low = at - before if at > before else 0
+        start = max(text.rfind("\n", low, at) + 1, low)
+        end = _window_end(text, at, reach)
         if windows and start <= windows[-1][1] and end - windows[-1][0] <= WIDEST_WINDOW:
             windows[-1] = (windows[-1][0], max(windows[-1][1], end))
         else:
             windows.append((start, end))
+        index = _merge_inside(text, positions, index + 1, windows, reach)
     return windows
+
+
+def _window_end(text: str, at: int, reach: int) -> int:
+    end = text.find("\n", at, at + reach)
+    return end if end >= 0 else min(len(text), at + reach)
+
+
+def _merge_inside(text: str, positions: Sequence[int], index: int, windows: list[tuple[int, int]],
+                  reach: int) -> int:
+    """Merge into the last window every position from `index` on that lies inside it, and return the index of
+    the first one left. A position inside a window is in its line (a window holds no line end), so merging it
+    moves the window's end to the position's own end, and ends only grow with the position: merging the
+    furthest inside is merging them all. A line of digits has an anchor at nearly every character; this takes
+    them a window at a time, not one by one. Where the furthest would make the window too wide, they are left
+    to be merged one by one, which splits it where the widest window allows."""
+    while True:
+        first, last = windows[-1]
+        furthest = bisect.bisect_left(positions, last, index) - 1
+        if furthest < index:
+            return index
+        end = _window_end(text, positions[furthest], reach)
+        if end - first > WIDEST_WINDOW:
+            return index
+        windows[-1] = (first, max(last, end))
+        index = furthest + 1
 
 
 def resolve(hits: Hits) -> list[tuple[int, int, str]]:

@@ -23,12 +23,17 @@ def scan_personal(text: str) -> list[Finding]:
 
 
 def _recognise(text: str) -> Iterator[tuple[Detector, int, Hit]]:
-    """Every recogniser's hits, each with its window's offset; a window repeated is judged once."""
+    """Every recogniser's hits, each with its window's offset; a window repeated is judged once. Recognisers
+    with the same anchors and reach share their windows (five of them look around the same digits)."""
     anchors = find_anchors(text)
+    shared: dict[tuple[tuple[str, ...], int, int], list[tuple[int, int]]] = {}
     for recogniser in RECOGNISERS:
-        positions = sorted({at for name in recogniser.anchors for at in anchors[name]})
+        key = (recogniser.anchors, recogniser.before, recogniser.reach)
+        if key not in shared:
+            positions = sorted({at for name in recogniser.anchors for at in anchors[name]})
+            shared[key] = windows(text, positions, recogniser.before, recogniser.reach)
         judged: dict[str, list[Hit]] = {}
-        for start, end in windows(text, positions, recogniser.before, recogniser.reach):
+        for start, end in shared[key]:
             window = text[start:end]
             hits = judged.get(window)
             if hits is None:
