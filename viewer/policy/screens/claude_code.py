@@ -92,9 +92,14 @@ def _path(exchange: Exchange, values: dict[str, Any]) -> str:
 
 def _read(exchange: Exchange, values: dict[str, Any], result: Any) -> Said:
     counted = dict_of(dict_of(result).get("file")).get("numLines")
-    numbered = sum(1 for line in exchange.output.splitlines() if _NUMBERED.match(line))
-    lines = counted if isinstance(counted, int) else numbered or common.lines_of(exchange.output)
-    return Said("Read", cut(_path(exchange, values)), f"Read {plural(lines, 'line')}" if exchange.reply else "")
+    if not isinstance(counted, int):  # a log without the count it recorded: the lines as numbered on screen
+        counted = _numbered_lines(exchange.output) or common.lines_of(exchange.output)
+    return Said("Read", cut(_path(exchange, values)), f"Read {plural(counted, 'line')}" if exchange.reply else "")
+
+
+def _numbered_lines(output: str) -> int:
+    """The lines of a Read's output that Claude Code numbered."""
+    return sum(1 for line in output.splitlines() if _NUMBERED.match(line))
 
 
 def _update(exchange: Exchange, values: dict[str, Any], result: Any) -> Said:
