@@ -6,6 +6,8 @@ across many pieces."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import tracemalloc
 
 import pytest
@@ -165,3 +167,23 @@ def test_linting_a_session_a_batch_at_a_time_peaks_nearly_the_same_at_four_times
     _peak(small)  # what the first lint sets up once (patterns, caches) is not the file's
     small_peak, big_peak = _peak(small), _peak(big)
     assert big_peak < 2 * small_peak, (small_peak, big_peak)  # parsed whole, it grows with the file (4×)
+
+
+IMPORTS = """
+import io, sys
+from viewer.parse import streamed
+streamed.STREAM_FROM = 0
+from viewer import lint
+from viewer.cli import main
+assert lint.read_streamed(sys.argv[1]) is not None
+sys.stdout = io.StringIO()
+main(["lint", sys.argv[1]])
+sys.stdout = sys.__stdout__
+print(" ".join(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def test_a_session_linted_a_batch_at_a_time_imports_no_database_library():
+    done = subprocess.run([sys.executable, "-c", IMPORTS, str(SESSIONS[0])], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert set(done.stdout.split()).isdisjoint({"sqlalchemy", "alembic", "flask"})
