@@ -166,21 +166,21 @@ def _run_parse(args: argparse.Namespace) -> int:
 def _run_lint(args: argparse.Namespace) -> int:
     """Every diagnostic of every file, the secrets found in it among them (W-SECRET: kind and a masked preview,
     never the secret). Exit 1 on any error or any secret, so that a CI job can stop a transcript before it is
-    published."""
-    from viewer.secrets import diagnostics as secret_diagnostics, scan_transcript
+    published. A big session is read a batch at a time (viewer/lint.py)."""
+    from functools import partial
+
+    from viewer.lint import linted
 
     stop = False
     for path in args.files:
-        transcript = _parse_file(path, args)
-        located = scan_transcript(transcript)
-        secrets = [diagnostic for conversation in (None, *range(len(transcript.conversations)))
-                   for diagnostic in secret_diagnostics(located, conversation)]
-        # A dataset's conversations share its source, so their positions are in the same file.
-        found = [diagnostic for part in (transcript, *transcript.conversations) for diagnostic in part.diagnostics]
-        for diagnostic in sorted(found + secrets, key=lambda d: d.span):
-            line, column = transcript.position(diagnostic.span[0])
-            print(f"{path}:{line}:{column}: {diagnostic.code} {diagnostic.message}")
-            stop |= diagnostic.severity == "error" or diagnostic.code == "W-SECRET"
+        try:
+            for placed in linted(path, args.dialect, args.primed_role, partial(_parse_file, path, args)):
+                print(placed.printed(path))
+                stop |= placed.stops
+        except BrokenPipeError:
+            raise  # the reader went away (main answers 0), not an unreadable file
+        except OSError as error:
+            raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     return 1 if stop else 0
 
 
