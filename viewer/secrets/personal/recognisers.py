@@ -17,7 +17,6 @@ import ipaddress
 import re
 from typing import Callable, Iterator
 
-import phonenumbers
 from stdnum import iban, luhn
 from stdnum.ca import sin
 from stdnum.es import dni, nie
@@ -90,6 +89,8 @@ def _phones(window: str) -> Iterator[Hit]:
 
 
 def _valid_phone(text: str, region: str | None) -> bool:
+    import phonenumbers  # here: its metadata takes longer to import than most texts take to scan
+
     try:
         number = phonenumbers.parse("+" + text[2:] if text.startswith("00") else text, region)
     except phonenumbers.NumberParseException:
