@@ -85,7 +85,6 @@ def _extent(conversation: Transcript) -> Span:
 # The JSON readers (viewer.parse.datasets and viewer.parse.json bring them all) are imported when a JSON file is
 # read: the readers of other dialects are loaded by name from the registry, and a small file of theirs is parsed
 # in a fraction of the time importing every JSON reader takes (issue 40).
-
 def _conversation_spans(text: str, members: list[Span] | None = None) -> list[Span] | None:
     from viewer.parse.datasets import conversation_spans
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Iterator
 
 from viewer.secrets.anchors import GIVEN, KEYWORDS, RUN, as_ascii_letters, names
 from viewer.secrets.detectors import CONTEXT, KEYWORD, Detector, Hit, name_kind, plain_secret
+from viewer.secrets.names import Names
 
 if TYPE_CHECKING:
     from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
-from viewer.secrets.names import Names
 
 BASE64_LIMIT = 3.5
 """Shannon entropy (bits per character, detect-secrets' calculation) above which a value after a token-ish
