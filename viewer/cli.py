@@ -185,14 +185,17 @@ def _run_lint(args: argparse.Namespace) -> int:
 
 
 def _run_render(args: argparse.Namespace) -> int:
+    form = args.format or _format_of(args.output)
+    if form == "html":
+        from viewer.render import workers
+
+        # Its bodies are drawn by a worker process: it starts before the exports are imported and while the file
+        # is parsed, which is the time it takes to start.
+        workers.POOL.warm()
     from viewer.present.exports import EXPORTS
     from viewer.render.budget import answering
 
-    chosen = EXPORTS[args.format or _format_of(args.output)]
-    if chosen is EXPORTS["html"]:
-        from viewer.render import workers
-
-        workers.POOL.warm()  # its bodies are drawn by a worker process: it starts while the file is parsed
+    chosen = EXPORTS[form]
     if _read_a_piece_at_a_time(args):
         _render_stored(args, chosen)
         return 0

@@ -140,3 +140,8 @@ def test_a_text_read_a_slice_at_a_time_has_the_anchors_of_one_view(engine: str, 
 
 def test_every_anchor_fits_in_the_reach_of_a_slice_into_the_next() -> None:
     assert anchors._widest(anchors.EXPRESSIONS) <= anchors.WIDEST
+
+
+def test_the_keyword_names_are_detect_secrets_own_list() -> None:
+    # Written out so that a scan need not import the library; the library's list is what they must stay.
+    assert anchors.KEYWORDS == DENYLIST

@@ -9,7 +9,6 @@ import warnings
 from dataclasses import dataclass
 
 from cachetools import LRUCache
-from PIL import Image, UnidentifiedImageError
 
 from viewer.images.sniff import RASTER_TYPES, cut_short, foreign_content, sniff
 
@@ -59,6 +58,10 @@ def _inspect(data: bytes) -> Verdict:
 
 
 def _decoded(data: bytes, media_type: str) -> Verdict:
+    # Pillow is imported when an image is decoded, not by every parse: it takes longer to import than a small
+    # file takes to parse (issue 40).
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageOps
+if TYPE_CHECKING:
+    from PIL import Image
 
 THUMBNAIL_SIDE = 320
 """The longest side of a thumbnail, in pixels."""
@@ -29,6 +31,8 @@ class Cleaned:
 
 def clean(data: bytes, source_type: str) -> Cleaned:
     """`data` (already accepted by `inspect`) decoded and saved again without metadata."""
+    from PIL import Image, ImageOps  # here, as in check.py: imported when an image is stored
+
     with Image.open(io.BytesIO(data)) as opened:
         opened.seek(0)
         upright = ImageOps.exif_transpose(opened)  # turned as the camera meant, before its EXIF is dropped

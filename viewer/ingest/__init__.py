@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from viewer.store import faces
+from viewer.model import faces
 
 if TYPE_CHECKING:
     from viewer.ingest.appending import CannotBeLive, NotLive, append, store_live_upload

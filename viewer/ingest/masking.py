@@ -13,7 +13,7 @@ import heapq
 import json
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from viewer.model import Message, Transcript
 from viewer.model.collector import collector_paused
@@ -23,7 +23,6 @@ from viewer.secrets import (FieldSecret, Finding, Masker, count_kinds, diagnosti
                             scan_transcript)
 from viewer.secrets.finding import placeholder_of
 from viewer.secrets.personal.kinds import KINDS as PERSONAL_KINDS, REDACTED, placeholder
-from viewer.secrets.personal.scan import scan_with_secrets
 from viewer.secrets.scan import scan_text
 from viewer.policy.personal import MASKED, PREFIX, Choices, PersonalFinding, Redaction
 
@@ -62,7 +61,7 @@ def mask_secrets(projection: Projection, choices: Choices = Choices(), *, as_tex
     Fails closed: if the scanner itself fails, link holders read nothing of the upload."""
     with collector_paused:
         try:
-            found = scan_transcript(projection.transcript, scan_with_secrets if choices.detect else scan_text)
+            found = scan_transcript(projection.transcript, _scanner(choices))
             redacted = list(redactions(projection.transcript, choices.redactions))
         except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
             log.exception("the scan for secrets and personal data failed on an upload")
@@ -201,6 +200,18 @@ def masked_name(name: str | None) -> str | None:
     except Exception:  # noqa: BLE001 - a scanner bug must neither fail the upload nor let a secret through
         log.exception("the secret scan failed on an upload's name")
         return None
+
+
+def _scanner(choices: Choices) -> Callable[[str], list[Finding]]:
+    """What scans each text: for secrets, and for personal data too when the choices say to look for it. The
+    personal data recognisers (phone numbers' metadata among them) are imported only then: most parses never
+    look for personal data, and the command line's `render` of a small file would spend longer importing them
+    than parsing (issue 40)."""
+    if not choices.detect:
+        return scan_text
+    from viewer.secrets.personal.scan import scan_with_secrets
+
+    return scan_with_secrets
 
 
 def _withheld(projection: Projection) -> Projection:

@@ -13,11 +13,9 @@ from viewer.model.collector import collector_paused
 from viewer.model.lines import line_spans
 from viewer.bundles import is_bundle, read_bundle
 from viewer.parse.bundles import first_member
-from viewer.parse.datasets import conversation_spans, read_dataset
 from viewer.parse.decode import decode_members
 from viewer.parse.detect import detect
 from viewer.parse.inline_media import attach_media
-from viewer.parse.json import parse_json, parse_json_within
 from viewer.parse.options import ParseOptions
 from viewer.parse.surrogates import replace_lone_surrogates
 
@@ -53,7 +51,7 @@ def _parse(data: str | bytes, dialect: str, primed_role: str | None) -> Transcri
 
 def _parse_text(text: str, chosen: str, options: ParseOptions, decode_diagnostics: list[Diagnostic],
                 members: list[Span]) -> Transcript:
-    spans = conversation_spans(text, members) if chosen == "json" else None
+    spans = _conversation_spans(text, members) if chosen == "json" else None
     if spans is not None:
         return _dataset(text, spans, options, decode_diagnostics)
     transcript = read_as(chosen, text, options)
@@ -84,7 +82,18 @@ def _extent(conversation: Transcript) -> Span:
     return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else (0, 0)
 
 
+# The JSON readers (viewer.parse.datasets and viewer.parse.json bring them all) are imported when a JSON file is
+# read: the readers of other dialects are loaded by name from the registry, and a small file of theirs is parsed
+# in a fraction of the time importing every JSON reader takes (issue 40).
+def _conversation_spans(text: str, members: list[Span] | None = None) -> list[Span] | None:
+    from viewer.parse.datasets import conversation_spans
+
+    return conversation_spans(text, members)
+
+
 def _dataset(text: str, spans: list[Span], options: ParseOptions, extra: list[Diagnostic]) -> Transcript:
+    from viewer.parse.datasets import read_dataset
+
     return _finished_dataset(read_dataset(text, spans, _read_json_conversation, _read_json_within, options), extra)
 
 
@@ -93,7 +102,7 @@ def is_json_lines_dataset(head: str) -> bool:
     dataset: `parse` decides it from the same lines (detect.py reads 64 KiB; a dataset's first line decides)."""
     if detect(head) != "json" or head.lstrip().startswith("["):
         return False
-    return conversation_spans(head) is not None
+    return _conversation_spans(head) is not None
 
 
 def parse_dataset_lines(text: str) -> Transcript:
@@ -108,10 +117,14 @@ def parse_dataset_lines(text: str) -> Transcript:
 
 
 def _read_json_conversation(text: str, options: ParseOptions) -> Transcript:
+    from viewer.parse.json import parse_json
+
     return replace_lone_surrogates(parse_json(text, options))
 
 
 def _read_json_within(text: str, span: Span, options: ParseOptions) -> Transcript | None:
+    from viewer.parse.json import parse_json_within
+
     conversation = parse_json_within(text, span, options)
     return None if conversation is None else replace_lone_surrogates(conversation, within=span)
 

@@ -15,8 +15,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator, Pattern
 
-from detect_secrets.plugins.keyword import DENYLIST
-
 from viewer.secrets import engines
 
 RUN = r"[\w.-]{0,40}+"
@@ -68,6 +66,13 @@ SHAPES: dict[str, tuple[tuple[str, int], ...]] = {
     "Discord": ((r"\.[\w?-]{6}\.[\w?-]{27}", 0),),
 }
 """Where a secret with a shape of its own may be, by the anchor's name."""
+KEYWORDS = ("api_?key", "auth_?key", "service_?key", "account_?key", "db_?key", "database_?key", "priv_?key",
+            "private_?key", "client_?key", "db_?pass", "database_?pass", "key_?pass", "password", "passwd", "pwd",
+            "secret", "contraseña", "contrasena")
+"""detect-secrets' list of secret-sounding names (`detect_secrets.plugins.keyword.DENYLIST`: tests/secrets checks
+that this is the same list), written out here so that a scan imports the library only when a window needs one of
+its detectors (viewer/secrets/detectors.py): the library takes longer to import than a small file takes to parse
+and scan."""
 CLOSE_LETTERS = {"\u212a": "k", "\u017f": "s", "\u0130": "i", "\u0131": "i"}
 """The non-ASCII characters that Python's case-insensitive matching takes for ASCII letters: the Kelvin sign,
 the long s, and the dotted capital and dotless small i."""
@@ -99,7 +104,7 @@ NAME_WORDS: dict[str, tuple[tuple[str, int], ...]] = {
     "c": (("secret", 2), ("contrase", 0)),  # contraseña
     "u": (("auth", 1),),  # auth, Authorization
     "bearer": (("bearer", 0),),  # a token after the scheme alone (`-H "Bearer …"`), with no name before it
-    "keyword": tuple((_ascii_pattern(name), 0) for name in DENYLIST),
+    "keyword": tuple((_ascii_pattern(name), 0) for name in KEYWORDS),
 }
 """Secret-sounding names, in any case, by the letter a name anchor stands on (`GIVEN` is matched after it).
 detect-secrets' keyword list and the assignment patterns of Cloudant, IBM, SoftLayer and AWS secret access

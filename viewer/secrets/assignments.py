@@ -9,16 +9,16 @@ context-free entropy detectors flag every hash, UUID and base64 blob in tool out
 from __future__ import annotations
 
 import base64
+import functools
 import re
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from detect_secrets.filters import heuristic
-from detect_secrets.plugins import keyword
-from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
-
-from viewer.secrets.anchors import GIVEN, RUN, as_ascii_letters, names
+from viewer.secrets.anchors import GIVEN, KEYWORDS, RUN, as_ascii_letters, names
 from viewer.secrets.detectors import CONTEXT, KEYWORD, Detector, Hit, name_kind, plain_secret
 from viewer.secrets.names import Names
+
+if TYPE_CHECKING:
+    from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
 
 BASE64_LIMIT = 3.5
 """Shannon entropy (bits per character, detect-secrets' calculation) above which a value after a token-ish
@@ -36,24 +36,34 @@ REACH, UNQUOTED_REACH = 1024, 256
 matched no further, so that a long line without a closing quote costs each name this much, not the rest of
 the line."""
 
-NAMES = re.compile("|".join(keyword.DENYLIST))
+NAMES = re.compile("|".join(KEYWORDS))
 """detect-secrets' secret-sounding names, found in a window `folded` to lower case; its patterns are then tried
 only where one starts (they begin with the same names, case-insensitively, and are the slowest patterns of all
 when searched)."""
-COLON = keyword.FOLLOWED_BY_COLON_QUOTES_REQUIRED_REGEX
-EQUALS = keyword.FOLLOWED_BY_EQUAL_SIGNS_QUOTES_REQUIRED_REGEX
-SEMICOLON = keyword.FOLLOWED_BY_QUOTES_AND_SEMICOLON_REGEX
-ARROW = keyword.FOLLOWED_BY_ARROW_FUNCTION_SIGN_QUOTES_REQUIRED_REGEX
-PATTERNS: dict[str, tuple[tuple[re.Pattern[str], int | tuple[int, int]], ...]] = {
-    ":": ((COLON, 5), (SEMICOLON, 3), (keyword.FOLLOWED_BY_COLON_REGEX, (3, 4))),
-    "=": ((EQUALS, 5), (SEMICOLON, 3), (ARROW, 4), (keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX, (4, 5))),
-    "!": ((EQUALS, 5), (keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX, (4, 5))),
-    " ": ((SEMICOLON, 3),),
-}
-"""detect-secrets' KeywordDetector patterns that can match a name given a value by `:`, `=`, `!=` or a space:
-(pattern, value group), or (pattern, (quote group, value group)) for its configuration-file patterns, whose
-quotes are optional. Its patterns for source code (a value in quotes) are the plugin's default; the reversed
-comparison (`"…" == password`) is left out: it starts with its value, not a name."""
+Patterns = dict[str, tuple[tuple[re.Pattern[str], int | tuple[int, int]], ...]]
+
+
+@functools.cache
+def keyword_patterns() -> Patterns:
+    """detect-secrets' KeywordDetector patterns that can match a name given a value by `:`, `=`, `!=` or a space:
+    (pattern, value group), or (pattern, (quote group, value group)) for its configuration-file patterns, whose
+    quotes are optional. Its patterns for source code (a value in quotes) are the plugin's default; the reversed
+    comparison (`"…" == password`) is left out: it starts with its value, not a name. Read from the library when
+    a window first needs them (viewer/secrets/detectors.py, `plugin`, says why)."""
+    from detect_secrets.plugins import keyword
+
+    colon = keyword.FOLLOWED_BY_COLON_QUOTES_REQUIRED_REGEX
+    equals = keyword.FOLLOWED_BY_EQUAL_SIGNS_QUOTES_REQUIRED_REGEX
+    semicolon = keyword.FOLLOWED_BY_QUOTES_AND_SEMICOLON_REGEX
+    arrow = keyword.FOLLOWED_BY_ARROW_FUNCTION_SIGN_QUOTES_REQUIRED_REGEX
+    return {
+        ":": ((colon, 5), (semicolon, 3), (keyword.FOLLOWED_BY_COLON_REGEX, (3, 4))),
+        "=": ((equals, 5), (semicolon, 3), (arrow, 4), (keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX, (4, 5))),
+        "!": ((equals, 5), (keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX, (4, 5))),
+        " ": ((semicolon, 3),),
+    }
+
+
 PLACEHOLDER = re.compile(
     r"(?i)^(?:[x*•.…_-]+|your[\w-]*|<.*>|\{.*\}|\[.*\]|\(.*\)|%.*%|changeme|change[_-]?me|example[\w-]*"
     r"|dummy[\w-]*|fake[\w-]*|placeholder[\w-]*|redacted|hidden|masked|removed|none|null|nil|undefined|true"
@@ -92,8 +102,6 @@ BASIC = re.compile(r"(?i)\bbasic\s+$")
 NOT_SECRET_NAMES = re.compile(r"(?i)(?:page|cursor|continuation|next|csrf_?)[-_]?token")
 """Token-ish names of values that are not credentials (pagination cursors)."""
 
-BASE64 = Base64HighEntropyString(BASE64_LIMIT)
-HEX = HexHighEntropyString(HEX_LIMIT)
 HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 DIGIT, LETTER = re.compile(r"\d"), re.compile(r"[A-Za-z]")
 
@@ -103,7 +111,7 @@ def _keywords(window: str) -> Iterator[Hit]:
     for name in NAMES.finditer(folded(window)):
         at = name.start()
         given = GIVEN.match(window, at)
-        for pattern, group in PATTERNS.get(given["given"][0].replace("\t", " ") if given else "", ()):
+        for pattern, group in keyword_patterns().get(given["given"][0].replace("\t", " ") if given else "", ()):
             match = pattern.match(window, at, at + (REACH if isinstance(group, int) else UNQUOTED_REACH))
             if match is None:
                 continue
@@ -136,6 +144,8 @@ def plausible(value: str, name: str) -> bool:
     """Not a placeholder, a template, a reference, a path or an ID, by detect-secrets' filters and ours.
     detect-secrets' `is_likely_id_string` looks for an `_id` name anywhere before the value on its line; here
     it reads the value's own name (`"api_key_id": "…"`), a line being a whole JSON document at times."""
+    from detect_secrets.filters import heuristic  # when first needed (viewer/secrets/detectors.py, `plugin`)
+
     return bool(value) and len(value) < 1000 and plain_secret(value) and not (
         PLACEHOLDER.match(value) or PATH.match(value) or heuristic.is_potential_uuid(value)
         or heuristic.is_prefixed_with_dollar_sign(value) or heuristic.is_likely_id_string(value, name + value))
@@ -181,9 +191,19 @@ def random_looking(value: str, base64_limit: float = BASE64_LIMIT, hex_limit: fl
     """Long enough, letters and digits both, not words, and detect-secrets' Shannon entropy over the limit."""
     if len(value) < MINIMUM or not DIGIT.search(value) or not LETTER.search(value) or WORDY.fullmatch(value):
         return False
+    base64_plugin, hex_plugin = entropy_plugins()
     if HEX_DIGITS.issuperset(value):
-        return HEX.calculate_shannon_entropy(value) > hex_limit
-    return BASE64.calculate_shannon_entropy(value) > base64_limit
+        return hex_plugin.calculate_shannon_entropy(value) > hex_limit
+    return base64_plugin.calculate_shannon_entropy(value) > base64_limit
+
+
+@functools.cache
+def entropy_plugins() -> tuple[HighEntropyStringsPlugin, HighEntropyStringsPlugin]:
+    """detect-secrets' entropy plugins, for base64 and hexadecimal values (their Shannon entropy), made when a
+    value is first judged (viewer/secrets/detectors.py, `plugin`, says why)."""
+    from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString, HexHighEntropyString
+
+    return Base64HighEntropyString(BASE64_LIMIT), HexHighEntropyString(HEX_LIMIT)
 
 
 KEYWORD_DETECTOR = Detector("KeywordDetector", _keywords, names=names("keyword"), rank=KEYWORD, before=64, reach=REACH,

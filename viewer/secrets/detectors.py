@@ -8,38 +8,17 @@ positions, and some of its values are not the secret (the GitHub pattern yields 
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Pattern, TypedDict
-
-from detect_secrets.filters import heuristic
-from detect_secrets.plugins.artifactory import ArtifactoryDetector
-from detect_secrets.plugins.aws import AWSKeyDetector
-from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
-from detect_secrets.plugins.base import RegexBasedDetector
-from detect_secrets.plugins.basic_auth import BasicAuthDetector
-from detect_secrets.plugins.cloudant import CloudantDetector
-from detect_secrets.plugins.discord import DiscordBotTokenDetector
-from detect_secrets.plugins.github_token import GitHubTokenDetector
-from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
-from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
-from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
-from detect_secrets.plugins.openai import OpenAIDetector
-from detect_secrets.plugins.private_key import PrivateKeyDetector
-from detect_secrets.plugins.pypi_token import PypiTokenDetector
-from detect_secrets.plugins.sendgrid import SendGridDetector
-from detect_secrets.plugins.slack import SlackDetector
-from detect_secrets.plugins.softlayer import SoftlayerDetector
-from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-from detect_secrets.plugins.stripe import StripeDetector
-from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
-from detect_secrets.plugins.twilio import TwilioKeyDetector
+from importlib import import_module
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Pattern, TypedDict
 
 from viewer.secrets.anchors import ASSIGNMENT_NAMES, GIVEN_24, GIVEN_40, anchors, as_ascii_letters
 from viewer.secrets.blocks import key_block
+
+if TYPE_CHECKING:
+    from detect_secrets.plugins.base import RegexBasedDetector
 
 Grow = Callable[[str, int, int], tuple[int, int]]
 """Widens a hit's `(start, end)` in the whole scanned text, past the window it was found in."""
@@ -96,6 +75,8 @@ def plain_secret(secret: str) -> bool:
     """detect-secrets' heuristic filters that judge a secret by itself (the ones that judge a file name or a
     whole line are meant for source files: on a transcript a line is a paragraph or a whole JSON document),
     and ours: a long value of five characters or fewer (`ACxxxxxxxx…`, `sk-000000…`) is a placeholder."""
+    from detect_secrets.filters import heuristic  # see `plugin`: the library is imported when first needed
+
     return not (heuristic.is_sequential_string(secret) or heuristic.is_templated_secret(secret)
                 or heuristic.is_not_alphanumeric_string(secret) or (len(secret) >= 12 and len(set(secret)) <= 5))
 
@@ -110,22 +91,38 @@ def name_kind(name: str) -> str:
     return "Secret" if "secret" in name else "API key"
 
 
-def library(plugin: RegexBasedDetector, kind: str | Callable[[int, re.Match[str]], str], *,
+def plugin(reference: str) -> Callable[[], RegexBasedDetector]:
+    """The detect-secrets plugin `module:Class` (a module of `detect_secrets.plugins`), made when first asked
+    for. A scan imports the library when a window first needs one of its detectors, not when the scan is
+    imported: the library takes longer to import (it brings `requests`) than a small file takes to parse and
+    scan, and most texts open no window (issue 40)."""
+    module, _, name = reference.partition(":")
+
+    @functools.cache
+    def made() -> RegexBasedDetector:
+        made_plugin: RegexBasedDetector = getattr(import_module(f"detect_secrets.plugins.{module}"), name)()
+        return made_plugin
+    return made
+
+
+def library(reference: str, kind: str | Callable[[int, re.Match[str]], str], *,
             anchor: tuple[str, ...] = (), named: tuple[str, ...] = (), group: bool = True,
             grow: Grow | None = None, trim: str = "", drop: str = "", kinds: tuple[str, ...] = (),
             before: int = 256, reach: int = 2048, gate: Pattern[str] | None = None,
             rank: int = PROVIDER) -> Detector:
-    """A detect-secrets plugin as a detector. The secret is the pattern's first group where it has one
-    (`group`; not for GitHub and GitLab, whose group is the token's prefix), else the whole match less the
-    delimiter characters in `trim` and the name `drop` before it. `kind` is a label, or a function of the
-    pattern's number and its match."""
+    """A detect-secrets plugin (`module:Class`, made by `plugin`) as a detector. The secret is the pattern's first
+    group where it has one (`group`; not for GitHub and GitLab, whose group is the token's prefix), else the whole
+    match less the delimiter characters in `trim` and the name `drop` before it. `kind` is a label, or a function
+    of the pattern's number and its match."""
     label = kind if callable(kind) else (lambda number, match: kind)
+    made = plugin(reference)
 
     def find(window: str) -> Iterator[Hit]:
-        values = set(plugin.analyze_string(window))
+        instance = made()
+        values = set(instance.analyze_string(window))
         if not values:
             return
-        for number, pattern in enumerate(plugin.denylist):
+        for number, pattern in enumerate(instance.denylist):
             for match in pattern.finditer(window):
                 if not values.intersection((match[0], *match.groups())):
                     continue
@@ -140,7 +137,7 @@ def library(plugin: RegexBasedDetector, kind: str | Callable[[int, re.Match[str]
                 if secret and plain_secret(secret):
                     yield Hit(start, end, label(number, match), grow)
 
-    return Detector(type(plugin).__name__, find, anchor, named, rank, before, reach, gate=gate,
+    return Detector(reference.partition(":")[2], find, anchor, named, rank, before, reach, gate=gate,
                     kinds=kinds or ((kind,) if isinstance(kind, str) else ()))
 
 
@@ -193,41 +190,49 @@ PREFIXED: Window = {"before": 16, "reach": 256}
 """Where a key that starts with its anchor's prefix (`ghp_`, `sk_live_`) is looked for: its pattern needs far
 less than this after the anchor, and `grow` widens a longer key past the window (a window of the default width
 made each such detector slow on transcripts full of tokens)."""
-NPM = library(NpmDetector(), "npm token", anchor=anchors("npm"), trim=" \t", before=512, reach=512)
+NPM = library("npm:NpmDetector", "npm token", anchor=anchors("npm"), trim=" \t", before=512, reach=512)
 NAMED: NamedWindow = {"named": ASSIGNMENT_NAMES, "before": 48, "reach": 160, "gate": GIVEN_24}
 """Where the patterns that need a name (`cloudant_password = "…"`) run. Cloudant's and SoftLayer's patterns for
 a key in a URL run apart, around their host names."""
 AWS_NAMED: NamedWindow = {**NAMED, "reach": 128, "gate": GIVEN_40}
 """Where AWS's patterns run: as `NAMED`, in a shorter reach, gated on the 40 characters of its secret key."""
 LIBRARY: tuple[Detector, ...] = (
-    library(AWSKeyDetector(), _aws, anchor=anchors("AWS"), **AWS_NAMED,
+    library("aws:AWSKeyDetector", _aws, anchor=anchors("AWS"), **AWS_NAMED,
             kinds=("AWS access key", "AWS secret access key")),
-    library(GitHubTokenDetector(), "GitHub token", anchor=anchors("GitHub"), group=False, grow=TOKEN, **PREFIXED),
-    library(GitLabTokenDetector(), "GitLab token", anchor=anchors("GitLab"), group=False, grow=TOKEN, **PREFIXED),
-    library(SlackDetector(), _slack, anchor=anchors("Slack", "Slack webhook"), grow=TOKEN,
+    library("github_token:GitHubTokenDetector", "GitHub token", anchor=anchors("GitHub"), group=False, grow=TOKEN,
+            **PREFIXED),
+    library("gitlab_token:GitLabTokenDetector", "GitLab token", anchor=anchors("GitLab"), group=False, grow=TOKEN,
+            **PREFIXED),
+    library("slack:SlackDetector", _slack, anchor=anchors("Slack", "Slack webhook"), grow=TOKEN,
             kinds=("Slack token", "Slack webhook URL")),
-    library(StripeDetector(), "Stripe key", anchor=anchors("Stripe"), grow=TOKEN, **PREFIXED),
-    library(JwtTokenDetector(), "JSON Web Token", anchor=anchors("JWT"), grow=grow_tail(JWT_TAIL)),
-    library(PrivateKeyDetector(), "Private key", anchor=anchors("private key"), grow=key_block),
-    library(BasicAuthDetector(), "Password in URL", anchor=anchors("URL"), rank=URL_PASSWORD),
-    library(TwilioKeyDetector(), "Twilio key", anchor=anchors("Twilio"), grow=TOKEN),
-    library(SendGridDetector(), "SendGrid API key", anchor=anchors("SendGrid"), grow=TOKEN),
+    library("stripe:StripeDetector", "Stripe key", anchor=anchors("Stripe"), grow=TOKEN, **PREFIXED),
+    library("jwt:JwtTokenDetector", "JSON Web Token", anchor=anchors("JWT"), grow=grow_tail(JWT_TAIL)),
+    library("private_key:PrivateKeyDetector", "Private key", anchor=anchors("private key"), grow=key_block),
+    library("basic_auth:BasicAuthDetector", "Password in URL", anchor=anchors("URL"), rank=URL_PASSWORD),
+    library("twilio:TwilioKeyDetector", "Twilio key", anchor=anchors("Twilio"), grow=TOKEN),
+    library("sendgrid:SendGridDetector", "SendGrid API key", anchor=anchors("SendGrid"), grow=TOKEN),
     Detector("NpmDetector", _npm, NPM.anchors, before=NPM.before, reach=NPM.reach, kinds=NPM.kinds),
-    library(AzureStorageKeyDetector(), "Azure storage key", anchor=anchors("Azure"), drop="AccountKey="),
-    library(DiscordBotTokenDetector(), "Discord bot token", anchor=anchors("Discord"), grow=TOKEN, before=32),
-    library(MailchimpDetector(), "Mailchimp API key", anchor=anchors("Mailchimp"), grow=TOKEN, before=40),
-    library(SquareOAuthDetector(), "Square OAuth secret", anchor=anchors("Square"), grow=TOKEN, **PREFIXED),
-    library(IbmCloudIamDetector(), _named("IBM Cloud IAM key", "ibm|iam|cloud"), kinds=("IBM Cloud IAM key",),
-            **NAMED),
-    library(IbmCosHmacDetector(), _named("IBM COS HMAC secret", "ibm|cos"), kinds=("IBM COS HMAC secret",), **NAMED),
-    library(ArtifactoryDetector(), "Artifactory token", anchor=anchors("Artifactory"), trim=" \t\r\"=:"),
-    library(PypiTokenDetector(), "PyPI token", anchor=anchors("PyPI"), grow=TOKEN),
-    library(TelegramBotTokenDetector(), "Telegram bot token", anchor=anchors("Telegram"), grow=TOKEN, before=12),
-    library(CloudantDetector(), "Cloudant password", **NAMED),
-    library(CloudantDetector(), "Cloudant password", anchor=anchors("Cloudant URL"), reach=16),
-    library(SoftlayerDetector(), "SoftLayer API key", **NAMED),
-    library(SoftlayerDetector(), "SoftLayer API key", anchor=anchors("SoftLayer URL"), before=16, reach=128),
-    library(OpenAIDetector(), "OpenAI API key", anchor=anchors("sk-"), group=False, grow=TOKEN),
+    library("azure_storage_key:AzureStorageKeyDetector", "Azure storage key", anchor=anchors("Azure"),
+            drop="AccountKey="),
+    library("discord:DiscordBotTokenDetector", "Discord bot token", anchor=anchors("Discord"), grow=TOKEN,
+            before=32),
+    library("mailchimp:MailchimpDetector", "Mailchimp API key", anchor=anchors("Mailchimp"), grow=TOKEN, before=40),
+    library("square_oauth:SquareOAuthDetector", "Square OAuth secret", anchor=anchors("Square"), grow=TOKEN,
+            **PREFIXED),
+    library("ibm_cloud_iam:IbmCloudIamDetector", _named("IBM Cloud IAM key", "ibm|iam|cloud"),
+            kinds=("IBM Cloud IAM key",), **NAMED),
+    library("ibm_cos_hmac:IbmCosHmacDetector", _named("IBM COS HMAC secret", "ibm|cos"),
+            kinds=("IBM COS HMAC secret",), **NAMED),
+    library("artifactory:ArtifactoryDetector", "Artifactory token", anchor=anchors("Artifactory"),
+            trim=" \t\r\"=:"),
+    library("pypi_token:PypiTokenDetector", "PyPI token", anchor=anchors("PyPI"), grow=TOKEN),
+    library("telegram_token:TelegramBotTokenDetector", "Telegram bot token", anchor=anchors("Telegram"), grow=TOKEN,
+            before=12),
+    library("cloudant:CloudantDetector", "Cloudant password", **NAMED),
+    library("cloudant:CloudantDetector", "Cloudant password", anchor=anchors("Cloudant URL"), reach=16),
+    library("softlayer:SoftlayerDetector", "SoftLayer API key", **NAMED),
+    library("softlayer:SoftlayerDetector", "SoftLayer API key", anchor=anchors("SoftLayer URL"), before=16, reach=128),
+    library("openai:OpenAIDetector", "OpenAI API key", anchor=anchors("sk-"), group=False, grow=TOKEN),
 )
 """detect-secrets' plugins, less three: IPPublicDetector (a public IP address is not a secret), and the two
 context-free entropy detectors (Base64HighEntropyString, HexHighEntropyString: off, see `assignments.py`). Its

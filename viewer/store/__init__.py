@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from viewer.store import faces
+from viewer.model import faces
 
 if TYPE_CHECKING:
     from viewer.store.repository import Store, hash_key

@@ -4,12 +4,13 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from viewer.model import Diagnostic, LineIndex, Span, make_diagnostic
 from viewer.parse.harmony.tokens import TOKEN_RE
+
+if TYPE_CHECKING:
+    import yaml
 
 _OPEN_FENCE = re.compile(r"[ \t\r\n]*---[ \t]*\r?(?:\n|\Z)")
 _CLOSE_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
@@ -81,6 +82,8 @@ def _first_token_at_line_start(text: str) -> int:
 
 
 def _load(yaml_text: str, offset: int, region: Span) -> tuple[dict[str, Any], tuple[Diagnostic, ...]]:
+    import yaml  # here: most transcripts have no header, and PyYAML takes longer to import than one to parse
+
     try:
         loaded = yaml.safe_load(yaml_text)
     except yaml.YAMLError as error:

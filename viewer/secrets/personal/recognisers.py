@@ -15,17 +15,24 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from importlib import import_module
 from typing import Callable, Iterator
 
-import phonenumbers
-from stdnum import iban, luhn
-from stdnum.ca import sin
-from stdnum.es import dni, nie
-from stdnum.gb import nhs
-from stdnum.it import codicefiscale
-from stdnum.us import ssn
-
 from viewer.secrets.detectors import Detector, Hit
+
+
+
+def _check(module: str) -> Callable[[str], bool]:
+    """python-stdnum's check of a number (`stdnum.<module>.is_valid`), imported when a number is first checked:
+    the library imports `ssl` and `pydoc`, and takes longer to import than most texts take to scan (issue 40)."""
+    def is_valid(number: str) -> bool:
+        return bool(import_module(f"stdnum.{module}").is_valid(number))
+    return is_valid
+
+
+valid_luhn, valid_iban, valid_ssn = _check("luhn"), _check("iban"), _check("us.ssn")
+valid_nhs, valid_sin, valid_dni, valid_nie = _check("gb.nhs"), _check("ca.sin"), _check("es.dni"), _check("es.nie")
+valid_codice_fiscale = _check("it.codicefiscale")
 
 CHECKED, SHAPED, NUMBERED, ADDRESS = range(4)
 """Ranks: where two findings overlap, the lowest names them (a card number is not also a phone number)."""
@@ -90,6 +97,8 @@ def _phones(window: str) -> Iterator[Hit]:
 
 
 def _valid_phone(text: str, region: str | None) -> bool:
+    import phonenumbers  # here: its metadata takes longer to import than most texts take to scan
+
     try:
         number = phonenumbers.parse("+" + text[2:] if text.startswith("00") else text, region)
     except phonenumbers.NumberParseException:
@@ -113,7 +122,7 @@ NETWORKS: tuple[tuple[re.Pattern[str], tuple[int, ...]], ...] = (
 def _cards(window: str) -> Iterator[Hit]:
     for match in CARD.finditer(window):
         digits = re.sub(r"\D", "", match[0])
-        if luhn.is_valid(digits) and any(prefix.match(digits) and len(digits) in lengths
+        if valid_luhn(digits) and any(prefix.match(digits) and len(digits) in lengths
                                          for prefix, lengths in NETWORKS):
             yield Hit(match.start(), match.end(), "card")
 
@@ -124,12 +133,12 @@ IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}(?![\w])")
 def _ibans(window: str) -> Iterator[Hit]:
     for match in IBAN.finditer(window):
         text = match[0]
-        while len(text) > 14 and not iban.is_valid(text):  # a grouped IBAN may run into a word after it
+        while len(text) > 14 and not valid_iban(text):  # a grouped IBAN may run into a word after it
             cut = text.rfind(" ")
             if cut < 0:
                 break
             text = text[:cut]
-        if iban.is_valid(text):
+        if valid_iban(text):
             yield Hit(match.start(), match.start() + len(text), "iban")
 
 
@@ -140,10 +149,10 @@ SSN_BARE = re.compile(r"(?i:\b(?:ssn|social security)\b[^\d\n]{0,24})(\d{9})" + 
 
 def _ssns(window: str) -> Iterator[Hit]:
     for match in SSN.finditer(window):
-        if ssn.is_valid(match[0]) and not in_order(match[0]):
+        if valid_ssn(match[0]) and not in_order(match[0]):
             yield Hit(match.start(), match.end(), "us-ssn")
     for match in SSN_BARE.finditer(window):
-        if ssn.is_valid(match[1]) and not in_order(match[1]):
+        if valid_ssn(match[1]) and not in_order(match[1]):
             yield Hit(match.start(1), match.end(1), "us-ssn")
 
 
@@ -169,10 +178,10 @@ def _named_number(kind: str, words: str, shape: str, valid: Callable[[str], bool
     return find
 
 
-_nhs = _named_number("uk-nhs", "nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}", nhs.is_valid)
-_sin = _named_number("ca-sin", "sin|social insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}", sin.is_valid)
+_nhs = _named_number("uk-nhs", "nhs", r"\d{3}[ -]?\d{3}[ -]?\d{4}", valid_nhs)
+_sin = _named_number("ca-sin", "sin|social insurance", r"\d{3}[ -]?\d{3}[ -]?\d{3}", valid_sin)
 def _dni_or_nie(text: str) -> bool:
-    return nie.is_valid(text) if text[0] in "XYZ" else len(text.replace("-", "")) == 9 and dni.is_valid(text)
+    return valid_nie(text) if text[0] in "XYZ" else len(text.replace("-", "")) == 9 and valid_dni(text)
 
 
 _dnis = _named_number("es-dni", "dni|nie|nif|documento", r"[XYZ]?\d{7,8}-?[A-HJ-NP-TV-Z]", _dni_or_nie)
@@ -184,7 +193,7 @@ CODICE_FISCALE = re.compile(r"(?<![\w])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-
 
 def _codici(window: str) -> Iterator[Hit]:
     for match in CODICE_FISCALE.finditer(window):
-        if codicefiscale.is_valid(match[0]):
+        if valid_codice_fiscale(match[0]):
             yield Hit(match.start(), match.end(), "it-cf")
 
 

@@ -1,6 +1,8 @@
 """A package's face that imports each of its names from its module when first read (PEP 562 `__getattr__`), so
 that importing the package costs nothing until a name is used: the store's and the ingest's faces, whose modules
-bring SQLAlchemy and Alembic, which the command line's `render` of a small file never needs."""
+bring SQLAlchemy and Alembic, and the JSON reader's, whose modules are every JSON shape's reader, none of which
+the command line's `render` of a small Harmony file needs. It lives with the model, as the collector does,
+because every stage may read the model."""
 from __future__ import annotations
 
 from importlib import import_module
