@@ -21,7 +21,6 @@ from typing import Callable, Iterator
 from viewer.secrets.detectors import Detector, Hit
 
 
-
 def _check(module: str) -> Callable[[str], bool]:
     """python-stdnum's check of a number (`stdnum.<module>.is_valid`), imported when a number is first checked:
     the library imports `ssl` and `pydoc`, and takes longer to import than most texts take to scan (issue 40)."""
