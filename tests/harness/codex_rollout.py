@@ -9,8 +9,9 @@ item whose summary is empty, or its raw text in `agent_reasoning_raw_content` an
 preamble before a call (as text, or an assistant message of the `commentary` phase), `function_call` to `shell`
 and `update_plan`, `custom_tool_call` to `apply_patch`, their outputs (file reads and test runs, most of the
 bytes), a `token_count` event after each response (now and then with no `info`), and the answer echoed by an
-`agent_message` event. Now and then a turn is aborted by the user, the context compacted, a web search made, or
-an event of a later version written (its members unread).
+`agent_message` event. Now and then a web search is made; every few tasks one is aborted by the user, the
+context compacted, or an event of a later version written (its members unread), so that a small rollout has
+each.
 
     from tests.harness.codex_rollout import rollout_lines
     for line in rollout_lines(megabytes=100): ...
@@ -107,7 +108,8 @@ def _patch(write: _Writer, path: str) -> Iterator[str]:
     pick = write.pick
     call = write.call_id()
     noun = pick.choice(NAMES)
-    body = "\n".join(f"+    {pick.choice(NAMES)} = {noun}.quantize(Decimal(\"0.01\"))" for _ in range(pick.randint(1, 12)))
+    body = "\n".join(f"+    {pick.choice(NAMES)} = {noun}.quantize(Decimal(\"0.01\"))"
+                     for _ in range(pick.randint(1, 12)))
     yield write.item({"type": "custom_tool_call", "status": "completed", "call_id": call, "name": "apply_patch",
                       "input": f"*** Begin Patch\n*** Update File: {path}\n@@\n def {pick.choice(VERBS)}_{noun}"
                                f"({noun}):\n-    return {noun}\n{body}\n*** End Patch\n"})
@@ -185,7 +187,8 @@ def _response(write: _Writer, files: list[str], total: list[int]) -> Iterator[st
 
 def _task(write: _Writer, number: int, files: list[str], total: list[int]) -> Iterator[str]:
     pick = write.pick
-    request = f"Task {number}: {pick.choice(VERBS)} the {pick.choice(NAMES)} in {pick.choice(files)}; {write.words(6, 30)}."
+    request = (f"Task {number}: {pick.choice(VERBS)} the {pick.choice(NAMES)} in {pick.choice(files)}; "
+               f"{write.words(6, 30)}.")
     if number == 1 or pick.random() < 0.1:
         yield write.item(_message("user", ENVIRONMENT))
     yield write.item(_message("user", request))
@@ -195,7 +198,7 @@ def _task(write: _Writer, number: int, files: list[str], total: list[int]) -> It
                                       "model": MODELS[pick.random() < 0.1], "effort": "medium", "summary": "auto"})
     for _ in range(pick.randint(1, 8)):
         yield from _response(write, files, total)
-    if pick.random() < 0.05:  # the user stops the agent mid-task
+    if number % 7 == 3:  # the user stops the agent mid-task
         yield write.event("turn_aborted", reason="interrupted")
         yield write.item(_message("user", "<turn_aborted>\nThe user interrupted the previous turn.\n</turn_aborted>"))
         return
@@ -203,10 +206,10 @@ def _task(write: _Writer, number: int, files: list[str], total: list[int]) -> It
     yield write.event("agent_message", message=answer)
     yield write.item(_message("assistant", answer))
     yield _usage(write, total)
-    if pick.random() < 0.03:
+    if number % 9 == 4:
         yield write.line("compacted", {"message": f"The user asked for {write.words(20, 60)}."})
         yield write.event("context_compacted")
-    if pick.random() < 0.03:  # an event of a later version, whose members no reader reads
+    if number % 11 == 2:  # an event of a later version, whose members no reader reads
         yield write.event("undo_completed", success=True, message=write.words(3, 8))
 
 
