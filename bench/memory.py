@@ -56,8 +56,8 @@ WHOLE_MB = 256
 BEFORE_LEFT_IN_SOURCE = ("harmony 256 MB 1,592 MB peak RSS (6.2×), chatml 252 MB 1,915 MB (7.6×) (commit 3e66a2d, "
                          "the same machine)")
 """This bench on the tree before message bodies were left in the source and spans became numbers."""
-BEFORE_CODEX_LINES = ("codex 20 MB 187 MB peak RSS, first page 5.0 s, stored 5.7 s; 100 MB 512 MB, 22.2 s, 27.9 s "
-                      "(commit 65d38ee, the same machine)")
+BEFORE_CODEX_LINES = ("codex 20 MB 188 MB peak RSS, first page 2.7 s, stored 3.4 s; 100 MB 513 MB, 12.0 s, 14.6 s, "
+                      "14.0 s CPU (commit 65d38ee, the same machine)")
 """This bench on the tree before Codex rollouts were read a piece at a time (read whole)."""
 
 

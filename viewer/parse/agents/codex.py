@@ -102,7 +102,7 @@ class CodexReader(LineReader):
             return
         if self.reasoning and not (kind == "response_item" and isinstance(value, dict)
                                    and value.get("type") == "reasoning"):
-            self.all_read()
+            self.flush_reasoning()
         if kind not in ROLLOUT_TYPES or not isinstance(value, dict):
             what = f"A line {type_phrase(kind, line.value)}"
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM", what)])
@@ -154,11 +154,14 @@ class CodexReader(LineReader):
         said = {piece.fields.get("content") for piece in found if piece.fields.get("channel") == "analysis"}
         self.quiet.extend(line.span for line in self.reasoning if line.get("payload").get("text") in said)
         self.reasoning = [line for line in self.reasoning if line.get("payload").get("text") not in said]
-        self.all_read()
+        self.flush_reasoning()
 
     def all_read(self) -> None:
-        """The reasoning events that no item repeated (the line after them is no reasoning item, or the last line
-        is read), as the reasoning of the response they belong to."""
+        self.flush_reasoning()  # no reasoning item follows the last events
+
+    def flush_reasoning(self) -> None:
+        """The reasoning events that no item repeated (the line after them is no reasoning item, or none is),
+        as the reasoning of the response they belong to."""
         for line in self.reasoning:
             value = line.get("payload")
             text = value.get("text")
