@@ -252,7 +252,8 @@ class CodexReader(LineReader):
         return done
 
     def header_now(self) -> dict[str, Any]:
-        return dict(self.header)
+        # Lists copied too: the reader goes on adding turn contexts while this batch is masked and stored.
+        return {key: list(value) if isinstance(value, list) else value for key, value in self.header.items()}
 
     def end(self) -> Ended:
         totals = summed_totals(self.counted.total(), self.counted.responses(), self.named)
