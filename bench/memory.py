@@ -5,7 +5,8 @@ the request sent to its answer, to the first page served (the transcript, not it
 stored whole (an upload answered 202 is waited for until its search answers), the server's peak RSS (Linux
 `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
-A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them.
+A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
+text-heavy Claude Code session (`text`) and a Codex CLI rollout (`codex`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -31,6 +32,7 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.harness.codex_rollout import rollout_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -54,6 +56,9 @@ WHOLE_MB = 256
 BEFORE_LEFT_IN_SOURCE = ("harmony 256 MB 1,592 MB peak RSS (6.2×), chatml 252 MB 1,915 MB (7.6×) (commit 3e66a2d, "
                          "the same machine)")
 """This bench on the tree before message bodies were left in the source and spans became numbers."""
+BEFORE_CODEX_LINES = ("codex 20 MB 188 MB peak RSS, first page 2.7 s, stored 3.4 s; 100 MB 513 MB, 12.0 s, 14.6 s, "
+                      "14.0 s CPU (commit 65d38ee, the same machine)")
+"""This bench on the tree before Codex rollouts were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -99,8 +104,14 @@ def text_session_lines(rng: random.Random) -> Iterator[str]:
     return workday_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def codex_lines(rng: random.Random) -> Iterator[str]:
+    """A Codex CLI rollout without end (tests/harness/codex_rollout.py): file reads and test runs as tool output,
+    patches, reasoning, usage events."""
+    return rollout_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
-                                                              "dataset": dataset_lines}
+                                                              "dataset": dataset_lines, "codex": codex_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -275,6 +286,7 @@ def main() -> None:
     for figure in BEFORE_THIN:
         print(f"before thin sessions: {figure}")
     print(f"before bodies left in the source: {BEFORE_LEFT_IN_SOURCE}")
+    print(f"before Codex rollouts were read a piece at a time: {BEFORE_CODEX_LINES}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from tests.harness.codex_rollout import rollout
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -105,11 +106,18 @@ CASES = {
     "unfinished": lambda: workday(0.02).encode()[:-200],
     "kept-whole": kept_whole,
 }
+CODEX_SAMPLES = sorted(path.name for path in SAMPLES.glob("codex-*.jsonl"))
+CODEX_ROLLOUTS = [name for name in CODEX_SAMPLES if "-rollout-" in name]
+CODEX_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in CODEX_SAMPLES},
+    "codex-generated": lambda: rollout(0.3).encode(),
+    "codex-unfinished": lambda: rollout(0.05, seed=2).encode()[:-200],
+}
+"""Codex rollouts (a `codex exec --json` stream is a separate shape, read whole: stored whole here too)."""
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
-    data = CASES[case]()
+def assert_stored_alike(store, data: bytes) -> None:
+    """`data` stored from a spool (a piece at a time, when it streams) stores what it stores parsed whole."""
     ingest.store_upload(store, data, id="whole")  # bytes in memory: parsed whole
     record = ingest.store_spooled(store, io.BytesIO(data), id="pieces")
     assert record.ready and store.raw("pieces") == data
@@ -118,6 +126,37 @@ def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(s
         assert got == expected, number
     assert found == whole
     assert store.secrets.shared_raw("pieces") == store.secrets.shared_raw("whole")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, CASES[case]())
+
+
+@pytest.mark.parametrize("case", sorted(CODEX_CASES))
+def test_a_codex_rollout_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, CODEX_CASES[case]())
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
+def test_a_codex_rollout_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
+    assert_stored_alike(store, rollout(0.5, seed=3).encode())
+
+
+@pytest.mark.parametrize("case", sorted({*CODEX_ROLLOUTS, "codex-generated", "codex-unfinished"}))
+def test_a_codex_rollout_is_read_a_piece_at_a_time(small_pieces, case):
+    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
+    data = CODEX_CASES[case]()
+    assert session_ingest.streams(io.BytesIO(data)) == "codex"
+    read = list(streamed.read_session(io.BytesIO(data), "codex"))
+    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
+
+
+@pytest.mark.parametrize("name", [name for name in CODEX_SAMPLES if name not in CODEX_ROLLOUTS])
+def test_a_codex_exec_stream_is_parsed_whole(small_pieces, name):
+    with pytest.raises(pieces.Unstreamable):
+        list(streamed.read_session(io.BytesIO((SAMPLES / name).read_bytes()), "codex"))
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

@@ -1,9 +1,9 @@
-"""A big JSON Lines dataset, and a big agent session of screenshots, are stored in bounded memory: the peak resident
-memory (Linux `VmHWM`) of a fresh process storing a dataset a piece at a time, or a session from its thin text
-(viewer/parse/thinning.py), does not grow with the file, while the same file parsed whole needs many times its
-size. Each store runs in a process of its own, so that its peak is its own; pieces, raw chunks and
-SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte would. The full-size
-figures are bench/memory.py's."""
+"""A big JSON Lines dataset, a big agent session of screenshots and a big Codex rollout are stored in bounded
+memory: the peak resident memory (Linux `VmHWM`) of a fresh process storing a dataset or a rollout a piece at a
+time, or a session from its thin text (viewer/parse/thinning.py), does not grow with the file, while the same file
+parsed whole needs many times its size. Each store runs in a process of its own, so that its peak is its own;
+pieces, raw chunks and SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte
+would. The full-size figures are bench/memory.py's."""
 from __future__ import annotations
 
 import base64
@@ -105,3 +105,21 @@ def test_a_session_of_screenshots_stored_from_its_thin_text_peaks_the_same_at_fo
     assert whole > size, figures  # the measure sees a whole parse's memory
     assert thinned_big < thinned_small + size / 2, figures  # four times the file, about the same peak
     assert thinned_big < whole, figures
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
+def test_a_codex_rollout_stored_a_piece_at_a_time_peaks_the_same_at_four_times_the_size(tmp_path):
+    from tests.harness.codex_rollout import rollout
+
+    small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
+    small.write_text(rollout(8))  # its tools' output a few KiB a call: what a per-call state costs shows later
+    big.write_text(rollout(32))
+    size = small.stat().st_size
+    whole_messages, whole = peak_growth(small, streamed=False)
+    messages, streamed_small = peak_growth(small, streamed=True)
+    big_messages, streamed_big = peak_growth(big, streamed=True)
+    assert whole_messages == messages and big_messages > 3 * messages
+    figures = {"size": size, "whole": whole, "streamed": streamed_small, "streamed at 4×": streamed_big}
+    assert whole > size, figures  # the measure sees a whole parse's memory
+    assert streamed_big < streamed_small + size / 2, figures  # four times the file, about the same peak
+    assert streamed_big < whole, figures

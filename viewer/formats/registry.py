@@ -348,6 +348,7 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonLines((Line(types=CODEX_ROLLOUT, objects=("payload",)), Line(types=CODEX_EXEC))),
                    Members((CODEX_ROLLOUT_FILE,))),
         reader="viewer.parse.agents:parse_codex_files",
+        lines="viewer.parse.agents.codex:CodexReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

@@ -19,21 +19,26 @@ Each line is `{"timestamp", "type", "payload"}` (codex-rs/protocol's RolloutLine
 - `turn_context` (`cwd`, `model`, policies): frame; its `model` is the model of the messages that follow, and
   each distinct context is kept in the header (`turn_contexts`).
 - `compacted` (`message`): the summary that replaced the history, a hidden system message, W-SESSION-COMPACTED.
+
+A rollout is read a line at a time by `CodexReader` (viewer/parse/agents/online.py): whole by `parse_codex`, and
+a big upload a piece at a time, in memory that follows the piece. Reasoning events wait for the line after them;
+a response's usage, given after it, may be for a message finished in an earlier batch: an amendment. A `codex
+exec --json` stream is read whole: its first line tells it apart, and the reader gives it up (`Reread`).
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
-from collections.abc import Iterable
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
-from viewer.model.collector import collector_paused
+from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.codex_exec import EXEC_TYPES, parse_codex_exec
 from viewer.parse.agents.lines import Line, read_lines
-from viewer.parse.agents.meta import NOTHING, between, openai_usage, usage_totals
-from viewer.parse.agents.session import Session
+from viewer.parse.agents.meta import NOTHING, between, openai_usage, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, Reread, read_whole
+from viewer.parse.agents.session import Change, Session
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts, elements, responses
 from viewer.parse.json.content_text import flat_text, part_text
@@ -57,37 +62,41 @@ QUIET_EVENTS = ("user_message", "agent_message", "token_count", "context_compact
 that carry none."""
 
 
-def parse_codex_rollout(text: str, lines: Iterable[Line], unreadable: list[Diagnostic]) -> Transcript:
-    """Read a Codex rollout (its lines already read)."""
-    with collector_paused:  # see viewer/model/collector.py
-        reader = _Rollout(Session(text, kept=_kept))
-        for line in lines:
-            reader.line(line)
-        reader.flush_reasoning()
-        session = reader.session
-        messages = tuple(reader.finished())
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect="codex", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | reader.totals()),
-                          frame=session.frame(reader.quiet, diagnostics))
+class CodexReader(LineReader):
+    """Reads a rollout's lines in order into the session. Reasoning events wait for the line after them (an item
+    that repeats their text makes them frame); a response's usage, which a `token_count` event after it gives,
+    goes on its last message, by an amendment when that message was finished in an earlier batch."""
 
+    dialect = "codex"
 
-class _Rollout:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    def __init__(self, session: Session | None = None) -> None:
+        super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": "codex"}
-        self.quiet: list[tuple[int, int]] = []
         self.model: str | None = None
         self.response: int | None = None
         """The turn of the model's response being read; None after an input."""
+        self.answered: int | None = None
+        """The last message the model wrote, unless an input followed it: a response's usage goes on it."""
         self.models: dict[int, str] = {}
+        """Message index -> the model that wrote it, until the message is finished."""
+        self.named: dict[str, None] = {}
+        """Every model named, in order (the header's totals)."""
         self.usage: dict[int, Usage] = {}
-        """Message index -> the usage of the response it ends."""
+        """Message index -> the usage of the response it ends, until the message is finished."""
+        self.counted = _Counted()
+        self.called: dict[str, str] = {}
+        """call_id -> the time of its first call (a reply's duration is counted from it)."""
         self.reasoning: list[Line] = []
         """Reasoning events not yet known to repeat an item's text."""
+        self.first = True
+        """Whether no line is read yet (the first tells a rollout from a `codex exec --json` stream)."""
 
     def line(self, line: Line) -> None:
         kind, value = line.get("type"), line.get("payload")
+        if self.first:
+            self.first = False
+            if kind in EXEC_TYPES:  # read whole, by codex_exec.py (parse_codex tells them apart)
+                raise Reread("a `codex exec --json` stream, not a rollout")
         if kind == "event_msg" and isinstance(value, dict) and value.get("type") in REASONING_EVENTS:
             self.reasoning.append(line)
             return
@@ -116,6 +125,9 @@ class _Rollout:
         else:
             self._event(line, value)
 
+    def waits_from(self) -> int | None:
+        return self.reasoning[0].number if self.reasoning else None
+
     def _item(self, line: Line, value: dict[str, Any]) -> None:
         kind = value.get("type")
         assistant_side = kind != "message" and kind not in INPUTS or value.get("role") == "assistant"
@@ -133,9 +145,8 @@ class _Rollout:
         first = len(self.session.messages)
         self._add(line, found, source.problems, turn)
         self.session.keep_unread(source, turn)
-        if self.model and assistant_side:
-            for index in range(first, len(self.session.messages)):
-                self.models[index] = self.model
+        if assistant_side:
+            self._written(first)
 
     def _reasoning_events(self, found: list[Draft]) -> None:
         """The reasoning events before a reasoning item: those repeating its text are frame, the others (an item
@@ -145,8 +156,12 @@ class _Rollout:
         self.reasoning = [line for line in self.reasoning if line.get("payload").get("text") not in said]
         self.flush_reasoning()
 
+    def all_read(self) -> None:
+        self.flush_reasoning()  # no reasoning item follows the last events
+
     def flush_reasoning(self) -> None:
-        """The reasoning events that no item repeated, as the reasoning of the response they belong to."""
+        """The reasoning events that no item repeated (the line after them is no reasoning item, or none is),
+        as the reasoning of the response they belong to."""
         for line in self.reasoning:
             value = line.get("payload")
             text = value.get("text")
@@ -158,9 +173,15 @@ class _Rollout:
             first = len(self.session.messages)
             self._add(line, [drafts.analysis("assistant", text, None, REASONING_EVENTS[value["type"]])],
                       turn=self.response)
-            if self.model:
-                self.models[first] = self.model
+            self._written(first)
         self.reasoning = []
+
+    def _written(self, first: int) -> None:
+        """The messages from index `first` on were written by the model of the turn context."""
+        if self.model:
+            for index in range(first, len(self.session.messages)):
+                self.models[index] = self.model
+            self.named[self.model] = None
 
     def _meta(self, line: Line, value: dict[str, Any]) -> None:
         for key, item in value.items():
@@ -178,9 +199,8 @@ class _Rollout:
         kind = value.get("type")
         if kind == "token_count":
             usage = _usage(value)
-            answered = self._last_assistant()
-            if usage is not None and answered is not None:
-                self.usage[answered] = usage
+            if usage is not None and self.answered is not None:
+                self._response_usage(self.answered, usage)
         if kind == "turn_aborted":
             reason = value.get("reason")
             said = f", reason: {reason}" if isinstance(reason, str) and reason else ""
@@ -199,34 +219,73 @@ class _Rollout:
             self.session.unread.append({"line": line.number, "members": source.unread})
             self.session.diagnostics.extend(problem.at(None) for problem in source.problems)
 
-    def _last_assistant(self) -> int | None:
-        """The last message the model wrote: a response's usage goes on it."""
-        for message in reversed(self.session.messages):
-            if message.role == "assistant":
-                return message.index
-            if message.role == "user":
-                return None
-        return None
+    def _response_usage(self, index: int, usage: Usage) -> None:
+        """The usage of the response message `index` ends: on the message when it is finished, or by an
+        amendment to it when it was finished in an earlier batch (a later count for it replaces this one)."""
+        self.counted.add(index, usage)
+        if self.session.messages.holds(index):
+            self.usage[index] = usage
+        else:
+            self.session.amend(index, _with_usage(usage))
 
     def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
+        first = len(self.session.messages)
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
+        for index in range(first, len(self.session.messages)):
+            role = self.session.messages[index].role
+            if role == "assistant":
+                self.answered = index
+            elif role == "user":
+                self.answered = None
 
-    def finished(self) -> list[Message]:
-        """The messages with their metadata."""
-        called: dict[str, str] = {}
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its time, model, usage and, for a tool's reply, the time since its call."""
         done = []
-        for message, line in zip(self.session.messages, self.session.lines):
+        for message, line in zip(messages, lines):
             timestamp = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
             if message.is_call and message.call_id and timestamp:
-                called.setdefault(message.call_id, timestamp)
-            duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
-            meta = Meta(timestamp=timestamp, model=self.models.get(message.index),
-                        usage=self.usage.get(message.index), duration_ms=duration)
+                self.called.setdefault(message.call_id, timestamp)
+            duration = between(self.called.get(message.call_id or ""), timestamp) if message.is_reply else None
+            meta = Meta(timestamp=timestamp, model=self.models.pop(message.index, None),
+                        usage=self.usage.pop(message.index, None), duration_ms=duration)
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
         return done
 
-    def totals(self) -> dict[str, Any]:
-        return usage_totals(self.usage.values(), self.models.values())
+    def header_now(self) -> dict[str, Any]:
+        # Lists copied too: the reader goes on adding turn contexts while this batch is masked and stored.
+        return {key: list(value) if isinstance(value, list) else value for key, value in self.header.items()}
+
+    def end(self) -> Ended:
+        totals = summed_totals(self.counted.total(), self.counted.responses(), self.named)
+        return Ended(self.session.with_unread(self.header | totals))
+
+
+class _Counted:
+    """The usage of every response so far, summed as it comes: a response's count may be given again (a later
+    `token_count` before the model writes on), which replaces the one before, so the latest is kept apart."""
+
+    def __init__(self) -> None:
+        self.settled = Usage()
+        self.settled_responses = 0
+        self.latest: tuple[int, Usage] | None = None
+        """The message the latest count is for, and the count."""
+
+    def add(self, index: int, usage: Usage) -> None:
+        if self.latest is not None and self.latest[0] != index:  # the model wrote on: the count before is final
+            self.settled, self.settled_responses = self.settled + self.latest[1], self.settled_responses + 1
+        self.latest = (index, usage)
+
+    def total(self) -> Usage:
+        return self.settled + self.latest[1] if self.latest is not None else self.settled
+
+    def responses(self) -> int:
+        return self.settled_responses + (self.latest is not None)
+
+
+def _with_usage(usage: Usage) -> Change:
+    def change(message: Message) -> Message:
+        return replace_fields(message, meta=dataclasses.replace(message.meta or Meta(), usage=usage))
+    return change
 
 
 def _kept(value: dict[str, Any]) -> dict[str, Any]:
@@ -295,7 +354,6 @@ def parse_codex(text: str, options: ParseOptions) -> Transcript:
     Never raises on user input."""
     lines, unreadable = read_lines(text)
     first = next(lines, None)
-    lines = itertools.chain((first,), lines) if first is not None else lines
     if first is not None and first.get("type") in EXEC_TYPES:
-        return parse_codex_exec(text, lines, unreadable)
-    return parse_codex_rollout(text, lines, unreadable)
+        return parse_codex_exec(text, itertools.chain((first,), lines), unreadable)
+    return read_whole(CodexReader(), text)

@@ -154,6 +154,11 @@ def usage_totals(usages: Iterable[Usage], models: Iterable[str] = ()) -> dict[st
     total, counted = Usage(), 0
     for usage in usages:
         total, counted = total + usage, counted + 1
+    return summed_totals(total, counted, models)
+
+
+def summed_totals(total: Usage, counted: int, models: Iterable[str] = ()) -> dict[str, Any]:
+    """`usage_totals` of `counted` responses whose usage sums to `total` (a reader that sums as it goes)."""
     if not counted:
         return {}
     named = list(dict.fromkeys(models))

@@ -11,12 +11,18 @@ One reader, two ways to run it:
   an amendment (`Session.amend`), and a diagnostic the end finds about one is a `Note` placed at it, both
   applied by whoever stored it (viewer/store/sessions.py).
 
+A line whose messages only a later line decides (Codex's reasoning events: shown, or frame when the item after
+them repeats their text) is held by its reader, which says so (`waits_from`): its piece waits until it is
+decided, and its messages, made then, are counted with its piece by their line (`Session.through_line`), never
+with the piece being read. Such a line gives no diagnostic when it is decided (the piece's were taken).
+
 A dialect is read so when its record says so (`Dialect.lines`, viewer/formats/kinds.py); its reader is a
 `LineReader`.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +71,14 @@ class LineReader(ABC):
         each; a change to a message of an earlier batch goes through `session.amend`."""
         return messages
 
+    def waits_from(self) -> int | None:
+        """The number of the first line read whose messages wait for a later line to be decided (None: no line
+        waits)."""
+        return None
+
+    def all_read(self) -> None:
+        """Every line is read: what waited for a later line is decided now."""
+
     def header_now(self) -> dict[str, Any]:
         """The header's facts known so far (what a batch's analysis may read: the session's working folder)."""
         return {"producer": self.dialect}
@@ -87,6 +101,7 @@ def read_whole(reader: LineReader, text: str) -> Transcript:
         lines, unreadable = read_lines(text)
         for line in lines:
             reader.line(line)
+        reader.all_read()
         session = reader.session
         messages = reader.finish(*session.hand_on(len(session.messages)))
         ended = reader.end()
@@ -129,28 +144,45 @@ class Ending:
 
 
 def read_pieces(reader: LineReader, pieces: Iterable[Piece]) -> Iterator[Batch | Ending]:
-    """Batches of finished messages, a piece's at a time once the piece after it is read, then the `Ending`."""
+    """Batches of finished messages, a piece's at a time once the piece after it is read and none of its lines
+    waits for a later one, then the `Ending`."""
     session = reader.session
-    waiting: tuple[Piece, int, list[Diagnostic], list[Span]] | None = None
+    waiting: deque[tuple[Piece, list[Diagnostic]]] = deque()
+    """The pieces read whose messages are not handed on yet, with the diagnostics found reading each."""
     for piece in pieces:
         with collector_paused, piece.reading():
             session.text = piece.text
             lines, unreadable = read_lines(piece.text, piece.lines)
             for line in lines:
                 reader.line(line)
-        found = [*unreadable, *session.taken_diagnostics()]
-        quiet, reader.quiet = reader.quiet, []
-        if waiting is not None:
-            yield _batch(reader, *waiting)
-        waiting = (piece, len(session.messages), found, quiet)
-    if waiting is not None:
-        yield _batch(reader, *waiting)
+        waiting.append((piece, [*unreadable, *session.taken_diagnostics()]))
+        reader.quiet = []  # the frame: only the whole parse's reads it
+        while len(waiting) > 1 and _decided(reader, _last_line(waiting)):
+            upto = session.through_line(_last_line(waiting))
+            yield _batch(reader, *waiting.popleft(), upto)
+    with collector_paused:
+        reader.all_read()
+    while waiting:
+        upto = session.through_line(_last_line(waiting)) if len(waiting) > 1 else len(session.messages)
+        yield _batch(reader, *waiting.popleft(), upto)
     with collector_paused:
         ended = reader.end()
     yield Ending(ended, session.amended)
 
 
-def _batch(reader: LineReader, piece: Piece, upto: int, found: list[Diagnostic], _quiet: list[Span]) -> Batch:
+def _last_line(waiting: deque[tuple[Piece, list[Diagnostic]]]) -> int:
+    """The number of the last line of the oldest piece waiting (the lines before the next piece)."""
+    return waiting[1][0].lines
+
+
+def _decided(reader: LineReader, through: int) -> bool:
+    """Whether every line up to number `through` is decided (no line up to it waits for a later one)."""
+    first = reader.waits_from()
+    return first is None or first > through
+
+
+def _batch(reader: LineReader, piece: Piece, found: list[Diagnostic], upto: int) -> Batch:
+    """The messages before index `upto` (the piece's, those before handed on already) finished."""
     session = reader.session
     with collector_paused, piece.reading():
         messages = reader.finish(*session.hand_on(upto))

@@ -153,6 +153,14 @@ class Session(MessageBuilder):
         answers still waiting for a call of the same response stay known by their index."""
         return self.messages.drop(upto), self.lines.drop(upto)
 
+    def through_line(self, number: int) -> int:
+        """The index after the last message from a line up to number `number`: a message's line is never before
+        an earlier message's, so those held after it are from later lines."""
+        end = len(self.lines)
+        while end > self.lines.start and self.lines[end - 1].number > number:
+            end -= 1
+        return end
+
     def rename_call(self, call_id: str | None, recipient: str) -> None:
         """Name the tool of a call read already (its replies, read later, are named after it)."""
         if call_id is not None:
