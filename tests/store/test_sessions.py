@@ -11,6 +11,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from sqlalchemy import text
 
 from tests.harness.codex_rollout import rollout
 from tests.harness.workday import workday
@@ -168,6 +169,14 @@ def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkey
     data = workday(0.3).encode()
     ingest.store_spooled(store, io.BytesIO(data), id="pieces")
     assert len(sizes) > 20 and max(sizes) < len(data) / 5
+
+
+@pytest.mark.sqlite_only("FTS5's own check of an index against its content")
+def test_the_search_index_agrees_with_the_rows_after_a_branch_is_set_aside(store, small_pieces):
+    record = ingest.store_spooled(store, io.BytesIO(rewound()), id="rewound-index")
+    assert record.ready
+    with store.engine.begin() as conn:
+        conn.execute(text("INSERT INTO message_search (message_search, rank) VALUES ('integrity-check', 1)"))
 
 
 def test_a_secret_found_late_but_written_earlier_stores_the_session_again_masked_from_its_start(
