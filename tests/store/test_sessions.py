@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import text
 
 from tests.harness.codex_rollout import rollout
+from tests.harness.qwen_session import session as qwen_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -117,6 +118,34 @@ CODEX_CASES = {
 """Codex rollouts (a `codex exec --json` stream is a separate shape, read whole: stored whole here too)."""
 
 
+
+
+def qwen_late() -> bytes:
+    """A Qwen Code session where later records change what earlier ones gave: a response's fragment again after
+    its calls' results, with no parts and its final usage (the usage moves on; a record whose parent it names
+    goes through it), and records written before the record they name as their parent."""
+    records = [json.loads(text) for text in qwen_session(0.1, seed=4).splitlines()]
+    done: list[dict] = []
+    for record in records:
+        done.append(record)
+        if record["type"] == "tool_result" and len(done) % 3 == 0:
+            fragment = next(made for made in reversed(done) if made.get("usageMetadata"))
+            done.append({**fragment, "message": {"role": "model", "parts": []},
+                         "usageMetadata": {**fragment["usageMetadata"], "candidatesTokenCount": 999}})
+    for at in range(5, len(done) - 1, 17):
+        done[at], done[at + 1] = done[at + 1], done[at]
+    return "".join(line(**record) for record in done).encode()
+
+
+QWEN_SAMPLES = sorted(path.name for path in SAMPLES.glob("qwen-code-*.jsonl"))
+QWEN_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in QWEN_SAMPLES},
+    "qwen-generated": lambda: qwen_session(0.3).encode(),
+    "qwen-unfinished": lambda: qwen_session(0.05, seed=2).encode()[:-200],
+    "qwen-late": qwen_late,
+}
+
+
 def assert_stored_alike(store, data: bytes) -> None:
     """`data` stored from a spool (a piece at a time, when it streams) stores what it stores parsed whole."""
     ingest.store_upload(store, data, id="whole")  # bytes in memory: parsed whole
@@ -158,6 +187,26 @@ def test_a_codex_rollout_is_read_a_piece_at_a_time(small_pieces, case):
 def test_a_codex_exec_stream_is_parsed_whole(small_pieces, name):
     with pytest.raises(pieces.Unstreamable):
         list(streamed.read_session(io.BytesIO((SAMPLES / name).read_bytes()), "codex"))
+
+
+@pytest.mark.parametrize("case", sorted(QWEN_CASES))
+def test_a_qwen_code_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, QWEN_CASES[case]())
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
+def test_a_qwen_code_session_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
+    assert_stored_alike(store, qwen_session(0.5, seed=3).encode())
+
+
+@pytest.mark.parametrize("case", sorted(QWEN_CASES))
+def test_a_qwen_code_session_is_read_a_piece_at_a_time(small_pieces, case):
+    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
+    data = QWEN_CASES[case]()
+    assert session_ingest.streams(io.BytesIO(data)) == "qwen-code"
+    read = list(streamed.read_session(io.BytesIO(data), "qwen-code"))
+    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

@@ -539,6 +539,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                    test="viewer.parse.agents.qwen_code:is_qwen_line"),)),),
         priority=1,
         reader="viewer.parse.agents.qwen_code:parse_qwen_code",
+        lines="viewer.parse.agents.qwen_code:QwenCodeReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

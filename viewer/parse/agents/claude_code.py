@@ -30,7 +30,7 @@ from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Message, Meta, Note, Thread, Transcript, make_diagnostic
+from viewer.model import Message, Meta, Thread, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
 from viewer.parse.agents.lines import Line, claims, claims_by
 from viewer.parse.agents.meta import ClaudeMeta
@@ -38,7 +38,7 @@ from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import details, rest_details
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.threads import Threads
-from viewer.parse.agents.tree import BRANCH, CONTINUES, HANGS, NO_RESPONSE, GrowingTree
+from viewer.parse.agents.tree import GrowingTree, Kinds, branches_ended
 from viewer.parse.agents.wrappers import user_text
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
@@ -107,11 +107,6 @@ def _kept(value: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-FORKED = ("The conversation forks here (a rewind, an edit or a regeneration): this branch was left for another; "
-          "its messages are kept, hidden from the default view, which follows the branch that ends at the last "
-          "message.")
-
-
 class ClaudeCodeReader(LineReader):
     """Reads lines in order into the session; their messages are finished with their thread, parent and
     metadata a batch at a time, and the end decides the branches left aside."""
@@ -133,8 +128,7 @@ class ClaudeCodeReader(LineReader):
         self._meta = ClaudeMeta()
         self._trees: dict[str | None, GrowingTree] = {None: GrowingTree()}
         """The tree of the main conversation (None) and of each thread, in the order they start."""
-        self._ids: dict[Any, int] = {}
-        """Each `message.id` a line has, numbered: what tells a response's next block from a branch."""
+        self._kinds = Kinds()
 
     def line(self, line: Line) -> None:
         self.session.account(line, CLAIMS(line))
@@ -189,9 +183,9 @@ class ClaudeCodeReader(LineReader):
             if tree is None:
                 tree = self._trees[name] = GrowingTree()
             value = line.value
-            parent = tree.add(message.index, line, _text(value.get("uuid")),
+            parent = tree.add(message.index, line.number, _text(value.get("uuid")),
                               _text(value.get("parentUuid")) or _text(value.get("logicalParentUuid")),
-                              *self._kind(value))
+                              *self._kinds.of(value))
             done.append(replace_fields(message, thread=name, parent=parent, meta=self._said(message, line, meta)))
         if lines:  # what lines with no message (or none finished) said goes with them, as the whole parse drops it
             last = lines[-1].number
@@ -224,37 +218,12 @@ class ClaudeCodeReader(LineReader):
     def end(self) -> Ended:
         threads, notes = self._threads.ended(lambda index: self.session.amend(index, _same))
         totals = self._meta.totals()
-        forks, aside = [], set()
-        for tree in (self._trees[None], *(self._trees[thread.id] for thread in threads)):
-            ending = tree.ending()
-            for index, parent in ending.relinked.items():
-                self.session.amend(index, _with_parent(parent))
-            for index in sorted(ending.aside):
-                self.session.amend(index, _aside)
-            aside |= ending.aside
-            forks += ending.forks
-            notes += [Note("W-SESSION-FORK", FORKED, index) for index in ending.left]
-        if forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
-            totals = {**totals, FORKS_KEY: [fork.to_json() for fork in forks]}
-        return Ended(self.session.with_unread(self.header | totals), threads, notes, frozenset(aside))
-
-    def _kind(self, value: dict[str, Any]) -> tuple[int, int]:
-        """What a line is to its parent (tree.py's `BRANCH`, `HANGS`, `CONTINUES`), and its `message.id`'s
-        number."""
-        body = value.get("message")
-        if not isinstance(body, dict):
-            return BRANCH, NO_RESPONSE
-        response = body.get("id")
-        number = NO_RESPONSE
-        if response is not None:
-            key = response if isinstance(response, (str, int, float, bool)) else repr(response)
-            number = self._ids.setdefault(key, len(self._ids))
-        if value.get("type") == "user":
-            content = body.get("content")
-            results = isinstance(content, list) and content and all(
-                isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
-            return (HANGS if results else BRANCH), number
-        return (CONTINUES if value.get("type") == "assistant" else BRANCH), number
+        trees = (self._trees[None], *(self._trees[thread.id] for thread in threads))
+        branches = branches_ended(trees, self.session.amend)
+        if branches.forks:  # the debug view's branch switcher reads them (viewer/web/branching.py)
+            totals = {**totals, FORKS_KEY: [fork.to_json() for fork in branches.forks]}
+        return Ended(self.session.with_unread(self.header | totals), threads, [*notes, *branches.notes],
+                     frozenset(branches.aside))
 
     def _message_line(self, line: Line, kind: str) -> None:
         if not isinstance(line.get("message"), dict):
@@ -332,14 +301,6 @@ def _text(value: Any) -> str | None:
 def _same(message: Message) -> Message:
     """No change to the message itself: what is stored beside it (its thread's call) changed."""
     return message
-
-
-def _aside(message: Message) -> Message:
-    return replace_fields(message, aside=True)
-
-
-def _with_parent(parent: int | None):
-    return lambda message: replace_fields(message, parent=parent)
 
 
 ASSISTANT_KEYS = frozenset(("id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage",

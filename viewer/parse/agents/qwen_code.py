@@ -16,22 +16,29 @@ line, as QwenLM/qwen-code's chatRecordingService writes it. The envelope is Clau
 - The `parentUuid` tree as tree.py reads Claude Code's (a branch left by `/branch` or a resume is aside); a
   sub-agent's records (`isSidechain`, `agentId`) are a thread under the call that started it: the one an
   `agent_session_ready` record names by its `callId`, else the `task` call whose prompt its first message is.
+
+A session is read a line at a time by `QwenCodeReader` (viewer/parse/agents/online.py): whole by `parse_qwen_code`,
+and a big upload a piece at a time, in memory that follows the piece. What a later line decides about a message
+finished before is an amendment: a response's usage (on its last fragment, which may come later), a parent met
+late or passed through (a record that gave no message), a branch aside, a thread's call.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Sequence
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage, make_diagnostic
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.branches import FORKS_KEY
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by
 from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import (
-    finished, gemini_parts, gemini_usage, line_details, read_record, text_of, threads_of)
-from viewer.parse.agents.session import Session
-from viewer.parse.agents.tree import Tree
+from viewer.parse.agents.online import Ended, LineReader, read_whole
+from viewer.parse.agents.records import gemini_parts, gemini_usage, line_details, read_record, text_of
+from viewer.parse.agents.session import Change, Session
+from viewer.parse.agents.threads import Threads, prompt_of
+from viewer.parse.agents.tree import HANGS, GrowingTree, Kinds, branches_ended, chased
 from viewer.parse.common import Pending, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.fields import object_in
@@ -82,18 +89,7 @@ def is_qwen_line(first: dict[str, Any]) -> bool:
 
 def parse_qwen_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Qwen Code session. Never raises on user input."""
-    with collector_paused:
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        reader = _Reader(session)
-        for line in session.accounted(lines, _claims):
-            reader.line(line)
-        session = reader.session
-        messages, totals, structure_problems, threads = reader.structure()
-        diagnostics = [*unreadable, *session.diagnostics, *structure_problems]
-        return Transcript(dialect="qwen-code", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | totals), threads=threads,
-                          frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(QwenCodeReader(), text)
 
 
 def _claims(line: Line) -> Claims:
@@ -102,23 +98,53 @@ def _claims(line: Line) -> Claims:
     return CLAIMS(line)
 
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "model", "isSidechain", "agentId")
+
+
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What a record's messages are finished with (its links, time, model and thread; tree.py's `Kinds` reads its
+    message's id and the types of its blocks): a big session's decoded records are most of what its parse holds."""
+    kept = {key: value[key] for key in KEPT_KEYS if key in value}
+    body = value.get("message")
+    if isinstance(body, dict):
+        kept["message"] = {"id": body["id"]} if "id" in body else {}
+        if isinstance(body.get("content"), list):
+            kept["message"]["content"] = [{"type": block.get("type")} if isinstance(block, dict) else None
+                                          for block in body["content"]]
+    return kept
+
+
+class QwenCodeReader(LineReader):
+    """Reads records in order into the session; their messages are finished with their thread, parent and
+    metadata a batch at a time, and the end decides the branches left aside and the threads' calls."""
+
+    dialect = "qwen-code"
+
+    def __init__(self, session: Session | None = None) -> None:
+        super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": "qwen-code"}
-        self.quiet: list[tuple[int, int]] = []
         self._wanted = dict(HEADER_KEYS)
         self._turns: dict[str, int] = {}
         """Each assistant uuid's turn: its fragments are one response."""
-        self._usage: dict[str, tuple[Usage, str | None]] = {}
-        """Each assistant uuid's last usage and model."""
-        self._last_line: dict[str, Line] = {}
-        self._quiet_parents: dict[str, str | None] = {}
+        self._usage: dict[str, Usage] = {}
+        """Each assistant uuid's last usage."""
+        self._holders: dict[str, int] = {}
+        """Each assistant uuid's message that holds its usage: the last of its last record that gave messages."""
+        self._models: dict[str, None] = {}
+        self._called: dict[str, str] = {}
+        """call_id -> the time of its first call (a reply's duration is counted from it)."""
+        self._details: dict[int, dict[str, Any]] = {}
+        """Record number -> what its `toolCallResult` says beside its replies (REPLY_DETAILS), until they are
+        finished."""
+        self._skipped: dict[str, str | None] = {}
         """A record that gave no message -> its parent: the chain goes through it."""
-        self._ready: dict[str, str] = {}
-        """A sub-agent's id -> the call id its `agent_session_ready` record names."""
+        self._threads = _QwenThreads()
+        self._trees: dict[str | None, GrowingTree] = {None: GrowingTree()}
+        """The tree of the main conversation (None) and of each thread, in the order they start."""
+        self._kinds = Kinds()
 
     def line(self, line: Line) -> None:
+        self.session.account(line, _claims(line))
         value = line.value
         if self._wanted:
             for key in list(self._wanted):
@@ -128,6 +154,9 @@ class _Reader:
             self.header.setdefault("agents", {}).setdefault(value["agentId"], value["agentName"])
         if isinstance(value.get("contextWindowSize"), int):
             self.header["context_window"] = value["contextWindowSize"]
+        said = line_details(line, ("toolCallResult",), REPLY_DETAILS)
+        if said is not None:
+            self._details[line.number] = said
         kind = value.get("type")
         if kind == "assistant":
             self._assistant(line)
@@ -156,9 +185,9 @@ class _Reader:
         if uuid and isinstance(metadata, dict):
             usage = gemini_usage(metadata.get("promptTokenCount"), metadata.get("cachedContentTokenCount"),
                                  metadata.get("candidatesTokenCount"), metadata.get("thoughtsTokenCount"))
-            self._usage[uuid] = (usage, text_of(value.get("model")))
-        if uuid and found:
-            self._last_line[uuid] = line
+            self._usage[uuid] = usage
+            if uuid in self._holders:  # its holder was finished: a later fragment's usage replaces the one it has
+                self.session.amend(self._holders[uuid], _with_usage(usage))
 
     def _input(self, line: Line, kind: str) -> None:
         value = line.value
@@ -184,7 +213,7 @@ class _Reader:
         if subtype == "custom_title" and text_of(payload.get("customTitle")):
             self.header["session_title"] = payload["customTitle"]
         if subtype == "agent_session_ready" and text_of(payload.get("callId")) and text_of(value.get("agentId")):
-            self._ready.setdefault(value["agentId"], payload["callId"])
+            self._threads.ready.setdefault(value["agentId"], payload["callId"])
         if subtype in QUIET_SUBTYPES:
             return self._silent(line)
         problems = []
@@ -213,7 +242,7 @@ class _Reader:
             self.quiet.append(line.span)
         uuid = text_of(line.value.get("uuid"))
         if uuid is not None:
-            self._quiet_parents[uuid] = text_of(line.value.get("parentUuid"))
+            self._skipped[uuid] = text_of(line.value.get("parentUuid"))
 
     def _add(self, line: Line, found: list[Draft], problems=(), turn: int | None = None) -> None:
         if not found:
@@ -221,94 +250,123 @@ class _Reader:
             return self._silent(line)
         self.session.add_line(line, found, self.session.next_turn() if turn is None else turn, problems)
 
-    # ---- after every line
+    # ---- a batch at a time, and at the end
 
-    def structure(self) -> tuple[tuple, dict[str, Any], list[Diagnostic], tuple[Thread, ...]]:
-        messages, lines = self.session.messages, self.session.lines
-        self._through_silent_records(lines)
-        side = {index for index, line in enumerate(lines) if line.get("isSidechain") is True}
-        if len(side) == len(messages):
-            side = set()  # a sub-agent's own log: its conversation is the main one
-        thread_of = {index: text_of(lines[index].get("agentId")) or "sidechain" for index in side}
-        main = [index for index in range(len(messages)) if index not in side]
-        trees = [_QwenTree(messages, lines, main)]
-        for name in dict.fromkeys(thread_of[index] for index in sorted(thread_of)):
-            trees.append(_QwenTree(messages, lines, [index for index, agent in thread_of.items() if agent == name]))
-        parents = {index: at for tree in trees for index, at in tree.parent.items()}
-        aside = set().union(*(tree.aside for tree in trees))
-        metas, usages, models = self._metas(messages, lines)
-        totals = usage_totals(usages, models)
-        forks = [fork.to_json() for tree in trees for fork in tree.forks]
-        if forks:
-            totals[FORKS_KEY] = forks
-        threads, problems = self._threads(messages, thread_of)
-        problems.extend(diagnostic for tree in trees for diagnostic in tree.diagnostics)
-        return finished(messages, metas, thread_of, aside, parents), totals, problems, threads
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its thread, parent (in its thread's tree) and metadata."""
+        names = self._threads.place(messages, lines, self.session.lines)
+        holders = self._usage_holders(messages, lines)
+        done = []
+        for message, line, name in zip(messages, lines, names):
+            tree = self._trees.get(name)
+            if tree is None:
+                tree = self._trees[name] = GrowingTree()
+            value = line.value
+            parent_id = chased(text_of(value.get("parentUuid")), self._skipped) \
+                or text_of(value.get("logicalParentUuid"))
+            kind, response = self._kinds.of(value)
+            parent = tree.add(message.index, line.number, text_of(value.get("uuid")), parent_id,
+                              HANGS if value.get("type") == "tool_result" else kind, response)
+            done.append(replace_fields(message, thread=name, parent=parent, meta=self._meta(message, line, holders)))
+        if lines:  # what records with no message said goes with them
+            last = lines[-1].number
+            for number in [number for number in self._details if number <= last]:
+                del self._details[number]
+        return done
 
-    def _through_silent_records(self, lines: Sequence[Line]) -> None:
-        """A record's parent that gave no message (a title, a snapshot) is replaced by the nearest that did."""
-        for line in {id(line): line for line in lines}.values():
-            parent = text_of(line.value.get("parentUuid"))
-            seen = set()
-            while parent in self._quiet_parents and parent not in seen:
-                seen.add(parent)
-                parent = self._quiet_parents[parent]
-            if parent != line.value.get("parentUuid"):
-                line.value["parentUuid"] = parent
-
-    def _metas(self, messages, lines) -> tuple[dict[int, Meta], list[Usage], list[str]]:
-        metas: dict[int, Meta] = {}
-        called: dict[str, str] = {}
-        usages, models = [], []
-        last_of: dict[str, int] = {}
-        for index, line in enumerate(lines):
+    def _usage_holders(self, messages: list[Message], lines: list[Line]) -> set[int]:
+        """The messages of the batch that hold their response's usage now (the last of the last record of its
+        uuid that gave messages); the messages of earlier batches that held it no longer do."""
+        last: dict[str, int] = {}
+        for message, line in zip(messages, lines):
             uuid = text_of(line.get("uuid"))
-            if uuid in self._usage and self._last_line.get(uuid) is line:
-                last_of[uuid] = index
-        for index, (message, line) in enumerate(zip(messages, lines)):
-            timestamp = text_of(line.get("timestamp"))
-            uuid = text_of(line.get("uuid"))
-            usage = model = None
-            if line.get("type") == "assistant":
-                model = text_of(line.get("model"))
-                if uuid in last_of and last_of[uuid] == index:
-                    usage, _ = self._usage[uuid]
-                    usages.append(usage)
-                if model:
-                    models.append(model)
-            if message.is_call and message.call_id and timestamp:
-                called.setdefault(message.call_id, timestamp)
-            duration = between(called.get(message.call_id or ""), timestamp) if message.is_reply else None
-            metas[index] = Meta(timestamp=timestamp, model=model, usage=usage, duration_ms=duration,
-                                details=line_details(line, ("toolCallResult",), REPLY_DETAILS)
-                                if message.is_reply else None)
-        return metas, usages, models
+            if uuid and line.get("type") == "assistant":
+                last[uuid] = message.index
+        for uuid, index in last.items():
+            before = self._holders.get(uuid)
+            if before is not None and uuid in self._usage:
+                self.session.amend(before, _with_usage(None))
+            self._holders[uuid] = index
+        return set(last.values())
 
-    def _threads(self, messages, thread_of: dict[int, str]) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
-        calls = {message.call_id: message.index for message in messages
-                 if message.is_call and message.call_id and message.index not in thread_of}
-        prompts = _calls_by_prompt(messages, thread_of)
-        first: dict[str, int] = {}
-        for index in sorted(thread_of):
-            first.setdefault(thread_of[index], index)
+    def _meta(self, message: Message, line: Line, holders: set[int]) -> Meta:
+        timestamp = text_of(line.get("timestamp"))
+        usage = model = None
+        if line.get("type") == "assistant":
+            model = text_of(line.get("model"))
+            if message.index in holders:
+                usage = self._usage.get(line.get("uuid"))
+            if model:
+                self._models[model] = None
+        if message.is_call and message.call_id and timestamp:
+            self._called.setdefault(message.call_id, timestamp)
+        duration = between(self._called.get(message.call_id or ""), timestamp) if message.is_reply else None
+        return Meta(timestamp=timestamp, model=model, usage=usage, duration_ms=duration,
+                    details=self._details.get(line.number) if message.is_reply else None)
 
-        def call_of(name: str) -> int | None:
-            call = calls.get(self._ready.get(name, ""))
-            opening = messages[first[name]]
-            return call if call is not None or opening.role != "user" else prompts.get(opening.content.strip())
+    def header_now(self) -> dict[str, Any]:
+        header = dict(self.header)
+        if "agents" in header:  # the reader goes on adding to it
+            header["agents"] = dict(header["agents"])
+        return header
 
-        return threads_of(messages, thread_of, call_of, "This sub-agent's conversation names no call that started "
-                                                        "it; it is kept, hidden from the default view.")
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self._threads.now()
+
+    def end(self) -> Ended:
+        threads, notes = self._threads.ended(lambda index: self.session.amend(index, _same))
+        trees = (self._trees[None], *(self._trees[thread.id] for thread in threads))
+        for tree in trees:
+            tree.skipping(self._skipped)
+        branches = branches_ended(trees, self.session.amend)
+        totals = usage_totals([self._usage[uuid] for uuid in self._holders if uuid in self._usage], self._models)
+        if branches.forks:
+            totals[FORKS_KEY] = [fork.to_json() for fork in branches.forks]
+        return Ended(self.session.with_unread(self.header | totals), threads, [*notes, *branches.notes],
+                     frozenset(branches.aside))
 
 
-class _QwenTree(Tree):
-    """tree.py's reading of the parentUuid tree, where a `tool_result` record hangs off its call like a Claude
-    Code user line of tool results, and a response's fragments share their uuid."""
+class _QwenThreads(Threads):
+    """threads.py's placing of sidechain messages with Qwen Code's names and calls: a sub-agent is named by its
+    `agentId`; its call is the one its `agent_session_ready` record names by id, else the call whose `prompt` is
+    its first message. A thread has no title."""
 
-    def _is_branch(self, uuid: str, parent: str) -> bool:
-        if self._lines[self._first[uuid]].value.get("type") == "tool_result":
-            return False
-        return super()._is_branch(uuid, parent)
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready: dict[str, str] = {}
+        """A sub-agent's id -> the call id its `agent_session_ready` record names."""
+
+    def _name(self, line: Line) -> str:
+        return text_of(line.get("agentId")) or "sidechain"
+
+    def _main(self, message: Message, line: Line) -> None:
+        if not message.is_call:
+            return
+        if message.call_id:
+            self._calls[message.call_id] = message.index
+        if '"prompt"' in message.content:
+            prompt = prompt_of(message.content)
+            if prompt is not None:
+                self._by_prompt.setdefault(prompt.strip(), message.index)
+
+    def call_of(self, name: str) -> int | None:
+        call = self._calls.get(self.ready.get(name, ""))
+        opening = self.opening.get(name)
+        return call if call is not None or opening is None else self._by_prompt.get(opening)
+
+    def now(self) -> tuple[Thread, ...]:
+        return tuple(Thread(name, self.call_of(name)) for name in self.first)
+
+
+def _with_usage(usage: Usage | None) -> Change:
+    def change(message: Message) -> Message:
+        return replace_fields(message, meta=dataclasses.replace(message.meta or Meta(), usage=usage))
+    return change
+
+
+def _same(message: Message) -> Message:
+    """No change to the message itself: what is stored beside it (its thread's call) changed."""
+    return message
 
 
 def _content(source: JsonObject, role: str, session: Session) -> list[Draft]:
@@ -367,19 +425,3 @@ def _output(content: str) -> str:
 
 def _injected(text: str) -> bool:
     return text.lstrip(" \t").startswith(INJECTED_OPENINGS)
-
-
-def _calls_by_prompt(messages, thread_of: dict[int, str]) -> dict[str, int]:
-    """A sub-agent's first message -> the session's call that gave it as its `prompt`."""
-    found: dict[str, int] = {}
-    for message in messages:
-        if message.is_call and message.index not in thread_of and '"prompt"' in message.content:
-            try:
-                arguments = json.loads(message.content)
-            except ValueError:
-                continue
-            prompt = arguments.get("prompt") if isinstance(arguments, dict) else None
-            if isinstance(prompt, str):
-                found.setdefault(prompt.strip(), message.index)
-    return found
-

@@ -95,7 +95,7 @@ class Threads:
                 if title is not None:
                     self._titles[message.index] = title
             if '"prompt"' in message.content:
-                prompt = _prompt(message.content)
+                prompt = prompt_of(message.content)
                 if prompt is not None:
                     self._by_prompt.setdefault(prompt.strip(), message.index)
         elif message.is_reply and call_id in self._calls:
@@ -158,7 +158,7 @@ def _root(uuid: Any, parents: dict[str, str]) -> str:
     return uuid
 
 
-def _prompt(arguments: str) -> str | None:
+def prompt_of(arguments: str) -> str | None:
     try:
         value = json.loads(arguments)
     except ValueError:

@@ -1,5 +1,5 @@
-"""The tree that `parentUuid` draws over a session's lines: each message's parent, the chain that ends at the
-session's last message, and the forks a rewind, an edit or a regeneration made.
+"""The tree that `parentUuid` draws over a session's lines (Claude Code's, Qwen Code's): each message's parent, the
+chain that ends at the session's last message, and the forks a rewind, an edit or a regeneration made.
 
 Not every line with a sibling is a fork: a tool's result may hang off the line of its call while the response
 goes on beside it, and a response's next block off its previous one. A line is a branch only when it is neither
@@ -12,106 +12,15 @@ it continues in `logicalParentUuid`, so the messages before it stay on the chain
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from viewer.model import Diagnostic, Message, make_diagnostic
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Message, Note
 from viewer.model.branches import Fork
-from viewer.parse.agents.lines import Line
-from viewer.parse.json.fields import object_in
-
-
-class Tree:
-    """Parents, the lines aside and the forks of one conversation's messages (`indices`)."""
-
-    def __init__(self, messages: Sequence[Message], lines: Sequence[Line], indices: Sequence[int]) -> None:
-        self.parent: dict[int, int] = {}
-        """Message index -> the index of the message it follows."""
-        self.aside: set[int] = set()
-        self.diagnostics: list[Diagnostic] = []
-        self.forks: list[Fork] = []
-        """The forks on the chain followed: a reader of the debug view may follow another of their branches."""
-        self._lines = lines
-        self._first: dict[str, int] = {}
-        self._last: dict[str, int] = {}
-        """Line uuid -> its first and last message."""
-        self._parent: dict[str, str] = {}
-        order: list[str] = []
-        previous = None
-        for index in indices:
-            line = lines[index]
-            uuid = _text(line.value.get("uuid"))
-            if line is previous:
-                self.parent[index] = index - 1  # the blocks of one line follow one another
-            elif uuid is not None and uuid not in self._first:
-                self._first[uuid] = index
-                order.append(uuid)
-                parent = _text(line.value.get("parentUuid")) or _text(line.value.get("logicalParentUuid"))
-                if parent is not None:
-                    self._parent[uuid] = parent
-            if uuid is not None:
-                self._last[uuid] = index
-            previous = line
-        for uuid, parent in self._parent.items():
-            if parent in self._last:
-                self.parent[self._first[uuid]] = self._last[parent]
-        if order:
-            self._follow(order, messages)
-
-    def _follow(self, order: list[str], messages: Sequence[Message]) -> None:
-        chain: set[str] = set()
-        uuid: str | None = order[-1]
-        while uuid is not None and uuid not in chain and uuid in self._first:
-            chain.add(uuid)
-            uuid = self._parent.get(uuid)
-        children: dict[str, list[str]] = {}
-        for uuid in order:
-            if uuid in self._parent:
-                children.setdefault(self._parent[uuid], []).append(uuid)
-        for parent, below in children.items():
-            branches = [uuid for uuid in below if self._is_branch(uuid, parent)]
-            if len(branches) < 2 or parent not in chain:
-                continue
-            self.forks.append(Fork(self._last[parent], tuple(self._first[branch] for branch in branches)))
-            for branch in branches:
-                if branch not in chain:
-                    self._set_aside(branch, children)
-                    index = self._first[branch]
-                    self.diagnostics.append(make_diagnostic(
-                        "W-SESSION-FORK", messages[index].span,
-                        "The conversation forks here (a rewind, an edit or a regeneration): this branch was left "
-                        "for another; its messages are kept, hidden from the default view, which follows the "
-                        "branch that ends at the last message.", index))
-
-    def _is_branch(self, uuid: str, parent: str) -> bool:
-        """Whether a line starts a branch, rather than hanging off its parent as a tool's result or as the next
-        block of the parent's response."""
-        value = self._lines[self._first[uuid]].value
-        body = object_in(value, "message")
-        if value.get("type") == "user":
-            content = body.get("content")
-            return not (isinstance(content, list) and content
-                        and all(isinstance(block, dict) and block.get("type") == "tool_result" for block in content))
-        if value.get("type") == "assistant" and parent in self._first:
-            above = self._lines[self._first[parent]].value.get("message")
-            return not (isinstance(above, dict) and body.get("id") is not None and above.get("id") == body.get("id"))
-        return True
-
-    def _set_aside(self, top: str, children: dict[str, list[str]]) -> None:
-        """Every message of the lines under `top`, `top` included."""
-        waiting, seen = [top], set()
-        while waiting:
-            uuid = waiting.pop()
-            if uuid in seen:
-                continue
-            seen.add(uuid)
-            self.aside.update(range(self._first[uuid], self._last[uuid] + 1))
-            waiting.extend(children.get(uuid, ()))
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
+from viewer.parse.agents.session import Change
 
 
 BRANCH, HANGS, CONTINUES = 0, 1, 2
@@ -120,9 +29,47 @@ one that hangs off its parent (a user line of tool results: never a branch); one
 response when they share its id (an assistant's next block)."""
 NO_RESPONSE = -1
 
+FORKED = ("The conversation forks here (a rewind, an edit or a regeneration): this branch was left for another; "
+          "its messages are kept, hidden from the default view, which follows the branch that ends at the last "
+          "message.")
+
+
+class Kinds:
+    """What each line is to its parent (`BRANCH`, `HANGS`, `CONTINUES`), and the number of its `message.id` (the
+    response whose next block an assistant line may be), numbered in the order met."""
+
+    def __init__(self) -> None:
+        self._ids: dict[Any, int] = {}
+
+    def of(self, value: dict[str, Any]) -> tuple[int, int]:
+        body = value.get("message")
+        if not isinstance(body, dict):
+            return BRANCH, NO_RESPONSE
+        response = body.get("id")
+        number = NO_RESPONSE
+        if response is not None:
+            key = response if isinstance(response, (str, int, float, bool)) else repr(response)
+            number = self._ids.setdefault(key, len(self._ids))
+        if value.get("type") == "user":
+            content = body.get("content")
+            results = isinstance(content, list) and content and all(
+                isinstance(block, dict) and block.get("type") == "tool_result" for block in content)
+            return (HANGS if results else BRANCH), number
+        return (CONTINUES if value.get("type") == "assistant" else BRANCH), number
+
+
+def chased(uuid: str | None, skipped: Mapping[str, str | None]) -> str | None:
+    """The id a line that names `uuid` as its parent follows when the lines with the ids in `skipped` gave no
+    message (a title, a snapshot): each such line's own parent in turn, to the first that is none of them."""
+    seen = set()
+    while uuid is not None and uuid in skipped and uuid not in seen:
+        seen.add(uuid)
+        uuid = skipped[uuid]
+    return uuid
+
 
 class GrowingTree:
-    """`Tree`, for a session read online: each message's parent as its line is met (`add`), then at the end
+    """The tree of a session read online: each message's parent as its line is met (`add`), then at the end
     (`ending`) the chain that ends at the conversation's last line, the forks on it and every message aside.
 
     Kept per line with an id, compactly: the id's slot (a dict from id to number, in the order first met) and,
@@ -133,7 +80,7 @@ class GrowingTree:
         self.slots: dict[str, int] = {}
         self.parents = array("i")
         """A slot's parent slot; -1 for none, -2 for an id not met when the line was."""
-        self.waiting: dict[int, str] = {}
+        self.waiting: dict[int, str | None] = {}
         """Slots whose parent's id was not met yet, and that id."""
         self.first = array("i")
         self.last = array("i")
@@ -141,15 +88,17 @@ class GrowingTree:
         self.responses = array("i")
         self.linked = array("i")
         """The parent message each slot's first message was given (-1: none)."""
-        self._previous: object = None
+        self._previous = -1
+        """The number of the line of the last message added (a number, not the line: a tree that stops growing, a
+        sub-agent's, would hold its last line, and with it the piece of the file that line was read from)."""
         self._previous_index = -1
 
-    def add(self, index: int, line: object, uuid: str | None, parent: str | None, kind: int = BRANCH,
+    def add(self, index: int, line: int, uuid: str | None, parent: str | None, kind: int = BRANCH,
             response: int = NO_RESPONSE) -> int | None:
-        """Message `index`, of `line` (an object: the messages of one line follow one another), whose line has
+        """Message `index`, of line number `line` (the messages of one line follow one another), whose line has
         id `uuid` and names `parent`; its parent message, as far as the lines met so far tell."""
         found = None
-        if line is self._previous:
+        if line == self._previous:
             found = self._previous_index  # the blocks of one line follow one another
         elif uuid is not None and uuid not in self.slots:
             slot = self.slots[uuid] = len(self.first)
@@ -169,11 +118,22 @@ class GrowingTree:
         self._previous, self._previous_index = line, index
         return found
 
+    def skipping(self, skipped: Mapping[str, str | None]) -> None:
+        """At the end, before `ending`: the ids of lines that gave no message (`chased`), all known now. A line
+        whose parent was not met, or was met as a line of messages before a line with its id gave none, follows
+        on from it as `chased` says."""
+        for slot, parent in self.waiting.items():
+            self.waiting[slot] = chased(parent, skipped)  # None: no parent
+        passed = {self.slots[uuid]: uuid for uuid in skipped if uuid in self.slots}
+        for slot, parent_slot in enumerate(self.parents):
+            if parent_slot in passed:
+                self.waiting[slot] = chased(passed[parent_slot], skipped)
+
     def ending(self) -> Ending:
         """At the end: the parents that differ from what `add` said (a parent met after its child, an id met
         again), the messages aside, the forks on the chain and the first message of each branch left."""
         for slot, parent in self.waiting.items():
-            self.parents[slot] = self.slots.get(parent, -1)
+            self.parents[slot] = self.slots.get(parent, -1) if parent is not None else -1
         relinked = {}
         for slot, parent_slot in enumerate(self.parents):
             found = self.last[parent_slot] if parent_slot >= 0 else -1
@@ -243,3 +203,36 @@ class Ending:
     forks: list[Fork] = field(default_factory=list)
     left: list[int] = field(default_factory=list)
     """The first message of each branch left for another, in the order the forks and their branches stand."""
+
+
+@dataclass(slots=True)
+class Branches:
+    """What the end of a session decides about the trees of its conversations, together."""
+
+    forks: list[Fork] = field(default_factory=list)
+    aside: set[int] = field(default_factory=set)
+    notes: list[Note] = field(default_factory=list)
+
+
+def branches_ended(trees: Iterable[GrowingTree], amend: Callable[[int, Change], None]) -> Branches:
+    """The forks, the messages aside and a W-SESSION-FORK note on each branch left, tree after tree; a message
+    whose parent the end tells otherwise, or that is aside, is changed so (`amend`)."""
+    branches = Branches()
+    for tree in trees:
+        ending = tree.ending()
+        for index, parent in ending.relinked.items():
+            amend(index, _with_parent(parent))
+        for index in sorted(ending.aside):
+            amend(index, _aside)
+        branches.aside |= ending.aside
+        branches.forks += ending.forks
+        branches.notes += [Note("W-SESSION-FORK", FORKED, index) for index in ending.left]
+    return branches
+
+
+def _aside(message: Message) -> Message:
+    return replace_fields(message, aside=True)
+
+
+def _with_parent(parent: int | None) -> Change:
+    return lambda message: replace_fields(message, parent=parent)
