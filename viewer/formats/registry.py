@@ -458,6 +458,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                    objects=("data",)),)),),
         priority=1,
         reader="viewer.parse.agents.copilot_cli:parse_copilot_cli",
+        lines="viewer.parse.agents.copilot_cli:CopilotReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
