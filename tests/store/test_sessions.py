@@ -14,6 +14,7 @@ import pytest
 
 from tests.harness.codex_rollout import rollout
 from tests.harness.copilot_session import copilot_session
+from tests.harness.droid_session import droid_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -142,6 +143,14 @@ COPILOT_CASES = {
 }
 """Copilot CLI session logs: every sample, a generated one (tests/harness/copilot_session.py), one cut short (no
 `session.shutdown`: the totals are the messages'), one whose sub-agents' calls are named after their messages."""
+DROID_SAMPLES = sorted(path.name for path in SAMPLES.glob("factory-droid-*.jsonl"))
+DROID_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in DROID_SAMPLES},
+    "droid-generated": lambda: droid_session(0.3).encode(),
+    "droid-unfinished": lambda: droid_session(0.05, seed=2).encode()[:-200],
+}
+"""Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
+(tests/harness/droid_session.py), one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -198,6 +207,26 @@ def test_a_copilot_log_is_read_a_piece_at_a_time(small_pieces, case):
     data = COPILOT_CASES[case]()
     assert session_ingest.streams(io.BytesIO(data)) == "copilot-cli"
     read = list(streamed.read_session(io.BytesIO(data), "copilot-cli"))
+    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
+
+
+@pytest.mark.parametrize("case", sorted(DROID_CASES))
+def test_a_droid_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, DROID_CASES[case]())
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
+def test_a_droid_session_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
+    assert_stored_alike(store, droid_session(0.5, seed=3).encode())
+
+
+@pytest.mark.parametrize("case", sorted(DROID_CASES))
+def test_a_droid_session_is_read_a_piece_at_a_time(small_pieces, case):
+    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
+    data = DROID_CASES[case]()
+    assert session_ingest.streams(io.BytesIO(data)) == "factory-droid"
+    read = list(streamed.read_session(io.BytesIO(data), "factory-droid"))
     assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
 
 

@@ -562,6 +562,7 @@ DIALECTS: tuple[Dialect, ...] = (
                               Line(types=("todo_state", "compaction_state")))),),
         priority=1,
         reader="viewer.parse.agents.factory_droid:parse_factory_droid",
+        lines="viewer.parse.agents.factory_droid:DroidReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
