@@ -6,8 +6,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 `VmHWM`) and its RSS when idle before the upload, beside the file's size. Asserts nothing.
 
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
-text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`) and a Qwen Code session (`qwen`) when
-asked for.
+text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
+CLI session log (`copilot`) and a Factory Droid session (`droid`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.harness.codex_rollout import rollout_lines  # noqa: E402
+from tests.harness.copilot_session import copilot_lines  # noqa: E402
+from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -64,6 +66,12 @@ BEFORE_CODEX_LINES = ("codex 20 MB 188 MB peak RSS, first page 2.7 s, stored 3.4
 BEFORE_QWEN_LINES = ("qwen 20 MB 176 MB peak RSS, first page 1.3 s, stored 1.5 s; 100 MB 486 MB, 5.6 s, 6.9 s "
                      "(commit 8db3a7e with tests/harness/qwen_session.py, the same machine)")
 """This bench on the tree before Qwen Code sessions were read a piece at a time (read whole)."""
+BEFORE_COPILOT_LINES = ("copilot 20 MB 246 MB peak RSS, first page 3.5 s, stored 4.4 s; 100 MB 740 MB, 16.2 s, "
+                        "22.4 s, 12.6 s CPU (commit 8db3a7e with this generator, the same machine)")
+"""This bench on the tree before Copilot CLI logs were read a piece at a time (read whole)."""
+BEFORE_DROID_LINES = ("droid 20 MB 174 MB peak RSS, first page 1.7 s, stored 2.2 s; 100 MB 470 MB, 6.6 s, 9.0 s, "
+                      "8.5 s CPU (commit 8db3a7e with this generator, the same machine)")
+"""This bench on the tree before Factory Droid sessions were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -121,9 +129,22 @@ def qwen_lines(rng: random.Random) -> Iterator[str]:
     return qwen_session_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def copilot_log_lines(rng: random.Random) -> Iterator[str]:
+    """A Copilot CLI session log without end (tests/harness/copilot_session.py): file reads and test runs as tool
+    output (each also as the CLI showed it, `detailedContent`), edits, sub-agents, reasoning."""
+    return copilot_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
+def droid_session_lines(rng: random.Random) -> Iterator[str]:
+    """A Factory Droid session without end (tests/harness/droid_session.py): file reads and test runs as tool
+    results, edits, thinking, usage now and then."""
+    return droid_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
                                                               "dataset": dataset_lines, "codex": codex_lines,
-                                                              "qwen": qwen_lines}
+                                                              "qwen": qwen_lines, "copilot": copilot_log_lines,
+                                                              "droid": droid_session_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -300,6 +321,8 @@ def main() -> None:
     print(f"before bodies left in the source: {BEFORE_LEFT_IN_SOURCE}")
     print(f"before Codex rollouts were read a piece at a time: {BEFORE_CODEX_LINES}")
     print(f"before Qwen Code sessions were read a piece at a time: {BEFORE_QWEN_LINES}")
+    print(f"before Copilot CLI logs were read a piece at a time: {BEFORE_COPILOT_LINES}")
+    print(f"before Factory Droid sessions were read a piece at a time: {BEFORE_DROID_LINES}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from sqlalchemy import text
 
 from tests.harness.codex_rollout import rollout
 from tests.harness.qwen_session import session as qwen_session
+from tests.harness.copilot_session import copilot_session
+from tests.harness.droid_session import droid_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -118,8 +120,6 @@ CODEX_CASES = {
 """Codex rollouts (a `codex exec --json` stream is a separate shape, read whole: stored whole here too)."""
 
 
-
-
 def qwen_late() -> bytes:
     """A Qwen Code session where later records change what earlier ones gave: a response's fragment again after
     its calls' results, with no parts and its final usage (the usage moves on; a record whose parent it names
@@ -144,6 +144,41 @@ QWEN_CASES = {
     "qwen-unfinished": lambda: qwen_session(0.05, seed=2).encode()[:-200],
     "qwen-late": qwen_late,
 }
+
+
+def named_late(log: str) -> str:
+    """A Copilot CLI log whose sub-agents' `subagent.started` events (which name their call) come after the
+    sub-agents' events: their messages are stored before their thread's call is known."""
+    lines = log.splitlines(keepends=True)
+    started = [line for line in lines if '"type":"subagent.started"' in line]
+    assert started
+    done = []
+    for line in lines:
+        if '"type":"subagent.started"' in line:
+            continue
+        if '"type":"subagent.completed"' in line:
+            done.append(started.pop(0))
+        done.append(line)
+    return "".join(done)
+
+
+COPILOT_SAMPLES = sorted(path.name for path in SAMPLES.glob("copilot-cli-*.jsonl"))
+COPILOT_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in COPILOT_SAMPLES},
+    "copilot-generated": lambda: copilot_session(0.3).encode(),
+    "copilot-unfinished": lambda: copilot_session(0.05, seed=2).encode()[:-200],
+    "copilot-named-late": lambda: named_late(copilot_session(0.2, seed=4)).encode(),
+}
+"""Copilot CLI session logs: every sample, a generated one (tests/harness/copilot_session.py), one cut short (no
+`session.shutdown`: the totals are the messages'), one whose sub-agents' calls are named after their messages."""
+DROID_SAMPLES = sorted(path.name for path in SAMPLES.glob("factory-droid-*.jsonl"))
+DROID_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in DROID_SAMPLES},
+    "droid-generated": lambda: droid_session(0.3).encode(),
+    "droid-unfinished": lambda: droid_session(0.05, seed=2).encode()[:-200],
+}
+"""Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
+(tests/harness/droid_session.py), one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -180,6 +215,46 @@ def test_a_codex_rollout_is_read_a_piece_at_a_time(small_pieces, case):
     data = CODEX_CASES[case]()
     assert session_ingest.streams(io.BytesIO(data)) == "codex"
     read = list(streamed.read_session(io.BytesIO(data), "codex"))
+    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
+
+
+@pytest.mark.parametrize("case", sorted(COPILOT_CASES))
+def test_a_copilot_log_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, COPILOT_CASES[case]())
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
+def test_a_copilot_log_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
+    assert_stored_alike(store, copilot_session(0.5, seed=3).encode())
+
+
+@pytest.mark.parametrize("case", sorted(COPILOT_CASES))
+def test_a_copilot_log_is_read_a_piece_at_a_time(small_pieces, case):
+    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
+    data = COPILOT_CASES[case]()
+    assert session_ingest.streams(io.BytesIO(data)) == "copilot-cli"
+    read = list(streamed.read_session(io.BytesIO(data), "copilot-cli"))
+    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
+
+
+@pytest.mark.parametrize("case", sorted(DROID_CASES))
+def test_a_droid_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
+    assert_stored_alike(store, DROID_CASES[case]())
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
+def test_a_droid_session_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
+    assert_stored_alike(store, droid_session(0.5, seed=3).encode())
+
+
+@pytest.mark.parametrize("case", sorted(DROID_CASES))
+def test_a_droid_session_is_read_a_piece_at_a_time(small_pieces, case):
+    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
+    data = DROID_CASES[case]()
+    assert session_ingest.streams(io.BytesIO(data)) == "factory-droid"
+    read = list(streamed.read_session(io.BytesIO(data), "factory-droid"))
     assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
 
 

@@ -22,17 +22,23 @@ the file.
 - `session.start` (version, working folder, repository, branch, model) and `session.shutdown` (the session's
   token totals per model, premium requests, code changes) fill the header; they and the other events that carry
   no conversation are frame. Any other type is a hidden message of its own with W-JSON-UNKNOWN-ITEM.
+
+A log is read a line at a time by `CopilotReader` (viewer/parse/agents/online.py): whole by `parse_copilot_cli`,
+and a big upload a piece at a time, in memory that follows the piece. What a line says of its messages (time,
+model, usage, thread) is known when it is read; a sub-agent's call may be named later than its first messages
+(thread_calls.py), and the header's totals are summed as the lines come.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import Meta, Thread, Transcript, Usage, make_diagnostic
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, claims_by, read_lines
-from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import count, finished, item_spans, text_of, threads_of
+from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.parse.agents.lines import Line, claims_by
+from viewer.parse.agents.meta import between, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, read_whole
+from viewer.parse.agents.records import count, finished_now, item_spans, text_of
 from viewer.parse.agents.session import Session
+from viewer.parse.agents.thread_calls import ThreadCalls
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -93,30 +99,30 @@ other member is kept in the header's `unread`. A bookkeeping event's facts that 
 UI's notices) are kept there too."""
 
 
+UNNAMED = ("This sub-agent's conversation names no call that started it; it is kept, hidden from the default "
+           "view.")
+
+
 def parse_copilot_cli(text: str, options: ParseOptions) -> Transcript:
     """Read a Copilot CLI session log. Never raises on user input."""
-    with collector_paused:
-        lines, unreadable = read_lines(text)
-        session = Session(text, kept=lambda value: {})
-        reader = _Reader(session)
-        for line in session.accounted(lines, CLAIMS):
-            reader.line(line)
-        session = reader.session
-        messages = finished(session.messages, reader.metas, reader.thread_of)
-        threads, unnamed = reader.threads()
-        diagnostics = [*unreadable, *session.diagnostics, *unnamed]
-        return Transcript(dialect="copilot-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | reader.totals()), threads=threads,
-                          frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(CopilotReader(), text)
 
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+class CopilotReader(LineReader):
+    """Reads a log's events in order into the session; each message's metadata and thread, known when its line
+    is read, are held until it is finished."""
+
+    dialect = "copilot-cli"
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read: what later lines need is kept here.
+        super().__init__(session or Session("", kept=lambda value: {}))
         self.header: dict[str, Any] = {"producer": "copilot-cli"}
-        self.quiet: list[tuple[int, int]] = []
         self.metas: dict[int, Meta] = {}
+        """Message index -> its metadata, until the message is finished."""
         self.thread_of: dict[int, str] = {}
+        """Message index -> the sub-agent it belongs to, until the message is finished."""
+        self._threads = ThreadCalls(self._call_of, UNNAMED)
         self._model: str | None = None
         self._turns: dict[tuple[str | None, str], int] = {}
         """The session turn of each (agent, `turnId`) since the last prompt: the messages of one API call."""
@@ -133,11 +139,16 @@ class _Reader:
         self._shutdown: dict[str, Any] | None = None
         self._now: str | None = None
         """The time of the line being read."""
-        self._usages: list[Usage] = []
+        self._usage, self._responses = Usage(), 0
+        """The output tokens the messages recorded, summed, and how many recorded them (the totals when the
+        session did not end normally)."""
+        self._models: dict[str, None] = {}
+        """The models of the messages, in the order of the first message of each."""
 
     # ---- dispatch ----------------------------------------------------------------------------------------------
 
     def line(self, line: Line) -> None:
+        self.session.account(line, CLAIMS(line))
         kind, data = line.get("type"), line.get("data")
         self._now = text_of(line.get("timestamp"))  # read now: the session keeps nothing of a line once read
         if not isinstance(kind, str) or not isinstance(data, dict):
@@ -205,15 +216,14 @@ class _Reader:
         output = data.get("outputTokens")
         usage = Usage(output=count(output)) if isinstance(output, int) and not isinstance(output, bool) else None
         if usage is not None:
-            self._usages.append(usage)
+            self._usage, self._responses = self._usage + usage, self._responses + 1
         last = len(self.session.messages) - 1
         for index in range(first, last + 1):
             message = self.session.messages[index]
             if message.end == "call" and message.call_id:
                 self._calls.setdefault(message.call_id, index)
-            self.metas[index] = Meta(timestamp=self._now, model=model,
-                                     usage=usage if index == last else None,
-                                     response=text_of(data.get("apiCallId")) or text_of(data.get("requestId")))
+            self._meta(index, Meta(timestamp=self._now, model=model, usage=usage if index == last else None,
+                                   response=text_of(data.get("apiCallId")) or text_of(data.get("requestId"))))
 
     def _reasoning_event(self, line: Line, data: dict[str, Any]) -> None:
         agent = _agent(line, data)
@@ -264,8 +274,8 @@ class _Reader:
         self._add(line, [drafts.reply(name, content, None, call_id)], problems)
         timestamp = self._now
         started = self._started.get(call_id or "") or None
-        self.metas[first] = Meta(timestamp=timestamp, model=text_of(data.get("model")),
-                                 duration_ms=between(started, timestamp))
+        self._meta(first, Meta(timestamp=timestamp, model=text_of(data.get("model")),
+                               duration_ms=between(started, timestamp)))
 
     def _system(self, line: Line, data: dict[str, Any]) -> None:
         role = data.get("role") if data.get("role") in ("system", "developer") else "system"
@@ -320,7 +330,14 @@ class _Reader:
 
     def _timed(self, line: Line, first: int, model: str | None = None) -> None:
         for index in range(first, len(self.session.messages)):
-            self.metas.setdefault(index, Meta(timestamp=self._now, model=model))
+            if index not in self.metas:
+                self._meta(index, Meta(timestamp=self._now, model=model))
+
+    def _meta(self, index: int, meta: Meta) -> None:
+        """Message `index` (the newest) has `meta`: its model counts among the session's."""
+        self.metas[index] = meta
+        if meta.model:
+            self._models[meta.model] = None
 
     def _turn(self, agent: str | None, turn_id: str | None) -> int:
         if turn_id is None:
@@ -337,17 +354,31 @@ class _Reader:
         self._reasoning.pop(agent, None)
         self._current.pop(agent, None)
 
-    def threads(self) -> tuple[tuple[Thread, ...], list]:
-        return threads_of(self.session.messages, self.thread_of,
-                          lambda agent: self._calls.get(self._agents.get(agent, agent)),
-                          "This sub-agent's conversation names no call that started it; it is kept, hidden from the "
-                          "default view.")
+    def _call_of(self, agent: str) -> int | None:
+        """The call that started a sub-agent, as known now."""
+        return self._calls.get(self._agents.get(agent, agent))
+
+    # ---- what the reader decides ------------------------------------------------------------------------------
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its metadata and thread."""
+        return finished_now(messages, self.metas, self.thread_of, self._threads.place)
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self._threads.now()
+
+    def end(self) -> Ended:
+        threads, notes = self._threads.ended(self.session)
+        return Ended(self.session.with_unread(self.header | self.totals()), threads, notes)
 
     def totals(self) -> dict[str, Any]:
         """The session's totals: `session.shutdown`'s per model when the session ended normally, else what the
         messages recorded (their output tokens)."""
         if self._shutdown is None:
-            return usage_totals(self._usages, self._models())
+            return summed_totals(self._usage, self._responses, self._models)
         metrics = self._shutdown.get("modelMetrics")
         total, responses, models = Usage(), 0, []
         for model, figures in (metrics.items() if isinstance(metrics, dict) else ()):
@@ -359,7 +390,7 @@ class _Reader:
             responses += count(requests.get("count"))
             models.append(model)
         totals: dict[str, Any] = {"usage": total.to_json(), "responses": responses,
-                                  "models": list(dict.fromkeys([*models, *self._models()]))}
+                                  "models": list(dict.fromkeys([*models, *self._models]))}
         for key, name in (("totalPremiumRequests", "premium_requests"), ("totalApiDurationMs", "api_duration_ms")):
             if isinstance(self._shutdown.get(key), (int, float)) and not isinstance(self._shutdown[key], bool):
                 totals[name] = self._shutdown[key]
@@ -369,23 +400,20 @@ class _Reader:
                                       "lines_removed": count(changes.get("linesRemoved"))}
         return totals
 
-    def _models(self) -> list[str]:
-        return list(dict.fromkeys(meta.model for meta in self.metas.values() if meta.model))
-
 
 _HANDLERS = {
-    "user.message": _Reader._user,
-    "assistant.message": _Reader._assistant,
-    "assistant.reasoning": _Reader._reasoning_event,
-    "tool.execution_start": _Reader._tool_start,
-    "tool.execution_complete": _Reader._tool_complete,
-    "system.message": _Reader._system,
-    "system.notification": _Reader._notification,
-    "skill.invoked": _Reader._skill,
-    "session.compaction_complete": _Reader._compaction,
-    "session.error": _Reader._error,
-    "session.warning": _Reader._warning,
-    "abort": _Reader._abort,
+    "user.message": CopilotReader._user,
+    "assistant.message": CopilotReader._assistant,
+    "assistant.reasoning": CopilotReader._reasoning_event,
+    "tool.execution_start": CopilotReader._tool_start,
+    "tool.execution_complete": CopilotReader._tool_complete,
+    "system.message": CopilotReader._system,
+    "system.notification": CopilotReader._notification,
+    "skill.invoked": CopilotReader._skill,
+    "session.compaction_complete": CopilotReader._compaction,
+    "session.error": CopilotReader._error,
+    "session.warning": CopilotReader._warning,
+    "abort": CopilotReader._abort,
 }
 
 

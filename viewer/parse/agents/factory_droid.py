@@ -12,19 +12,26 @@ message a line), `todo_state` and `compaction_state` lines.
   (the UI's todo list) is frame; any other line is a hidden message with W-JSON-UNKNOWN-ITEM.
 - A sub-agent writes a session of its own beside its parent's, whose `session_start` names the parent session and
   the `Task` call that started it: joined after the parent's lines, its messages are a thread under that call.
+
+A session is read a line at a time by `DroidReader` (viewer/parse/agents/online.py): whole by
+`parse_factory_droid`, and a big upload a piece at a time, in memory that follows the piece. What a line says of
+its messages (time, model, usage, thread) is known when it is read (a sub-agent's session follows the call that
+started it); the header's totals are summed as the lines come, and the end notes a sub-agent whose call the file
+does not hold (thread_calls.py).
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Thread, Transcript, Usage
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, claims_by, read_lines
-from viewer.parse.agents.meta import between, usage_totals
+from viewer.model import Message, Meta, Thread, Transcript, Usage
+from viewer.parse.agents.lines import Line, claims_by
+from viewer.parse.agents.meta import between, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import (
-    anthropic_blocks, count, finished, member_object, read_record, text_of, threads_of)
+    anthropic_blocks, count, finished_now, member_object, read_record, text_of)
 from viewer.parse.agents.session import Session
+from viewer.parse.agents.thread_calls import ThreadCalls
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -67,32 +74,34 @@ def is_droid_message(first: dict[str, Any]) -> bool:
     return False
 
 
+UNNAMED = ("This sub-agent's session names no call of this session that started it; it is kept, hidden from the "
+           "default view.")
+
+
 def parse_factory_droid(text: str, options: ParseOptions) -> Transcript:
     """Read a Factory Droid session (with its sub-agents' sessions after it). Never raises on user input."""
-    with collector_paused:
-        lines, unreadable = read_lines(text)
-        session = Session(text, kept=lambda value: {})
-        reader = _Reader(session)
-        for line in session.accounted(lines, CLAIMS):
-            reader.line(line)
-        session = reader.session
-        messages = finished(session.messages, reader.metas, reader.thread_of)
-        threads, unnamed = reader.threads()
-        diagnostics = [*unreadable, *session.diagnostics, *unnamed]
-        return Transcript(dialect="factory-droid", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
-                          threads=threads, frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(DroidReader(), text)
 
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+class DroidReader(LineReader):
+    """Reads a session's lines in order into the session; each message's metadata and thread, known when its line
+    is read, are held until it is finished."""
+
+    dialect = "factory-droid"
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read: what later lines need is kept here.
+        super().__init__(session or Session("", kept=lambda value: {}))
         self.header: dict[str, Any] = {"producer": "factory-droid"}
-        self.quiet: list[tuple[int, int]] = []
         self.metas: dict[int, Meta] = {}
+        """Message index -> its metadata, until the message is finished."""
         self.thread_of: dict[int, str] = {}
-        self.usages: list[Usage] = []
-        self.models: list[str] = []
+        """Message index -> the sub-agent session it belongs to, until the message is finished."""
+        self._threads = ThreadCalls(self._call_of, UNNAMED)
+        self._usage, self._responses = Usage(), 0
+        """The usage the messages recorded, summed, and how many recorded one."""
+        self._models: dict[str, None] = {}
+        """The models the messages name, in the order each is first named."""
         self._main: str | None = None
         self._scope: str | None = None
         """The sub-agent whose session the lines now read belong to (None: the main one)."""
@@ -103,6 +112,7 @@ class _Reader:
         """call id -> when it was made."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, CLAIMS(line))
         value = line.value
         kind = value.get("type")
         timestamp = text_of(value.get("timestamp"))
@@ -166,9 +176,9 @@ class _Reader:
         model = text_of(body.get("model"))
         usage = _usage(body.get("usage"))
         if usage is not None:
-            self.usages.append(usage)
+            self._usage, self._responses = self._usage + usage, self._responses + 1
         if model:
-            self.models.append(model)
+            self._models[model] = None
         last = len(self.session.messages) - 1
         for index in range(first, last + 1):
             message = self.session.messages[index]
@@ -189,11 +199,26 @@ class _Reader:
             for index in range(first, len(self.session.messages)):
                 self.thread_of[index] = self._scope
 
-    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
-        return threads_of(self.session.messages, self.thread_of,
-                          lambda scope: self._calls.get(self._callers.get(scope, "")),
-                          "This sub-agent's session names no call of this session that started it; it is kept, "
-                          "hidden from the default view.")
+    def _call_of(self, scope: str) -> int | None:
+        """The call that started a sub-agent's session, as known now."""
+        return self._calls.get(self._callers.get(scope, ""))
+
+    # ---- what the reader decides ------------------------------------------------------------------------------
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its metadata and thread."""
+        return finished_now(messages, self.metas, self.thread_of, self._threads.place)
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self._threads.now()
+
+    def end(self) -> Ended:
+        threads, notes = self._threads.ended(self.session)
+        totals = summed_totals(self._usage, self._responses, self._models)
+        return Ended(self.session.with_unread(self.header | totals), threads, notes)
 
 
 def _pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:

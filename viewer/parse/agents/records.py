@@ -214,6 +214,26 @@ def finished(messages: Sequence[Message], metas: dict[int, Meta], threads: dict[
     return tuple(done)
 
 
+def finished_now(messages: Sequence[Message], metas: dict[int, Meta], threads: dict[int, str],
+                 place: Callable[[int, str], None]) -> list[Message]:
+    """`finished` for a batch of a session read online (viewer/parse/agents/online.py): the metadata and thread each
+    message's line gave, taken from `metas` and `threads` (held no longer); each message of a thread told to
+    `place`."""
+    done = []
+    for message in messages:
+        index = message.index
+        changes: dict[str, Any] = {}
+        meta = metas.pop(index, None)
+        if meta is not None:
+            changes["meta"] = meta
+        thread = threads.pop(index, None)
+        if thread is not None:
+            changes["thread"] = thread
+            place(index, thread)
+        done.append(replace_fields(message, **changes) if changes else message)
+    return done
+
+
 def count(value: Any) -> int:
     """A token count as written, or 0 for anything that is not a whole number."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
