@@ -146,8 +146,9 @@ class OnlineLines:
         self.first_of_thread: dict[str, int] = {}
         self.waiting: dict[int, Message] = {}
         """The calls not answered yet, by index."""
-        self.tasks: dict[int, tuple[Said, Said]] = {}
-        """The calls whose line names the sub-agent they started: the line with `_UNNAMED`, and the line given."""
+        self.tasks: dict[int, Said] = {}
+        """The calls whose line names the sub-agent they started, by index: the line given (named again at the end
+        when the call's sub-agent turns out otherwise)."""
         self.cwd: str | None = None
 
     def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
@@ -209,10 +210,10 @@ class OnlineLines:
             if call is not None:
                 changed[index] = self._line(Exchange(call, None, False, True, "", self.cwd, None))
         final = {thread.call: thread for thread in threads if thread.call is not None}
-        for index, (unnamed, given) in self.tasks.items():
+        for index, given in self.tasks.items():
             thread = final.get(index)
-            wanted = unnamed.but(thread=thread.id if thread else None,
-                                 thread_at=self.first_of_thread.get(thread.id) if thread else None)
+            wanted = given.but(thread=thread.id if thread else None,
+                               thread_at=self.first_of_thread.get(thread.id) if thread else None)
             if wanted != given:
                 changed[index] = wanted
         return changed
@@ -223,12 +224,11 @@ class OnlineLines:
         made: Said = self.screen.said(replace(exchange, thread=known or Thread(_UNNAMED, exchange.call.index)))
         if made.thread is None:
             return made
-        unnamed = made.but(thread=_UNNAMED, thread_at=None)
         if known is not None:
             made = made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id))
         else:
             made = made.but(thread=None, thread_at=None)
-        self.tasks[exchange.call.index] = (unnamed, made)
+        self.tasks[exchange.call.index] = made  # its thread alone may change: the line is kept as stored
         return made
 
     def _interrupted(self, aside: frozenset[int]) -> set[int]:
