@@ -9,14 +9,18 @@ from viewer.formats.registry import DIALECTS, JSON_SHAPES
 
 EXAMPLE_WIDTH = 100
 """Characters of an example shown in the text listing (the Markdown table shows it whole)."""
+PIECE_AT_A_TIME = "read and stored a piece at a time, not held whole"
+"""What a dialect with a line reader does with a big file (viewer/parse/streamed.py)."""
 
 
 def text_listing() -> Iterator[str]:
-    """Each dialect, then each JSON shape: its name and title, what writes it, one example line, and whether a
-    transcript can be written in it."""
+    """Each dialect, then each JSON shape: its name and title, what writes it, one example line, whether a
+    transcript can be written in it, and whether a big file of it is read a piece at a time."""
     yield "Dialects (detected from the content; `--dialect NAME` forces one):\n"
     for dialect in DIALECTS:
         yield from _entry(dialect.name, dialect.title, dialect.written_by, dialect.example, _written_back(dialect))
+        if dialect.lines is not None:
+            yield f"    big files:    {PIECE_AT_A_TIME}\n"
     yield "\nJSON shapes (read by the json dialect, each level in this order):\n"
     for shape in JSON_SHAPES:
         yield from _entry(shape.name, shape.title, shape.written_by, shape.example, None)
