@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
+from viewer.model import Meta, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line, claims_by
 from viewer.parse.agents.meta import between, summed_totals
-from viewer.parse.agents.online import Ended, LineReader, read_whole
-from viewer.parse.agents.records import count, finished_now, item_spans, text_of
+from viewer.parse.agents.online import read_whole
+from viewer.parse.agents.records import count, item_spans, text_of
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.thread_calls import ThreadCalls
+from viewer.parse.agents.thread_calls import ThreadedReader
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -108,21 +108,14 @@ def parse_copilot_cli(text: str, options: ParseOptions) -> Transcript:
     return read_whole(CopilotReader(), text)
 
 
-class CopilotReader(LineReader):
+class CopilotReader(ThreadedReader):
     """Reads a log's events in order into the session; each message's metadata and thread, known when its line
     is read, are held until it is finished."""
 
     dialect = "copilot-cli"
 
     def __init__(self, session: Session | None = None) -> None:
-        # The session keeps nothing of a line once read: what later lines need is kept here.
-        super().__init__(session or Session("", kept=lambda value: {}))
-        self.header: dict[str, Any] = {"producer": "copilot-cli"}
-        self.metas: dict[int, Meta] = {}
-        """Message index -> its metadata, until the message is finished."""
-        self.thread_of: dict[int, str] = {}
-        """Message index -> the sub-agent it belongs to, until the message is finished."""
-        self._threads = ThreadCalls(self._call_of, UNNAMED)
+        super().__init__(session, UNNAMED)
         self._model: str | None = None
         self._turns: dict[tuple[str | None, str], int] = {}
         """The session turn of each (agent, `turnId`) since the last prompt: the messages of one API call."""
@@ -359,20 +352,6 @@ class CopilotReader(LineReader):
         return self._calls.get(self._agents.get(agent, agent))
 
     # ---- what the reader decides ------------------------------------------------------------------------------
-
-    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
-        """Each message with its metadata and thread."""
-        return finished_now(messages, self.metas, self.thread_of, self._threads.place)
-
-    def header_now(self) -> dict[str, Any]:
-        return dict(self.header)
-
-    def threads_now(self) -> tuple[Thread, ...]:
-        return self._threads.now()
-
-    def end(self) -> Ended:
-        threads, notes = self._threads.ended(self.session)
-        return Ended(self.session.with_unread(self.header | self.totals()), threads, notes)
 
     def totals(self) -> dict[str, Any]:
         """The session's totals: `session.shutdown`'s per model when the session ended normally, else what the

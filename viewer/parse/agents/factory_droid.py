@@ -24,14 +24,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from viewer.model import Message, Meta, Thread, Transcript, Usage
+from viewer.model import Meta, Transcript, Usage
 from viewer.parse.agents.lines import Line, claims_by
 from viewer.parse.agents.meta import between, summed_totals
-from viewer.parse.agents.online import Ended, LineReader, read_whole
+from viewer.parse.agents.online import read_whole
 from viewer.parse.agents.records import (
-    anthropic_blocks, count, finished_now, member_object, read_record, text_of)
+    anthropic_blocks, count, member_object, read_record, text_of)
 from viewer.parse.agents.session import Session
-from viewer.parse.agents.thread_calls import ThreadCalls
+from viewer.parse.agents.thread_calls import ThreadedReader
 from viewer.parse.common import Pending
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -83,21 +83,14 @@ def parse_factory_droid(text: str, options: ParseOptions) -> Transcript:
     return read_whole(DroidReader(), text)
 
 
-class DroidReader(LineReader):
+class DroidReader(ThreadedReader):
     """Reads a session's lines in order into the session; each message's metadata and thread, known when its line
     is read, are held until it is finished."""
 
     dialect = "factory-droid"
 
     def __init__(self, session: Session | None = None) -> None:
-        # The session keeps nothing of a line once read: what later lines need is kept here.
-        super().__init__(session or Session("", kept=lambda value: {}))
-        self.header: dict[str, Any] = {"producer": "factory-droid"}
-        self.metas: dict[int, Meta] = {}
-        """Message index -> its metadata, until the message is finished."""
-        self.thread_of: dict[int, str] = {}
-        """Message index -> the sub-agent session it belongs to, until the message is finished."""
-        self._threads = ThreadCalls(self._call_of, UNNAMED)
+        super().__init__(session, UNNAMED)
         self._usage, self._responses = Usage(), 0
         """The usage the messages recorded, summed, and how many recorded one."""
         self._models: dict[str, None] = {}
@@ -205,20 +198,8 @@ class DroidReader(LineReader):
 
     # ---- what the reader decides ------------------------------------------------------------------------------
 
-    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
-        """Each message with its metadata and thread."""
-        return finished_now(messages, self.metas, self.thread_of, self._threads.place)
-
-    def header_now(self) -> dict[str, Any]:
-        return dict(self.header)
-
-    def threads_now(self) -> tuple[Thread, ...]:
-        return self._threads.now()
-
-    def end(self) -> Ended:
-        threads, notes = self._threads.ended(self.session)
-        totals = summed_totals(self._usage, self._responses, self._models)
-        return Ended(self.session.with_unread(self.header | totals), threads, notes)
+    def totals(self) -> dict[str, Any]:
+        return summed_totals(self._usage, self._responses, self._models)
 
 
 def _pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:

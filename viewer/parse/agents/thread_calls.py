@@ -7,10 +7,15 @@ thread had another call than the one it has at last, and notes each thread with 
 """
 from __future__ import annotations
 
+from abc import abstractmethod
 from array import array
 from collections.abc import Callable
+from typing import Any
 
-from viewer.model import Message, Note, Thread
+from viewer.model import Message, Meta, Note, Thread
+from viewer.parse.agents.lines import Line
+from viewer.parse.agents.online import Ended, LineReader
+from viewer.parse.agents.records import finished_now
 from viewer.parse.agents.session import Session
 
 NO_CALL = -1
@@ -64,3 +69,40 @@ def _same(message: Message) -> Message:
 
 
 __all__ = ["ThreadCalls"]
+
+
+class ThreadedReader(LineReader):
+    """A reader that knows each message's metadata and thread when it reads its line: both held until the message
+    is finished, the threads' calls kept by `ThreadCalls` (Copilot CLI's logs, Factory Droid's sessions)."""
+
+    def __init__(self, session: Session | None, unnamed: str) -> None:
+        # The session keeps nothing of a line once read: what later lines need is kept here.
+        super().__init__(session or Session("", kept=lambda value: {}))
+        self.header: dict[str, Any] = {"producer": self.dialect}
+        self.metas: dict[int, Meta] = {}
+        """Message index -> its metadata, until the message is finished."""
+        self.thread_of: dict[int, str] = {}
+        """Message index -> the sub-agent it belongs to, until the message is finished."""
+        self.threads = ThreadCalls(self._call_of, unnamed)
+
+    @abstractmethod
+    def _call_of(self, thread: str) -> int | None:
+        """The call that started a sub-agent, as known now."""
+
+    @abstractmethod
+    def totals(self) -> dict[str, Any]:
+        """The session's totals, for its header."""
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its metadata and thread."""
+        return finished_now(messages, self.metas, self.thread_of, self.threads.place)
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self.threads.now()
+
+    def end(self) -> Ended:
+        threads, notes = self.threads.ended(self.session)
+        return Ended(self.session.with_unread(self.header | self.totals()), threads, notes)
