@@ -33,7 +33,7 @@ thinning.THIN_FROM = {stream_from}
 raw.CHUNK, bulk.BULK_CACHE_KIB = 256 * 1024, 1024  # at their sizes, a small file would fit in one of each
 with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:
     store = Store(f"sqlite:///{{folder}}/memory.sqlite3")
-    ingest.store_upload(store, b'{{"messages": [{{"role": "user", "content": "warm up"}}]}}', id="warm")
+    ingest.store_upload(store, {warm_up!r}, id="warm")
 
     def status(field):
         with open("/proc/self/status") as lines:
@@ -46,6 +46,13 @@ with open({path!r}, "rb") as spool, tempfile.TemporaryDirectory() as folder:
     print(record.conversation_count or record.message_count, status("VmHWM") - before)
 """
 SCREENSHOT_BYTES = 60_000
+WARM_UP = "".join(json.dumps({"messages": [{"role": "user", "content": text}]}) + "\n" for text in (
+    "Call me on +44 20 7946 0958 or mail ada@example.org.",
+    'The card is 4111 1111 1111 1111, the IBAN GB82 WEST 1234 5698 7654 32, password = "Tr0ub4dor&3xq"',
+)).encode()
+"""Stored before the measure: a small dataset whose text opens a window of every kind of scan, so that what a
+store imports when first needed (the scanners' libraries, the dataset reader) is imported before, not measured
+as memory the file took."""
 
 
 def session(lines: int) -> str:
@@ -69,7 +76,7 @@ def session(lines: int) -> str:
 
 def peak_growth(path: Path, *, streamed: bool) -> tuple[int, int]:
     """Conversations stored and the growth of the peak RSS while storing the file, in a fresh process."""
-    code = CHILD.format(root=str(ROOT), path=str(path), stream_from=0 if streamed else 1 << 62)
+    code = CHILD.format(root=str(ROOT), path=str(path), stream_from=0 if streamed else 1 << 62, warm_up=WARM_UP)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     conversations, growth = done.stdout.split()
     return int(conversations), int(growth)
