@@ -198,63 +198,39 @@ def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(s
     assert_stored_alike(store, CASES[case]())
 
 
-@pytest.mark.parametrize("case", sorted(CODEX_CASES))
-def test_a_codex_rollout_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
-    assert_stored_alike(store, CODEX_CASES[case]())
+LOGS = {
+    "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
+    "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
+    "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
+    "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
+}
+"""The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of
+about half a megabyte."""
+READ_IN_PIECES = [(dialect, case) for dialect, (cases, _) in LOGS.items() for case in sorted(cases)
+                  if dialect != "codex" or case not in CODEX_SAMPLES or case in CODEX_ROLLOUTS]
+"""Every case but Codex's exec streams (read whole, by `test_a_codex_exec_stream_is_parsed_whole`)."""
+
+
+@pytest.mark.parametrize("dialect, case", [(dialect, case) for dialect, (cases, _) in LOGS.items()
+                                           for case in sorted(cases)])
+def test_an_agent_log_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, dialect,
+                                                                                     case):
+    assert_stored_alike(store, LOGS[dialect][0][case]())
 
 
 @pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
-def test_a_codex_rollout_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
+@pytest.mark.parametrize("dialect", sorted(LOGS))
+def test_an_agent_log_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, dialect, piece_bytes):
     monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
-    assert_stored_alike(store, rollout(0.5, seed=3).encode())
+    assert_stored_alike(store, LOGS[dialect][1]().encode())
 
 
-@pytest.mark.parametrize("case", sorted({*CODEX_ROLLOUTS, "codex-generated", "codex-unfinished"}))
-def test_a_codex_rollout_is_read_a_piece_at_a_time(small_pieces, case):
+@pytest.mark.parametrize("dialect, case", READ_IN_PIECES)
+def test_an_agent_log_is_read_a_piece_at_a_time(small_pieces, dialect, case):
     """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
-    data = CODEX_CASES[case]()
-    assert session_ingest.streams(io.BytesIO(data)) == "codex"
-    read = list(streamed.read_session(io.BytesIO(data), "codex"))
-    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
-
-
-@pytest.mark.parametrize("case", sorted(COPILOT_CASES))
-def test_a_copilot_log_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
-    assert_stored_alike(store, COPILOT_CASES[case]())
-
-
-@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
-def test_a_copilot_log_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
-    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
-    assert_stored_alike(store, copilot_session(0.5, seed=3).encode())
-
-
-@pytest.mark.parametrize("case", sorted(COPILOT_CASES))
-def test_a_copilot_log_is_read_a_piece_at_a_time(small_pieces, case):
-    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
-    data = COPILOT_CASES[case]()
-    assert session_ingest.streams(io.BytesIO(data)) == "copilot-cli"
-    read = list(streamed.read_session(io.BytesIO(data), "copilot-cli"))
-    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
-
-
-@pytest.mark.parametrize("case", sorted(DROID_CASES))
-def test_a_droid_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
-    assert_stored_alike(store, DROID_CASES[case]())
-
-
-@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
-def test_a_droid_session_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
-    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
-    assert_stored_alike(store, droid_session(0.5, seed=3).encode())
-
-
-@pytest.mark.parametrize("case", sorted(DROID_CASES))
-def test_a_droid_session_is_read_a_piece_at_a_time(small_pieces, case):
-    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
-    data = DROID_CASES[case]()
-    assert session_ingest.streams(io.BytesIO(data)) == "factory-droid"
-    read = list(streamed.read_session(io.BytesIO(data), "factory-droid"))
+    data = LOGS[dialect][0][case]()
+    assert session_ingest.streams(io.BytesIO(data)) == dialect
+    read = list(streamed.read_session(io.BytesIO(data), dialect))
     assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
 
 
@@ -262,26 +238,6 @@ def test_a_droid_session_is_read_a_piece_at_a_time(small_pieces, case):
 def test_a_codex_exec_stream_is_parsed_whole(small_pieces, name):
     with pytest.raises(pieces.Unstreamable):
         list(streamed.read_session(io.BytesIO((SAMPLES / name).read_bytes()), "codex"))
-
-
-@pytest.mark.parametrize("case", sorted(QWEN_CASES))
-def test_a_qwen_code_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(store, small_pieces, case):
-    assert_stored_alike(store, QWEN_CASES[case]())
-
-
-@pytest.mark.parametrize("piece_bytes", [200, 4096, 100_000])
-def test_a_qwen_code_session_stores_the_same_at_any_piece_size(store, small_pieces, monkeypatch, piece_bytes):
-    monkeypatch.setattr(pieces, "PIECE_BYTES", piece_bytes)
-    assert_stored_alike(store, qwen_session(0.5, seed=3).encode())
-
-
-@pytest.mark.parametrize("case", sorted(QWEN_CASES))
-def test_a_qwen_code_session_is_read_a_piece_at_a_time(small_pieces, case):
-    """Not read whole instead (which the tests above could not tell from the pieces read alike)."""
-    data = QWEN_CASES[case]()
-    assert session_ingest.streams(io.BytesIO(data)) == "qwen-code"
-    read = list(streamed.read_session(io.BytesIO(data), "qwen-code"))
-    assert len(read) > 2 and isinstance(read[-1], streamed.SessionEnd)
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):
