@@ -17,6 +17,7 @@ from tests.harness.codex_rollout import rollout
 from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
 from tests.harness.droid_session import droid_session
+from tests.harness.pi_session import pi_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -179,6 +180,13 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+PI_SAMPLES = sorted(path.name for path in SAMPLES.glob("pi-*.jsonl"))
+PI_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in PI_SAMPLES},
+    "pi-generated": lambda: pi_session(0.3).encode(),
+    "pi-unfinished": lambda: pi_session(0.15, seed=2).encode()[:-200],
+}
+"""Pi sessions: every sample, a generated one with its /tree jumps (tests/harness/pi_session.py), one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -202,6 +210,7 @@ LOGS = {
     "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
+    "pi": (PI_CASES, lambda: pi_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
 }
 """The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of

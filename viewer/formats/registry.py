@@ -698,6 +698,7 @@ DIALECTS: tuple[Dialect, ...] = (
                                    without=("message", "payload", "sessionId", "uuid", "role")),
                               Line(types=PI_ENTRIES, with_all=("id", "parentId", "timestamp")))),),
         reader="viewer.parse.agents.pi:parse_pi",
+        lines="viewer.parse.agents.pi:PiReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

@@ -16,20 +16,28 @@ docs/session.md describes them: one JSON object per line.
 - Since layout 2 every line but the header has an `id` and a `parentId`: the session is a tree (`/tree` moves back
   to an earlier point). The view follows the branch that ends at the file's last line, as pi does; the other
   branches are kept, aside (W-SESSION-FORK).
+
+A session is read a line at a time by `PiReader` (viewer/parse/agents/online.py): whole by `parse_pi`, and a big
+upload a piece at a time, in memory that follows the piece. What a line says of its messages (time, model, usage,
+stop) is known when it is read, and the totals are summed as the lines come; the tree of entries is kept in a
+compact form (a slot per id, its parent's slot and its last message), and each message is finished with the parent
+the entries met so far give it. The end decides the rest, as amendments and notes: a parent a later entry changed
+(an id met again, a parent met after its child), the branch that ends at the last line, and the others aside.
 """
 from __future__ import annotations
 
 import re
+from array import array
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
-from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
-from viewer.model.branches import FORKS_KEY, ROOT, Fork, aside_for, children_of
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Claims, Line, claims_by, read_lines
-from viewer.parse.agents.meta import NOTHING, between, usage_totals
-from viewer.parse.agents.session import Session
+from viewer.model import Message, Meta, Note, Transcript, Usage, make_diagnostic
+from viewer.model.branches import FORKS_KEY, ROOT, Fork, aside_for
+from viewer.parse.agents.lines import Claims, Line, claims_by
+from viewer.parse.agents.meta import NOTHING, between, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, read_whole
+from viewer.parse.agents.session import Change, Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -79,49 +87,69 @@ STOPS = {"aborted": ("W-SESSION-INTERRUPTED", "The user interrupted this respons
 
 def parse_pi(text: str, options: ParseOptions) -> Transcript:
     """Read a pi session. Never raises on user input."""
-    with collector_paused:  # see viewer/model/collector.py
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        reader = _Reader(session)
-        for line in session.accounted(lines, _claims):
-            reader.line(line)
-        messages, header = reader.finished()
-        header = session.with_unread(header)
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=header, frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(PiReader(), text)
 
 
 def _claims(line: Line) -> Claims:
     return MESSAGE_CLAIMS(line) if line.get("type") == "message" else LINE_CLAIMS(line)
 
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+NONE = -1
+"""No entry, no message (a parent that is none), as the arrays keep it."""
+SAME_LINE = -2
+"""A message that follows the one before it on its line (its parent), as `_entry_of` keeps it."""
+
+FORKED = ("The session branches here (pi's /tree went back to an earlier point): this branch was left for another; "
+          "its messages are kept, hidden from the default view, which follows the branch that ends at the file's "
+          "last line.")
+
+
+class PiReader(LineReader):
+    """Reads a session's entries in order: each message's metadata, known when its line is read, is held until it
+    is finished, with its parent as the entries met so far tell; the tree of entries is kept compactly, and the end
+    decides the parents that a later entry changed, the branch followed and the branches left aside."""
+
+    dialect = DIALECT
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read: what later lines need is kept here.
+        super().__init__(session or Session("", kept=lambda value: {}))
         self.header: dict[str, Any] = {"producer": DIALECT, "agent": "pi"}
-        self.quiet: list[tuple[int, int]] = []
-        self.parents: dict[str, str | None] = {}
-        """Entry id -> the id of the entry it follows (every entry, messages or not)."""
-        self.entries: list[str] = []
-        """Entry ids in file order."""
-        self.entry_of: dict[int, str] = {}
-        """Line number -> its entry id."""
-        self.model: str | None = None
+        self.metas: dict[int, Meta] = {}
+        """Message index -> its metadata, until the message is finished."""
+        self._called: dict[str, str] = {}
+        """call id -> the time of its first call (a reply's duration is counted from it)."""
+        self._usage, self._responses = Usage(), 0
+        """The usage the responses recorded, summed, and how many recorded one."""
+        self._models: dict[str, None] = {}
+        """The models the responses name, in the order each is first named."""
+        # The tree: each entry id (or `line N` for an entry with none) has a slot, in the order first named.
+        self._slots: dict[str, int] = {}
+        self._up = array("i")
+        """A slot's parent slot (NONE: none, or not an entry: an id only named as a parent)."""
+        self._last = array("i")
+        """A slot's last message (NONE: it gave none so far)."""
+        self._entry = NONE
+        """The slot of the last entry met (the linear layout's next entry follows it)."""
+        self._entry_of = array("i")
+        """Message index -> the slot of its line's entry (NONE: the header; SAME_LINE: the message before's)."""
+        self._given = array("i")
+        """Message index -> the parent it was finished with (NONE: none)."""
+        self._ids = False
+        """Whether a line that gave messages has an `id` (else the linear layout: no branches)."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, _claims(line))
         kind = line.get("type")
-        if kind == "session" and not self.entries and "session_id" not in self.header:
+        if kind == "session" and self._entry == NONE and "session_id" not in self.header:
             self._session(line)
             return
-        self._place(line)
+        entry = self._place(line)
         if kind == "message":
-            self._message(line)
+            self._message(line, entry)
         elif kind in CONTEXT_LINES:
-            self._context(line, kind)
+            self._context(line, kind, entry)
         elif kind in QUIET:
-            if kind == "model_change" and isinstance(line.get("modelId"), str):
-                self.model = line.get("modelId")
             if kind == "session_info" and isinstance(line.get("name"), str) and line.get("name").strip():
                 self.header["title"] = line.get("name").strip()
             self.quiet.append(line.span)
@@ -129,7 +157,7 @@ class _Reader:
             what = f"A line {type_phrase(kind, line.value)}"
             self.session.shown_whole(line)
             self._add(line, [drafts.unclassified("unknown", kind, line.value, line.span, "W-JSON-UNKNOWN-ITEM",
-                                                 what)])
+                                                 what)], entry=entry)
 
     def _session(self, line: Line) -> None:
         value = line.value
@@ -140,23 +168,35 @@ class _Reader:
                 self.header.setdefault(name, value[key])
         if isinstance(value.get("version"), int):
             self.header["layout"] = value["version"]
-        self.model = next((value[key] for key in ("modelId", "model") if isinstance(value.get(key), str)), None)
         prompt = value.get("systemPrompt")
         if isinstance(prompt, str) and prompt:
             self._add(line, [Draft(dict(role="system", channel="final", content=prompt, end="end"), None)])
         else:
             self.quiet.append(line.span)
 
-    def _place(self, line: Line) -> None:
-        """The entry's place in the tree: its id and its parent's (the layout 1 has none: each entry follows the
-        one before)."""
-        entry = line.get("id") if isinstance(line.get("id"), str) else f"line {line.number}"
-        parent = line.get("parentId") if "id" in line.value else (self.entries[-1] if self.entries else None)
-        self.parents[entry] = parent if isinstance(parent, str) else None
-        self.entries.append(entry)
-        self.entry_of[line.number] = entry
+    def _slot(self, entry: str) -> int:
+        slot = self._slots.get(entry)
+        if slot is None:
+            slot = self._slots[entry] = len(self._up)
+            self._up.append(NONE)
+            self._last.append(NONE)
+        return slot
 
-    def _message(self, line: Line) -> None:
+    def _place(self, line: Line) -> int:
+        """The entry's slot, its parent's noted: the entry's id and its parent's (the layout 1 has none: each entry
+        follows the one before)."""
+        value = line.value
+        entry: str = value["id"] if isinstance(value.get("id"), str) else f"line {line.number}"
+        if "id" in value:
+            parent = value.get("parentId")
+            above = self._slot(parent) if isinstance(parent, str) else NONE
+        else:
+            above = self._entry
+        slot = self._entry = self._slot(entry)
+        self._up[slot] = above
+        return slot
+
+    def _message(self, line: Line, entry: int) -> None:
         body = line.get("message")
         if not isinstance(body, dict):
             self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span,
@@ -170,7 +210,8 @@ class _Reader:
         if reader is None:
             what = f"A message whose role is {role!r}" if isinstance(role, str) else "A message with no role"
             self.session.shown_whole(line)
-            self._add(line, [drafts.unclassified("unknown", role, body, line.span, "W-JSON-UNKNOWN-ITEM", what)])
+            self._add(line, [drafts.unclassified("unknown", role, body, line.span, "W-JSON-UNKNOWN-ITEM", what)],
+                      entry=entry)
             return
         source, found = self.session.read(line, "message", lambda source: reader(source, self.session))
         problems = list(source.problems)
@@ -182,9 +223,9 @@ class _Reader:
                 error = body.get("errorMessage")
                 detail = f": {error}" if isinstance(error, str) and error and code == "W-API-ERROR" else ""
                 problems.append(Pending(code, f"{said}{detail}.", line.span))
-        self._add(line, found, problems)
+        self._add(line, found, problems, entry)
 
-    def _context(self, line: Line, kind: str) -> None:
+    def _context(self, line: Line, kind: str, entry: int) -> None:
         value = line.value
         said = value.get("summary") if kind != "custom_message" else flat_text(value.get("content"))
         problems = []
@@ -196,89 +237,153 @@ class _Reader:
                                     line.span))
         piece = Draft(dict(role="user", name=CONTEXT_LINES[kind], channel="final", intent="context", end="end",
                            content=said if isinstance(said, str) else flat_text(said)), None)
-        self._add(line, [piece], problems)
+        self._add(line, [piece], problems, entry)
 
-    def _add(self, line: Line, found: list[Draft], problems=()) -> None:
-        self.session.add_line(line, found, self.session.next_turn(), problems)
-
-    def finished(self) -> tuple[tuple[Message, ...], dict[str, Any]]:
-        """The messages with their metadata, parents and branches; the header with the session's totals."""
+    def _add(self, line: Line, found: list[Draft], problems=(), entry: int = NONE) -> None:
+        """The line's messages, each with its metadata (held until finished) and its place in the tree."""
+        value = line.value  # the session keeps nothing of it once its messages are added
         session = self.session
-        messages, lines = session.messages, session.lines
-        parents, aside, forks = self._tree(messages, lines)
-        called: dict[str, str] = {}
-        usages: list[Usage] = []
-        models: dict[str, None] = {}
-        done = []
-        for index, (message, line) in enumerate(zip(messages, lines)):
-            timestamp = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
-            body = line.get("message") if isinstance(line.get("message"), dict) else {}
-            said = body.get("role") == "assistant"
-            last_of_line = index + 1 == len(lines) or lines[index + 1] is not line
-            usage = _usage(body.get("usage")) if said and last_of_line else None
+        first = len(session.messages)
+        session.add_line(line, found, session.next_turn(), problems)
+        last = len(session.messages) - 1
+        if last < first:
+            return
+        if "id" in value:
+            self._ids = True
+        if entry != NONE:
+            self._last[entry] = last
+        self._entry_of.append(entry)
+        for _ in range(first, last):
+            self._entry_of.append(SAME_LINE)
+        timestamp = value.get("timestamp") if isinstance(value.get("timestamp"), str) else None
+        body: dict[str, Any] = value["message"] if isinstance(value.get("message"), dict) else {}
+        said = body.get("role") == "assistant"
+        model = body.get("model") if said and isinstance(body.get("model"), str) else None
+        stop = body.get("stopReason") if said and isinstance(body.get("stopReason"), str) else None
+        for index in range(first, last + 1):
+            message = session.messages[index]
+            usage = _usage(body.get("usage")) if said and index == last else None
             if usage is not None:
-                usages.append(usage)
-            model = body.get("model") if said and isinstance(body.get("model"), str) else None
+                self._usage, self._responses = self._usage + usage, self._responses + 1
             if model:
-                models[model] = None
+                self._models[model] = None
             if message.is_call and message.call_id and timestamp:
-                called.setdefault(message.call_id, timestamp)
-            duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
-                else None
-            stop = body.get("stopReason") if said and isinstance(body.get("stopReason"), str) else None
+                self._called.setdefault(message.call_id, timestamp)
+            duration = between(self._called.get(message.call_id), timestamp) \
+                if message.is_reply and message.call_id else None
             meta = Meta(timestamp=timestamp, model=model, stop_reason=stop, usage=usage, duration_ms=duration,
-                        details=_details(body, ASSISTANT_DETAILS if said and last_of_line else
+                        details=_details(body, ASSISTANT_DETAILS if said and index == last else
                                          RESULT_DETAILS if message.is_reply else ()))
-            done.append(replace_fields(message, meta=None if meta == NOTHING else meta, parent=parents.get(index),
-                                       aside=index in aside))
-        header = self.header | usage_totals(usages, models)
-        if forks:
-            header[FORKS_KEY] = [fork.to_json() for fork in forks]
-        for fork in forks:
-            for branch in fork.branches:
-                if branch in aside:
-                    session.diagnostics.append(make_diagnostic(
-                        "W-SESSION-FORK", messages[branch].span,
-                        "The session branches here (pi's /tree went back to an earlier point): this branch was "
-                        "left for another; its messages are kept, hidden from the default view, which follows the "
-                        "branch that ends at the file's last line.", branch))
-        return tuple(done), header
+            if meta != NOTHING:
+                self.metas[index] = meta
 
-    def _tree(self, messages, lines) -> tuple[dict[int, int], set[int], list[Fork]]:
-        """Each message's parent (the last message of the nearest entry above it that gave messages), the
-        messages off the branch that ends at the last entry, and the forks on the way."""
-        last: dict[str, int] = {}
-        for index, line in enumerate(lines):
-            entry = self.entry_of.get(line.number)
-            if entry is not None:
-                last[entry] = index
-        parents: dict[int, int] = {}
-        for index, line in enumerate(lines):
-            entry = self.entry_of.get(line.number)
-            if index > 0 and lines[index - 1] is line:
-                parents[index] = index - 1
-            elif entry is not None:
-                above = self._message_above(entry, last)
-                if above is not None:
-                    parents[index] = above
-        if not self.entries or not any("id" in line.value for line in lines):
-            return parents, set(), []  # the linear layout: no branches
-        chosen = self._message_above(self.entries[-1], last, include=True)
-        children = children_of(parents, range(len(messages)))
-        forks = [Fork(parent, tuple(below)) for parent, below in children.items() if len(below) > 1]
-        aside = aside_for(forks, parents, range(len(messages)), chosen=chosen)
-        return parents, aside, [fork for fork in forks if fork.parent == ROOT or fork.parent not in aside]
+    # ---- a batch at a time, and at the end
 
-    def _message_above(self, entry: str, last: dict[str, int], include: bool = False) -> int | None:
-        """The last message of the nearest entry above `entry` (or `entry` itself) that gave messages."""
-        seen: set[str] = set()
-        node = entry if include else self.parents.get(entry)
-        while node is not None and node not in seen:
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its metadata and its parent as the entries met so far tell (the last message of the
+        nearest entry above its own that gave messages)."""
+        done = []
+        for message in messages:
+            index = message.index
+            parent = self._parent(index)
+            self._given.append(NONE if parent is None else parent)
+            done.append(replace_fields(message, meta=self.metas.pop(index, None), parent=parent))
+        return done
+
+    def _parent(self, index: int) -> int | None:
+        entry = self._entry_of[index]
+        if entry == SAME_LINE:
+            return index - 1
+        return self._message_above(entry) if entry != NONE else None
+
+    def _message_above(self, slot: int, include: bool = False) -> int | None:
+        """The last message of the nearest entry above the entry in `slot` (or that entry itself) that gave
+        messages."""
+        up, last = self._up, self._last
+        seen: set[int] = set()
+        node = slot if include else up[slot]
+        while node != NONE and node not in seen:
             seen.add(node)
-            if node in last:
+            if last[node] != NONE:
                 return last[node]
-            node = self.parents.get(node)
+            node = up[node]
         return None
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def end(self) -> Ended:
+        """The parents a later entry changed, the forks, the branch that ends at the file's last line followed and
+        the others aside (each noted on its first message, W-SESSION-FORK); the header with the session's totals."""
+        amend = self.session.amend
+        parents = self._given
+        for index in range(len(parents)):
+            parent = self._parent(index)
+            found = NONE if parent is None else parent
+            if found != parents[index]:
+                parents[index] = found
+                amend(index, _with_parent(parent))
+        header = self.header | summed_totals(self._usage, self._responses, self._models)
+        notes: list[Note] = []
+        aside: set[int] = set()
+        if self._entry != NONE and self._ids:  # else the linear layout: no branches
+            forks, aside = _branches(parents, self._message_above(self._entry, include=True))
+            forks = [fork for fork in forks if fork.parent == ROOT or fork.parent not in aside]
+            if forks:
+                header[FORKS_KEY] = [fork.to_json() for fork in forks]
+            notes = [Note("W-SESSION-FORK", FORKED, branch) for fork in forks for branch in fork.branches
+                     if branch in aside]
+            for index in sorted(aside):
+                amend(index, _aside)
+        return Ended(self.session.with_unread(header), notes=notes, aside=frozenset(aside))
+
+
+def _branches(parents: array, chosen: int | None) -> tuple[list[Fork], set[int]]:
+    """The forks of the messages' tree (`parents` by index, NONE: none, `ROOT`'s children), and the messages aside
+    when the reading follows the branches that lead to message `chosen` and elsewhere each fork's last branch
+    (branches.py's `aside_for`, over arrays: a message's children are listed only at a fork)."""
+    count = len(parents)
+    children = array("i", bytes(4 * (count + 1)))  # by parent + 1: ROOT's first
+    for parent in parents:
+        children[parent + 1] += 1
+    below: dict[int, list[int]] = {}
+    for index, parent in enumerate(parents):
+        if children[parent + 1] > 1:
+            below.setdefault(parent, []).append(index)
+    forks = [Fork(parent, tuple(branches)) for parent, branches in below.items()]
+    if not forks:
+        return forks, set()
+    by_index = {index: (None if parent == NONE else parent) for index, parent in enumerate(parents)} \
+        if any(parent >= index for index, parent in enumerate(parents)) else None
+    if by_index is not None:  # a parent after its child: the general reading
+        return forks, aside_for(forks, by_index, range(count), chosen=chosen)
+    picked: dict[int, int] = {}
+    branch_of = {branch: fork.parent for fork in forks for branch in fork.branches}
+    node = chosen
+    while node is not None:  # parents come before their children: no cycle
+        if node in branch_of:
+            picked[branch_of[node]] = node
+        node = None if parents[node] == NONE else parents[node]
+    heads = bytearray(count)
+    for fork in forks:
+        follow = picked.get(fork.parent)
+        if follow not in fork.branches:
+            follow = fork.branches[-1]
+        for branch in fork.branches:
+            if branch != follow:
+                heads[branch] = 1
+    for index, parent in enumerate(parents):  # below a branch left: aside too
+        if not heads[index] and parent != NONE and heads[parent]:
+            heads[index] = 1
+    return forks, {index for index, flag in enumerate(heads) if flag}
+
+
+def _aside(message: Message) -> Message:
+    return replace_fields(message, aside=True)
+
+
+def _with_parent(parent: int | None) -> Change:
+    return lambda message: replace_fields(message, parent=parent)
 
 
 def _details(body: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any] | None:
