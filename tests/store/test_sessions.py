@@ -180,13 +180,28 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+def pi_late() -> bytes:
+    """A pi session whose later entries change what earlier ones gave: entries written before the entry they name
+    as their parent, and message entries written again further on (an id met again: the entries below it follow
+    its last message)."""
+    entries = [json.loads(text) for text in pi_session(0.1, seed=4).splitlines()]
+    for at in range(5, len(entries) - 1, 17):
+        entries[at], entries[at + 1] = entries[at + 1], entries[at]
+    for at in range(len(entries) - 20, 3, -23):
+        if entries[at]["type"] == "message":
+            entries.insert(at + 9, entries[at])
+    return "".join(line(**entry) for entry in entries).encode()
+
+
 PI_SAMPLES = sorted(path.name for path in SAMPLES.glob("pi-*.jsonl"))
 PI_CASES = {
     **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in PI_SAMPLES},
     "pi-generated": lambda: pi_session(0.3).encode(),
     "pi-unfinished": lambda: pi_session(0.15, seed=2).encode()[:-200],
+    "pi-late": pi_late,
 }
-"""Pi sessions: every sample, a generated one with its /tree jumps (tests/harness/pi_session.py), one cut short."""
+"""Pi sessions: every sample, a generated one with its /tree jumps (tests/harness/pi_session.py), one cut short, one
+whose later entries change the parents of earlier ones."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
