@@ -136,12 +136,13 @@ def test_a_codex_rollout_stored_a_piece_at_a_time_peaks_the_same_at_four_times_t
 
 def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     """A generated session log of `kind` of about 8 MB and one four times as big (tests/harness/copilot_session.py,
-    tests/harness/droid_session.py, tests/harness/qwen_session.py)."""
+    tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/cursor_transcript.py)."""
     from tests.harness.copilot_session import copilot_session
+    from tests.harness.cursor_transcript import cursor_transcript
     from tests.harness.droid_session import droid_session
     from tests.harness.qwen_session import session as qwen_session
 
-    made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session}[kind]
+    made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "cursor": cursor_transcript}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -149,7 +150,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
-@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen"])
+@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "cursor"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -167,6 +168,9 @@ GROWING = {
                "telemetry; and " + SCREEN_LINES,
     "droid": SCREEN_LINES,
     "qwen": SCREEN_LINES + "; and the reader's tree keeps an id a record, its turns and usage one a response",
+    "cursor": "Cursor records no tool results, so every call stays open to the end: the pairing keeps each one's "
+              "index and tool, the screen its line as an interruption would change it, and the end gives each a "
+              "W-UNANSWERED-CALL note, as the whole parse does",
 }
 """Why what a log of each kind keeps to its end grows with it."""
 

@@ -75,10 +75,11 @@ def said_lines(transcript: Transcript) -> dict[int, Said]:
 
 
 
-def interruptions(transcript: Transcript) -> list[int]:
+def interruptions(transcript: Transcript, before: int | None = None) -> list[int]:
     """The messages an interruption the log records stands at: the one its diagnostic names; else (an event line
     gives no message) the note the agent wrote for it into the user's turn right after it (Codex's
-    `<turn_aborted>`), else the last message of the main conversation before it that is not reasoning."""
+    `<turn_aborted>`), else the last message of the main conversation before it that is not reasoning (`before`
+    when none of the transcript's is: a batch's first line may interrupt the last message of the batch before)."""
     noted = [diagnostic for diagnostic in transcript.diagnostics if diagnostic.code == INTERRUPTED]
     if not noted:
         return []
@@ -97,6 +98,8 @@ def interruptions(transcript: Transcript) -> list[int]:
             at -= 1
         if at >= 0:
             points[main[at].index] = None
+        elif before is not None:
+            points[before] = None
     return sorted(points)
 
 
@@ -144,8 +147,12 @@ class OnlineLines:
         self.points: list[int] = []
         """The interruptions' messages so far."""
         self.first_of_thread: dict[str, int] = {}
+        self.replies = formats.dialect(dialect).replies
         self.waiting: dict[int, Message] = {}
         """The calls not answered yet, by index."""
+        self.if_interrupted: dict[int, tuple[Said, bool]] = {}
+        """For a format that records no replies, the line of each call as an interruption would change it, and
+        whether it names a sub-agent: all that is kept of the call (the calls hold most of such a log)."""
         self.tasks: dict[int, Said] = {}
         """The calls whose line names the sub-agent they started, by index: the line given (named again at the end
         when the call's sub-agent turns out otherwise)."""
@@ -158,6 +165,7 @@ class OnlineLines:
             return {}, {}
         messages = transcript.messages
         first = messages[0].index if messages else len(self.flags)
+        before = self._last_said(first)
         for message in messages:
             self.flags.append((_CALL if message.is_call else 0) | (_MAIN if message.thread is None else 0)
                               | (_ANALYSIS if message.channel == "analysis" else 0))
@@ -180,8 +188,11 @@ class OnlineLines:
         for message in messages:
             if message.is_call:
                 at = replies.get(message.index)
-                if at is None:
+                if at is None and self.replies:
                     self.waiting[message.index] = message
+                elif at is None:
+                    self.if_interrupted[message.index] = self._said(Exchange(message, None, False, True, "", self.cwd,
+                                                                             None))
                 lines[message.index] = self._line(exchange(message, at))
         for pair in transcript.pairs:
             self.flags[pair.call] |= _ANSWERED
@@ -190,7 +201,7 @@ class OnlineLines:
                 changed[pair.call] = self._line(exchange(call, pair.reply))
             elif pair.call >= first:
                 self.waiting.pop(pair.call, None)
-        points = interruptions(transcript)
+        points = interruptions(transcript, before)
         self.points += points
         interruption = INTERRUPTION.but(tool=getattr(self.screen, "INTERRUPTED", INTERRUPTION.tool))
         for index in points:
@@ -209,6 +220,8 @@ class OnlineLines:
             call = self.waiting.get(index)
             if call is not None:
                 changed[index] = self._line(Exchange(call, None, False, True, "", self.cwd, None))
+            elif index in self.if_interrupted:
+                changed[index] = self._named(index, *self.if_interrupted[index])
         final = {thread.call: thread for thread in threads if thread.call is not None}
         for index, given in self.tasks.items():
             thread = final.get(index)
@@ -220,16 +233,30 @@ class OnlineLines:
 
     def _line(self, exchange: Exchange) -> Said:
         """The call's line; one that names the sub-agent the call started is kept, to be named again at the end."""
+        return self._named(exchange.call.index, *self._said(exchange))
+
+    def _said(self, exchange: Exchange) -> tuple[Said, bool]:
+        """The call's line, and whether it names the sub-agent the call started."""
         known = exchange.thread
         made: Said = self.screen.said(replace(exchange, thread=known or Thread(_UNNAMED, exchange.call.index)))
         if made.thread is None:
-            return made
+            return made, False
         if known is not None:
-            made = made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id))
-        else:
-            made = made.but(thread=None, thread_at=None)
-        self.tasks[exchange.call.index] = made  # its thread alone may change: the line is kept as stored
+            return made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id)), True
+        return made.but(thread=None, thread_at=None), True
+
+    def _named(self, index: int, made: Said, names_thread: bool) -> Said:
+        if names_thread:
+            self.tasks[index] = made  # its thread alone may change: the line is kept as stored
         return made
+
+    def _last_said(self, first: int) -> int | None:
+        """The last message before number `first` of the main conversation that is not reasoning (where an
+        interruption at the start of a batch stands)."""
+        at = first - 1
+        while at >= 0 and (not self.flags[at] & _MAIN or self.flags[at] & _ANALYSIS):
+            at -= 1
+        return at if at >= 0 else None
 
     def _interrupted(self, aside: frozenset[int]) -> set[int]:
         """`interrupted_calls` over every message, read from their bytes."""
