@@ -14,7 +14,7 @@ from typing import Any
 
 from viewer import formats
 from viewer.model import Message, Thread, Transcript
-from viewer.policy.said import Exchange, Said
+from viewer.policy.said import Exchange, Renamed, Said
 
 TOOL_FAILED = "W-TOOL-ERROR"
 INTERRUPTED = "W-SESSION-INTERRUPTED"
@@ -126,9 +126,9 @@ def interrupted_calls(transcript: Transcript, points: list[int]) -> set[int]:
     return found
 
 
-_CALL, _MAIN, _ANALYSIS, _ANSWERED = 1, 2, 4, 8
+_CALL, _MAIN, _ANALYSIS, _ANSWERED, _NAMES = 1, 2, 4, 8, 16
 """What `OnlineLines` keeps of each message (a byte): a call, of the main conversation (no sub-agent's), reasoning,
-a call answered."""
+a call answered, a call whose line names the sub-agent it started (or would, once known)."""
 _UNNAMED = "\x00unnamed"
 """The id a call's sub-agent is given while it is not known: a screen that names it says so by naming this."""
 
@@ -137,8 +137,8 @@ class OnlineLines:
     """`said_lines` of a session read and stored a batch at a time (viewer/ingest/sessions.py), to the same lines:
     each batch's lines as its messages are stored, and the lines of calls stored before that later lines change
     (`Changed`): a call answered in a later batch, a call never answered that an interruption followed, a call
-    whose sub-agent only the end names. Kept meanwhile: the calls not answered yet, the lines that name a
-    sub-agent, and a byte per message (what an interruption's walk back reads)."""
+    whose sub-agent only the end names. Kept meanwhile: the calls not answered yet, the sub-agent each line names,
+    and a byte per message (what an interruption's walk back and the end read)."""
 
     def __init__(self, dialect: str) -> None:
         self.screen = screen_of(dialect)
@@ -153,9 +153,10 @@ class OnlineLines:
         self.if_interrupted: dict[int, tuple[Said, bool]] = {}
         """For a format that records no replies, the line of each call as an interruption would change it, and
         whether it names a sub-agent: all that is kept of the call (the calls hold most of such a log)."""
-        self.tasks: dict[int, Said] = {}
-        """The calls whose line names the sub-agent they started, by index: the line given (named again at the end
-        when the call's sub-agent turns out otherwise)."""
+        self.named: dict[int, tuple[str, int | None]] = {}
+        """The calls whose line as stored names a known sub-agent, by index: the sub-agent and its first message
+        (named again at the end when the call's sub-agent turns out otherwise). A line that would name one not
+        known yet has the flag `_NAMES` alone: the end names it by a `Renamed`."""
         self.cwd: str | None = None
 
     def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
@@ -209,13 +210,13 @@ class OnlineLines:
                 lines[index] = interruption
         return lines, changed
 
-    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said]:
+    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said | Renamed]:
         """The lines the end changes: of calls never answered that an interruption followed (the branches left
         aside, `aside`, known now), and of calls whose sub-agent (`threads`, with their calls at last) is named
         otherwise than when they were stored."""
         if self.screen is None:
             return {}
-        changed: dict[int, Said] = {}
+        changed: dict[int, Said | Renamed] = {}
         for index in sorted(self._interrupted(aside)):
             call = self.waiting.get(index)
             if call is not None:
@@ -223,12 +224,15 @@ class OnlineLines:
             elif index in self.if_interrupted:
                 changed[index] = self._named(index, *self.if_interrupted[index])
         final = {thread.call: thread for thread in threads if thread.call is not None}
-        for index, given in self.tasks.items():
+        for index in sorted({*final, *self.named}):
+            if not self.flags[index] & _NAMES:
+                continue  # a call whose line names no sub-agent
             thread = final.get(index)
-            wanted = given.but(thread=thread.id if thread else None,
-                               thread_at=self.first_of_thread.get(thread.id) if thread else None)
-            if wanted != given:
-                changed[index] = wanted
+            wanted = (thread.id, self.first_of_thread.get(thread.id)) if thread else (None, None)
+            if wanted != self.named.get(index, (None, None)):
+                line = changed.get(index)
+                changed[index] = line.but(thread=wanted[0], thread_at=wanted[1]) if isinstance(line, Said) \
+                    else Renamed(*wanted)
         return changed
 
     def _line(self, exchange: Exchange) -> Said:
@@ -246,8 +250,13 @@ class OnlineLines:
         return made.but(thread=None, thread_at=None), True
 
     def _named(self, index: int, made: Said, names_thread: bool) -> Said:
+        """The line given to call `index`; one that names a sub-agent is noted, to be named again at the end."""
         if names_thread:
-            self.tasks[index] = made  # its thread alone may change: the line is kept as stored
+            self.flags[index] |= _NAMES
+            if made.thread is not None:
+                self.named[index] = (made.thread, made.thread_at)
+            else:
+                self.named.pop(index, None)
         return made
 
     def _last_said(self, first: int) -> int | None:
