@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.harness.codex_rollout import rollout_lines  # noqa: E402
 from tests.harness.copilot_session import copilot_lines  # noqa: E402
+from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
 from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
@@ -151,10 +152,17 @@ def pi_session_lines(rng: random.Random) -> Iterator[str]:
     return pi_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def cursor_transcript_lines(rng: random.Random) -> Iterator[str]:
+    """A Cursor agent transcript without end (tests/harness/cursor_transcript.py): edits with their old and new
+    text and whole files written as tool calls (Cursor records no results), thinking, interrupted turns."""
+    return cursor_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
                                                               "dataset": dataset_lines, "codex": codex_lines,
                                                               "qwen": qwen_lines, "copilot": copilot_log_lines,
-                                                              "droid": droid_session_lines, "pi": pi_session_lines}
+                                                              "droid": droid_session_lines, "pi": pi_session_lines,
+                                                              "cursor": cursor_transcript_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""

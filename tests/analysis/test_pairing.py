@@ -2,7 +2,11 @@
 in order (ChatML)."""
 from __future__ import annotations
 
-from viewer.analysis import BY_NAME, BY_ORDER, pair_calls
+import random
+
+import pytest
+
+from viewer.analysis import BY_NAME, BY_ORDER, pair_calls, pairing
 from viewer.model import Message
 
 
@@ -95,3 +99,39 @@ def test_an_answered_call_is_never_answered_twice():
 def test_a_cancelled_call_is_not_reported_as_unanswered():
     pairs, diagnostics = pair_calls((call(0), final(1)), BY_NAME, cancelled=frozenset({0}))
     assert pairs == [] and diagnostics == []
+
+
+def mixed_session(seed, calls=3000):
+    """Calls with and without ids to a few tools, answered by id, by name or never, out of order now and then."""
+    pick = random.Random(seed)
+    messages, open_calls = [], []
+    while len(messages) < 2 * calls:
+        index = len(messages)
+        if open_calls and pick.random() < 0.45:
+            tool, call_id = open_calls.pop(pick.randrange(len(open_calls)) if pick.random() < 0.2 else 0)
+            messages.append(reply(index, tool, call_id if pick.random() < 0.9 else None))
+        else:
+            tool = pick.choice(["functions.a", "functions.b", "functions.c"])
+            call_id = f"call_{index}" if pick.random() < 0.8 else None
+            messages.append(call(index, tool, call_id))
+            if pick.random() < 0.95:
+                open_calls.append((tool, call_id))
+    return messages
+
+
+@pytest.mark.parametrize("rule", [BY_NAME, BY_ORDER])
+@pytest.mark.parametrize("seed", range(3))
+def test_answered_calls_taken_out_of_the_queues_pair_as_skipped_ones(monkeypatch, rule, seed):
+    messages = mixed_session(seed)
+    pruned = pairs_of(messages, rule)
+    monkeypatch.setattr(pairing, "PRUNE_FROM", 10 ** 9)  # never taken out: skipped lazily
+    assert pruned == pairs_of(messages, rule)
+
+
+def test_calls_answered_by_id_are_not_held_to_the_end():
+    open_calls = pairing.Pairing()
+    for number in range(20_000):
+        open_calls.feed([call(2 * number, call_id=f"c{number}"), reply(2 * number + 1, call_id=f"c{number}")])
+    held = open_calls.open  # none is open: what the queues hold is answered calls not taken out yet
+    assert sum(len(queue) for queue in held.in_order.values()) < 2_500
+    assert sum(len(queue) for queue in held.by_tool.values()) < 2_500

@@ -16,6 +16,7 @@ from sqlalchemy import text
 from tests.harness.codex_rollout import rollout
 from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
+from tests.harness.cursor_transcript import cursor_transcript
 from tests.harness.droid_session import droid_session
 from tests.harness.pi_session import pi_session
 from tests.harness.workday import workday
@@ -180,6 +181,8 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+
+
 def pi_late() -> bytes:
     """A pi session whose later entries change what earlier ones gave: entries written before the entry they name
     as their parent, and message entries written again further on (an id met again: the entries below it follow
@@ -202,6 +205,13 @@ PI_CASES = {
 }
 """Pi sessions: every sample, a generated one with its /tree jumps (tests/harness/pi_session.py), one cut short, one
 whose later entries change the parents of earlier ones."""
+CURSOR_SAMPLES = sorted(path.name for path in SAMPLES.glob("cursor-agent-*.jsonl"))
+CURSOR_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in CURSOR_SAMPLES},
+    "cursor-generated": lambda: cursor_transcript(0.3).encode(),
+    "cursor-unfinished": lambda: cursor_transcript(0.05, seed=2).encode()[:-200],
+}
+"""Cursor agent transcripts: every sample, a generated one (tests/harness/cursor_transcript.py), one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -224,6 +234,7 @@ def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(s
 LOGS = {
     "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
+    "cursor-agent": (CURSOR_CASES, lambda: cursor_transcript(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
     "pi": (PI_CASES, lambda: pi_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),

@@ -30,6 +30,10 @@ class _Call:
     recipient: str | None
 
 
+PRUNE_FROM = 1024
+"""Calls held in the queues before the answered ones are first taken out."""
+
+
 class _OpenCalls:
     """Unanswered calls, findable by id, by tool name and in order. Answered calls are skipped lazily.
 
@@ -42,6 +46,8 @@ class _OpenCalls:
         self.by_id: dict[str, list[_Call]] = {}
         self.by_tool: dict[tuple[bool, str | None], deque[_Call]] = defaultdict(deque)
         self.in_order: dict[bool, deque[_Call]] = {True: deque(), False: deque()}
+        self._pruned_at = PRUNE_FROM
+        """How many calls the queues hold when the answered ones are next taken out of them."""
 
     def add(self, message: Message) -> None:
         call = _Call(message.index, message.call_id, message.recipient)
@@ -53,6 +59,21 @@ class _OpenCalls:
             self.by_id.setdefault(call_id, []).append(call)
         self.by_tool[(has_id, call.recipient)].append(call)
         self.in_order[has_id].append(call)
+        held = len(self.in_order[True]) + len(self.in_order[False])
+        if held >= self._pruned_at:
+            self._prune()
+
+    def _prune(self) -> None:
+        """Take the answered calls out of the queues. Calls answered by id are never at a queue's front when the
+        replies name their calls (Claude Code, Codex …), so lazily skipped they would be kept to the end; taken
+        out whenever the queues have doubled, a call costs a constant time and the queues follow the open calls."""
+        answered = self.answered
+        for tool, queue in self.by_tool.items():  # a key a tool: few
+            self.by_tool[tool] = deque(call for call in queue if not answered[call.index])
+        for has_id, queue in self.in_order.items():
+            self.in_order[has_id] = deque(call for call in queue if not answered[call.index])
+        held = len(self.in_order[True]) + len(self.in_order[False])
+        self._pruned_at = max(PRUNE_FROM, 2 * held)
 
     def answer(self, call: _Call) -> None:
         self.answered[call.index] = 1

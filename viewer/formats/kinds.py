@@ -249,6 +249,9 @@ class Dialect:
     big upload is read and stored a piece of lines at a time, in memory that does not grow with it
     (viewer/parse/streamed.py); None: read whole."""
     pairing: Pairing = Pairing.BY_NAME
+    replies: bool = True
+    """Whether it records its tool calls' replies; False (Cursor's agent transcripts) tells a session read a piece
+    at a time that no later line answers a call, so a call's line is all it keeps of it (viewer/policy/onscreen.py)."""
     writer: Writer | None
     """Writing a transcript back in this format; None: it cannot be written (convert to another)."""
     prompt: Prompt

@@ -584,6 +584,8 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonKeys(patterns=(r'(?m)^\{"role":\s*"(?:user|assistant)",\s*"message":\s*\{',
                                       r'<user_query>|"type":\s*"turn_ended"')),),
         reader="viewer.parse.agents.cursor_agent:parse_cursor_agent",
+        lines="viewer.parse.agents.cursor_agent:CursorAgentReader",
+        replies=False,
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

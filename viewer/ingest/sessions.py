@@ -31,7 +31,7 @@ from viewer.secrets.masking import Masker
 from viewer.store import Store
 from viewer.store.faults import storage_fault
 from viewer.policy.personal import Choices
-from viewer.store.sessions import SessionClose, SessionPart
+from viewer.store.sessions import Lines, SessionClose, SessionPart
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -155,7 +155,7 @@ def _parts(store: Store, spool: BinaryIO, dialect: str, known: Masker | None, ch
         if isinstance(item, SessionEnd):
             _check_late_secrets(spool, masking)
             assert masking.shared_lines is not None and masking.original_lines is not None
-            changed = {"shared": masking.shared_lines.end(item.threads, item.aside),
+            changed: Lines = {"shared": masking.shared_lines.end(item.threads, item.aside),
                        "original": masking.original_lines.end(item.threads, item.aside)}
             yield SessionClose(dialect, item.header, item.threads, item.notes, item.amendments,
                                masking.kinds or None, changed)

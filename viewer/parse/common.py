@@ -2,6 +2,7 @@
 shown as text, line breaks and blank edges, and the collector pause for large parses."""
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,11 +35,13 @@ UNNAMESPACED_BUILTINS = ("python",)
 """Built-in tools (HARMONY.md: `browser.*`, `python`, vLLM's `container.*`) whose name has no namespace."""
 
 
+@functools.lru_cache(maxsize=4096)
 def qualified_tool_name(name: str) -> str:
     """The address of a tool a transcript names: function tools are `functions.<name>`. A name that has a
     namespace already (`functions.f`, `browser.search`, `container.exec`) and the built-in `python` are kept
     as written, so a call to `browser.search` goes to `browser.search` in every dialect. (OpenAI function
-    names cannot hold a dot, so a dotted name is never a bare function name.)"""
+    names cannot hold a dot, so a dotted name is never a bare function name.) Cached: a session's calls name a
+    few tools, and the readers keep each call's address (one string, not one per call)."""
     return name if "." in name or name in UNNAMESPACED_BUILTINS else FUNCTIONS + name
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from viewer import formats
 from viewer.model import Message, Thread, Transcript
-from viewer.policy.said import Exchange, Said
+from viewer.policy.said import Exchange, Renamed, Said
 
 TOOL_FAILED = "W-TOOL-ERROR"
 INTERRUPTED = "W-SESSION-INTERRUPTED"
@@ -75,10 +75,11 @@ def said_lines(transcript: Transcript) -> dict[int, Said]:
 
 
 
-def interruptions(transcript: Transcript) -> list[int]:
+def interruptions(transcript: Transcript, before: int | None = None) -> list[int]:
     """The messages an interruption the log records stands at: the one its diagnostic names; else (an event line
     gives no message) the note the agent wrote for it into the user's turn right after it (Codex's
-    `<turn_aborted>`), else the last message of the main conversation before it that is not reasoning."""
+    `<turn_aborted>`), else the last message of the main conversation before it that is not reasoning (`before`
+    when none of the transcript's is: a batch's first line may interrupt the last message of the batch before)."""
     noted = [diagnostic for diagnostic in transcript.diagnostics if diagnostic.code == INTERRUPTED]
     if not noted:
         return []
@@ -97,6 +98,8 @@ def interruptions(transcript: Transcript) -> list[int]:
             at -= 1
         if at >= 0:
             points[main[at].index] = None
+        elif before is not None:
+            points[before] = None
     return sorted(points)
 
 
@@ -123,9 +126,9 @@ def interrupted_calls(transcript: Transcript, points: list[int]) -> set[int]:
     return found
 
 
-_CALL, _MAIN, _ANALYSIS, _ANSWERED = 1, 2, 4, 8
+_CALL, _MAIN, _ANALYSIS, _ANSWERED, _NAMES = 1, 2, 4, 8, 16
 """What `OnlineLines` keeps of each message (a byte): a call, of the main conversation (no sub-agent's), reasoning,
-a call answered."""
+a call answered, a call whose line names the sub-agent it started (or would, once known)."""
 _UNNAMED = "\x00unnamed"
 """The id a call's sub-agent is given while it is not known: a screen that names it says so by naming this."""
 
@@ -134,8 +137,8 @@ class OnlineLines:
     """`said_lines` of a session read and stored a batch at a time (viewer/ingest/sessions.py), to the same lines:
     each batch's lines as its messages are stored, and the lines of calls stored before that later lines change
     (`Changed`): a call answered in a later batch, a call never answered that an interruption followed, a call
-    whose sub-agent only the end names. Kept meanwhile: the calls not answered yet, the lines that name a
-    sub-agent, and a byte per message (what an interruption's walk back reads)."""
+    whose sub-agent only the end names. Kept meanwhile: the calls not answered yet, the sub-agent each line names,
+    and a byte per message (what an interruption's walk back and the end read)."""
 
     def __init__(self, dialect: str) -> None:
         self.screen = screen_of(dialect)
@@ -144,11 +147,16 @@ class OnlineLines:
         self.points: list[int] = []
         """The interruptions' messages so far."""
         self.first_of_thread: dict[str, int] = {}
+        self.replies = formats.dialect(dialect).replies
         self.waiting: dict[int, Message] = {}
         """The calls not answered yet, by index."""
-        self.tasks: dict[int, Said] = {}
-        """The calls whose line names the sub-agent they started, by index: the line given (named again at the end
-        when the call's sub-agent turns out otherwise)."""
+        self.if_interrupted: dict[int, tuple[Said, bool]] = {}
+        """For a format that records no replies, the line of each call as an interruption would change it, and
+        whether it names a sub-agent: all that is kept of the call (the calls hold most of such a log)."""
+        self.named: dict[int, tuple[str, int | None]] = {}
+        """The calls whose line as stored names a known sub-agent, by index: the sub-agent and its first message
+        (named again at the end when the call's sub-agent turns out otherwise). A line that would name one not
+        known yet has the flag `_NAMES` alone: the end names it by a `Renamed`."""
         self.cwd: str | None = None
 
     def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
@@ -158,6 +166,7 @@ class OnlineLines:
             return {}, {}
         messages = transcript.messages
         first = messages[0].index if messages else len(self.flags)
+        before = self._last_said(first)
         for message in messages:
             self.flags.append((_CALL if message.is_call else 0) | (_MAIN if message.thread is None else 0)
                               | (_ANALYSIS if message.channel == "analysis" else 0))
@@ -180,8 +189,11 @@ class OnlineLines:
         for message in messages:
             if message.is_call:
                 at = replies.get(message.index)
-                if at is None:
+                if at is None and self.replies:
                     self.waiting[message.index] = message
+                elif at is None:
+                    self.if_interrupted[message.index] = self._said(Exchange(message, None, False, True, "", self.cwd,
+                                                                             None))
                 lines[message.index] = self._line(exchange(message, at))
         for pair in transcript.pairs:
             self.flags[pair.call] |= _ANSWERED
@@ -190,7 +202,7 @@ class OnlineLines:
                 changed[pair.call] = self._line(exchange(call, pair.reply))
             elif pair.call >= first:
                 self.waiting.pop(pair.call, None)
-        points = interruptions(transcript)
+        points = interruptions(transcript, before)
         self.points += points
         interruption = INTERRUPTION.but(tool=getattr(self.screen, "INTERRUPTED", INTERRUPTION.tool))
         for index in points:
@@ -198,38 +210,62 @@ class OnlineLines:
                 lines[index] = interruption
         return lines, changed
 
-    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said]:
+    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said | Renamed]:
         """The lines the end changes: of calls never answered that an interruption followed (the branches left
         aside, `aside`, known now), and of calls whose sub-agent (`threads`, with their calls at last) is named
         otherwise than when they were stored."""
         if self.screen is None:
             return {}
-        changed: dict[int, Said] = {}
+        changed: dict[int, Said | Renamed] = {}
         for index in sorted(self._interrupted(aside)):
             call = self.waiting.get(index)
             if call is not None:
                 changed[index] = self._line(Exchange(call, None, False, True, "", self.cwd, None))
+            elif index in self.if_interrupted:
+                changed[index] = self._named(index, *self.if_interrupted[index])
         final = {thread.call: thread for thread in threads if thread.call is not None}
-        for index, given in self.tasks.items():
+        for index in sorted({*final, *self.named}):
+            if not self.flags[index] & _NAMES:
+                continue  # a call whose line names no sub-agent
             thread = final.get(index)
-            wanted = given.but(thread=thread.id if thread else None,
-                               thread_at=self.first_of_thread.get(thread.id) if thread else None)
-            if wanted != given:
-                changed[index] = wanted
+            wanted = (thread.id, self.first_of_thread.get(thread.id)) if thread else (None, None)
+            if wanted != self.named.get(index, (None, None)):
+                line = changed.get(index)
+                changed[index] = line.but(thread=wanted[0], thread_at=wanted[1]) if isinstance(line, Said) \
+                    else Renamed(*wanted)
         return changed
 
     def _line(self, exchange: Exchange) -> Said:
         """The call's line; one that names the sub-agent the call started is kept, to be named again at the end."""
+        return self._named(exchange.call.index, *self._said(exchange))
+
+    def _said(self, exchange: Exchange) -> tuple[Said, bool]:
+        """The call's line, and whether it names the sub-agent the call started."""
         known = exchange.thread
         made: Said = self.screen.said(replace(exchange, thread=known or Thread(_UNNAMED, exchange.call.index)))
         if made.thread is None:
-            return made
+            return made, False
         if known is not None:
-            made = made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id))
-        else:
-            made = made.but(thread=None, thread_at=None)
-        self.tasks[exchange.call.index] = made  # its thread alone may change: the line is kept as stored
+            return made.but(thread=known.id, thread_at=self.first_of_thread.get(known.id)), True
+        return made.but(thread=None, thread_at=None), True
+
+    def _named(self, index: int, made: Said, names_thread: bool) -> Said:
+        """The line given to call `index`; one that names a sub-agent is noted, to be named again at the end."""
+        if names_thread:
+            self.flags[index] |= _NAMES
+            if made.thread is not None:
+                self.named[index] = (made.thread, made.thread_at)
+            else:
+                self.named.pop(index, None)
         return made
+
+    def _last_said(self, first: int) -> int | None:
+        """The last message before number `first` of the main conversation that is not reasoning (where an
+        interruption at the start of a batch stands)."""
+        at = first - 1
+        while at >= 0 and (not self.flags[at] & _MAIN or self.flags[at] & _ANALYSIS):
+            at -= 1
+        return at if at >= 0 else None
 
     def _interrupted(self, aside: frozenset[int]) -> set[int]:
         """`interrupted_calls` over every message, read from their bytes."""

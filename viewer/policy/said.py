@@ -112,6 +112,18 @@ class Said:
 
 
 @dataclass(frozen=True, slots=True)
+class Renamed:
+    """A change to a call's line stored before: the sub-agent it names, named again (the line otherwise as stored,
+    which whoever stored it reads back, so that a session read a piece at a time need not keep every line)."""
+
+    thread: str | None
+    thread_at: int | None
+
+    def of(self, stored: Said) -> Said:
+        return stored.but(thread=self.thread, thread_at=self.thread_at)
+
+
+@dataclass(frozen=True, slots=True)
 class Exchange:
     """A tool call and what the log says of it: what an agent's screen module words."""
 

@@ -9,7 +9,7 @@ kind and rank, the end's diagnostics placed at their messages, every diagnostic 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +19,7 @@ from sqlalchemy.engine import Connection
 from viewer.model import Message, Note, Thread, Transcript
 from viewer.policy import Projection, SHOWN_IN_FULL, Said
 from viewer.policy.rules import Rule, default_rules
+from viewer.policy.said import Renamed
 from viewer.store import rows, search
 from viewer.store.summaries import SNIPPET_CHARS
 from viewer.store.bulk import bulk_cursor, insert_many
@@ -27,8 +28,9 @@ from viewer.store.schema import diagnostics, message_kinds, messages, pairs, tra
 from viewer.store.shift import Shift
 
 Change = Callable[[Message], Message]
-Lines = dict[str, dict[int, Said]]
-"""Screen's lines by message index, as link holders read them (`shared`) and as written (`original`)."""
+Lines = dict[str, Mapping[int, Said | Renamed]]
+"""Screen's lines by message index, as link holders read them (`shared`) and as written (`original`): each a line,
+or the line as stored with its sub-agent named again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,10 @@ source; the shape is what the tools that read these files agree on.
 
 Every line is accounted for (docs/architecture.md, "Nothing lost"): a member no table here names is kept in the
 header's `unread`.
+
+A transcript is read a line at a time by `CursorAgentReader` (viewer/parse/agents/online.py): whole by
+`parse_cursor_agent`, and a big upload a piece at a time, in memory that follows the piece (no line waits for a
+later one).
 """
 from __future__ import annotations
 
@@ -21,8 +25,8 @@ import re
 from typing import Any
 
 from viewer.model import Transcript
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by
+from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import anthropic_blocks, member_object, read_record
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, shown_json
@@ -46,55 +50,61 @@ def _claims(line: Line) -> Claims:
 
 def parse_cursor_agent(text: str, options: ParseOptions) -> Transcript:
     """Read a Cursor agent transcript. Never raises on user input."""
-    with collector_paused:
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        quiet: list[tuple[int, int]] = []
-        header: dict[str, Any] = {"producer": "cursor-agent"}
-        for line in session.accounted(lines, _claims):
-            _line(session, line, quiet, header)
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect="cursor-agent", source=text, messages=tuple(session.messages),
-                          diagnostics=tuple(diagnostics), header=session.with_unread(header),
-                          frame=session.frame(quiet, diagnostics))
+    return read_whole(CursorAgentReader(), text)
 
 
-def _line(session: Session, line: Line, quiet: list[tuple[int, int]], header: dict[str, Any]) -> None:
-    value = line.value
-    role, kind = value.get("role"), value.get("type")
-    if role in ("user", "assistant") and isinstance(value.get("message"), dict):
-        source, found = read_record(line.text, line, lambda source: _message_pieces(source, role, session))
-        session.add_line(line, found, session.next_turn(), source.problems)
-        if not found:
-            quiet.append(line.span)
-    elif kind == "turn_ended":
-        _turn_ended(session, line, quiet)
-    elif kind == "metadata":
-        quiet.append(line.span)
-        kept = {key: item for key, item in value.items() if key != "type"}
-        if kept:
-            header.setdefault("metadata", []).append(kept)
-    else:
-        what = f"A line {type_phrase(kind if kind is not None else role, value)}"
-        session.shown_whole(line)
-        session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM", what)],
-                         session.next_turn())
+class CursorAgentReader(LineReader):
+    """Reads a transcript's lines in order into the session. Nothing a line says is decided by a later one (the
+    calls have no ids and no results), so the reader keeps only the header's metadata lines."""
 
+    dialect = "cursor-agent"
 
-def _turn_ended(session: Session, line: Line, quiet: list[tuple[int, int]]) -> None:
-    status = line.value.get("status")
-    if status == "error":
-        error = line.value.get("error")
-        text = error if isinstance(error, str) else shown_json(error) if error is not None else "The turn failed."
-        session.add_line(line, [Draft(dict(role="system", name="error", channel="final", content=text, end="end"),
-                                      None)], session.next_turn(),
-                         [Pending("W-API-ERROR", f"The turn ended with an error: {text[:200]}", line.span)])
-        return
-    quiet.append(line.span)
-    if status == "aborted":
-        session.add_line(line, [], session.turn, [Pending("W-SESSION-INTERRUPTED",
-                                                          "The user stopped the agent here (the turn was aborted).",
-                                                          line.span)])
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read: no later line reads an earlier one.
+        super().__init__(session or Session("", kept=lambda value: {}))
+        self.header: dict[str, Any] = {"producer": self.dialect}
+
+    def line(self, line: Line) -> None:
+        self.session.account(line, _claims(line))
+        value = line.value
+        role, kind = value.get("role"), value.get("type")
+        if role in ("user", "assistant") and isinstance(value.get("message"), dict):
+            source, found = read_record(line.text, line, lambda source: _message_pieces(source, role, self.session))
+            self.session.add_line(line, found, self.session.next_turn(), source.problems)
+            if not found:
+                self.quiet.append(line.span)
+        elif kind == "turn_ended":
+            self._turn_ended(line)
+        elif kind == "metadata":
+            self.quiet.append(line.span)
+            kept = {key: item for key, item in value.items() if key != "type"}
+            if kept:
+                self.header.setdefault("metadata", []).append(kept)
+        else:
+            what = f"A line {type_phrase(kind if kind is not None else role, value)}"
+            self.session.shown_whole(line)
+            self.session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span, "W-JSON-UNKNOWN-ITEM",
+                                                             what)], self.session.next_turn())
+
+    def _turn_ended(self, line: Line) -> None:
+        session, status = self.session, line.value.get("status")
+        if status == "error":
+            error = line.value.get("error")
+            text = error if isinstance(error, str) else shown_json(error) if error is not None else "The turn failed."
+            session.add_line(line, [Draft(dict(role="system", name="error", channel="final", content=text,
+                                               end="end"), None)], session.next_turn(),
+                             [Pending("W-API-ERROR", f"The turn ended with an error: {text[:200]}", line.span)])
+            return
+        self.quiet.append(line.span)
+        if status == "aborted":
+            session.add_line(line, [], session.turn, [Pending(
+                "W-SESSION-INTERRUPTED", "The user stopped the agent here (the turn was aborted).", line.span)])
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def end(self) -> Ended:
+        return Ended(self.session.with_unread(self.header))
 
 
 def _message_pieces(source: JsonObject, role: str, session: Session) -> list[Draft]:

@@ -102,7 +102,7 @@ class DroidReader(ThreadedReader):
         """A sub-agent's session id -> the id of the call that started it."""
         self._calls: dict[str, int] = {}
         self._called: dict[str, str] = {}
-        """call id -> when it was made."""
+        """call id -> when it was made, until its reply (which is timed from it)."""
 
     def line(self, line: Line) -> None:
         self.session.account(line, CLAIMS(line))
@@ -178,7 +178,7 @@ class DroidReader(ThreadedReader):
             if message.is_call and message.call_id:
                 self._calls.setdefault(message.call_id, index)
                 self._called.setdefault(message.call_id, timestamp or "")
-            duration = between(self._called.get(message.call_id or "") or None, timestamp) \
+            duration = between(self._called.pop(message.call_id or "", None) or None, timestamp) \
                 if message.is_reply else None
             self.metas[index] = Meta(timestamp=timestamp, model=model if role == "assistant" else None,
                                      usage=usage if index == last else None, duration_ms=duration)
