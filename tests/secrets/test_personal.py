@@ -115,3 +115,15 @@ def test_json_escaped_and_unescaped_spellings_are_masked_in_the_source_and_every
                                                                 json.dumps(json.dumps(name))[1:-1]))
     assert "Escr\u00edbeme a [email], gracias" in shown.messages[0].content
     assert [found.value for found in examined.personal] == [name]
+
+
+def test_a_window_cut_inside_an_id_makes_no_number_of_the_digits_it_starts_with():
+    """The window around the phone anchor (`+48…`) starts 32 characters back, inside the IBAN-like id glued to a
+    word: its last ten digits are no phone number, as the whole line shows."""
+    assert scan_personal("x1 cdéDE89370400440532013000(callxinsurance+phone+48293017Dé19999x") == []
+
+
+def test_a_number_named_far_from_any_other_digits_is_found_after_its_name():
+    """Named numbers are looked for after their names (their own anchors), not around runs of digits."""
+    text = "user_0001234567 wrote: my NHS number: 943 476 5919"
+    assert [(finding.kind, finding.secret) for finding in scan_personal(text)] == [("uk-nhs", "943 476 5919")]

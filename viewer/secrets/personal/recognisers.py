@@ -150,6 +150,9 @@ def _ssns(window: str) -> Iterator[Hit]:
     for match in SSN.finditer(window):
         if valid_ssn(match[0]) and not in_order(match[0]):
             yield Hit(match.start(), match.end(), "us-ssn")
+
+
+def _named_ssns(window: str) -> Iterator[Hit]:
     for match in SSN_BARE.finditer(window):
         if valid_ssn(match[1]) and not in_order(match[1]):
             yield Hit(match.start(1), match.end(1), "us-ssn")
@@ -227,15 +230,20 @@ def _personal_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address, te
     return sum(1 for group in text.split(":") if group) >= 4 and "ffff:ffff" not in text.lower()
 
 
+NAMED_REACH = 72
+"""How far after its name a named number may end: the longest name (16), 24 characters, the number (13), two more."""
 RECOGNISERS: tuple[Detector, ...] = (
     Detector("email", _emails, ("at",), rank=SHAPED, before=128, reach=256, kinds=("email",)),
     Detector("card", _cards, ("digits",), rank=CHECKED, before=32, reach=64, kinds=("card",)),
     Detector("iban", _ibans, ("letters and digits",), rank=CHECKED, before=4, reach=64, kinds=("iban",)),
-    Detector("us-ssn", _ssns, ("digits",), rank=CHECKED, before=48, reach=48, kinds=("us-ssn",)),
+    Detector("us-ssn", _ssns, ("digits",), rank=CHECKED, before=32, reach=64, kinds=("us-ssn",)),
+    # A number after its name: the window starts just before the name (whose edge its pattern checks) and reaches
+    # past the longest name, the 24 characters allowed between, the number and what may not follow it.
+    Detector("us-ssn named", _named_ssns, ("ssn",), rank=CHECKED, before=4, reach=NAMED_REACH, kinds=("us-ssn",)),
     Detector("uk-nino", _ninos, ("letters and digits",), rank=SHAPED, before=4, reach=24, kinds=("uk-nino",)),
-    Detector("uk-nhs", _nhs, ("digits",), rank=CHECKED, before=48, reach=48, kinds=("uk-nhs",)),
-    Detector("ca-sin", _sin, ("digits",), rank=CHECKED, before=48, reach=48, kinds=("ca-sin",)),
-    Detector("es-dni", _dnis, ("digits",), rank=CHECKED, before=16, reach=32, kinds=("es-dni",)),
+    Detector("uk-nhs", _nhs, ("nhs",), rank=CHECKED, before=4, reach=NAMED_REACH, kinds=("uk-nhs",)),
+    Detector("ca-sin", _sin, ("sin",), rank=CHECKED, before=4, reach=NAMED_REACH, kinds=("ca-sin",)),
+    Detector("es-dni", _dnis, ("dni",), rank=CHECKED, before=4, reach=NAMED_REACH, kinds=("es-dni",)),
     Detector("it-cf", _codici, ("codice fiscale",), rank=CHECKED, before=4, reach=24, kinds=("it-cf",)),
     Detector("phone", _phones, ("digits",), rank=NUMBERED, before=32, reach=64, kinds=("phone",)),
     Detector("ip", _ips, ("dotted", "colons"), rank=ADDRESS, before=48, reach=64, kinds=("ip",)),

@@ -24,7 +24,11 @@ def scan_personal(text: str) -> list[Finding]:
 
 def _recognise(text: str) -> Iterator[tuple[Detector, int, Hit]]:
     """Every recogniser's hits, each with its window's offset; a window repeated is judged once. Recognisers
-    with the same anchors and reach share their windows (five of them look around the same digits)."""
+    with the same anchors and reach share their windows (three of them look around the same digits).
+
+    A window is judged with the character on each side of it, which the patterns' look-arounds read and no hit
+    may take: a window cut inside a word or a run of digits (an id before a phone number's anchor) does not make
+    a number of the digits it starts or ends with."""
     anchors = find_anchors(text)
     shared: dict[tuple[tuple[str, ...], int, int], list[tuple[int, int]]] = {}
     for recogniser in RECOGNISERS:
@@ -34,12 +38,15 @@ def _recognise(text: str) -> Iterator[tuple[Detector, int, Hit]]:
             shared[key] = windows(text, positions, recogniser.before, recogniser.reach)
         judged: dict[str, list[Hit]] = {}
         for start, end in shared[key]:
-            window = text[start:end]
+            lead = 1 if start else 0
+            window = text[start - lead:end + 1]
             hits = judged.get(window)
             if hits is None:
-                hits = judged[window] = list(recogniser.find(window))
+                inside = end - start + lead
+                hits = judged[window] = [hit for hit in recogniser.find(window)
+                                         if hit.start >= lead and hit.end <= inside]
             for hit in hits:
-                yield recogniser, start, hit
+                yield recogniser, start - lead, hit
 
 
 def scan_with_secrets(text: str) -> list[Finding]:
