@@ -17,6 +17,7 @@ from tests.harness.codex_rollout import rollout
 from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
 from tests.harness.droid_session import droid_session
+from tests.harness.kimi_cli_session import kimi_cli_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -179,6 +180,14 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+KIMI_CLI_SAMPLES = sorted(path.name for path in SAMPLES.glob("kimi-cli-*.jsonl"))
+KIMI_CLI_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in KIMI_CLI_SAMPLES},
+    "kimi-cli-generated": lambda: kimi_cli_session(0.3).encode(),
+    "kimi-cli-unfinished": lambda: kimi_cli_session(0.05, seed=2).encode()[:-200],
+}
+"""Kimi CLI wires: every sample, a generated one with its sub-agents' events (tests/harness/kimi_cli_session.py),
+one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -202,13 +211,18 @@ LOGS = {
     "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
+    "kimi-cli": (KIMI_CLI_CASES, lambda: kimi_cli_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
 }
 """The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of
 about half a megabyte."""
+ONE_PIECE = {path.name for path in SAMPLES.glob("*.jsonl") if path.stat().st_size < 700}
+"""The samples smaller than one of `small_pieces`' pieces (a sub-agent's wire of one answer)."""
 READ_IN_PIECES = [(dialect, case) for dialect, (cases, _) in LOGS.items() for case in sorted(cases)
-                  if dialect != "codex" or case not in CODEX_SAMPLES or case in CODEX_ROLLOUTS]
-"""Every case but Codex's exec streams (read whole, by `test_a_codex_exec_stream_is_parsed_whole`)."""
+                  if (dialect != "codex" or case not in CODEX_SAMPLES or case in CODEX_ROLLOUTS)
+                  and case not in ONE_PIECE]
+"""Every case but Codex's exec streams (read whole, by `test_a_codex_exec_stream_is_parsed_whole`) and the
+samples of one piece."""
 
 
 @pytest.mark.parametrize("dialect, case", [(dialect, case) for dialect, (cases, _) in LOGS.items()

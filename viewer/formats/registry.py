@@ -764,6 +764,7 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version",), without=("created_at",)),)),
                    JsonKeys(keys=("timestamp", "message", "type", "payload"), patterns=(KIMI_CLI_EVENT,))),
         reader="viewer.parse.agents.kimi_cli:parse_kimi_cli",
+        lines="viewer.parse.agents.kimi_cli:KimiCliReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
