@@ -18,6 +18,7 @@ from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
 from tests.harness.droid_session import droid_session
 from tests.harness.kimi_cli_session import kimi_cli_session
+from tests.harness.kimi_code_session import kimi_code_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -188,6 +189,13 @@ KIMI_CLI_CASES = {
 }
 """Kimi CLI wires: every sample, a generated one with its sub-agents' events (tests/harness/kimi_cli_session.py),
 one cut short."""
+KIMI_CODE_SAMPLES = sorted(path.name for path in SAMPLES.glob("kimi-code-*.jsonl"))
+KIMI_CODE_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in KIMI_CODE_SAMPLES},
+    "kimi-code-generated": lambda: kimi_code_session(0.3).encode(),
+    "kimi-code-unfinished": lambda: kimi_code_session(0.05, seed=2).encode()[:-200],
+}
+"""Kimi Code agents' wires: every sample, a generated one (tests/harness/kimi_code_session.py), one cut short."""
 
 
 def assert_stored_alike(store, data: bytes) -> None:
@@ -212,6 +220,7 @@ LOGS = {
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
     "kimi-cli": (KIMI_CLI_CASES, lambda: kimi_cli_session(0.5, seed=3)),
+    "kimi-code": (KIMI_CODE_CASES, lambda: kimi_code_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
 }
 """The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of

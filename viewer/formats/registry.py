@@ -743,6 +743,7 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonLines((Line(types=("metadata",), with_all=("protocol_version", "created_at")),
                               Line(types=KIMI_CODE_RECORDS, with_all=("time",)))),),
         reader="viewer.parse.agents.kimi_code:parse_kimi_code",
+        lines="viewer.parse.agents.kimi_code:KimiCodeReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",
