@@ -263,6 +263,23 @@ def test_a_codex_exec_stream_is_parsed_whole(small_pieces, name):
         list(streamed.read_session(io.BytesIO((SAMPLES / name).read_bytes()), "codex"))
 
 
+def late_arguments() -> bytes:
+    """A Kimi CLI wire whose last call gets a piece of its arguments after the model wrote on: the call is stored
+    by then."""
+    said = {"type": "text", "text": "Now the rest of the report. " * 40}
+    events = [{"type": "StepBegin", "payload": {"n": 9}}, *[{"type": "ContentPart", "payload": said}] * 3,
+              {"type": "ToolCallPart", "payload": {"arguments_part": " --verbose"}}]
+    return (kimi_cli_session(0.05, seed=4) + "".join(
+        json.dumps({"timestamp": 1783060000.5, "message": event}) + "\n" for event in events)).encode()
+
+
+def test_a_kimi_cli_call_s_arguments_streamed_after_it_was_stored_read_the_wire_whole(store, small_pieces):
+    data = late_arguments()
+    with pytest.raises(pieces.Unstreamable):
+        list(streamed.read_session(io.BytesIO(data), "kimi-cli"))
+    assert_stored_alike(store, data)
+
+
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):
     sizes = []
     for name in ("_cut_pieces", "_read_pieces"):  # a session whose payloads are cut, or not
