@@ -9,8 +9,8 @@ arguments often stream on in `ToolCallPart`s, the step's `StatusUpdate` (usage, 
 the context is), the `ToolResult`s (file reads and test runs, most of the bytes; a failed edit `is_error`, with the
 UI's `display`); the answer, `TurnEnd`. Every few turns an `Agent` call whose sub-agent's events come wrapped in
 `SubagentEvent`s (a thread of their own), an approval asked and answered, a compaction, a response the user
-interrupted, a user steering the turn, or an event of a later version (shown hidden, W-JSON-UNKNOWN-ITEM), so that
-a small wire has each.
+interrupted (partway, or before it said anything), a user steering the turn, or an event of a later version
+(shown hidden, W-JSON-UNKNOWN-ITEM), so that a small wire has each.
 
     from tests.harness.kimi_cli_session import kimi_cli_lines
     for line in kimi_cli_lines(megabytes=100): ...
@@ -170,6 +170,8 @@ def _turn(write: _Writer, number: int, files: list[str]) -> Iterator[str]:
     answer = f"Done: {write.words(10, 50)}."
     if number % 10 == 6:  # the user stops the answer partway
         yield write.event("ContentPart", {"type": "text", "text": answer[:len(answer) // 2]})
+        yield write.event("StepInterrupted", {})
+    elif number % 10 == 9:  # before the model wrote anything
         yield write.event("StepInterrupted", {})
     else:
         yield write.event("ContentPart", {"type": "text", "text": answer})

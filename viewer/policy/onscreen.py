@@ -190,7 +190,7 @@ class OnlineLines:
                 changed[pair.call] = self._line(exchange(call, pair.reply))
             elif pair.call >= first:
                 self.waiting.pop(pair.call, None)
-        points = interruptions(transcript)
+        points = sorted({*interruptions(transcript), *self._before(transcript, first)})
         self.points += points
         interruption = INTERRUPTION.but(tool=getattr(self.screen, "INTERRUPTED", INTERRUPTION.tool))
         for index in points:
@@ -199,6 +199,24 @@ class OnlineLines:
             elif index < first and not self.flags[index] & _CALL:  # a message of an earlier batch
                 changed[index] = interruption
         return lines, changed
+
+    def _before(self, transcript: Transcript, first: int) -> list[int]:
+        """The messages of earlier batches that interruptions of this one stand at: an interruption that names no
+        message, with no message of the main conversation before it in this batch and no note for it next, stands
+        at the last message of the main conversation before the batch that is not reasoning (as `interruptions`
+        walks back over every message)."""
+        main = [message for message in transcript.messages if _in_main(message)]
+        found = []
+        for diagnostic in transcript.diagnostics:
+            if diagnostic.code != INTERRUPTED or diagnostic.message_index is not None \
+                    or main and (main[0].span[0] <= diagnostic.span[0] or main[0].intent == "context"):
+                continue
+            at = first - 1
+            while at >= 0 and (not self.flags[at] & _MAIN or self.flags[at] & _ANALYSIS):
+                at -= 1
+            if at >= 0:
+                found.append(at)
+        return found
 
     def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said]:
         """The lines the end changes: of calls never answered that an interruption followed (the branches left
