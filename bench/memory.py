@@ -75,11 +75,11 @@ BEFORE_COPILOT_LINES = ("copilot 20 MB 246 MB peak RSS, first page 3.5 s, stored
 BEFORE_DROID_LINES = ("droid 20 MB 174 MB peak RSS, first page 1.7 s, stored 2.2 s; 100 MB 470 MB, 6.6 s, 9.0 s, "
                       "8.5 s CPU (commit 8db3a7e with this generator, the same machine)")
 """This bench on the tree before Factory Droid sessions were read a piece at a time (read whole)."""
-BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 179 MB peak RSS, first page 3.5 s, stored 4.2 s; 100 MB 498 MB, 17.0 s, "
-                         "22.9 s, 14.0 s CPU (commit df725d1 reading it whole, with this generator, the same machine)")
+BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stored 2.5 s; 100 MB 597 MB, 9.9 s, "
+                         "12.8 s, 12.0 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi CLI wires were read a piece at a time (read whole)."""
-BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 185 MB peak RSS, first page 5.9 s, stored 7.3 s; 100 MB 510 MB, 29.1 s, "
-                          "39.9 s, 16.8 s CPU (commit 28fa51c with this generator, the same machine)")
+BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
+                          "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
 
 
