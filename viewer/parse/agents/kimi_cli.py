@@ -87,8 +87,6 @@ class _Agent:
     open: int | None = None
     """The line of its last call while pieces of the call's arguments may still come (no other event of its
     since)."""
-    call: str | None = None
-    """The id of the call that started a sub-agent (its result ends the sub-agent's events)."""
 
 
 def parse_kimi_cli(text: str, options: ParseOptions) -> Transcript:
@@ -247,7 +245,6 @@ class KimiCliReader(LineReader):
         if agent is None:
             agent = self.agents[name] = _Agent(name)
             if isinstance(call, str):
-                agent.call = call
                 self.started.setdefault(call, []).append(name)
         event = payload.get("event")
         kind = event.get("type") if isinstance(event, dict) else None
