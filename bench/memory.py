@@ -7,7 +7,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
-CLI session log (`copilot`), a Factory Droid session (`droid`) and a pi session (`pi`) when asked for.
+CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
+(`cursor`), a Kimi CLI wire (`kimi-cli`) and a Kimi Code agent's wire (`kimi-code`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -38,6 +39,8 @@ from tests.harness.copilot_session import copilot_lines  # noqa: E402
 from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
 from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
+from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
+from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -77,6 +80,15 @@ BEFORE_DROID_LINES = ("droid 20 MB 174 MB peak RSS, first page 1.7 s, stored 2.2
 BEFORE_PI_LINES = ("pi 20 MB 193 MB peak RSS, first page 3.6 s, stored 4.3 s, 2.6 s CPU; 100 MB 574 MB, 17.1 s, "
                    "22.3 s, 12.8 s CPU (round47 with this generator, the same machine, beside a test run)")
 """This bench on the tree before pi sessions were read a piece at a time (read whole)."""
+BEFORE_CURSOR_LINES = ("cursor 20 MB 190 MB peak RSS, first page 3.0 s, stored 3.7 s, 1.5 s CPU; 100 MB 543 MB, 22.3 s, "
+                       "35.8 s, 8.6 s CPU (round47 with this generator, the same machine, beside a test run)")
+"""This bench on the tree before Cursor agent transcripts were read a piece at a time (read whole)."""
+BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stored 2.5 s; 100 MB 597 MB, 9.9 s, "
+                         "12.8 s, 12.0 s CPU (commit 28fa51c with this generator, the same machine)")
+"""This bench on the tree before Kimi CLI wires were read a piece at a time (read whole)."""
+BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
+                          "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
+"""This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -158,11 +170,25 @@ def cursor_transcript_lines(rng: random.Random) -> Iterator[str]:
     return cursor_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def kimi_cli_wire_lines(rng: random.Random) -> Iterator[str]:
+    """A Kimi CLI wire without end (tests/harness/kimi_cli_session.py): file reads and test runs as tool results,
+    arguments streamed, sub-agents' events, usage per step."""
+    return kimi_cli_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
+def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
+    """A Kimi Code agent's wire without end (tests/harness/kimi_code_session.py): file reads and test runs as tool
+    results, edits, usage and model per step."""
+    return kimi_code_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
                                                               "dataset": dataset_lines, "codex": codex_lines,
                                                               "qwen": qwen_lines, "copilot": copilot_log_lines,
                                                               "droid": droid_session_lines, "pi": pi_session_lines,
-                                                              "cursor": cursor_transcript_lines}
+                                                              "cursor": cursor_transcript_lines,
+                                                              "kimi-cli": kimi_cli_wire_lines,
+                                                              "kimi-code": kimi_code_wire_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -342,6 +368,9 @@ def main() -> None:
     print(f"before Copilot CLI logs were read a piece at a time: {BEFORE_COPILOT_LINES}")
     print(f"before Factory Droid sessions were read a piece at a time: {BEFORE_DROID_LINES}")
     print(f"before pi sessions were read a piece at a time: {BEFORE_PI_LINES}")
+    print(f"before Cursor agent transcripts were read a piece at a time: {BEFORE_CURSOR_LINES}")
+    print(f"before Kimi CLI wires were read a piece at a time: {BEFORE_KIMI_CLI_LINES}")
+    print(f"before Kimi Code agents' wires were read a piece at a time: {BEFORE_KIMI_CODE_LINES}")
 
 
 if __name__ == "__main__":

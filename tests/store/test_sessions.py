@@ -19,6 +19,8 @@ from tests.harness.copilot_session import copilot_session
 from tests.harness.cursor_transcript import cursor_transcript
 from tests.harness.droid_session import droid_session
 from tests.harness.pi_session import pi_session
+from tests.harness.kimi_cli_session import kimi_cli_session
+from tests.harness.kimi_code_session import kimi_code_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -181,6 +183,21 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+KIMI_CLI_SAMPLES = sorted(path.name for path in SAMPLES.glob("kimi-cli-*.jsonl"))
+KIMI_CLI_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in KIMI_CLI_SAMPLES},
+    "kimi-cli-generated": lambda: kimi_cli_session(0.3).encode(),
+    "kimi-cli-unfinished": lambda: kimi_cli_session(0.05, seed=2).encode()[:-200],
+}
+"""Kimi CLI wires: every sample, a generated one with its sub-agents' events (tests/harness/kimi_cli_session.py),
+one cut short."""
+KIMI_CODE_SAMPLES = sorted(path.name for path in SAMPLES.glob("kimi-code-*.jsonl"))
+KIMI_CODE_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in KIMI_CODE_SAMPLES},
+    "kimi-code-generated": lambda: kimi_code_session(0.3).encode(),
+    "kimi-code-unfinished": lambda: kimi_code_session(0.05, seed=2).encode()[:-200],
+}
+"""Kimi Code agents' wires: every sample, a generated one (tests/harness/kimi_code_session.py), one cut short."""
 
 
 def pi_late() -> bytes:
@@ -237,13 +254,19 @@ LOGS = {
     "cursor-agent": (CURSOR_CASES, lambda: cursor_transcript(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
     "pi": (PI_CASES, lambda: pi_session(0.5, seed=3)),
+    "kimi-cli": (KIMI_CLI_CASES, lambda: kimi_cli_session(0.5, seed=3)),
+    "kimi-code": (KIMI_CODE_CASES, lambda: kimi_code_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
 }
 """The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of
 about half a megabyte."""
+ONE_PIECE = {path.name for path in SAMPLES.glob("*.jsonl") if path.stat().st_size < 700}
+"""The samples smaller than one of `small_pieces`' pieces (a sub-agent's wire of one answer)."""
 READ_IN_PIECES = [(dialect, case) for dialect, (cases, _) in LOGS.items() for case in sorted(cases)
-                  if dialect != "codex" or case not in CODEX_SAMPLES or case in CODEX_ROLLOUTS]
-"""Every case but Codex's exec streams (read whole, by `test_a_codex_exec_stream_is_parsed_whole`)."""
+                  if (dialect != "codex" or case not in CODEX_SAMPLES or case in CODEX_ROLLOUTS)
+                  and case not in ONE_PIECE]
+"""Every case but Codex's exec streams (read whole, by `test_a_codex_exec_stream_is_parsed_whole`) and the
+samples of one piece."""
 
 
 @pytest.mark.parametrize("dialect, case", [(dialect, case) for dialect, (cases, _) in LOGS.items()
@@ -273,6 +296,23 @@ def test_an_agent_log_is_read_a_piece_at_a_time(small_pieces, dialect, case):
 def test_a_codex_exec_stream_is_parsed_whole(small_pieces, name):
     with pytest.raises(pieces.Unstreamable):
         list(streamed.read_session(io.BytesIO((SAMPLES / name).read_bytes()), "codex"))
+
+
+def late_arguments() -> bytes:
+    """A Kimi CLI wire whose last call gets a piece of its arguments after the model wrote on: the call is stored
+    by then."""
+    said = {"type": "text", "text": "Now the rest of the report. " * 40}
+    events = [{"type": "StepBegin", "payload": {"n": 9}}, *[{"type": "ContentPart", "payload": said}] * 3,
+              {"type": "ToolCallPart", "payload": {"arguments_part": " --verbose"}}]
+    return (kimi_cli_session(0.05, seed=4) + "".join(
+        json.dumps({"timestamp": 1783060000.5, "message": event}) + "\n" for event in events)).encode()
+
+
+def test_a_kimi_cli_call_s_arguments_streamed_after_it_was_stored_read_the_wire_whole(store, small_pieces):
+    data = late_arguments()
+    with pytest.raises(pieces.Unstreamable):
+        list(streamed.read_session(io.BytesIO(data), "kimi-cli"))
+    assert_stored_alike(store, data)
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

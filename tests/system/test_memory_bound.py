@@ -1,11 +1,11 @@
 """A big JSON Lines dataset, a big agent session of screenshots and a big Codex rollout are stored in bounded
 memory: the peak resident memory (Linux `VmHWM`) of a fresh process storing a dataset or a rollout a piece at a
 time, or a session from its thin text (viewer/parse/thinning.py), does not grow with the file, while the same file
-parsed whole needs many times its size. A big Copilot CLI log, Factory Droid, Qwen Code or pi session stored a
-piece at a time peaks well below its whole parse, but not yet the same at any size (what it keeps to the end grows
-with it: the xfail tests say what). Each store runs in a process of its own, so that its peak is its own; pieces,
-raw chunks and SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte would. The
-full-size figures are bench/memory.py's."""
+parsed whole needs many times its size. A big Copilot CLI log, Factory Droid, Qwen Code or pi session, Cursor
+agent transcript, Kimi CLI wire or Kimi Code agent's wire stored a piece at a time peaks well below its whole parse,
+but not yet the same at any size (what it keeps to the end grows with it: the xfail tests say what). Each store runs
+in a process of its own, so that its peak is its own; pieces, raw chunks and SQLite's bulk page cache are made small,
+so that a few megabytes show what a gigabyte would. The full-size figures are bench/memory.py's."""
 from __future__ import annotations
 
 import base64
@@ -137,15 +137,17 @@ def test_a_codex_rollout_stored_a_piece_at_a_time_peaks_the_same_at_four_times_t
 def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     """A generated session log of `kind` of about 8 MB and one four times as big (tests/harness/copilot_session.py,
     tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/pi_session.py,
-    tests/harness/cursor_transcript.py)."""
+    tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py)."""
     from tests.harness.copilot_session import copilot_session
     from tests.harness.cursor_transcript import cursor_transcript
     from tests.harness.droid_session import droid_session
+    from tests.harness.kimi_cli_session import kimi_cli_session
+    from tests.harness.kimi_code_session import kimi_code_session
     from tests.harness.pi_session import pi_session
     from tests.harness.qwen_session import session as qwen_session
 
     made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "pi": pi_session,
-            "cursor": cursor_transcript}[kind]
+            "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -153,7 +155,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
-@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor"])
+@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -174,6 +176,10 @@ GROWING = {
     "pi": "the header's `unread` holds what pi's bookkeeping lines say beside what is read (a thinking level, a "
           "provider, a label, an extension's state, a summary's files); and the reader's tree keeps an id an entry, "
           "and each call's time for its reply",
+    "kimi-cli": "the header's `bookkeeping` holds every approval asked and answered, the reader each call's id (a "
+                "sub-agent's thread names its call) and time (a reply's duration)",
+    "kimi-code": "the reader keeps each step's uuid, turn and answers, each answer's model and each response's usage "
+                 "(the header's totals), each call's time",
 }
 """Why what a log of each kind keeps to its end grows with it. A Factory Droid session's peak at four times the
 size moves between 3 and 5 MB above the small one's, about the limit (4.3 MB), so it is in neither list: the calls'

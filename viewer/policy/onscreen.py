@@ -208,6 +208,8 @@ class OnlineLines:
         for index in points:
             if index not in lines and first <= index:
                 lines[index] = interruption
+            elif index < first and not self.flags[index] & _CALL:  # a message of an earlier batch
+                changed[index] = interruption
         return lines, changed
 
     def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said | Renamed]:

@@ -20,6 +20,7 @@ kept in the header's `bookkeeping`; a member no table here names is kept in the 
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 from dataclasses import dataclass, field
@@ -28,12 +29,12 @@ from typing import Any
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Meta, Thread, Transcript, Usage, make_diagnostic
-from viewer.model.collector import collector_paused
 from viewer.parse.agents.kimi_code import kimi_usage
-from viewer.parse.agents.lines import Claims, Line, claims, read_lines
-from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.lines import Claims, Line, claims
+from viewer.parse.agents.meta import NOTHING, between, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, Reread, read_whole
 from viewer.parse.agents.records import rest_details, text_of
-from viewer.parse.agents.session import Session
+from viewer.parse.agents.session import Change, Session
 from viewer.parse.common import Pending, qualified_tool_name
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -80,22 +81,17 @@ class _Agent:
     """The turn of the response being read."""
     said: list[int] = field(default_factory=list)
     """The response's messages so far."""
+    answers: list[int] = field(default_factory=list)
+    """Those of them that are the model's (a status update's usage goes on the last)."""
     last_call: int | None = None
+    open: int | None = None
+    """The line of its last call while pieces of the call's arguments may still come (no other event of its
+    since)."""
 
 
 def parse_kimi_cli(text: str, options: ParseOptions) -> Transcript:
     """Read a Kimi CLI wire. Never raises on user input."""
-    with collector_paused:  # see viewer/model/collector.py
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        reader = _Wire(session)
-        for line in session.accounted(lines, _claims):
-            reader.line(line)
-        messages = reader.finished()
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | usage_totals(reader.usage.values())),
-                          threads=tuple(reader.threads.values()), frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(KimiCliReader(), text)
 
 
 def _claims(line: Line) -> Claims:
@@ -129,24 +125,48 @@ def seconds(value: Any) -> str | None:
     return dt.datetime.fromtimestamp(value, dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-class _Wire:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What is read of a line once its messages are: its time."""
+    return {"timestamp": value["timestamp"]} if "timestamp" in value else {}
+
+
+class KimiCliReader(LineReader):
+    """Reads a wire's events in order into the session. What an event says of its messages is held until they are
+    finished; a status update may still change the usage, response and context figures of its step's messages
+    finished before (an amendment to each). A piece of a call's arguments changes the call: an agent's last call
+    waits until the agent's next other event (`waits_from`; a sub-agent's, at the latest until the result of the
+    call that started it), and a piece that comes for a call finished before makes the wire read whole
+    (`Reread`)."""
+
+    dialect = DIALECT
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read but its time: what later lines need is kept here.
+        super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": DIALECT, "agent": "Kimi CLI"}
-        self.quiet: list[tuple[int, int]] = []
         self.agents: dict[str | None, _Agent] = {None: _Agent(None)}
         self.threads: dict[str, Thread] = {}
         self.thread_of: dict[int, str] = {}
         self.usage: dict[int, Usage] = {}
+        """Message index -> the usage of its step, until it is finished and its step is over."""
         self.responses: dict[int, str] = {}
         self.calls: dict[str, int] = {}
         """A call id -> the index of its call."""
+        self.started: dict[str, list[str]] = {}
+        """A call id -> the sub-agents it started whose events may not be over (until its result)."""
+        self.called: dict[str, str] = {}
+        """A call id -> when it was first made (a reply's duration is counted from it)."""
         self.details: dict[int, dict[str, Any]] = {}
         """Message index -> what its event said beside it."""
         self.status: dict[int, dict[str, Any]] = {}
         """Message index -> what the latest status update of its step said of the context (as `usage`)."""
+        self.live: set[int] = set()
+        """The messages of each agent's step being read: a status update may still change what they hold."""
+        self.settled, self.counted = Usage(), 0
+        """The usage of the steps that are over (and of their messages finished), summed, and how many."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, _claims(line))
         if line.get("type") == "metadata":
             if isinstance(line.get("protocol_version"), str):
                 self.header["protocol_version"] = line.get("protocol_version")
@@ -166,14 +186,17 @@ class _Wire:
     def _event(self, line: Line, kind: str, payload: dict[str, Any], agent: _Agent, depth: int) -> None:
         if kind == "SubagentEvent" and depth == 0:
             self._sub_agent(line, payload)
-        elif kind in ("TurnBegin", "SteerInput"):
+            return
+        if kind != "ToolCallPart":
+            agent.open = None
+        if kind in ("TurnBegin", "SteerInput"):
             said = payload.get("user_input")
             text = said if isinstance(said, str) else flat_text(_parts(said)) if said is not None else ""
             agent.step = None
             self._add(line, agent, [_said("user", text)], new_turn=True)
         elif kind == "StepBegin":
             agent.step = self.session.next_turn()
-            agent.said = []
+            self._step_over(agent)
             self.quiet.append(line.span)
         elif kind == "ContentPart":
             self._add(line, agent, [_part(payload, line.span)])
@@ -218,11 +241,16 @@ class _Wire:
                 self.session.diagnostics.append(make_diagnostic(
                     "W-SESSION-THREAD", line.span, "This sub-agent's events name no call of this session that "
                                                    "started it; they are kept, hidden from the default view."))
-        agent = self.agents.setdefault(name, _Agent(name))
+        agent = self.agents.get(name)
+        if agent is None:
+            agent = self.agents[name] = _Agent(name)
+            if isinstance(call, str):
+                self.started.setdefault(call, []).append(name)
         event = payload.get("event")
         kind = event.get("type") if isinstance(event, dict) else None
         inner = event.get("payload") if isinstance(event, dict) else None
         if not isinstance(kind, str) or not isinstance(inner, dict):
+            agent.open = None
             self.session.shown_whole(line)
             self._add(line, agent, [drafts.unclassified("unknown", kind, payload, line.span, "W-JSON-UNKNOWN-ITEM",
                                                         "A sub-agent event with no type")], new_turn=True)
@@ -241,6 +269,7 @@ class _Wire:
         self.session.note_call(call_id, recipient)
         self._add(line, agent, [piece], details=rest_details(payload, CALL_DETAILS, {}))
         agent.last_call = len(self.session.messages) - 1
+        agent.open = line.number
         if call_id is not None:
             self.calls.setdefault(call_id, agent.last_call)
 
@@ -248,6 +277,8 @@ class _Wire:
         """A piece of the last call's arguments, streamed: joined onto the call (the line is frame)."""
         part = payload.get("arguments_part")
         if agent.last_call is not None and isinstance(part, str):
+            if not self.session.messages.holds(agent.last_call):
+                raise Reread("a piece of a call's arguments long after the call")
             call = self.session.messages[agent.last_call]
             self.session.messages[agent.last_call] = call.changed(content=call.content + part)
         self.quiet.append(line.span)
@@ -261,6 +292,8 @@ class _Wire:
             output = f"{output}\n\n{note}" if output else note
         name = self.session.tool_named(call_id)
         piece = drafts.reply(name, output, None, call_id)
+        for started in self.started.pop(call_id, ()) if call_id is not None else ():
+            self.agents[started].open = None  # the sub-agent's events are over
         if value.get("is_error") is True:
             tool = f"The tool {name}" if name else "The tool"
             piece.problems.append(Pending("W-TOOL-ERROR", f"{tool} reported a failure (is_error).", line.span))
@@ -269,7 +302,7 @@ class _Wire:
     def _status(self, line: Line, agent: _Agent, payload: dict[str, Any]) -> None:
         """The usage of the step so far, on its last message (a later update of one step replaces it)."""
         usage = kimi_usage(payload.get("token_usage"), "input_other", "input_cache_read", "input_cache_creation")
-        said = [index for index in agent.said if self.session.messages[index].role == "assistant"]
+        said = agent.answers
         if usage is not None and said:
             for index in said:
                 self.usage.pop(index, None)
@@ -282,7 +315,33 @@ class _Wire:
         if isinstance(payload.get("message_id"), str):
             for index in said:
                 self.responses[index] = payload["message_id"]
+        if (usage is not None or status or isinstance(payload.get("message_id"), str)) and said:
+            for index in said:
+                if not self.session.messages.holds(index):  # finished in an earlier batch
+                    self.session.amend(index, _with_step(self.usage.get(index), self.responses.get(index),
+                                                         self._details(index)))
         self.quiet.append(line.span)
+
+    def _step_over(self, agent: _Agent) -> None:
+        """A new step of `agent`'s: what its step before holds is final; of its messages finished already, it is
+        no longer kept."""
+        for index in agent.said:
+            self.live.discard(index)
+            if not self.session.messages.holds(index):
+                self._settle(index)
+        agent.said, agent.answers = [], []
+
+    def _settle(self, index: int) -> None:
+        """Message `index` is finished and its step over: its usage is counted, and what was held for it goes."""
+        usage = self.usage.pop(index, None)
+        if usage is not None:
+            self.settled, self.counted = self.settled + usage, self.counted + 1
+        self.responses.pop(index, None)
+        self.status.pop(index, None)
+        self.details.pop(index, None)
+
+    def _details(self, index: int) -> dict[str, Any] | None:
+        return {**self.details.get(index, {}), **self.status.get(index, {})} or None
 
     def _add(self, line: Line, agent: _Agent, found: list[Draft], new_turn: bool = False,
              details: dict[str, Any] | None = None) -> None:
@@ -297,25 +356,56 @@ class _Wire:
             self.details[first] = details
         if not new_turn:
             agent.said.extend(made)
+            self.live.update(made)
+            agent.answers.extend(index for index in made if self.session.messages[index].role == "assistant")
         if agent.thread is not None:
             for index in made:
                 self.thread_of[index] = agent.thread
 
-    def finished(self) -> tuple[Message, ...]:
-        called: dict[str, str] = {}
+    # ---- what the reader decides ------------------------------------------------------------------------------
+
+    def waits_from(self) -> int | None:
+        open_ = [agent.open for agent in self.agents.values() if agent.open is not None]
+        return min(open_) if open_ else None
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
         done = []
-        for message, line in zip(self.session.messages, self.session.lines):
+        for message, line in zip(messages, lines):
             timestamp = seconds(line.get("timestamp"))
             if message.is_call and message.call_id and timestamp:
-                called.setdefault(message.call_id, timestamp)
-            duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
-                else None
-            meta = Meta(timestamp=timestamp, usage=self.usage.get(message.index),
-                        response=self.responses.get(message.index), duration_ms=duration,
-                        details={**self.details.get(message.index, {}), **self.status.get(message.index, {})} or None)
+                self.called.setdefault(message.call_id, timestamp)
+            duration = between(self.called.get(message.call_id), timestamp) \
+                if message.is_reply and message.call_id else None
+            index = message.index
+            meta = Meta(timestamp=timestamp, usage=self.usage.get(index), response=self.responses.get(index),
+                        duration_ms=duration, details=self._details(index))
             done.append(replace_fields(message, meta=None if meta == NOTHING else meta,
-                                       thread=self.thread_of.get(message.index)))
-        return tuple(done)
+                                       thread=self.thread_of.pop(index, None)))
+            if index not in self.live:
+                self._settle(index)
+        return done
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return tuple(self.threads.values())
+
+    def end(self) -> Ended:
+        total, counted = self.settled, self.counted
+        for usage in self.usage.values():
+            total, counted = total + usage, counted + 1
+        return Ended(self.session.with_unread(self.header | summed_totals(total, counted)),
+                     tuple(self.threads.values()))
+
+
+def _with_step(usage: Usage | None, response: str | None, details: dict[str, Any] | None) -> Change:
+    """What a later status update says of a message of its step finished before: its usage, response and
+    details as they are now."""
+    def change(message: Message) -> Message:
+        meta = dataclasses.replace(message.meta or Meta(), usage=usage, response=response, details=details)
+        return replace_fields(message, meta=None if meta == NOTHING else meta)
+    return change
 
 
 def _parts(value: Any) -> Any:

@@ -17,20 +17,26 @@ dialect `kimi-code`), flat records `{"type": "<dotted.name>", "agentId", …, "t
   sub-agent an `Agent` call started (its own wire is `agents/<agentId>/wire.jsonl`: read alone, it is its own
   conversation, whose header names it), recorded in the header.
 No cost is recorded.
+
+A wire is read a line at a time by `KimiCodeReader` (viewer/parse/agents/online.py): whole by `parse_kimi_code`,
+and a big upload a piece at a time, in memory that follows the piece. A step's end and the usage record after it,
+which may come after messages of the step were handed on, amend them (usage, response id, finish reason, model).
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from array import array
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Claims, Line, claims, claims_by, read_lines
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by
 from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import rest_details
-from viewer.parse.agents.session import Session
+from viewer.parse.agents.session import Change, Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -92,18 +98,7 @@ def _claims(line: Line) -> Claims:
 
 def parse_kimi_code(text: str, options: ParseOptions) -> Transcript:
     """Read a Kimi Code agent's wire. Never raises on user input."""
-    with collector_paused:  # see viewer/model/collector.py
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        reader = _Wire(session)
-        for line in session.accounted(lines, _claims):
-            reader.line(line)
-        messages = reader.finished()
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect=DIALECT, source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(
-                              reader.header | usage_totals(reader.usage.values(), reader.models.values())),
-                          frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(KimiCodeReader(), text)
 
 
 def milliseconds(value: Any) -> str | None:
@@ -124,25 +119,43 @@ def kimi_usage(value: Any, other: str = "inputOther", read: str = "inputCacheRea
     return Usage(input=counts[0], output=counts[1], cache_read=counts[2], cache_write=counts[3])
 
 
-class _Wire:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+def _kept(value: dict[str, Any]) -> dict[str, Any]:
+    """What is read of a line once its messages are: its time."""
+    return {"time": value["time"]} if "time" in value else {}
+
+
+class KimiCodeReader(LineReader):
+    """Reads a wire's records in order into the session. What a record says of its messages is held until they are
+    finished; a step's end (its usage, response id, finish reason) and the usage record after it (its model) may
+    come after messages of the step were finished: an amendment to each. Kept to the end: each step's turn and
+    its model's messages (by index), each response's usage and each answer's model (the header's totals), each
+    call's time (a reply's duration)."""
+
+    dialect = DIALECT
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read but its time: what later lines need is kept here.
+        super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": DIALECT, "agent": "Kimi Code"}
-        self.quiet: list[tuple[int, int]] = []
         self.steps: dict[str, int] = {}
         """A step's uuid -> its turn."""
-        self.step_messages: dict[str, list[int]] = {}
+        self.step_messages: dict[str, array[int]] = {}
+        """A step's uuid -> its messages that are the model's."""
         self.last_step: str | None = None
         self.model: str | None = None
         self.models: dict[int, str] = {}
         self.usage: dict[int, Usage] = {}
         self.responses: dict[int, str] = {}
+        """Message index -> its response's id, until it is finished (as `stops`, `details`)."""
         self.stops: dict[int, str] = {}
         self.sub_agents: dict[str, str] = {}
         self.details: dict[int, dict[str, Any]] = {}
         """Message index -> what its line said beside it (a step's latencies, a message's origin)."""
+        self.called: dict[str, str] = {}
+        """A call id -> when it was first made (a reply's duration is counted from it)."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, _claims(line))
         kind = line.get("type")
         if kind == "metadata":
             if isinstance(line.get("protocol_version"), str):
@@ -203,10 +216,10 @@ class _Wire:
             self.session.diagnostics.append(make_diagnostic("W-JSON-SHAPE", line.span, "This line has no message "
                                                                                        "object; it was skipped."))
             return
+        origin = rest_details(body, ("origin",), claims(*(f"origin.{key}" for key in ORIGIN_READ)))
         source, found = self.session.read(line, "message", lambda source: _context_message(source, self.session))
         first = len(self.session.messages)
         self._add(line, found, self.session.next_turn(), source.problems)
-        origin = rest_details(body, ("origin",), claims(*(f"origin.{key}" for key in ORIGIN_READ)))
         if origin and len(self.session.messages) > first:
             self.details[first] = origin
 
@@ -217,7 +230,7 @@ class _Wire:
         if kind == "step.begin":
             uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else f"line {line.number}"
             self.steps[uuid] = self.session.next_turn()
-            self.step_messages[uuid] = []
+            self.step_messages[uuid] = array("i")
             self.last_step = uuid
             self.quiet.append(line.span)
             return
@@ -237,16 +250,17 @@ class _Wire:
         source, found = self.session.read(line, "event", lambda source: _loop_event(source, self.session))
         first = len(self.session.messages)
         self._add(line, found, turn, source.problems)
+        answers = [index for index in range(first, len(self.session.messages))
+                   if self.session.messages[index].role == "assistant"]
         if step is not None:
-            self.step_messages.setdefault(step, []).extend(range(first, len(self.session.messages)))
+            self.step_messages.setdefault(step, array("i")).extend(answers)
             if self.model:
-                for index in range(first, len(self.session.messages)):
-                    if self.session.messages[index].role == "assistant":
-                        self.models[index] = self.model
+                for index in answers:
+                    self.models[index] = self.model
 
     def _step_end(self, line: Line, event: dict[str, Any]) -> None:
         uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else self.last_step
-        said = [index for index in self._messages_of(uuid) if self.session.messages[index].role == "assistant"]
+        said = self._messages_of(uuid)
         usage = kimi_usage(event.get("usage"))
         reason = event.get("finishReason")
         if said:
@@ -254,13 +268,20 @@ class _Wire:
             if usage is not None:
                 self.usage[last] = usage
             ended = rest_details(event, STEP_DETAILS, {})
-            if ended:
-                self.details[last] = {**self.details.get(last, {}), **ended}
+            response = event["messageId"] if isinstance(event.get("messageId"), str) else None
+            stop = reason if isinstance(reason, str) else None
             for index in said:
-                if isinstance(event.get("messageId"), str):
-                    self.responses[index] = event["messageId"]
-                if isinstance(reason, str):
-                    self.stops[index] = reason
+                if self.session.messages.holds(index):
+                    if index == last and ended:
+                        self.details[last] = {**self.details.get(last, {}), **ended}
+                    if response is not None:
+                        self.responses[index] = response
+                    if stop is not None:
+                        self.stops[index] = stop
+                elif response is not None or stop is not None or index == last and (ended or usage is not None):
+                    self.session.amend(index, _with_meta(
+                        usage=usage if index == last else None, response=response, stop_reason=stop,
+                        ended=ended if index == last else None))
         if reason == "interrupted":
             self.session.diagnostics.append(make_diagnostic(
                 "W-SESSION-INTERRUPTED", line.span, "The user cancelled this response; what it had written is kept.",
@@ -275,12 +296,13 @@ class _Wire:
         if not isinstance(model, str) or not model:
             return
         for index in self._messages_of(self.last_step):
-            if self.session.messages[index].role == "assistant":
-                self.models[index] = model
+            self.models[index] = model
+            if not self.session.messages.holds(index):
+                self.session.amend(index, _with_meta(model=model))
 
-    def _messages_of(self, step: str | None) -> list[int]:
-        """The messages of a step; none when no step is known."""
-        return self.step_messages.get(step, []) if step is not None else []
+    def _messages_of(self, step: str | None) -> array[int] | tuple[()]:
+        """The model's messages of a step; none when no step is known."""
+        return self.step_messages.get(step, ()) if step is not None else ()
 
     def _compaction(self, line: Line) -> None:
         summary = line.get("summary")
@@ -301,21 +323,44 @@ class _Wire:
     def _add(self, line: Line, found: list[Draft], turn: int, problems=()) -> None:
         self.session.add_line(line, found, turn, problems)
 
-    def finished(self) -> tuple[Message, ...]:
-        called: dict[str, str] = {}
+    # ---- what the reader decides ------------------------------------------------------------------------------
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
         done = []
-        for message, line in zip(self.session.messages, self.session.lines):
+        for message, line in zip(messages, lines):
             timestamp = milliseconds(line.get("time"))
             if message.is_call and message.call_id and timestamp:
-                called.setdefault(message.call_id, timestamp)
-            duration = between(called.get(message.call_id), timestamp) if message.is_reply and message.call_id \
-                else None
+                self.called.setdefault(message.call_id, timestamp)
+            duration = between(self.called.get(message.call_id), timestamp) \
+                if message.is_reply and message.call_id else None
             index = message.index
             meta = Meta(timestamp=timestamp, model=self.models.get(index), usage=self.usage.get(index),
-                        response=self.responses.get(index), stop_reason=self.stops.get(index), duration_ms=duration,
-                        details=self.details.get(index))
+                        response=self.responses.pop(index, None), stop_reason=self.stops.pop(index, None),
+                        duration_ms=duration, details=self.details.pop(index, None))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
-        return tuple(done)
+        return done
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def end(self) -> Ended:
+        return Ended(self.session.with_unread(self.header | usage_totals(self.usage.values(),
+                                                                         self.models.values())))
+
+
+def _with_meta(usage: Usage | None = None, model: str | None = None, response: str | None = None,
+               stop_reason: str | None = None, ended: dict[str, Any] | None = None) -> Change:
+    """What a step's end or its usage record says of a message of the step finished before: the fields given
+    (`ended`: what the step's end adds to its last message's details)."""
+    fields: dict[str, Any] = {name: value for name, value in (("usage", usage), ("model", model),
+                                                              ("response", response), ("stop_reason", stop_reason))
+                              if value is not None}
+
+    def change(message: Message) -> Message:
+        meta = message.meta or Meta()
+        details = {**(meta.details or {}), **ended} if ended else meta.details
+        return replace_fields(message, meta=dataclasses.replace(meta, **fields, details=details))
+    return change
 
 
 def _context_message(source: JsonObject, session: Session) -> list[Draft]:
