@@ -250,8 +250,9 @@ class Dialect:
     (viewer/parse/streamed.py); None: read whole."""
     pairing: Pairing = Pairing.BY_NAME
     replies: bool = True
-    """Whether it records its tool calls' replies; False (Cursor's agent transcripts) tells a session read a piece
-    at a time that no later line answers a call, so a call's line is all it keeps of it (viewer/policy/onscreen.py)."""
+    """Whether it records its tool calls' replies. False (Cursor's agent transcripts): its calls are not paired nor
+    said to be unanswered (W-UNANSWERED-CALL would say it of every call), and a session read a piece at a time keeps
+    of a call only its line as an interruption would change it (viewer/policy/onscreen.py)."""
     writer: Writer | None
     """Writing a transcript back in this format; None: it cannot be written (convert to another)."""
     prompt: Prompt

@@ -134,9 +134,10 @@ def _finish(transcript: Transcript, extra: list[Diagnostic]) -> Transcript:
     cancelled = frozenset(d.message_index for d in transcript.diagnostics
                           if d.code == "E-TOOL-CANCELLED" and d.message_index is not None) \
         if transcript.diagnostics else _NONE_CANCELLED  # most conversations of a dataset: none to look through
-    replies_without_id = formats.dialect(transcript.dialect).pairing
-    pairs, pairing_diagnostics = pair_calls(transcript.messages, replies_without_id, cancelled) \
-        if _has_calls_or_replies(transcript.messages) else ([], [])
+    record = formats.dialect(transcript.dialect)
+    # A format that records no replies (Cursor's agent transcripts) has no call to pair nor any call left unanswered.
+    pairs, pairing_diagnostics = pair_calls(transcript.messages, record.pairing, cancelled) \
+        if record.replies and _has_calls_or_replies(transcript.messages) else ([], [])
     transcript = attach_media(transcript)
     diagnostics = [*transcript.diagnostics, *extra, *check(transcript), *pairing_diagnostics]
     if len(diagnostics) > 1:

@@ -97,7 +97,7 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
     partway: the caller drops what it stored and parses it whole)."""
     record = formats.dialect(dialect)
     reader: LineReader = formats.load(record.lines)()
-    pairing = Pairing(record.pairing)
+    pairing = Pairing(record.pairing) if record.replies else None  # see `parse._finish`
     cancelled: set[int] = set()
     numbered = messages = 0
     escapes = False
@@ -117,7 +117,7 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
         raise Unstreamable(str(reason)) from None
 
 
-def _analysed(batch: Batch, reader: LineReader, pairing: Pairing, cancelled: set[int],
+def _analysed(batch: Batch, reader: LineReader, pairing: Pairing | None, cancelled: set[int],
               numbered: int) -> SessionBatch:
     """The batch as `parse` finishes a transcript: lone surrogates replaced, images named, calls paired, checked,
     diagnostics in source order."""
@@ -127,7 +127,7 @@ def _analysed(batch: Batch, reader: LineReader, pairing: Pairing, cancelled: set
         transcript = replace_lone_surrogates(transcript)
     with piece.reading():
         transcript = attach_media(transcript)
-    pairs, paired = pairing.feed(transcript.messages)
+    pairs, paired = pairing.feed(transcript.messages) if pairing is not None else ([], [])
     cancelled.update(diagnostic.message_index for diagnostic in transcript.diagnostics
                      if diagnostic.code == "E-TOOL-CANCELLED" and diagnostic.message_index is not None)
     diagnostics = sorted([*transcript.diagnostics, *check(transcript), *paired],
@@ -171,10 +171,10 @@ def in_file(messages: tuple[Message, ...], piece: Piece) -> tuple[Message, ...]:
 SOURCE_KEY = "$source"
 
 
-def _end(ending: Ending, pairing: Pairing, cancelled: set[int], messages: int, escapes: bool) -> SessionEnd:
+def _end(ending: Ending, pairing: Pairing | None, cancelled: set[int], messages: int, escapes: bool) -> SessionEnd:
     ended = ending.ended
     notes = list(ended.notes)
-    for index, recipient in pairing.unanswered(frozenset(cancelled)):
+    for index, recipient in pairing.unanswered(frozenset(cancelled)) if pairing is not None else ():
         text, expected = unanswered_text(index, recipient, messages - 1)
         notes.append(Note("W-UNANSWERED-CALL", text, index, at_header=True, expected=expected))
     header = cleaned_value(ended.header) if escapes else ended.header

@@ -14,7 +14,7 @@ from typing import Any
 
 from viewer import formats
 from viewer.model import Message, Thread, Transcript
-from viewer.policy.said import Exchange, Renamed, Said
+from viewer.policy.said import Exchange, Restated, Said
 
 TOOL_FAILED = "W-TOOL-ERROR"
 INTERRUPTED = "W-SESSION-INTERRUPTED"
@@ -126,9 +126,10 @@ def interrupted_calls(transcript: Transcript, points: list[int]) -> set[int]:
     return found
 
 
-_CALL, _MAIN, _ANALYSIS, _ANSWERED, _NAMES = 1, 2, 4, 8, 16
+_CALL, _MAIN, _ANALYSIS, _ANSWERED, _NAMES, _RESTATED = 1, 2, 4, 8, 16, 32
 """What `OnlineLines` keeps of each message (a byte): a call, of the main conversation (no sub-agent's), reasoning,
-a call answered, a call whose line names the sub-agent it started (or would, once known)."""
+a call answered, a call whose line names the sub-agent it started (or would, once known), a call of a format that
+records no replies whose line an interruption would change in its outcome and status alone (`interrupted_words`)."""
 _UNNAMED = "\x00unnamed"
 """The id a call's sub-agent is given while it is not known: a screen that names it says so by naming this."""
 
@@ -151,12 +152,14 @@ class OnlineLines:
         self.waiting: dict[int, Message] = {}
         """The calls not answered yet, by index."""
         self.if_interrupted: dict[int, tuple[Said, bool]] = {}
-        """For a format that records no replies, the line of each call as an interruption would change it, and
-        whether it names a sub-agent: all that is kept of the call (the calls hold most of such a log)."""
+        """For a format that records no replies, the line of a call as an interruption would change it, and whether
+        it names a sub-agent, where that is more than its outcome and status (`_RESTATED`: nearly every call)."""
+        self.interrupted_words: tuple[str, str] | None = None
+        """The outcome and status an interruption gives a call's line on this screen."""
         self.named: dict[int, tuple[str, int | None]] = {}
         """The calls whose line as stored names a known sub-agent, by index: the sub-agent and its first message
         (named again at the end when the call's sub-agent turns out otherwise). A line that would name one not
-        known yet has the flag `_NAMES` alone: the end names it by a `Renamed`."""
+        known yet has the flag `_NAMES` alone: the end names it by a `Restated`."""
         self.cwd: str | None = None
 
     def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
@@ -191,10 +194,9 @@ class OnlineLines:
                 at = replies.get(message.index)
                 if at is None and self.replies:
                     self.waiting[message.index] = message
-                elif at is None:
-                    self.if_interrupted[message.index] = self._said(Exchange(message, None, False, True, "", self.cwd,
-                                                                             None))
                 lines[message.index] = self._line(exchange(message, at))
+                if at is None and not self.replies:
+                    self._keep_if_interrupted(message, lines[message.index])
         for pair in transcript.pairs:
             self.flags[pair.call] |= _ANSWERED
             call = self.waiting.pop(pair.call, None) if pair.call < first else None
@@ -212,19 +214,37 @@ class OnlineLines:
                 changed[index] = interruption
         return lines, changed
 
-    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said | Renamed]:
+    def _keep_if_interrupted(self, call: Message, stored: Said) -> None:
+        """What the end needs of a call no line will answer (a format that records no replies): its line as an
+        interruption would change it; a flag alone when that is the stored line with the interruption's words."""
+        made, names = self._said(Exchange(call, None, False, True, "", self.cwd, None))
+        words = (made.outcome, made.status)
+        if self.interrupted_words is None:
+            self.interrupted_words = words
+        if words == self.interrupted_words and made == stored.but(outcome=made.outcome, status=made.status,
+                                                                  thread=None, thread_at=None):
+            self.flags[call.index] |= _RESTATED
+        else:
+            self.if_interrupted[call.index] = (made, names)
+
+    def end(self, threads: tuple[Thread, ...], aside: frozenset[int]) -> dict[int, Said | Restated]:
         """The lines the end changes: of calls never answered that an interruption followed (the branches left
         aside, `aside`, known now), and of calls whose sub-agent (`threads`, with their calls at last) is named
         otherwise than when they were stored."""
         if self.screen is None:
             return {}
-        changed: dict[int, Said | Renamed] = {}
+        changed: dict[int, Said | Restated] = {}
         for index in sorted(self._interrupted(aside)):
             call = self.waiting.get(index)
             if call is not None:
                 changed[index] = self._line(Exchange(call, None, False, True, "", self.cwd, None))
             elif index in self.if_interrupted:
                 changed[index] = self._named(index, *self.if_interrupted[index])
+            elif self.flags[index] & _RESTATED and self.interrupted_words is not None:
+                outcome, status = self.interrupted_words
+                self.named.pop(index, None)  # the interrupted line names no sub-agent (`_named` of it)
+                changed[index] = Restated((("outcome", outcome), ("status", status), ("thread", None),
+                                           ("thread_at", None)))
         final = {thread.call: thread for thread in threads if thread.call is not None}
         for index in sorted({*final, *self.named}):
             if not self.flags[index] & _NAMES:
@@ -232,9 +252,8 @@ class OnlineLines:
             thread = final.get(index)
             wanted = (thread.id, self.first_of_thread.get(thread.id)) if thread else (None, None)
             if wanted != self.named.get(index, (None, None)):
-                line = changed.get(index)
-                changed[index] = line.but(thread=wanted[0], thread_at=wanted[1]) if isinstance(line, Said) \
-                    else Renamed(*wanted)
+                line = changed.get(index) or Restated(())
+                changed[index] = line.but(thread=wanted[0], thread_at=wanted[1])
         return changed
 
     def _line(self, exchange: Exchange) -> Said:

@@ -112,15 +112,18 @@ class Said:
 
 
 @dataclass(frozen=True, slots=True)
-class Renamed:
-    """A change to a call's line stored before: the sub-agent it names, named again (the line otherwise as stored,
-    which whoever stored it reads back, so that a session read a piece at a time need not keep every line)."""
+class Restated:
+    """A change to a call's line stored before, in some of its fields (the sub-agent it names, named again; how it
+    ended, once an interruption says so): the line otherwise as stored, which whoever stored it reads back, so that
+    a session read a piece at a time need not keep every call's line."""
 
-    thread: str | None
-    thread_at: int | None
+    changes: tuple[tuple[str, Any], ...]
 
     def of(self, stored: Said) -> Said:
-        return stored.but(thread=self.thread, thread_at=self.thread_at)
+        return stored.but(**dict(self.changes))
+
+    def but(self, **more: Any) -> Restated:
+        return Restated(tuple({**dict(self.changes), **more}.items()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from viewer.model import Diagnostic, Media, Message, Meta, Segment, Thread, Transcript
 from viewer.policy import SHOWN_IN_FULL, Projection, Rule, Said
-from viewer.policy.said import Renamed
+from viewer.policy.said import Restated
 from viewer.policy.personal import split_kinds
 from viewer.store.shift import Relocated
 from viewer.store.types import Entry, Located, Record
@@ -210,11 +210,11 @@ def agent_json(message: Message, thread_calls: dict[str, Thread], said: Said | N
     return json.dumps(data, ensure_ascii=False)
 
 
-def with_said(stored: str | None, said: Said | Renamed) -> str | None:
+def with_said(stored: str | None, said: Said | Restated) -> str | None:
     """A row's `agent` column as stored, its screen's line now `said` (where `agent_json` puts it: first), or the
     line it holds with its sub-agent named again (as stored when it holds none)."""
     data = json.loads(stored) if stored else {}
-    if isinstance(said, Renamed):
+    if isinstance(said, Restated):
         if not isinstance(data.get("said"), dict):
             return stored
         said = said.of(Said.from_json(data["said"]))

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 from viewer.model import Message, Note, Thread, Transcript
 from viewer.policy import Projection, SHOWN_IN_FULL, Said
 from viewer.policy.rules import Rule, default_rules
-from viewer.policy.said import Renamed
+from viewer.policy.said import Restated
 from viewer.store import rows, search
 from viewer.store.summaries import SNIPPET_CHARS
 from viewer.store.bulk import bulk_cursor, insert_many
@@ -28,7 +28,7 @@ from viewer.store.schema import diagnostics, message_kinds, messages, pairs, tra
 from viewer.store.shift import Shift
 
 Change = Callable[[Message], Message]
-Lines = dict[str, Mapping[int, Said | Renamed]]
+Lines = dict[str, Mapping[int, Said | Restated]]
 """Screen's lines by message index, as link holders read them (`shared`) and as written (`original`): each a line,
 or the line as stored with its sub-agent named again."""
 

@@ -73,3 +73,11 @@ def test_a_metadata_line_is_kept_in_the_header_and_a_member_no_table_names_unrea
                              {"type": "turn_ended", "status": "success", "x_took_ms": 812}))
     assert transcript.header["metadata"] == [{"model": "claude-4.5-sonnet"}]
     assert transcript.header["unread"] == [{"line": 3, "members": {"x_took_ms": 812}}]
+
+
+def test_a_cursor_transcript_s_calls_are_not_said_to_be_unanswered():
+    """Cursor records no tool results: that its calls have none is the format, not a defect of the file."""
+    transcript = parse((SAMPLES / SAMPLE).read_bytes())
+    assert any(message.is_call for message in transcript.messages)
+    assert not transcript.pairs
+    assert "W-UNANSWERED-CALL" not in {diagnostic.code for diagnostic in transcript.diagnostics}
