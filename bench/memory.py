@@ -80,8 +80,8 @@ BEFORE_DROID_LINES = ("droid 20 MB 174 MB peak RSS, first page 1.7 s, stored 2.2
 BEFORE_PI_LINES = ("pi 20 MB 193 MB peak RSS, first page 3.6 s, stored 4.3 s, 2.6 s CPU; 100 MB 574 MB, 17.1 s, "
                    "22.3 s, 12.8 s CPU (round47 with this generator, the same machine, beside a test run)")
 """This bench on the tree before pi sessions were read a piece at a time (read whole)."""
-BEFORE_CURSOR_LINES = ("cursor 20 MB 190 MB peak RSS, first page 3.0 s, stored 3.7 s, 1.5 s CPU; 100 MB 543 MB, 22.3 s, "
-                       "35.8 s, 8.6 s CPU (round47 with this generator, the same machine, beside a test run)")
+BEFORE_CURSOR_LINES = ("cursor 20 MB 190 MB peak RSS, first page 3.0 s, stored 3.7 s, 1.5 s CPU; 100 MB 543 MB, "
+                       "22.3 s, 35.8 s, 8.6 s CPU (round47 with this generator, the same machine, beside a test run)")
 """This bench on the tree before Cursor agent transcripts were read a piece at a time (read whole)."""
 BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stored 2.5 s; 100 MB 597 MB, 9.9 s, "
                          "12.8 s, 12.0 s CPU (commit 28fa51c with this generator, the same machine)")

@@ -67,18 +67,23 @@ def _message(role: str, text: str, **members) -> dict:
     return {"type": "message", "role": role, "content": [{"type": kind, "text": text}], **members}
 
 
-def _module(write: _Writer, name: str) -> str:
-    """A Python module of the project, as `cat -n` shows it."""
+def module_lines(write: _Writer, name: str, functions: tuple[int, int] = (8, 40)) -> list[str]:
+    """The lines of a Python module of the project (`write`: any writer with `pick` and `words`)."""
     pick = write.pick
     lines = [f'"""The {name} of a ledger: {write.words(6, 10)}."""', "from decimal import Decimal", ""]
-    for _ in range(pick.randint(8, 40)):
+    for _ in range(pick.randint(*functions)):
         noun = pick.choice(NAMES)
         lines += [f"def {pick.choice(VERBS)}_{noun}({noun}: Decimal) -> Decimal:",
                   f'    """{write.words(5, 14).capitalize()}."""',
                   *(f"    {pick.choice(NAMES)} = {noun} * Decimal(\"{pick.randint(1, 999)}.{pick.randint(0, 99):02d}\")"
                     for _ in range(pick.randint(2, 8))),
                   f"    return {noun}", ""]
-    return "\n".join(f"{number:6d}\t{text}" for number, text in enumerate(lines, start=1))
+    return lines
+
+
+def _module(write: _Writer, name: str) -> str:
+    """A Python module of the project, as `cat -n` shows it."""
+    return "\n".join(f"{number:6d}\t{text}" for number, text in enumerate(module_lines(write, name), start=1))
 
 
 def _tests_run(write: _Writer, passing: bool) -> str:

@@ -1,7 +1,7 @@
-"""A deterministic Cursor agent transcript of any size (`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`),
-for the tests of a transcript read a piece at a time and for the memory benchmark: written in the shape of
-sample_transcripts/cursor-agent-*.jsonl, one `{"role", "message": {"content": [blocks]}}` a line and a
-`{"type": "turn_ended", "status"}` line after each turn.
+"""A deterministic Cursor agent transcript of any size
+(`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`), for the tests of a transcript read a piece at a
+time and for the memory benchmark: written in the shape of sample_transcripts/cursor-agent-*.jsonl, one
+`{"role", "message": {"content": [blocks]}}` a line and a `{"type": "turn_ended", "status"}` line after each turn.
 
 Tasks: the user's request wrapped in `<user_query>` after the `<timestamp>` Cursor adds (the first with its
 `<user_info>`); then the model's lines: thinking now and then, a preamble, `tool_use` calls without ids (`Read`,
@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 
+from tests.harness.codex_rollout import module_lines
 from tests.harness.workday import NAMES, VERBS, WORDS
 
 WORKSPACE = "/home/ana/src/ledger"
@@ -49,16 +50,7 @@ class _Writer:
 
 def _source(write: _Writer, name: str) -> str:
     """A Python module of the project, as a `Write` call's contents or a `StrReplace`'s text."""
-    pick = write.pick
-    lines = [f'"""The {name} of a ledger: {write.words(6, 10)}."""', "from decimal import Decimal", ""]
-    for _ in range(pick.randint(4, 30)):
-        noun = pick.choice(NAMES)
-        lines += [f"def {pick.choice(VERBS)}_{noun}({noun}: Decimal) -> Decimal:",
-                  f'    """{write.words(5, 14).capitalize()}."""',
-                  *(f"    {pick.choice(NAMES)} = {noun} * Decimal(\"{pick.randint(1, 999)}.{pick.randint(0, 99):02d}\")"
-                    for _ in range(pick.randint(2, 8))),
-                  f"    return {noun}", ""]
-    return "\n".join(lines)
+    return "\n".join(module_lines(write, name, functions=(4, 30)))
 
 
 def _call(write: _Writer, files: list[str]) -> dict:
@@ -69,7 +61,8 @@ def _call(write: _Writer, files: list[str]) -> dict:
     if way < 0.3:
         return {"type": "tool_use", "name": "Read", "input": {"path": path}}
     if way < 0.4:
-        return {"type": "tool_use", "name": "Grep", "input": {"pattern": f"def {pick.choice(VERBS)}_", "path": WORKSPACE}}
+        return {"type": "tool_use", "name": "Grep",
+                "input": {"pattern": f"def {pick.choice(VERBS)}_", "path": WORKSPACE}}
     if way < 0.55:
         return {"type": "tool_use", "name": "Shell", "input": {"command": "python -m pytest -q",
                                                                "description": "Run the tests"}}
