@@ -162,3 +162,24 @@ def test_the_scan_works_and_finds_the_same_secrets_where_hyperscan_cannot_be_imp
     assert findings == [[[finding.start, finding.end, finding.kind, finding.preview] for finding in scan_text(text)]
                         for text in texts]  # as this process finds them, with Hyperscan where it has it
     assert all(findings[:60])
+
+
+BLOCKED_PERSONAL = """
+import json, sys
+sys.modules["hyperscan"] = None  # as where Hyperscan is not installed
+from viewer.secrets.personal.scan import scan_personal
+texts = json.loads(sys.stdin.read())
+print(json.dumps([[[finding.start, finding.end, finding.kind] for finding in scan_personal(text)] for text in texts]))
+"""
+
+
+def test_personal_data_is_found_alike_where_hyperscan_cannot_be_imported() -> None:
+    from tests.secrets.test_personal import FOUND, NEAR_MISSES
+    from viewer.secrets.personal.scan import scan_personal
+
+    texts = [text for _, text, _ in FOUND] + NEAR_MISSES + [ORDINARY[:20_000] + "\n".join(text for _, text, _ in FOUND)]
+    result = subprocess.run([sys.executable, "-c", BLOCKED_PERSONAL], input=json.dumps(texts), cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [[[finding.start, finding.end, finding.kind] for finding in scan_personal(text)]
+                                         for text in texts]

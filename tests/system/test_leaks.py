@@ -341,7 +341,8 @@ def hidden_words(client: FlaskClient, id: str) -> list[str]:
     for message in client.get(f"/t/{id}.json?view=debug").get_json()["messages"]:
         words = set(re.findall(r"[^\W_]+", str(message.get("content") or "").lower()))
         (shown if message["default_view"]["show_as"] in ("message", "preamble") else hidden).update(words)
-    shown.update(re.findall(r"[^\W_]+", client.get(f"/t/{id}.json").get_data(as_text=True).lower()))
+    # The transcript's own id is no shown word: a random one starting with a hidden word would hide it.
+    shown.update(re.findall(r"[^\W_]+", client.get(f"/t/{id}.json").get_data(as_text=True).replace(id, " ").lower()))
     # The search matches a word by its beginning: a hidden word that begins a shown one is found by it.
     return sorted(word for word in hidden - shown if not any(other.startswith(word) for other in shown))
 

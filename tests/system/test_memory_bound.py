@@ -173,15 +173,13 @@ GROWING = {
     "pi": "the header's `unread` holds what pi's bookkeeping lines say beside what is read (a thinking level, a "
           "provider, a label, an extension's state, a summary's files); and the reader's tree keeps an id an entry, "
           "and each call's time for its reply",
-    "kimi-cli": "the header's `bookkeeping` holds every approval asked and answered, the reader each call's id (a "
-                "sub-agent's thread names its call) and time (a reply's duration)",
     "kimi-code": "the reader keeps each step's uuid, turn and answers, each answer's model and each response's usage "
                  "(the header's totals), each call's time",
 }
-"""Why what a log of each kind keeps to its end grows with it. A Factory Droid session's and a Cursor transcript's
-peak at four times the size is 1 to 5 MB above the small one's from run to run, about the limit (4 MB), so neither is
-tested either way: what is left to grow is a Droid call's id (a sub-agent's session names its call by it) and a byte
-a message."""
+"""Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's and a
+Kimi CLI wire's peak at four times the size is 1 to 5 MB above the small one's from run to run, about the limit
+(4 MB), so none is tested either way: what is left to grow is a byte a message, a Droid or Kimi CLI call's id (a
+sub-agent names its call by it) and Kimi CLI's bookkeeping lines in its header."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")

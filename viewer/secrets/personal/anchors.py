@@ -16,11 +16,12 @@ SHAPES: dict[str, tuple[str, int, bool]] = {
     "colons": (r"[0-9A-Fa-f]:[0-9A-Fa-f]{0,4}:", 0, False),  # an IPv6 address
     "letters and digits": (r"[A-Z]{2} ?[0-9]{2}", 0, False),  # an IBAN's country and check digits, an NI number
     "codice fiscale": (r"[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T]", 0, False),
-    # The names that the numbers too weak to count alone come after (recognisers.py `_named_number`).
-    "ssn": (r"\b(?:ssn|social security)\b", 0, True),
-    "nhs": (r"\bnhs\b", 0, True),
-    "sin": (r"\b(?:sin|social insurance)\b", 0, True),
-    "dni": (r"\b(?:dni|nie|nif|documento)\b", 0, True),
+    # The names that the numbers too weak to count alone come after (recognisers.py `_named_number`), in any case
+    # inside word edges (`re`'s engine lowers a caseless pattern whole, which `\b` would not survive).
+    "ssn": (r"\b(?i:ssn|social security)\b", 0, False),
+    "nhs": (r"\b(?i:nhs)\b", 0, False),
+    "sin": (r"\b(?i:sin|social insurance)\b", 0, False),
+    "dni": (r"\b(?i:dni|nie|nif|documento)\b", 0, False),
 }
 """Every anchor, by name (the recognisers name theirs). `\b` is an ASCII word's edge in the ASCII view, where a
 non-ASCII character is `?`: an anchor is never lost to one (an `é` before a number opens a window; its
