@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -22,7 +23,8 @@ from sqlalchemy.exc import OperationalError  # noqa: E402
 
 from viewer.store.engine import open_engine  # noqa: E402
 
-ATTEMPTS = 5
+LOCKED_FOR = 15.0
+"""Seconds `upgrade` goes on trying while SQLite answers "database is locked" at once (more than busy_timeout)."""
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
 BASELINE = "0001"
 """The revision whose tables are exactly what the app made before it had migrations."""
@@ -56,17 +58,22 @@ def database_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """`_upgrade_once`, tried again a few times when SQLite says "database is locked" at once: it does so
-    without waiting out busy_timeout in a few cases, such as switching a brand-new file to WAL while other
-    processes open it too."""
-    for attempt in range(ATTEMPTS):
+    """`_upgrade_once`, tried again while SQLite says "database is locked" at once, for up to `LOCKED_FOR`
+    seconds: it does so without waiting out busy_timeout in a few cases, such as switching a brand-new file to WAL
+    while other processes open it too. Those windows last as long as the process holding them is not scheduled,
+    which on a loaded machine is more than a few quick tries cover; the pauses are drawn at random so that
+    processes started together do not try again together."""
+    deadline = time.monotonic() + LOCKED_FOR
+    pause = 0.02
+    while True:
         try:
             return _upgrade_once(engine)
         except OperationalError as error:
-            if "locked" not in str(error) or attempt == ATTEMPTS - 1:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
                 raise
             engine.dispose()  # the failed connection may hold a half-set-up state: start afresh
-            time.sleep(0.05 * 2 ** attempt)
+            time.sleep(random.uniform(pause / 2, pause))
+            pause = min(pause * 2, 0.5)
 
 
 def _upgrade_once(engine: Engine) -> None:
