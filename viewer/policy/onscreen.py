@@ -169,7 +169,6 @@ class OnlineLines:
             return {}, {}
         messages = transcript.messages
         first = messages[0].index if messages else len(self.flags)
-        before = self._last_said(first)
         for message in messages:
             self.flags.append((_CALL if message.is_call else 0) | (_MAIN if message.thread is None else 0)
                               | (_ANALYSIS if message.channel == "analysis" else 0))
@@ -204,7 +203,10 @@ class OnlineLines:
                 changed[pair.call] = self._line(exchange(call, pair.reply))
             elif pair.call >= first:
                 self.waiting.pop(pair.call, None)
-        points = interruptions(transcript, before)
+        # Only an interruption with no message of its own may stand before the batch: the walk back is made for it.
+        unplaced = any(diagnostic.code == INTERRUPTED and diagnostic.message_index is None
+                       for diagnostic in transcript.diagnostics)
+        points = interruptions(transcript, self._last_said(first) if unplaced else None)
         self.points += points
         interruption = INTERRUPTION.but(tool=getattr(self.screen, "INTERRUPTED", INTERRUPTION.tool))
         for index in points:
