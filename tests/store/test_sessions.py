@@ -70,6 +70,16 @@ def late_secret() -> bytes:
     return ("".join(text[:3]) + echoed + "".join(text[3:]) + named + secret_line("late", None)).encode()
 
 
+def secret_in_a_reply() -> bytes:
+    """A token first written in a tool's result whose call is in the piece before: the lines as written part from
+    the lines link holders read there, with that call still waiting for its reply."""
+    text = workday(0.05).splitlines(keepends=True)
+    at = next(number for number, written in enumerate(text) if number > 5 and '"tool_result"' in written)
+    value = json.loads(text[at])
+    value["message"]["content"][0]["content"] = f"pushed with {GITHUB}"
+    return ("".join(text[:at]) + line(**value) + "".join(text[at + 1:])).encode()
+
+
 def rewound() -> bytes:
     """A session rewound near its end to a line near its start: the lines between are a branch left aside."""
     text = workday(0.03).splitlines(keepends=True)
@@ -110,6 +120,7 @@ CASES = {
     "screenshots": lambda: claude_lines(4),
     "secret": lambda: claude_lines(2) + secret_line("s", "r1").encode(),
     "late-secret": late_secret,
+    "secret-in-a-reply": secret_in_a_reply,
     "rewound": rewound,
     "unfinished": lambda: workday(0.02).encode()[:-200],
     "kept-whole": kept_whole,
@@ -241,6 +252,12 @@ def assert_stored_alike(store, data: bytes) -> None:
         assert got == expected, number
     assert found == whole
     assert store.secrets.shared_raw("pieces") == store.secrets.shared_raw("whole")
+    for view in ("default", "debug"):  # and as the uploader reads it, secrets unmasked
+        assert as_written(store, "pieces", view) == as_written(store, "whole", view)
+
+
+def as_written(store, id: str, view: str) -> list:
+    return [msgspec.structs.replace(entry, source="") for entry in store.iter_entries(id, view, unmasked=True)]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -143,20 +143,22 @@ class _Masking:
     shared_lines: OnlineLines | None = None
     """The screen's lines as link holders read them, made a batch at a time."""
     original_lines: OnlineLines | None = None
-    """… and as written."""
+    """… and as written, apart from the first batch that masked anything (None before: the same lines)."""
 
 
 def _parts(store: Store, spool: BinaryIO, dialect: str, known: Masker | None, choices: Choices, gathered: Gathered,
            images: set[str]) -> Iterator[SessionPart | SessionClose]:
     masking = _Masking(known, started=known is not None, kinds={}, checked=[], choices=choices,
-                       shared_lines=OnlineLines(dialect), original_lines=OnlineLines(dialect))
+                       shared_lines=OnlineLines(dialect))
     payloads = file_payloads(spool)
     for item in read_session(spool, dialect):
         if isinstance(item, SessionEnd):
             _check_late_secrets(spool, masking)
-            assert masking.shared_lines is not None and masking.original_lines is not None
-            changed: Lines = {"shared": masking.shared_lines.end(item.threads, item.aside),
-                       "original": masking.original_lines.end(item.threads, item.aside)}
+            assert masking.shared_lines is not None
+            shared = masking.shared_lines.end(item.threads, item.aside)
+            parted = masking.original_lines
+            original = shared if parted is None else parted.end(item.threads, item.aside)
+            changed: Lines = {"shared": shared, "original": original}
             yield SessionClose(dialect, item.header, item.threads, item.notes, item.amendments,
                                masking.kinds or None, changed)
             return
@@ -173,10 +175,15 @@ def _part(store: Store, batch: SessionBatch, masking: _Masking, spool: BinaryIO,
         raise Unstreamable("the scan for secrets failed")
     gathered.add(examined.places, piece.lines)
     written = examined.original or examined.shared
-    assert masking.shared_lines is not None and masking.original_lines is not None
+    assert masking.shared_lines is not None
+    if examined.original is not None and masking.original_lines is None:
+        masking.original_lines = masking.shared_lines.copy()
     with collector_paused:
         said, shared_changed = masking.shared_lines.batch(examined.shared.transcript)
-        original_said, original_changed = masking.original_lines.batch(written.transcript)
+        if masking.original_lines is None:  # nothing masked so far: the lines as written are these
+            original_said, original_changed = said, shared_changed
+        else:
+            original_said, original_changed = masking.original_lines.batch(written.transcript)
     images |= store_images(store, written.transcript, source_reader(written.transcript, payloads))
     assert masking.kinds is not None and masking.checked is not None
     for kind, count in examined.secret_kinds.items():

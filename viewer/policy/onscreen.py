@@ -8,6 +8,7 @@ from, so the text link holders read (secrets masked) gives lines with the secret
 from __future__ import annotations
 
 import bisect
+import copy
 from dataclasses import replace
 from types import ModuleType
 from typing import Any
@@ -161,6 +162,15 @@ class OnlineLines:
         (named again at the end when the call's sub-agent turns out otherwise). A line that would name one not
         known yet has the flag `_NAMES` alone: the end names it by a `Restated`."""
         self.cwd: str | None = None
+
+    def copy(self) -> OnlineLines:
+        """A copy that goes on apart from this one: the lines as written part from the lines link holders read at
+        the first batch with something masked (until then both read the same messages)."""
+        twin = copy.copy(self)
+        twin.flags, twin.points = bytearray(self.flags), list(self.points)
+        twin.first_of_thread, twin.waiting = dict(self.first_of_thread), dict(self.waiting)
+        twin.if_interrupted, twin.named = dict(self.if_interrupted), dict(self.named)
+        return twin
 
     def batch(self, transcript: Transcript) -> tuple[dict[int, Said], dict[int, Said]]:
         """The lines of a batch's messages (a transcript of its messages alone, which keep their indices in the
