@@ -518,6 +518,7 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonLines((Line(with_all=("step_index", "source"),
                                    test="viewer.parse.agents.antigravity:is_step"),)),),
         reader="viewer.parse.agents.antigravity:parse_antigravity",
+        lines="viewer.parse.agents.antigravity:AntigravityReader",
         pairing=Pairing.BY_ORDER,
         writer=None,
         prompt=OPENAI_CHAT,

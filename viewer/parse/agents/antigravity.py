@@ -14,6 +14,13 @@ comes from the tools that read it, and what they leave uncertain is reported rat
 - `SYSTEM` steps: `EPHEMERAL_MESSAGE`, `CHECKPOINT` (a summary that replaced the history: W-SESSION-COMPACTED) and
   any other with content are context; a `SYSTEM_MESSAGE` from the user (`from=user content=…`, sent with `agy
   send-message` while the agent ran) is what the user typed; steps without content are frame.
+
+A transcript is read a line at a time by `AntigravityReader` (viewer/parse/agents/online.py): whole by
+`parse_antigravity`, and a big upload a piece at a time, in memory that follows the piece. What a step says of its
+messages (time, model, usage, a result's duration) is known when it is read; the reader keeps only the calls of the
+latest response not answered yet (a result is named after the next of them, and timed from it), the model the
+user chose, and the header's totals, summed as the responses come. The results are paired with their calls by
+order where the messages are stored (the record's `pairing`), a batch at a time (viewer/parse/streamed.py).
 """
 from __future__ import annotations
 
@@ -22,11 +29,11 @@ import re
 from collections import deque
 from typing import Any
 
-from viewer.model import Meta, Transcript, Usage
-from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, claims, read_lines
-from viewer.parse.agents.meta import between, usage_totals
-from viewer.parse.agents.records import count, finished, item_objects, read_record, text_of
+from viewer.model import Message, Meta, Transcript, Usage
+from viewer.parse.agents.lines import Line, claims
+from viewer.parse.agents.meta import between, summed_totals
+from viewer.parse.agents.online import Ended, LineReader, read_whole
+from viewer.parse.agents.records import count, finished_now, item_objects, read_record, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
@@ -57,34 +64,34 @@ CLAIMS = claims("step_index", "source", "type", "status", "created_at", "content
 
 def parse_antigravity(text: str, options: ParseOptions) -> Transcript:
     """Read an Antigravity CLI transcript. Never raises on user input."""
-    with collector_paused:
-        lines, unreadable = read_lines(text)
-        session = Session(text)
-        reader = _Reader(session)
-        for line in session.accounted(lines, lambda line: CLAIMS):
-            reader.line(line)
-        messages = finished(session.messages, reader.metas)
-        diagnostics = [*unreadable, *session.diagnostics]
-        return Transcript(dialect="antigravity", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
-                          frame=session.frame(reader.quiet, diagnostics))
+    return read_whole(AntigravityReader(), text)
 
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.header: dict[str, Any] = {"producer": "antigravity"}
-        self.quiet: list[tuple[int, int]] = []
+class AntigravityReader(LineReader):
+    """Reads a transcript's steps in order into the session; each message's metadata, known when its step is read,
+    is held until the message is finished."""
+
+    dialect = "antigravity"
+
+    def __init__(self, session: Session | None = None) -> None:
+        # The session keeps nothing of a line once read: what later lines need is kept here.
+        super().__init__(session or Session("", kept=lambda value: {}))
+        self.header: dict[str, Any] = {"producer": self.dialect}
         self.metas: dict[int, Meta] = {}
-        self.usages: list[Usage] = []
-        self.models: list[str] = []
+        """Message index -> its metadata, until the message is finished."""
+        self._usage, self._responses = Usage(), 0
+        """The usage the responses recorded, summed, and how many recorded one."""
+        self._models: dict[str, None] = {}
+        """The models of the responses, in the order each is first named."""
         self._model: str | None = None
+        """The model the user last chose (a response that names none was answered by it)."""
         self._ordered = False
         """Whether the first result paired by order was reported."""
         self._waiting: deque[tuple[str | None, str | None]] = deque()
         """The calls of the latest response not answered yet: (their tool, when named; when they were made)."""
 
     def line(self, line: Line) -> None:
+        self.session.account(line, CLAIMS)
         value = line.value
         source, kind = value.get("source"), value.get("type")
         content = value.get("content")
@@ -145,9 +152,9 @@ class _Reader:
         figures = value.get("usage")
         usage = _usage(figures) if isinstance(figures, dict) else None
         if usage is not None:
-            self.usages.append(usage)
+            self._usage, self._responses = self._usage + usage, self._responses + 1
         if model:
-            self.models.append(model)
+            self._models[model] = None
         last = len(self.session.messages) - 1
         self._waiting.clear()  # a new response: results of calls before it that never came are not its
         for index in range(first, last + 1):
@@ -161,7 +168,7 @@ class _Reader:
         times = _TIMES.match(body)
         tool, called = self._waiting.popleft() if self._waiting else (None, None)
         problems = []
-        status = line.value.get("status")
+        status, created = line.value.get("status"), text_of(line.value.get("created_at"))  # not kept once read
         if status in FAILED:
             problems.append(Pending("W-TOOL-ERROR", f"The step {kind} ended with status {status}.", line.span))
         elif status in CANCELLED:
@@ -173,13 +180,28 @@ class _Reader:
                                                          "it, in order.", line.span))
         first = len(self.session.messages)
         self._add(line, [drafts.reply(tool, body, None, None)], problems)
-        started, done = (times[1], times[2]) if times is not None else (called, text_of(line.value.get("created_at")))
+        started, done = (times[1], times[2]) if times is not None else (called, created)
         self.metas[first] = Meta(timestamp=done, duration_ms=between(started, done))
 
     def _add(self, line: Line, found: list[Draft], problems=()) -> None:
         self.session.add_line(line, found, self.session.next_turn(), problems)
         if not found:
             self.quiet.append(line.span)
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        """Each message with its metadata."""
+        return finished_now(messages, self.metas, {}, _nowhere)
+
+    def header_now(self) -> dict[str, Any]:
+        return dict(self.header)
+
+    def end(self) -> Ended:
+        return Ended(self.session.with_unread(self.header | summed_totals(self._usage, self._responses,
+                                                                          self._models)))
+
+
+def _nowhere(index: int, thread: str) -> None:
+    """No message of a transcript is a sub-agent's."""
 
 
 def _response_pieces(source: JsonObject) -> list[Draft]:
