@@ -8,7 +8,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
 CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
-(`cursor`), a Kimi CLI wire (`kimi-cli`) and a Kimi Code agent's wire (`kimi-code`) when asked for.
+(`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`) and an Antigravity CLI transcript
+(`antigravity`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -34,6 +35,7 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.harness.antigravity_session import antigravity_lines  # noqa: E402
 from tests.harness.codex_rollout import rollout_lines  # noqa: E402
 from tests.harness.copilot_session import copilot_lines  # noqa: E402
 from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
@@ -176,6 +178,12 @@ def kimi_cli_wire_lines(rng: random.Random) -> Iterator[str]:
     return kimi_cli_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def antigravity_transcript_lines(rng: random.Random) -> Iterator[str]:
+    """An Antigravity CLI transcript without end (tests/harness/antigravity_session.py): file reads and test runs as
+    result steps answering calls without ids in order, edits, thinking, usage on every response."""
+    return antigravity_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
     """A Kimi Code agent's wire without end (tests/harness/kimi_code_session.py): file reads and test runs as tool
     results, edits, usage and model per step."""
@@ -188,7 +196,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "droid": droid_session_lines, "pi": pi_session_lines,
                                                               "cursor": cursor_transcript_lines,
                                                               "kimi-cli": kimi_cli_wire_lines,
-                                                              "kimi-code": kimi_code_wire_lines}
+                                                              "kimi-code": kimi_code_wire_lines,
+                                                              "antigravity": antigravity_transcript_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""

@@ -13,6 +13,7 @@ import msgspec
 import pytest
 from sqlalchemy import text
 
+from tests.harness.antigravity_session import antigravity_session
 from tests.harness.codex_rollout import rollout
 from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
@@ -242,6 +243,26 @@ CURSOR_CASES = {
 """Cursor agent transcripts: every sample, a generated one (tests/harness/cursor_transcript.py), one cut short."""
 
 
+def antigravity_unanswered() -> bytes:
+    """An Antigravity transcript with every seventh result step left out: the calls before it stay open, and the
+    results after them are paired past them, across batches as in the whole parse."""
+    lines = antigravity_session(0.2, seed=4).splitlines(keepends=True)
+    results = [at for at, line in enumerate(lines) if '"source":"MODEL"' in line and "PLANNER_RESPONSE" not in line]
+    left_out = set(results[3::7])
+    return "".join(line for at, line in enumerate(lines) if at not in left_out).encode()
+
+
+ANTIGRAVITY_SAMPLES = sorted(path.name for path in SAMPLES.glob("antigravity-*.jsonl"))
+ANTIGRAVITY_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in ANTIGRAVITY_SAMPLES},
+    "antigravity-generated": lambda: antigravity_session(0.3).encode(),
+    "antigravity-unfinished": lambda: antigravity_session(0.05, seed=2).encode()[:-200],
+    "antigravity-unanswered": antigravity_unanswered,
+}
+"""Antigravity transcripts: every sample, a generated one whose results answer calls without ids in order
+(tests/harness/antigravity_session.py), one cut short, one with results left out."""
+
+
 def assert_stored_alike(store, data: bytes) -> None:
     """`data` stored from a spool (a piece at a time, when it streams) stores what it stores parsed whole."""
     ingest.store_upload(store, data, id="whole")  # bytes in memory: parsed whole
@@ -266,6 +287,7 @@ def test_a_session_stored_a_piece_at_a_time_stores_what_the_whole_parse_stores(s
 
 
 LOGS = {
+    "antigravity": (ANTIGRAVITY_CASES, lambda: antigravity_session(0.5, seed=3)),
     "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "cursor-agent": (CURSOR_CASES, lambda: cursor_transcript(0.5, seed=3)),
