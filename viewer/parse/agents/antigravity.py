@@ -184,7 +184,9 @@ class AntigravityReader(LineReader):
         self.metas[first] = Meta(timestamp=done, duration_ms=between(started, done))
 
     def _add(self, line: Line, found: list[Draft], problems=()) -> None:
-        self.session.add_line(line, found, self.session.next_turn(), problems)
+        turn = self.session.next_turn()
+        self.session.add_line(line, found, turn, problems)
+        self.session.turn_ended(turn)  # a step is a turn: a call of a later step makes no answer of it a preamble
         if not found:
             self.quiet.append(line.span)
 

@@ -134,6 +134,11 @@ class Session(MessageBuilder):
         for index in self._said.pop(turn, ()):
             self.amend(index, _commentary)
 
+    def turn_ended(self, turn: int) -> None:
+        """No later line adds to `turn` (a reader whose every line is a turn of its own): its answers are
+        not preambles, and are no longer kept waiting for a call."""
+        self._said.pop(turn, None)
+
     def taken_diagnostics(self) -> list[Diagnostic]:
         """The diagnostics found since they were last taken (a piece's, read a piece at a time), taken: the
         places of the lines' W-JSON-UNREAD among them are forgotten with them (a piece's spans are its own)."""
