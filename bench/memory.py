@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import base64
 import http.client
+import itertools
 import json
 import os
 import random
@@ -30,7 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -136,6 +137,32 @@ def text_session_lines(rng: random.Random) -> Iterator[str]:
     return workday_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+SAMPLE_IDS = frozenset({"uuid", "parentUuid", "logicalParentUuid", "leafUuid", "messageId", "id", "tool_use_id",
+                        "requestId", "agentId", "toolUseID", "parentToolUseID", "sourceToolUseID", "promptId"})
+"""The members of a Claude Code line that name a line, a message, a call or a sub-agent: made each copy's own."""
+
+
+def sample_session_lines(rng: random.Random) -> Iterator[str]:
+    """The Claude Code samples (sample_transcripts/, not the broken one) one after another without end, each
+    copy's ids (`SAMPLE_IDS`) given a suffix of its own so that every copy is a conversation apart: the shapes of
+    real sessions (sub-agents, compaction, a rewind, screenshots, edits, questions, MCP tools) at any size."""
+    records = [json.loads(text) for path in sorted((ROOT / "sample_transcripts").glob("claude-code-[0-9]*.jsonl"))
+               for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
+    for copy in itertools.count():
+        for record in records:
+            yield json.dumps(_with_ids_of(record, f"-{copy}"), separators=(",", ":")) + "\n"
+
+
+def _with_ids_of(value: Any, suffix: str) -> Any:
+    """`value` with every id member (`SAMPLE_IDS`) ending in `suffix`."""
+    if isinstance(value, dict):
+        return {key: item + suffix if key in SAMPLE_IDS and isinstance(item, str) else _with_ids_of(item, suffix)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_ids_of(item, suffix) for item in value]
+    return value
+
+
 def codex_lines(rng: random.Random) -> Iterator[str]:
     """A Codex CLI rollout without end (tests/harness/codex_rollout.py): file reads and test runs as tool output,
     patches, reasoning, usage events."""
@@ -191,6 +218,7 @@ def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
 
 
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
+                                                              "samples": sample_session_lines,
                                                               "dataset": dataset_lines, "codex": codex_lines,
                                                               "qwen": qwen_lines, "copilot": copilot_log_lines,
                                                               "droid": droid_session_lines, "pi": pi_session_lines,

@@ -1,8 +1,10 @@
-"""This viewer beside two open-source tools people use instead to read Claude Code sessions, on the same generated
-text-heavy session (tests/harness/workday.py through bench/memory.py's `write_file("text", ...)`): claude-code-log
-(`claude-code-log FILE -o OUT.html`, one HTML file) and claude-code-transcripts (`claude-code-transcripts json FILE
--o DIR`, an index and pages of HTML). Both are installed at pinned versions into a bench-only virtual environment,
-var/bench-peers/venv (made with `python3 -m venv` when missing, reused after), never into the viewer's.
+"""This viewer beside two open-source tools people use instead to read Claude Code sessions, on the same sessions: a
+generated text-heavy one (`text`: tests/harness/workday.py through bench/memory.py's `write_file`) and the Claude
+Code samples repeated to the size, each copy's ids its own (`samples`: bench/memory.py's `sample_session_lines`). The
+peers are claude-code-log (`claude-code-log FILE -o OUT.html`, one HTML file) and claude-code-transcripts
+(`claude-code-transcripts json FILE -o DIR`, an index and pages of HTML). Both are installed at pinned versions into
+a bench-only virtual environment, var/bench-peers/venv (made with `python3 -m venv` when missing, reused after),
+never into the viewer's.
 
 For each size: each peer's wall time to its HTML and its peak RSS, and `viewer render FILE -o OUT.html`'s, each run
 under `/usr/bin/time` in a process of its own (so no two peaks mix), with its CPU time (user + system: what to
@@ -11,14 +13,16 @@ without its output, which the peers write whole; the debug view writes every fie
 loopback to a `viewer serve` of its own (bench/memory.py's server): the time to its first page, the time until it is
 stored whole (its search answers), and the server's peak RSS (Linux `VmHWM`). Each tool's HTML is searched for the
 first sentences of up to 20 of the session's prompts, spread from the first to the last, to show it read the whole
-file; what a tool prints about lines it rejects or skips is shown under the table. Prints one Markdown table, then
-the ratios: our time and peak RSS over the faster and the lighter peer's. Asserts nothing.
+file (the samples' copies say the same words: there it shows only that a tool showed them); what a tool prints about
+lines it rejects or skips is shown under the table. Prints one Markdown table, then the ratios: our time and peak RSS
+over the faster and the lighter peer's. Asserts nothing.
 
 `--inspect` adds Inspect AI's own reader (`inspect_ai.log.read_eval_log`, installed in the same bench environment)
 beside `viewer render` of the Inspect logs in sample_transcripts/.
 
-Run: `.venv/bin/python bench/peers.py [--sizes 20 100] [--inspect]` (sizes in MB, 300 allowed; the first run installs
-the peers from PyPI; 100 MB takes a few minutes and about three times the file's size in disk space).
+Run: `.venv/bin/python bench/peers.py [--sizes 20 100] [--sessions text samples] [--inspect]` (sizes in MB, 300
+allowed; the first run installs the peers from PyPI; 100 MB takes a few minutes a session and about three times the
+file's size in disk space).
 """
 from __future__ import annotations
 
@@ -45,6 +49,8 @@ VENV = ROOT / "var" / "bench-peers" / "venv"
 TIMEOUT = 3600
 """Seconds any one run may take before it is stopped and shown as failed."""
 PROMPTS_CHECKED = 20
+SESSIONS = ("text", "samples")
+"""The sessions measured: bench/memory.py's kinds."""
 COMPLAINT = re.compile(r"error|warning|skipping|invalid|failed", re.IGNORECASE)
 
 
@@ -147,23 +153,25 @@ def complaints(printed: str) -> list[str]:
 
 # ---- one size -----------------------------------------------------------------------------------------
 
-def measure_size(megabytes: float, venv: Path, folder: Path) -> list[dict]:
-    """Every tool on one generated session of `megabytes`; the file and the outputs are removed after."""
+def measure_size(kind: str, megabytes: float, venv: Path, folder: Path) -> list[dict]:
+    """Every tool on one session of `kind` (bench/memory.py's kinds) and `megabytes`; the file and the outputs are
+    removed after."""
     session = folder / "session.jsonl"
-    size = write_file("text", megabytes, session)
+    size = write_file(kind, megabytes, session)
     sentences = prompt_sentences(session)
     rows = []
     try:
         for tool, (command, target) in peer_commands(venv, session, folder).items():
             run = timed_run(command, folder)
             text = "".join(path.read_text(encoding="utf-8", errors="replace") for path in html_files(target))
-            run |= {"tool": tool, "size": size, "output": sum(path.stat().st_size for path in html_files(target)),
+            run |= {"tool": tool, "kind": kind, "size": size,
+                    "output": sum(path.stat().st_size for path in html_files(target)),
                     "found": sum(sentence in text for sentence in sentences), "checked": len(sentences)}
             del text  # up to some hundreds of MB: not kept while the next tool runs
             _remove(target)
             rows.append(run)
             print(f"  {_row(run)}", file=sys.stderr, flush=True)
-        run = serve_run(session, folder) | {"tool": "viewer serve (upload → stored)", "size": size}
+        run = serve_run(session, folder) | {"tool": "viewer serve (upload → stored)", "kind": kind, "size": size}
         rows.append(run)
         print(f"  {_row(run)}", file=sys.stderr, flush=True)
     finally:
@@ -182,11 +190,11 @@ def _remove(target: Path) -> None:
 
 def _row(run: dict) -> str:
     if "seconds" not in run or run["status"] not in (0, 201, 202):
-        return f"| {run['tool']} | {run['size'] / 1e6:.0f} MB | failed ({run['status']}) | | | | | |"
+        return f"| {run['tool']} | {run['kind']} {run['size'] / 1e6:.0f} MB | failed ({run['status']}) | | | | | |"
     first_page = f"{run['first_page']:.1f} s" if "first_page" in run else "—"
     output = f"{run['output'] / 1e6:.1f} MB" if "output" in run else "—"
     found = f"{run['found']}/{run['checked']}" if "found" in run else "—"
-    return (f"| {run['tool']} | {run['size'] / 1e6:.0f} MB | {run['seconds']:.1f} s | {first_page} | "
+    return (f"| {run['tool']} | {run['kind']} {run['size'] / 1e6:.0f} MB | {run['seconds']:.1f} s | {first_page} | "
             f"{run['cpu']:.1f} s | {run['peak'] / 1e6:,.0f} MB | {output} | {found} |")
 
 
@@ -213,22 +221,21 @@ def ratio_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
-def print_report(rows: list[dict], sizes: list[int]) -> None:
+def print_report(rows: list[dict], sessions: list[tuple[str, int]]) -> None:
     print(f"Peers: {', '.join(f'{name} {version}' for name, version in PEERS.items())}; "
           f"prompts found: first sentences of {PROMPTS_CHECKED} prompts from first to last, in the tool's HTML.\n")
     print("| tool | session | time to HTML / stored | first page | CPU | peak RSS | HTML written | prompts found |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         print(_row(row))
-    for size in sizes:
-        at_size = [row for row in rows if row["size"] == size]
-        print(f"\nAt {size / 1e6:.0f} MB:")
-        print("\n".join(ratio_lines(at_size)))
+    for kind, size in sessions:
+        print(f"\n{kind}, {size / 1e6:.0f} MB:")
+        print("\n".join(ratio_lines([row for row in rows if (row["kind"], row["size"]) == (kind, size)])))
     notes = [(row, line) for row in rows for line in complaints(row.get("printed", ""))]
     if notes:
         print("\nWhat the tools printed about errors, warnings or skipped lines:")
     for row, line in notes:
-        print(f"- {row['tool']} at {row['size'] / 1e6:.0f} MB: {line}")
+        print(f"- {row['tool']} on {row['kind']} at {row['size'] / 1e6:.0f} MB: {line}")
 
 
 # ---- Inspect logs (--inspect) -------------------------------------------------------------------------
@@ -280,18 +287,21 @@ def _short_peak(run: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[20, 100], help="session sizes in MB")
+    parser.add_argument("--sessions", nargs="+", choices=SESSIONS, default=list(SESSIONS),
+                        help="generated (text) or samples repeated (samples)")
     parser.add_argument("--inspect", action="store_true", help="also Inspect AI's reader on the sample Inspect logs")
     args = parser.parse_args()
     venv = peer_venv({"inspect_ai": INSPECT_AI} if args.inspect else None)
     rows: list[dict] = []
-    sizes = []
+    sessions = []
     with tempfile.TemporaryDirectory(prefix="bench-peers-") as folder:
-        for megabytes in args.sizes:
-            print(f"{megabytes:g} MB ...", file=sys.stderr, flush=True)
-            measured = measure_size(megabytes, venv, Path(folder))
-            rows += measured
-            sizes.append(measured[0]["size"])
-        print_report(rows, sizes)
+        for kind in args.sessions:
+            for megabytes in args.sizes:
+                print(f"{kind}, {megabytes:g} MB ...", file=sys.stderr, flush=True)
+                measured = measure_size(kind, megabytes, venv, Path(folder))
+                rows += measured
+                sessions.append((kind, measured[0]["size"]))
+        print_report(rows, sessions)
         if args.inspect:
             measure_inspect(venv, Path(folder))
 
