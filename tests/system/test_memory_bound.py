@@ -171,8 +171,6 @@ def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(
 
 
 GROWING = {
-    "copilot": "the header's `unread` holds every result's `detailedContent` (the CLI's own copy of the output) and "
-               "telemetry",
     "qwen": "the reader's tree keeps an id a record, its turns and usage one a response",
     "pi": "the header's `unread` holds what pi's bookkeeping lines say beside what is read (a thinking level, a "
           "provider, a label, an extension's state, a summary's files); and the reader's tree keeps an id an entry, "

@@ -11,7 +11,9 @@ the file.
   `toolRequests` a call (`toolCallId`, `name`, `arguments`; an MCP tool is addressed `<server>.<tool>`). The
   messages of one `turnId` are one API call, so their text before a call is its preamble.
 - `tool.execution_complete`: the reply to the call of its `toolCallId` (`result.content`, what the model got; a
-  failure's `error.message`, W-TOOL-ERROR); `tool.execution_start` repeats the call and is bookkeeping, unless no
+  failure's `error.message`, W-TOOL-ERROR); `result.detailedContent`, what the CLI showed of it (a diff, the
+  output in full), and `toolTelemetry`, what it recorded of the call (the command, the result's length, an exit
+  code), are the reply's `Meta.details`, a long one kept as its span; `tool.execution_start` repeats the call and is bookkeeping, unless no
   assistant message asked for the call (a tool the user ran): then it is the call.
 - `system.message` (the system prompt), `system.notification`, `skill.invoked` (a skill's instructions given to
   the model) and `session.compaction_complete` (the summary that replaced the history, W-SESSION-COMPACTED) are
@@ -36,7 +38,7 @@ from viewer.model import Meta, Transcript, Usage, make_diagnostic
 from viewer.parse.agents.lines import Line, claims_by
 from viewer.parse.agents.meta import between, summed_totals
 from viewer.parse.agents.online import read_whole
-from viewer.parse.agents.records import count, item_spans, text_of
+from viewer.parse.agents.records import count, item_spans, line_details, text_of
 from viewer.parse.agents.session import Session
 from viewer.parse.agents.thread_calls import ThreadedReader
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
@@ -84,7 +86,8 @@ CLAIMS = claims_by("type", {
     "assistant.reasoning": ("data.content", "data.turnId"),
     "tool.execution_start": ("data.toolName", "data.arguments", "data.mcpServerName", "data.mcpToolName",
                              "data.turnId", "data.model"),
-    "tool.execution_complete": ("data.toolName", "data.result.content", "data.result.contents", "data.success",
+    "tool.execution_complete": ("data.toolName", "data.result.content", "data.result.contents",
+                                "data.result.detailedContent", "data.toolTelemetry", "data.success",
                                 "data.error.message", "data.error.code", "data.model"),
     "system.message": ("data.role", "data.content"),
     "system.notification": ("data.content",),
@@ -99,6 +102,8 @@ other member is kept in the header's `unread`. A bookkeeping event's facts that 
 UI's notices) are kept there too."""
 
 
+SHOWN_RESULT = ((("data", "result"), ("detailedContent",)), (("data",), ("toolTelemetry",)))
+"""Where a tool's result says more than what the model got (what the CLI showed, what it recorded of the call)."""
 UNNAMED = ("This sub-agent's conversation names no call that started it; it is kept, hidden from the default "
            "view.")
 
@@ -263,12 +268,13 @@ class CopilotReader(ThreadedReader):
             else:
                 problems.append(Pending("W-TOOL-ERROR", f"The tool {name or '(unnamed)'} reported a failure"
                                                         + (f": {_short(message)}" if message else "."), line.span))
+        shown = _shown_result(line)  # before the session keeps nothing of the line
         first = len(self.session.messages)
         self._add(line, [drafts.reply(name, content, None, call_id)], problems)
         timestamp = self._now
         started = self._started.get(call_id or "") or None
         self._meta(first, Meta(timestamp=timestamp, model=text_of(data.get("model")),
-                               duration_ms=between(started, timestamp)))
+                               duration_ms=between(started, timestamp), details=shown))
 
     def _system(self, line: Line, data: dict[str, Any]) -> None:
         role = data.get("role") if data.get("role") in ("system", "developer") else "system"
@@ -449,6 +455,14 @@ def _tool_address(data: dict[str, Any], name: str) -> str:
     if server and tool:
         return f"{server}.{tool}"
     return qualified_tool_name(name)
+
+
+def _shown_result(line: Line) -> dict[str, Any] | None:
+    """A result's `Meta.details`: what the CLI showed of it and recorded of its call (`SHOWN_RESULT`)."""
+    found: dict[str, Any] = {}
+    for path, keys in SHOWN_RESULT:
+        found |= line_details(line, path, keys) or {}
+    return found or None
 
 
 def _result_text(result: Any) -> str:
