@@ -103,7 +103,8 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
     escapes = False
     cut = record.session is not None and record.session.thinned
     try:
-        for item in read_pieces(reader, pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from)):
+        read = pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from, starts=reader.starts)
+        for item in read_pieces(reader, read):
             if isinstance(item, Ending):
                 yield _end(item, pairing, cancelled, messages, escapes)
                 return
