@@ -8,7 +8,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
 CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
-(`cursor`), a Kimi CLI wire (`kimi-cli`) and a Kimi Code agent's wire (`kimi-code`) when asked for.
+(`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`) and a VS Code chat session log
+(`vscode-chat`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -41,6 +42,7 @@ from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
 from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
+from tests.harness.vscode_chat_session import vscode_chat_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -176,6 +178,12 @@ def kimi_cli_wire_lines(rng: random.Random) -> Iterator[str]:
     return kimi_cli_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def vscode_chat_log_lines(rng: random.Random) -> Iterator[str]:
+    """A VS Code chat session log without end (tests/harness/vscode_chat_session.py): requests appended, their
+    responses in parts, their results (file reads and test runs) set."""
+    return vscode_chat_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
     """A Kimi Code agent's wire without end (tests/harness/kimi_code_session.py): file reads and test runs as tool
     results, edits, usage and model per step."""
@@ -188,7 +196,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "droid": droid_session_lines, "pi": pi_session_lines,
                                                               "cursor": cursor_transcript_lines,
                                                               "kimi-cli": kimi_cli_wire_lines,
-                                                              "kimi-code": kimi_code_wire_lines}
+                                                              "kimi-code": kimi_code_wire_lines,
+                                                              "vscode-chat": vscode_chat_log_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
