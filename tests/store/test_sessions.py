@@ -358,6 +358,12 @@ def test_a_vscode_chat_log_that_changes_a_request_read_out_already_is_read_whole
     assert_stored_alike(store, data())
 
 
+def test_a_vscode_chat_session_written_whole_is_read_whole(small_pieces):
+    data = (SAMPLES / "vscode-chat-2026-subagent-cancelled.json").read_bytes()
+    assert session_ingest.streams(io.BytesIO(data)) is None
+    assert session_ingest.streams(io.BytesIO(VSCODE_CASES["vscode-chat-generated"]())) == "vscode-chat"
+
+
 def test_a_vscode_chat_log_s_pieces_hold_whole_requests():
     """Each piece but the first starts at a line that appends a request, however small the pieces."""
     data = vscode_chat_session(0.1, seed=6).encode()

@@ -62,6 +62,12 @@ class LineReader(ABC):
     that answer it): a piece then ends only before a line that matches (viewer/parse/pieces.py), so that it holds
     whole records; None: at any line."""
 
+    @classmethod
+    def reads(cls, head: str) -> bool:
+        """Whether a file of the dialect that starts with `head` is one this reads (a VS Code chat session written
+        whole, not as its log, is read whole from the start)."""
+        return True
+
     def __init__(self, session: Session) -> None:
         self.session = session
         self.quiet: list[Span] = []

@@ -282,6 +282,10 @@ class VSCodeChatReader(LineReader):
     dialect = "vscode-chat"
     starts = STARTS
 
+    @classmethod
+    def reads(cls, head: str) -> bool:
+        return is_mutation_log(head)
+
     def __init__(self, session: Session | None = None) -> None:
         super().__init__(session or Session("", kept=lambda value: {}))
         self.read = _Reader(self.session)
