@@ -91,6 +91,10 @@ BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stor
 BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
                           "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
+BEFORE_VSCODE_CHAT_LINES = ("vscode-chat 20 MB 325 MB peak RSS, first page 3.9 s, stored 4.6 s, 3.0 s CPU; 100 MB "
+                            "1189 MB, 13.5 s, 17.4 s, 16.1 s CPU (commit 4acf62e with this generator, the same machine, "
+                            "beside a test run)")
+"""This bench on the tree before VS Code chat logs were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -380,6 +384,7 @@ def main() -> None:
     print(f"before Cursor agent transcripts were read a piece at a time: {BEFORE_CURSOR_LINES}")
     print(f"before Kimi CLI wires were read a piece at a time: {BEFORE_KIMI_CLI_LINES}")
     print(f"before Kimi Code agents' wires were read a piece at a time: {BEFORE_KIMI_CODE_LINES}")
+    print(f"before VS Code chat logs were read a piece at a time: {BEFORE_VSCODE_CHAT_LINES}")
 
 
 if __name__ == "__main__":

@@ -182,7 +182,9 @@ GROWING = {
 """Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's and a
 Kimi CLI wire's peak at four times the size is 1 to 5 MB above the small one's from run to run, about the limit
 (4 MB), so none is tested either way: what is left to grow is a byte a message, a Droid or Kimi CLI call's id (a
-sub-agent names its call by it) and Kimi CLI's bookkeeping lines in its header."""
+sub-agent names its call by it) and Kimi CLI's bookkeeping lines in its header. A VS Code chat log's was 1.8 MB
+above (once), left untested too: its reader keeps each call's id (a sub-agent names its call by it) and a slot a
+request."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
