@@ -8,8 +8,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
 CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
-(`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`) and an Antigravity CLI transcript
-(`antigravity`) when asked for.
+(`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`), an Antigravity CLI
+transcript (`antigravity`) and a VS Code chat session log (`vscode-chat`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -44,6 +44,7 @@ from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
 from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
+from tests.harness.vscode_chat_session import vscode_chat_lines  # noqa: E402
 from tests.harness.datasets import conversation  # noqa: E402
 from tests.harness.formats import chatml  # noqa: E402
 from tests.harness.gen import generate  # noqa: E402
@@ -92,6 +93,10 @@ BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stor
 BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
                           "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
+BEFORE_VSCODE_CHAT_LINES = ("vscode-chat 20 MB 325 MB peak RSS, first page 3.9 s, stored 4.6 s, 3.0 s CPU; 100 MB "
+                            "1189 MB, 13.5 s, 17.4 s, 16.1 s CPU (commit 4acf62e with this generator, the same "
+                            "machine, beside a test run)")
+"""This bench on the tree before VS Code chat logs were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -211,6 +216,12 @@ def antigravity_transcript_lines(rng: random.Random) -> Iterator[str]:
     return antigravity_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def vscode_chat_log_lines(rng: random.Random) -> Iterator[str]:
+    """A VS Code chat session log without end (tests/harness/vscode_chat_session.py): requests appended, their
+    responses in parts, their results (file reads and test runs) set."""
+    return vscode_chat_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
     """A Kimi Code agent's wire without end (tests/harness/kimi_code_session.py): file reads and test runs as tool
     results, edits, usage and model per step."""
@@ -225,7 +236,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "cursor": cursor_transcript_lines,
                                                               "kimi-cli": kimi_cli_wire_lines,
                                                               "kimi-code": kimi_code_wire_lines,
-                                                              "antigravity": antigravity_transcript_lines}
+                                                              "antigravity": antigravity_transcript_lines,
+                                                              "vscode-chat": vscode_chat_log_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -408,6 +420,7 @@ def main() -> None:
     print(f"before Cursor agent transcripts were read a piece at a time: {BEFORE_CURSOR_LINES}")
     print(f"before Kimi CLI wires were read a piece at a time: {BEFORE_KIMI_CLI_LINES}")
     print(f"before Kimi Code agents' wires were read a piece at a time: {BEFORE_KIMI_CODE_LINES}")
+    print(f"before VS Code chat logs were read a piece at a time: {BEFORE_VSCODE_CHAT_LINES}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from tests.harness.droid_session import droid_session
 from tests.harness.pi_session import pi_session
 from tests.harness.kimi_cli_session import kimi_cli_session
 from tests.harness.kimi_code_session import kimi_code_session
+from tests.harness.vscode_chat_session import vscode_chat_session
 from tests.harness.workday import workday
 from tests.parse.agents.test_thinning import claude_lines
 from tests.secrets.canaries import canaries
@@ -29,6 +30,7 @@ from tests.store.test_live import snapshot
 from viewer import ingest
 from viewer.ingest import sessions as session_ingest
 from viewer.parse import pieces, streamed, thinning
+from viewer.parse.agents.vscode_chat import VSCodeChatReader
 from viewer.store import Store
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
@@ -210,6 +212,29 @@ KIMI_CODE_CASES = {
     "kimi-code-unfinished": lambda: kimi_code_session(0.05, seed=2).encode()[:-200],
 }
 """Kimi Code agents' wires: every sample, a generated one (tests/harness/kimi_code_session.py), one cut short."""
+VSCODE_SAMPLES = sorted(path.name for path in SAMPLES.glob("vscode-chat-*.jsonl"))
+VSCODE_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in VSCODE_SAMPLES},
+    "vscode-chat-generated": lambda: vscode_chat_session(0.3).encode(),
+    "vscode-chat-unfinished": lambda: vscode_chat_session(0.05, seed=2).encode()[:-200],
+    "vscode-chat-asked-again": lambda: vscode_log_and(
+        {"kind": 2, "k": ["requests"], "v": [{"message": {"text": "Again, shorter."}, "response": [{"value": "Ok."}]}],
+         "i": 4}, {"kind": 3, "k": ["requests", 4, "followups"]}),
+    "vscode-chat-pending-changed": lambda: vscode_log_and(
+        {"kind": 1, "k": ["pendingRequests"], "v": [{"text": "and the docs"}]}, pending=[{"text": "the docs"}]),
+}
+"""VS Code chat session logs: every sample, a generated one (tests/harness/vscode_chat_session.py), one cut short
+(mid-line, its last request unanswered), one whose last request is asked again (cut away and appended anew), one
+whose session changes what it leaves unread but not its names."""
+
+
+def vscode_log_and(*changes: dict, pending: list | None = None, seed: int = 5) -> bytes:
+    """A generated VS Code chat log of five requests, its session's pending requests as given, then `changes`."""
+    log = vscode_chat_session(0.12, seed=seed)
+    assert log.count('{"kind":2,"k":["requests"]') == 5
+    if pending is not None:
+        log = log.replace('"pendingRequests":[]', f'"pendingRequests":{json.dumps(pending)}', 1)
+    return (log + "".join(json.dumps(change) + "\n" for change in changes)).encode()
 
 
 def pi_late() -> bytes:
@@ -296,6 +321,7 @@ LOGS = {
     "kimi-cli": (KIMI_CLI_CASES, lambda: kimi_cli_session(0.5, seed=3)),
     "kimi-code": (KIMI_CODE_CASES, lambda: kimi_code_session(0.5, seed=3)),
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
+    "vscode-chat": (VSCODE_CASES, lambda: vscode_chat_session(0.5, seed=3)),
 }
 """The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of
 about half a megabyte."""
@@ -352,6 +378,39 @@ def test_a_kimi_cli_call_s_arguments_streamed_after_it_was_stored_read_the_wire_
     with pytest.raises(pieces.Unstreamable):
         list(streamed.read_session(io.BytesIO(data), "kimi-cli"))
     assert_stored_alike(store, data)
+
+
+@pytest.mark.parametrize("data", [
+    pytest.param(lambda: vscode_log_and({"kind": 1, "k": ["requests", 1, "isHidden"], "v": True}), id="old-request"),
+    pytest.param(lambda: vscode_log_and({"kind": 2, "k": ["requests"], "v": [{"message": {"text": "Again."}}], "i": 2}),
+                 id="old-requests-cut"),
+    pytest.param(lambda: vscode_log_and({"kind": 0, "v": {"version": 3, "requests": []}}), id="written-again"),
+    pytest.param(lambda: vscode_log_and({"kind": 2, "k": ["pendingRequests"], "v": [{"text": "the docs"}]}),
+                 id="unread-named-late"),
+    pytest.param(lambda: (SAMPLES / "vscode-chat-2026-subagent-cancelled.json").read_bytes(), id="document"),
+])
+def test_a_vscode_chat_log_that_changes_a_request_read_out_already_is_read_whole(store, small_pieces, data):
+    """A request is read out once a later one is appended: a change to it after that (or to the session's unread
+    members, or the session written again; or a whole document, no log) makes the log read whole."""
+    with pytest.raises(pieces.Unstreamable):
+        list(streamed.read_session(io.BytesIO(data()), "vscode-chat"))
+    assert_stored_alike(store, data())
+
+
+def test_a_vscode_chat_session_written_whole_is_read_whole(small_pieces):
+    data = (SAMPLES / "vscode-chat-2026-subagent-cancelled.json").read_bytes()
+    assert session_ingest.streams(io.BytesIO(data)) is None
+    assert session_ingest.streams(io.BytesIO(VSCODE_CASES["vscode-chat-generated"]())) == "vscode-chat"
+
+
+def test_a_vscode_chat_log_s_pieces_hold_whole_requests():
+    """Each piece but the first starts at a line that appends a request, however small the pieces."""
+    data = vscode_chat_session(0.1, seed=6).encode()
+    read = list(pieces.pieces(io.BytesIO(data), piece_bytes=100, starts=VSCodeChatReader.starts))
+    assert "".join(piece.text for piece in read).encode() == data
+    assert len(read) == data.count(b'{"kind":2,"k":["requests"],') + 1  # the session's line alone first
+    assert all(piece.text.startswith('{"kind":2,"k":["requests"],') for piece in read[1:])
+    assert [piece.lines for piece in read] == [data[:piece.at_byte].count(b"\n") for piece in read]
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

@@ -138,7 +138,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     """A generated session log of `kind` of about 8 MB and one four times as big (tests/harness/copilot_session.py,
     tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/pi_session.py,
     tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py,
-    tests/harness/antigravity_session.py)."""
+    tests/harness/antigravity_session.py, tests/harness/vscode_chat_session.py)."""
     from tests.harness.antigravity_session import antigravity_session
     from tests.harness.copilot_session import copilot_session
     from tests.harness.cursor_transcript import cursor_transcript
@@ -147,10 +147,11 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     from tests.harness.kimi_code_session import kimi_code_session
     from tests.harness.pi_session import pi_session
     from tests.harness.qwen_session import session as qwen_session
+    from tests.harness.vscode_chat_session import vscode_chat_session
 
     made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "pi": pi_session,
             "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session,
-            "antigravity": antigravity_session}[kind]
+            "antigravity": antigravity_session, "vscode-chat": vscode_chat_session}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -159,7 +160,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
 @pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code",
-                                  "antigravity"])
+                                  "antigravity", "vscode-chat"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -179,9 +180,11 @@ GROWING = {
                  "(the header's totals), each call's time",
 }
 """Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's, a
-Kimi CLI wire's and an Antigravity transcript's peak at four times the size is 0 to 5 MB above the small one's from run
-to run, about the limit (4 MB), so none is tested either way: what is left to grow is a byte a message, a Droid or
-Kimi CLI call's id (a sub-agent names its call by it) and Kimi CLI's bookkeeping lines in its header."""
+Kimi CLI wire's, a Copilot CLI log's, an Antigravity transcript's and a VS Code chat log's peak at four times the
+size is 0 to 5 MB above the small one's from run to run, about the limit (4 MB), so none is tested either way:
+what is left to grow is a byte a message, a call's id where a sub-agent names its call by it (Droid, Kimi CLI,
+VS Code), Kimi CLI's bookkeeping lines and the members of Copilot's events that no reader reads (an agent's
+mode) in the header, and a slot a VS Code request."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")

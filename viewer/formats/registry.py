@@ -479,6 +479,7 @@ DIALECTS: tuple[Dialect, ...] = (
         detection=(JsonKeys(keys=("requests", "responderUsername"), patterns=(r'"version"\s*:\s*3\b',)),
                    JsonKeys(keys=("requests",), patterns=(r'\A\{"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{',))),
         reader="viewer.parse.agents.vscode_chat:parse_vscode_chat",
+        lines="viewer.parse.agents.vscode_chat:VSCodeChatReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

@@ -65,15 +65,22 @@ class Piece:
 
 
 def pieces(file: BinaryIO, *, cut: bool = False, piece_bytes: int | None = None,
-           cut_from: int | None = None) -> Iterator[Piece]:
+           cut_from: int | None = None, starts: re.Pattern[bytes] | None = None) -> Iterator[Piece]:
     """The file from its start, a piece of whole lines at a time; with `cut`, each big image payload cut out
     (strings of at least `cut_from` base64 characters under a media member: thinning.CUT_FROM) as each line is
     read, so that a piece holds its thin text, never its bytes: those of a session of screenshots are nearly all
-    payloads."""
+    payloads. With `starts`, a piece ends only before a line that matches it (a log whose records span lines,
+    each starting at such a line: a piece holds whole records)."""
     size = PIECE_BYTES if piece_bytes is None else piece_bytes
     file.seek(0)
     chars = lines = 0
-    for piece, breaks in _cut_pieces(file, size, big_strings(cut_from)) if cut else _read_pieces(file, size):
+    if starts is not None:
+        if cut:
+            raise ValueError("pieces cut at their payloads end where their size says")
+        made = _started_pieces(file, size, starts)
+    else:
+        made = _cut_pieces(file, size, big_strings(cut_from)) if cut else _read_pieces(file, size)
+    for piece, breaks in made:
         piece = dataclasses.replace(piece, chars=chars, lines=lines)
         yield piece
         chars += piece.size
@@ -87,6 +94,34 @@ def _read_pieces(file: BinaryIO, size: int) -> Iterator[tuple[Piece, int]]:
     while data := file.read(size):
         if not data.endswith(b"\n"):
             data += file.readline()  # on to the end of the line, however long
+        _check_start(data, at_byte)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _unclean() from None
+        yield (Piece(text, 0, 0, size=len(text), at_byte=at_byte, end_byte=at_byte + len(data),
+                     escapes=_SURROGATE_ESCAPE.search(data) is not None), data.count(b"\n"))
+        at_byte += len(data)
+
+
+def _started_pieces(file: BinaryIO, size: int, starts: re.Pattern[bytes]) -> Iterator[tuple[Piece, int]]:
+    """Pieces of at least `size` bytes (but the last), each ending before a line that matches `starts` (a piece
+    starts at the file's start or at such a line), decoded whole, each with its line breaks."""
+    at_byte = 0
+    carried = b""
+    while True:
+        data = carried + file.read(max(size - len(carried), 0))
+        if not data:
+            return
+        if not data.endswith(b"\n"):
+            data += file.readline()
+        carried = b""
+        while data.endswith(b"\n"):  # on to the next line that starts a record
+            line = file.readline()
+            if not line or starts.match(line):
+                carried = line
+                break
+            data += line
         _check_start(data, at_byte)
         try:
             text = data.decode("utf-8")

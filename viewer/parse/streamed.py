@@ -70,8 +70,8 @@ class SessionEnd:
 
 def streamed_dialect(file: BinaryIO, requested: str = "auto", *, stream_from: int | None = None) -> str | None:
     """The dialect a spooled upload is read a piece at a time as (its record names a `LineReader`), or None when
-    it is read whole (smaller than `STREAM_FROM`, not clean UTF-8 at its head, a bundle, another dialect); the file
-    is left at its start."""
+    it is read whole (smaller than `STREAM_FROM`, not clean UTF-8 at its head, a bundle, another dialect, a form of
+    the dialect its reader does not read: `LineReader.reads`); the file is left at its start."""
     try:
         size = file.seek(0, 2)
         if size < (STREAM_FROM if stream_from is None else stream_from):
@@ -87,7 +87,8 @@ def streamed_dialect(file: BinaryIO, requested: str = "auto", *, stream_from: in
     if head.startswith(BOM) or is_bundle(head):
         return None
     chosen = detect(head) if requested == "auto" else requested
-    return chosen if formats.dialect(chosen).lines is not None else None
+    lines = formats.dialect(chosen).lines
+    return chosen if lines is not None and formats.load(lines).reads(head) else None
 
 
 def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None,
@@ -103,7 +104,8 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
     escapes = False
     cut = record.session is not None and record.session.thinned
     try:
-        for item in read_pieces(reader, pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from)):
+        read = pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from, starts=reader.starts)
+        for item in read_pieces(reader, read):
             if isinstance(item, Ending):
                 yield _end(item, pairing, cancelled, messages, escapes)
                 return

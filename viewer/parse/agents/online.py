@@ -21,6 +21,7 @@ A dialect is read so when its record says so (`Dialect.lines`, viewer/formats/ki
 """
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
@@ -56,6 +57,16 @@ class LineReader(ABC):
 
     dialect: str
     """The dialect it reads (its record's name)."""
+    starts: re.Pattern[bytes] | None = None
+    """Where a piece may start, for a log whose records span lines (VS Code's chat log: a request and the changes
+    that answer it): a piece then ends only before a line that matches (viewer/parse/pieces.py), so that it holds
+    whole records; None: at any line."""
+
+    @classmethod
+    def reads(cls, head: str) -> bool:
+        """Whether a file of the dialect that starts with `head` is one this reads (a VS Code chat session written
+        whole, not as its log, is read whole from the start)."""
+        return True
 
     def __init__(self, session: Session) -> None:
         self.session = session

@@ -166,6 +166,12 @@ def shown_by_reference(messages: Sequence[Message], text: str) -> list[Message]:
     return done
 
 
+def details_read(details: dict[str, Any], within: Span, text: str) -> dict[str, Any]:
+    """A message's details with each span outside `within` (its own) read as `shown_by_reference` reads it: the
+    details themselves when they hold none."""
+    return _outside_read(details, within, text)
+
+
 def _outside_read(value: Any, within: Span, text: str) -> Any:
     """`value` with each span outside `within` read as the JSON it is (as written, when it is not JSON); `value`
     itself when it holds none."""

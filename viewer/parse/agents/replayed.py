@@ -27,6 +27,11 @@ class Where:
         self._alive: list[Any] = []
         """The containers registered, kept alive so that their ids stay theirs."""
 
+    @property
+    def text(self) -> str:
+        """The source the spans point into."""
+        return self._text
+
     def adopt(self, node: Node) -> None:
         """Register a value read from the source: where it stands, and the spans of its members or items when they
         were read."""

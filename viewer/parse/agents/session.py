@@ -146,6 +146,14 @@ class Session(MessageBuilder):
         self._unread_at = {}
         return found
 
+    def taken_since(self, since: int) -> list[Diagnostic]:
+        """The diagnostics found since there were `since`, taken (a record of an earlier piece read out late: they
+        go with its batch); the places of the lines' W-JSON-UNREAD among them are forgotten with them."""
+        found = self.diagnostics[since:]
+        del self.diagnostics[since:]
+        self._unread_at = {span: places for span, places in self._unread_at.items() if places[0] < since}
+        return found
+
     def amend(self, index: int, change: Change) -> None:
         """Change message `index`: here while it is held, else by an amendment to it where it was stored."""
         if self.messages.holds(index):
@@ -192,6 +200,11 @@ def _commentary(message: Message) -> Message:
 
 NAMED = 6
 """Members a W-JSON-UNREAD diagnostic names; the header's `unread` has them all."""
+
+
+def unread_names(left: dict[str, Any]) -> list[str]:
+    """The names W-JSON-UNREAD gives what a line left unread."""
+    return _names(left)
 
 
 def _names(left: dict[str, Any], within: str = "", depth: int = 2) -> list[str]:

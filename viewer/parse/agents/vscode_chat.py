@@ -2,7 +2,9 @@
 `.jsonl`), dialect `vscode-chat`. VS Code writes the session (`version: 3`, `requests[]`) whole as `.json`, or, in
 newer builds, as a `.jsonl` log of changes (ObjectMutationLog: line 1 `{"kind": 0, "v": <the session>}`, then
 `{"kind": 1, "k": path, "v": value}` sets, `{"kind": 2, "k": path, "v": [items], "i": cut}` appends, `{"kind": 3,
-"k": path}` deletes), replayed here into the same session; a message then points at the line that wrote it.
+"k": path}` deletes), replayed here into the same session; a message then points at the line that wrote it. The log
+is read a line at a time (`VSCodeChatReader`, viewer/parse/agents/online.py), each request read out once a later
+one is appended, and a big one a piece at a time; a log that changes a request read out already is replayed whole.
 
 Each request is one exchange:
 - `message.text` is what the user typed. What the model got with it, `result.metadata.renderedUserMessage` and
@@ -27,18 +29,24 @@ no table here names is kept in the header's `unread`.
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Span, Thread, Transcript, Usage, make_diagnostic
+from viewer.model import Diagnostic, Message, Meta, Span, Thread, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
 from viewer.parse.agents.lines import Claims, Line, claims, read_lines, unclaimed
-from viewer.parse.agents.meta import usage_totals
-from viewer.parse.agents.records import INLINE_DETAIL, count, finished, shown_by_reference, text_of, threads_of
+from viewer.parse.agents.meta import summed_totals
+from viewer.parse.agents.online import Ended, LineReader, Reread, read_whole
+from viewer.parse.agents.records import (
+    INLINE_DETAIL, count, details_read, finished, finished_now, shown_by_reference, text_of, threads_of)
 from viewer.parse.agents.replayed import At, Where, replay
-from viewer.parse.agents.session import Session
+from viewer.parse.agents.session import Session, unread_names
+from viewer.parse.agents.thread_calls import ThreadCalls
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
@@ -108,6 +116,16 @@ def is_mutation_log(head: str) -> bool:
 
 def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
     """Read a VS Code chat session, whole or as its log of changes. Never raises on user input."""
+    if is_mutation_log(text):
+        try:
+            return read_whole(VSCodeChatReader(), text)
+        except Reread:
+            pass  # a log that changes a request read out already: replayed whole
+    return _parse_replayed(text)
+
+
+def _parse_replayed(text: str) -> Transcript:
+    """The session read whole: the document, or the log of changes replayed into it first."""
     with collector_paused:
         problems: list[Diagnostic] = []
         where = Where(text)
@@ -123,7 +141,7 @@ def parse_vscode_chat(text: str, options: ParseOptions) -> Transcript:
         threads, unnamed = reader.threads()
         diagnostics = [*problems, *session.diagnostics, *unnamed]
         return Transcript(dialect="vscode-chat", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
+                          header=session.with_unread(reader.header | reader.totals()),
                           threads=threads, frame=session.frame([], diagnostics))
 
 
@@ -233,6 +251,201 @@ def _from_log(text: str, where: Where, problems: list[Diagnostic], session: Sess
     return root
 
 
+# ---- the log read a line at a time --------------------------------------------------------------------------------
+
+STARTS = re.compile(rb'\{\s*"kind"\s*:\s*2\s*,\s*"k"\s*:\s*\[\s*"requests"\s*\]')
+"""A line that appends a request (a piece of a log read online starts at one, so that it holds whole requests)."""
+UNNAMED = ("This sub-agent's calls name no runSubagent call of the session; they are kept, hidden from the default "
+           "view.")
+
+
+@dataclass(slots=True)
+class _Open:
+    """The request still being answered (the log's last): where it stands and the line that wrote it first."""
+
+    index: int
+    number: int
+    where: Where
+
+
+class VSCodeChatReader(LineReader):
+    """Reads a log of changes a line at a time, replaying each into the session as `_parse_replayed` does. A
+    request becomes messages once it can no longer change, when a later one is appended (or at the end): only
+    the session's own members and the last request are held. A log that changes a request read out already,
+    writes the whole session again, changes what the session leaves unread, or does not start with the session
+    (kind 0) is read whole instead (`Reread`): what it says of a request read out is no longer what was read.
+
+    Read a piece at a time, a piece holds whole requests (`starts`): a request's messages point into the lines
+    that wrote it, which one piece's text holds; its messages wait for it (`waits_from`), and what reading it
+    found goes with its piece."""
+
+    dialect = "vscode-chat"
+    starts = STARTS
+
+    @classmethod
+    def reads(cls, head: str) -> bool:
+        return is_mutation_log(head)
+
+    def __init__(self, session: Session | None = None) -> None:
+        super().__init__(session or Session("", kept=lambda value: {}))
+        self.read = _Reader(self.session)
+        self.threads = ThreadCalls(self.read._calls.get, UNNAMED)
+        self.root: dict[str, Any] | None = None
+        self.root_span: Span = (0, 0)
+        self.where: Where | None = None
+        """Where the values of the piece being read were written (the text of a piece is its own)."""
+        self.open: _Open | None = None
+        self.closed = 0
+        """How many requests were read out (the first ones: each is None in the session held)."""
+        self.version: dict[str, Any] = {}
+        """What the first request says of the extension's version."""
+        self.document: tuple[dict[str, Any], dict[str, Any]] | None = None
+        """What the session leaves unread as its first line wrote it (a copy), and its entry in `unread`."""
+        self.held: list[Diagnostic] = []
+        """What reading a request of the piece before found (its batch takes them)."""
+
+    def line(self, line: Line) -> None:
+        session = self.session
+        session.account(line, LOG_CLAIMS)
+        if self.root is None and (line.number != 1 or line.get("kind") != 0 or not isinstance(line.get("v"), dict)):
+            raise Reread("not a log of changes that starts with the session")
+        if self.where is None or self.where.text is not line.text:
+            self.where = Where(line.text)
+        kind = line.get("kind")
+        value_member = line.member("v") if "v" in line.value else None
+        node = read_value(line.text, value_member.node.span[0], DEPTH) if value_member is not None else None
+        if kind == 0 and node is not None:
+            if self.root is not None:
+                raise Reread("the log writes the whole session again")
+            self._start(line, node)
+            return
+        path = line.get("k")
+        if kind not in (1, 2, 3) or not isinstance(path, list):
+            session.diagnostics.append(make_diagnostic(
+                "W-JSON-UNKNOWN-ITEM", line.span,
+                f"Line {line.number} is no change VS Code writes ({type_phrase(kind, line.value)}); it was skipped."))
+            return
+        where = self._where_for(path, kind, line.get("i"))
+        assert self.root is not None  # the first line wrote it
+        held = self.open
+        replaced = path == ["requests"] and (kind != 2 or held is not None and _cuts(line.get("i"), held.index))
+        why = replay(self.root, where, kind, path, node.value if node is not None else None, node, line.get("i"))
+        if why is not None:
+            session.diagnostics.append(make_diagnostic(
+                "W-JSON-SHAPE", line.span, f"Line {line.number} cannot be applied: {why}; it was skipped."))
+        if path[:1] == ["requests"]:
+            self._requests(line, replaced)
+
+    def _start(self, line: Line, node: Node) -> None:
+        """The session, as the log's first line writes it."""
+        assert self.where is not None
+        self.where.adopt(node)
+        self.root, self.root_span = node.value, node.span
+        before = len(self.session.unread)
+        self.session.account(Line(1, node.span, node.value, line.text), SESSION_CLAIMS, "document")
+        entry = self.session.unread[before] if len(self.session.unread) > before else {}
+        self.document = (copy.deepcopy(unclaimed(node.value, SESSION_CLAIMS)), entry)
+        self._requests(line)
+
+    def _where_for(self, path: list, kind: int, cut: Any) -> Where:
+        """Where a change writes: the piece's; a request read out already, or the last one from another piece,
+        cannot change any more (the log is read whole)."""
+        assert self.where is not None
+        if path[:1] != ["requests"]:
+            return self.where  # a change to what the session leaves unread is weighed at the end
+        if len(path) == 1:
+            if self.closed and (kind != 2 or _cuts(cut, self.closed - 1)):
+                raise Reread("a change to the requests read out already")
+            return self.where
+        step = path[1]
+        if isinstance(step, int) and not isinstance(step, bool) and 0 <= step < self.closed:
+            raise Reread(f"a change to request {step + 1}, read out already")
+        if self.open is not None and step == self.open.index and self.open.where is not self.where:
+            raise Reread(f"a change to request {step + 1} after a piece ended in it")
+        return self.where
+
+    def _requests(self, line: Line, replaced: bool = False) -> None:
+        """After a change to the requests (`replaced`: the last one held among them): each before the last is read
+        out; the last is held."""
+        assert self.root is not None and self.where is not None
+        requests = self.root.get("requests")
+        count = len(requests) if isinstance(requests, list) else 0
+        opened = None if replaced or self.open is None or self.open.index >= count else self.open
+        if opened is not None and opened.index < count - 1:
+            self._close(opened, line)
+            opened = None
+        for index in range(self.closed, count - 1):
+            self._close(_Open(index, line.number, self.where), line)
+        if count > self.closed:
+            self.open = opened if opened is not None else _Open(count - 1, line.number, self.where)
+        else:
+            self.open = None
+
+    def _close(self, request: _Open, line: Line | None) -> None:
+        """A request that can change no more, read out: its messages added and made final but for their threads;
+        what reading it found goes with its piece's batch."""
+        assert self.root is not None
+        session = self.session
+        before, first = len(session.diagnostics), len(session.messages)
+        at = At(self.root, self.root_span, request.where).at("requests").at(request.index)
+        self.read.number = request.number
+        if request.index == 0:
+            self.version = _version(at.value)
+        self.read.request(at, request.index + 1)
+        text = request.where.text
+        for index in range(first, len(session.messages)):
+            meta = self.read.metas.get(index)
+            if meta is not None and meta.details:
+                read = details_read(meta.details, session.messages[index].span, text)
+                if read is not meta.details:
+                    self.read.metas[index] = dataclasses.replace(meta, details=read)
+        if line is not None and line.text is not text:
+            self.held += session.taken_since(before)
+        self.root["requests"][request.index] = None  # nothing of it is read again
+        self.closed = request.index + 1
+
+    def waits_from(self) -> int | None:
+        return self.open.number if self.open is not None else None
+
+    def all_read(self) -> None:
+        if self.root is None:
+            raise Reread("no session written")
+        if self.open is not None:
+            self._close(self.open, None)
+            self.open = None
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        self.session.diagnostics += self.held
+        self.held = []
+        return finished_now(messages, self.read.metas, self.read.thread_of, self.threads.place)
+
+    def header_now(self) -> dict[str, Any]:
+        return {"producer": self.dialect, **(_session_header(self.root) if self.root is not None else {})}
+
+    def threads_now(self) -> tuple[Thread, ...]:
+        return self.threads.now()
+
+    def end(self) -> Ended:
+        assert self.root is not None and self.document is not None
+        kept, entry = self.document
+        left = unclaimed(self.root, SESSION_CLAIMS)
+        if left != kept:
+            if not entry or unread_names(left) != unread_names(kept):
+                raise Reread("the log changes what the session leaves unread")
+            entry["members"] = left
+        threads, notes = self.threads.ended(self.session)
+        order = {"line": 0, "document": 1, "request": 2}
+        self.session.unread.sort(key=lambda kept: order.get(next(iter(kept), ""), 3))
+        header = {"producer": self.dialect, **_session_header(self.root), **self.version}
+        header.update(self.read.header)
+        return Ended(self.session.with_unread(header | self.read.totals()), threads, notes)
+
+
+def _cuts(cut: Any, index: int) -> bool:
+    """Whether an append that cuts the list at `cut` first (ObjectMutationLog's `i`) cuts item `index` away."""
+    return isinstance(cut, int) and not isinstance(cut, bool) and 0 <= cut <= index
+
+
 # ---- reading ------------------------------------------------------------------------------------------------------
 
 class _Reader:
@@ -241,30 +454,25 @@ class _Reader:
         self.header: dict[str, Any] = {"producer": "vscode-chat"}
         self.metas: dict[int, Meta] = {}
         self.thread_of: dict[int, str] = {}
-        self.usages: list[Usage] = []
-        self.models: list[str] = []
+        self.usage, self.responses = Usage(), 0
+        """The requests' usage summed, and how many requests had one."""
+        self.models: dict[str, None] = {}
+        """The models that answered, in the order each first did."""
         self._calls: dict[str, int] = {}
+        """call id -> the index of its call."""
+        self.number = 0
+        """The number of the line the messages being added are counted with (read online: the line that wrote
+        their request; read whole: 0)."""
 
     def session_facts(self, root: At) -> None:
         if isinstance(root.value, dict):
             self.session.account(Line(1, root.span, root.value, self.session.text), SESSION_CLAIMS, "document")
-        for key, name in SESSION_HEADER.items():
-            value = root.get(key)
-            if value not in (None, "", {}, [], False):
-                self.header[name] = value
-        for key, name in (("creationDate", "started"), ("lastMessageDate", "last_message")):
-            moment = _time(root.get(key))
-            if moment:
-                self.header[name] = moment
-        state = root.get("inputState")
-        if isinstance(state, dict):
-            kept = {key: value for key, value in state.items() if value not in (None, "", {}, [])}
-            if kept:
-                self.header["input_state"] = kept  # the model selected, the mode, what was typed but not sent
+        self.header.update(_session_header(root.value))
         for request in root.items("requests")[:1]:
-            agent = request.get("agent")
-            if isinstance(agent, dict) and text_of(agent.get("extensionVersion")):
-                self.header["version"] = agent["extensionVersion"]
+            self.header.update(_version(request.value))
+
+    def totals(self) -> dict[str, Any]:
+        return summed_totals(self.usage, self.responses, self.models)
 
     def request(self, request: At, number: int) -> None:
         if not isinstance(request.value, dict):
@@ -331,9 +539,9 @@ class _Reader:
         last = max((index for index in range(first, len(self.session.messages))
                     if self.session.messages[index].role == "assistant" and index not in self.thread_of), default=None)
         if usage is not None and last is not None:
-            self.usages.append(usage)
+            self.usage, self.responses = self.usage + usage, self.responses + 1
         if model and last is not None:
-            self.models.append(model)
+            self.models[model] = None
         said = _result_details(request)
         carrier = last if last is not None else len(self.session.messages) - 1
         for index in range(first, len(self.session.messages)):
@@ -358,7 +566,8 @@ class _Reader:
             self.session.diagnostics.extend(problem.at(None) for problem in problems)
             return
         span = found[0].span or (0, 0)
-        self.session.add_line(Line(0, span, {}, self.session.text), found, self.session.next_turn(), problems)
+        self.session.add_line(Line(self.number, span, {}, self.session.text), found, self.session.next_turn(),
+                              problems)
         for at, thread in enumerate(threads):
             if thread is not None:
                 self.thread_of[first + at] = thread
@@ -439,6 +648,35 @@ def _response(request: At, metadata: At, session: Session) -> tuple[list[Draft],
             threads.extend([None] * len(made))
     problems.extend(_ending(request, found))
     return found, threads, problems
+
+
+def _session_header(root: Any) -> dict[str, Any]:
+    """What the session says of itself, for the header."""
+    if not isinstance(root, dict):
+        return {}
+    header: dict[str, Any] = {}
+    for key, name in SESSION_HEADER.items():
+        value = root.get(key)
+        if value not in (None, "", {}, [], False):
+            header[name] = value
+    for key, name in (("creationDate", "started"), ("lastMessageDate", "last_message")):
+        moment = _time(root.get(key))
+        if moment:
+            header[name] = moment
+    state = root.get("inputState")
+    if isinstance(state, dict):
+        kept = {key: value for key, value in state.items() if value not in (None, "", {}, [])}
+        if kept:
+            header["input_state"] = kept  # the model selected, the mode, what was typed but not sent
+    return header
+
+
+def _version(request: Any) -> dict[str, Any]:
+    """The extension's version, as the session's first request names it."""
+    agent = request.get("agent") if isinstance(request, dict) else None
+    if isinstance(agent, dict) and text_of(agent.get("extensionVersion")):
+        return {"version": agent["extensionVersion"]}
+    return {}
 
 
 def _kind(part: At) -> str | None:
