@@ -141,6 +141,11 @@ class Session(MessageBuilder):
         self._unread_at = {}
         return found
 
+    def forget_unread_from(self, at: int) -> None:
+        """Forget the places of the W-JSON-UNREAD diagnostics from place `at` of `diagnostics` on (its reader took
+        them out, to give them with the piece of the lines they are about)."""
+        self._unread_at = {span: places for span, places in self._unread_at.items() if places[0] < at}
+
     def amend(self, index: int, change: Change) -> None:
         """Change message `index`: here while it is held, else by an amendment to it where it was stored."""
         if self.messages.holds(index):
