@@ -195,12 +195,23 @@ def gemini_cli_cancelled() -> bytes:
             + line(**cancelled)).encode()
 
 
+def gemini_cli_rewound_to_start() -> bytes:
+    """A Gemini CLI log rewound to its first request, long after it was stored: the request the record quotes
+    (its snippet) is set aside, and the one typed after the rewind is quoted instead."""
+    text = gemini_cli_session(0.05, seed=5)
+    first = next(value["id"] for value in map(json.loads, text.splitlines()) if value.get("type") == "user")
+    request = {"id": "u-again", "timestamp": "2026-08-03T18:00:00.000Z", "type": "user",
+               "content": [{"text": "Start over: round every amount half up."}]}
+    return (text + line(**{"$rewindTo": first}) + line(**request)).encode()
+
+
 GEMINI_CLI_SAMPLES = sorted(path.name for path in SAMPLES.glob("gemini-cli-*.jsonl"))
 GEMINI_CLI_CASES = {
     **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in GEMINI_CLI_SAMPLES},
     "gemini-cli-generated": lambda: gemini_cli_session(0.3).encode(),
     "gemini-cli-unfinished": lambda: gemini_cli_session(0.05, seed=2).encode()[:-200],
     "gemini-cli-cancelled": gemini_cli_cancelled,
+    "gemini-cli-rewound-to-start": gemini_cli_rewound_to_start,
 }
 """Gemini CLI logs: every sample, a generated one with its rewrites, rewinds, checkpoints and its sub-agents' logs
 after it (tests/harness/gemini_cli_session.py), one cut short."""
