@@ -8,7 +8,8 @@ stored whole (an upload answered 202 is waited for until its search answers), th
 A generated Harmony transcript and a ChatML one (whole-text formats, read whole) are measured beside them; a
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
 CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
-(`cursor`), a Kimi CLI wire (`kimi-cli`) and a Kimi Code agent's wire (`kimi-code`) when asked for.
+(`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`) and a Gemini CLI log
+(`gemini-cli`) when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -38,6 +39,7 @@ from tests.harness.codex_rollout import rollout_lines  # noqa: E402
 from tests.harness.copilot_session import copilot_lines  # noqa: E402
 from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
 from tests.harness.droid_session import droid_lines  # noqa: E402
+from tests.harness.gemini_cli_session import gemini_cli_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
 from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
@@ -89,6 +91,9 @@ BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stor
 BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
                           "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
+BEFORE_GEMINI_CLI_LINES = ("gemini-cli 20 MB 188 MB peak RSS, first page 1.8 s, stored 2.1 s, 1.9 s CPU; 100 MB "
+                           "549 MB, 11.1 s, 13.0 s, 8.5 s CPU (commit 4acf62e with this generator, the same machine)")
+"""This bench on the tree before Gemini CLI logs were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -158,6 +163,12 @@ def droid_session_lines(rng: random.Random) -> Iterator[str]:
     return droid_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def gemini_cli_log_lines(rng: random.Random) -> Iterator[str]:
+    """A Gemini CLI log without end (tests/harness/gemini_cli_session.py): each response written again with its
+    calls, file reads and test runs as their results, thoughts, rewinds and checkpoints now and then."""
+    return gemini_cli_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 def pi_session_lines(rng: random.Random) -> Iterator[str]:
     """A pi session without end (tests/harness/pi_session.py): file reads and test runs as tool results, edits with
     their diffs, thinking, usage on every response, /tree jumps."""
@@ -188,7 +199,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "droid": droid_session_lines, "pi": pi_session_lines,
                                                               "cursor": cursor_transcript_lines,
                                                               "kimi-cli": kimi_cli_wire_lines,
-                                                              "kimi-code": kimi_code_wire_lines}
+                                                              "kimi-code": kimi_code_wire_lines,
+                                                              "gemini-cli": gemini_cli_log_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -371,6 +383,7 @@ def main() -> None:
     print(f"before Cursor agent transcripts were read a piece at a time: {BEFORE_CURSOR_LINES}")
     print(f"before Kimi CLI wires were read a piece at a time: {BEFORE_KIMI_CLI_LINES}")
     print(f"before Kimi Code agents' wires were read a piece at a time: {BEFORE_KIMI_CODE_LINES}")
+    print(f"before Gemini CLI logs were read a piece at a time: {BEFORE_GEMINI_CLI_LINES}")
 
 
 if __name__ == "__main__":

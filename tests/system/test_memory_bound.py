@@ -137,17 +137,20 @@ def test_a_codex_rollout_stored_a_piece_at_a_time_peaks_the_same_at_four_times_t
 def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     """A generated session log of `kind` of about 8 MB and one four times as big (tests/harness/copilot_session.py,
     tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/pi_session.py,
-    tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py)."""
+    tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py,
+    tests/harness/gemini_cli_session.py)."""
     from tests.harness.copilot_session import copilot_session
     from tests.harness.cursor_transcript import cursor_transcript
     from tests.harness.droid_session import droid_session
+    from tests.harness.gemini_cli_session import gemini_cli_session
     from tests.harness.kimi_cli_session import kimi_cli_session
     from tests.harness.kimi_code_session import kimi_code_session
     from tests.harness.pi_session import pi_session
     from tests.harness.qwen_session import session as qwen_session
 
     made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "pi": pi_session,
-            "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session}[kind]
+            "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session,
+            "gemini-cli": gemini_cli_session}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -155,7 +158,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
-@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code"])
+@pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code", "gemini-cli"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -176,10 +179,12 @@ GROWING = {
     "kimi-code": "the reader keeps each step's uuid, turn and answers, each answer's model and each response's usage "
                  "(the header's totals), each call's time",
 }
-"""Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's and a
-Kimi CLI wire's peak at four times the size is 1 to 5 MB above the small one's from run to run, about the limit
-(4 MB), so none is tested either way: what is left to grow is a byte a message, a Droid or Kimi CLI call's id (a
-sub-agent names its call by it) and Kimi CLI's bookkeeping lines in its header."""
+"""Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's, a
+Kimi CLI wire's and a Gemini CLI log's peak at four times the size is 1 to 5 MB above the small one's from run to
+run, about the limit (4 MB), so none is tested either way: what is left to grow is a byte a message, a Droid or Kimi
+CLI call's id (a sub-agent names its call by it), Kimi CLI's bookkeeping lines in its header, and a Gemini CLI
+record's id (a later record may rewrite it, a rewind set it aside) and answered call's id (a user record of the
+calls' results is frame when it repeats them)."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
