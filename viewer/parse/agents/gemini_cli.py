@@ -243,9 +243,16 @@ class GeminiCliReader(ThreadedReader):
         return self._waiting[0].line.number if self._waiting else None
 
     def all_read(self) -> None:
+        self._begun()
+        self._make(len(self._waiting))
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        self._begun()  # the first piece (a whole recording's lines are no log's: none of the first piece is read)
+        return super().finish(messages, lines)
+
+    def _begun(self) -> None:
         if not self._started and not self.held:
             raise Reread("the recording has no line of a log")
-        self._make(len(self._waiting))
 
     def late(self, piece: Piece) -> list[Diagnostic]:
         found = [diagnostic for text, made in self._late if text is piece.text for diagnostic in made]
