@@ -6,14 +6,14 @@ and of viewer/parse/agents/gemini_cli.py's docstring): a metadata line (`session
 
 Tasks: the user's request (the first with an `@file` reference the CLI expanded into `content`, `displayContent`
 what was typed); then the model's responses, each written when its stream ends (`thoughts`, a preamble, `tokens`,
-`model`) and again, whole, once its tool calls end (`toolCalls` with `result`, `status`, `resultDisplay`, the
-CLI's names for the tool), then the user record of the calls' `functionResponse` parts; file reads and test runs
-are most of the bytes; a failed edit is `status: "error"`; the answer. Every few tasks: a request cancelled (an
-`info` note between a response and its rewrite, its call `cancelled`), an API `error`, a rewind (`$rewindTo` the
-request before, then a new one), a `/compress` checkpoint (`$set` of `messages`, then its `info` note), a
-`$set` of the `summary`, a sub-agent's call (`agentId`) whose own log is joined after the session's (its second
-metadata line, `kind: "subagent"`), a record or a line of a later version (shown hidden, W-JSON-UNKNOWN-ITEM), so
-that a small session has each.
+`model`; now and then `tokens: null`, written again once they came) and again, whole, once its tool calls end
+(`toolCalls` with `result`, `status`, `resultDisplay`, the CLI's names for the tool), then the user record of the
+calls' `functionResponse` parts; file reads and test runs are most of the bytes; a failed edit is `status:
+"error"`; the answer. Every few tasks: a request cancelled (its call `cancelled`, then an `info` note), an API
+`error`, a rewind (`$rewindTo` the request before, then a new one), a `/compress` checkpoint (`$set` of
+`messages`, then its `info` note), a `$set` of the `summary`, a sub-agent's call (`agentId`) whose own log is
+joined after the session's (its second metadata line, `kind: "subagent"`), a record or a line of a later version
+(shown hidden, W-JSON-UNKNOWN-ITEM), so that a small session has each.
 
     from tests.harness.gemini_cli_session import gemini_cli_lines
     for line in gemini_cli_lines(megabytes=100): ...
@@ -132,19 +132,22 @@ def _thoughts(write: _Writer) -> list[dict]:
 
 
 def _response(write: _Writer, calls: list[dict], text: str = "", cancelled: bool = False) -> Iterator[str]:
-    """A response written when its stream ends, again with its calls once they end (after the note of a request
-    cancelled, when it was), then the calls' results as the model got them."""
+    """A response written when its stream ends (now and then before its usage came: written again with it), again
+    with its calls once they end (the CLI rewrites the last message only), then the calls' results as the model
+    got them, or the note of the request cancelled."""
     response = {"id": write.uuid(), "timestamp": write.stamp(), "type": "gemini", "content": text,
                 "thoughts": _thoughts(write), "tokens": _tokens(write), "model": MODEL}
+    if write.pick.random() < 0.3:
+        yield from write.record({**response, "tokens": None})
     yield from write.record(response)
+    if calls:
+        yield from write.record({**response, "toolCalls": calls})
     if cancelled:
         yield from write.record({"id": write.uuid(), "timestamp": write.stamp(), "type": "info",
                                  "content": "Request cancelled."})
-    if not calls:
-        return
-    yield from write.record({**response, "toolCalls": calls})
-    parts = [part for call in calls for part in call["result"]]
-    yield from write.record({"id": write.uuid(), "timestamp": write.stamp(), "type": "user", "content": parts})
+    elif calls:
+        parts = [part for call in calls for part in call["result"]]
+        yield from write.record({"id": write.uuid(), "timestamp": write.stamp(), "type": "user", "content": parts})
 
 
 def _checkpoint(write: _Writer, request: dict) -> Iterator[str]:

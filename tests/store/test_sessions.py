@@ -353,8 +353,9 @@ def gemini_cli_rewritten_late() -> bytes:
     where the last copy stands, after the request's, which a log read a piece at a time has stored by then."""
     lines = gemini_cli_session(0.1, seed=6).splitlines(keepends=True)
     responses = [at for at, text in enumerate(lines) if '"type":"gemini"' in text and "toolCalls" not in text]
-    again = responses[len(responses) // 2]
-    return "".join([*lines[:again + 40], lines[again], *lines[again + 40:]]).encode()
+    again = responses[len(responses) // 3]
+    after = next(at for at in range(again + 1, len(lines)) if '"type":"user"' in lines[at])
+    return "".join([*lines[:after + 1], lines[again], *lines[after + 1:]]).encode()
 
 
 def gemini_cli_recording() -> bytes:
