@@ -91,8 +91,9 @@ BEFORE_KIMI_CLI_LINES = ("kimi-cli 20 MB 199 MB peak RSS, first page 2.0 s, stor
 BEFORE_KIMI_CODE_LINES = ("kimi-code 20 MB 183 MB peak RSS, first page 2.3 s, stored 2.8 s; 100 MB 539 MB, 11.3 s, "
                           "13.8 s, 12.7 s CPU (commit 28fa51c with this generator, the same machine)")
 """This bench on the tree before Kimi Code agents' wires were read a piece at a time (read whole)."""
-BEFORE_GEMINI_CLI_LINES = ("gemini-cli 20 MB 188 MB peak RSS, first page 1.8 s, stored 2.1 s, 1.9 s CPU; 100 MB "
-                           "549 MB, 11.1 s, 13.0 s, 8.5 s CPU (commit 4acf62e with this generator, the same machine)")
+BEFORE_GEMINI_CLI_LINES = ("gemini-cli 20 MB 189 MB peak RSS, first page 1.4 s, stored 1.6 s, 1.4 s CPU; 100 MB "
+                           "550 MB, 5.3 s, 6.6 s, 6.0 s CPU (commit 4acf62e with this generator, the same machine, "
+                           "beside a test run)")
 """This bench on the tree before Gemini CLI logs were read a piece at a time (read whole)."""
 
 
