@@ -79,8 +79,6 @@ METADATA_CLAIMS = claims("sessionId", "projectHash", "startTime", "lastUpdated",
                          "messages")
 """What it reads of a metadata record (its messages are records of their own)."""
 PATCH_CLAIMS = claims("$set.summary", "$set.lastUpdated", "$set.messages", "$rewindTo")
-
-
 UNNAMED = ("This sub-agent's recording names no call of the session that started it; it is kept, hidden from the "
            "default view.")
 
