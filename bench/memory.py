@@ -9,7 +9,8 @@ A generated Harmony transcript and a ChatML one (whole-text formats, read whole)
 text-heavy Claude Code session (`text`), a Codex CLI rollout (`codex`), a Qwen Code session (`qwen`), a Copilot
 CLI session log (`copilot`), a Factory Droid session (`droid`), a pi session (`pi`), a Cursor agent transcript
 (`cursor`), a Kimi CLI wire (`kimi-cli`), a Kimi Code agent's wire (`kimi-code`), an Antigravity CLI
-transcript (`antigravity`) and a VS Code chat session log (`vscode-chat`) when asked for.
+transcript (`antigravity`), a VS Code chat session log (`vscode-chat`) and a Gemini CLI log (`gemini-cli`)
+when asked for.
 
 Run: `.venv/bin/python bench/memory.py [--sizes 8 32] [--kinds session dataset harmony] [--gib session dataset]
 [--whole-at-256 harmony chatml]` (sizes in MB; `--gib` adds the issue's 1 GiB runs, 1074 MB, of those kinds: minutes
@@ -41,6 +42,7 @@ from tests.harness.codex_rollout import rollout_lines  # noqa: E402
 from tests.harness.copilot_session import copilot_lines  # noqa: E402
 from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
 from tests.harness.droid_session import droid_lines  # noqa: E402
+from tests.harness.gemini_cli_session import gemini_cli_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
 from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
@@ -97,6 +99,10 @@ BEFORE_VSCODE_CHAT_LINES = ("vscode-chat 20 MB 325 MB peak RSS, first page 3.9 s
                             "1189 MB, 13.5 s, 17.4 s, 16.1 s CPU (commit 4acf62e with this generator, the same "
                             "machine, beside a test run)")
 """This bench on the tree before VS Code chat logs were read a piece at a time (read whole)."""
+BEFORE_GEMINI_CLI_LINES = ("gemini-cli 20 MB 189 MB peak RSS, first page 1.4 s, stored 1.6 s, 1.4 s CPU; 100 MB "
+                           "550 MB, 5.3 s, 6.6 s, 6.0 s CPU (commit 4acf62e with this generator, the same machine, "
+                           "beside a test run)")
+"""This bench on the tree before Gemini CLI logs were read a piece at a time (read whole)."""
 
 
 # ---- generated files ------------------------------------------------------------------------------------
@@ -192,6 +198,12 @@ def droid_session_lines(rng: random.Random) -> Iterator[str]:
     return droid_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def gemini_cli_log_lines(rng: random.Random) -> Iterator[str]:
+    """A Gemini CLI log without end (tests/harness/gemini_cli_session.py): each response written again with its
+    calls, file reads and test runs as their results, thoughts, rewinds and checkpoints now and then."""
+    return gemini_cli_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 def pi_session_lines(rng: random.Random) -> Iterator[str]:
     """A pi session without end (tests/harness/pi_session.py): file reads and test runs as tool results, edits with
     their diffs, thinking, usage on every response, /tree jumps."""
@@ -237,7 +249,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "kimi-cli": kimi_cli_wire_lines,
                                                               "kimi-code": kimi_code_wire_lines,
                                                               "antigravity": antigravity_transcript_lines,
-                                                              "vscode-chat": vscode_chat_log_lines}
+                                                              "vscode-chat": vscode_chat_log_lines,
+                                                              "gemini-cli": gemini_cli_log_lines}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""
@@ -421,6 +434,7 @@ def main() -> None:
     print(f"before Kimi CLI wires were read a piece at a time: {BEFORE_KIMI_CLI_LINES}")
     print(f"before Kimi Code agents' wires were read a piece at a time: {BEFORE_KIMI_CODE_LINES}")
     print(f"before VS Code chat logs were read a piece at a time: {BEFORE_VSCODE_CHAT_LINES}")
+    print(f"before Gemini CLI logs were read a piece at a time: {BEFORE_GEMINI_CLI_LINES}")
 
 
 if __name__ == "__main__":

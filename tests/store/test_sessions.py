@@ -19,6 +19,7 @@ from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
 from tests.harness.cursor_transcript import cursor_transcript
 from tests.harness.droid_session import droid_session
+from tests.harness.gemini_cli_session import gemini_cli_session
 from tests.harness.pi_session import pi_session
 from tests.harness.kimi_cli_session import kimi_cli_session
 from tests.harness.kimi_code_session import kimi_code_session
@@ -197,6 +198,37 @@ DROID_CASES = {
 }
 """Factory Droid sessions: every sample, a generated one with its sub-agents' sessions after it
 (tests/harness/droid_session.py), one cut short."""
+def gemini_cli_cancelled() -> bytes:
+    """A Gemini CLI log whose last response is followed by the note of its request cancelled: both decided only at
+    the end (the CLI may yet rewrite the response), in pieces of their own."""
+    said = {"id": "r-last", "timestamp": "2026-08-03T17:02:11.020Z", "type": "gemini", "model": "gemini-3-pro-preview",
+            "content": "I'll read the ledger's rounding helpers first. " * 30}
+    cancelled = {"id": "n-last", "timestamp": "2026-08-03T17:02:12.020Z", "type": "info",
+                 "content": "Request cancelled."}
+    return (gemini_cli_session(0.05, seed=4) + line(**said) + line(**{"$set": {"lastUpdated": "x"}})
+            + line(**cancelled)).encode()
+
+
+def gemini_cli_rewound_to_start() -> bytes:
+    """A Gemini CLI log rewound to its first request, long after it was stored: the request the record quotes
+    (its snippet) is set aside, and the one typed after the rewind is quoted instead."""
+    text = gemini_cli_session(0.05, seed=5)
+    first = next(value["id"] for value in map(json.loads, text.splitlines()) if value.get("type") == "user")
+    request = {"id": "u-again", "timestamp": "2026-08-03T18:00:00.000Z", "type": "user",
+               "content": [{"text": "Start over: round every amount half up."}]}
+    return (text + line(**{"$rewindTo": first}) + line(**request)).encode()
+
+
+GEMINI_CLI_SAMPLES = sorted(path.name for path in SAMPLES.glob("gemini-cli-*.jsonl"))
+GEMINI_CLI_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in GEMINI_CLI_SAMPLES},
+    "gemini-cli-generated": lambda: gemini_cli_session(0.3).encode(),
+    "gemini-cli-unfinished": lambda: gemini_cli_session(0.05, seed=2).encode()[:-200],
+    "gemini-cli-cancelled": gemini_cli_cancelled,
+    "gemini-cli-rewound-to-start": gemini_cli_rewound_to_start,
+}
+"""Gemini CLI logs: every sample, a generated one with its rewrites, rewinds, checkpoints and its sub-agents' logs
+after it (tests/harness/gemini_cli_session.py), one cut short."""
 KIMI_CLI_SAMPLES = sorted(path.name for path in SAMPLES.glob("kimi-cli-*.jsonl"))
 KIMI_CLI_CASES = {
     **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in KIMI_CLI_SAMPLES},
@@ -317,6 +349,7 @@ LOGS = {
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "cursor-agent": (CURSOR_CASES, lambda: cursor_transcript(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
+    "gemini-cli": (GEMINI_CLI_CASES, lambda: gemini_cli_session(0.5, seed=3)),
     "pi": (PI_CASES, lambda: pi_session(0.5, seed=3)),
     "kimi-cli": (KIMI_CLI_CASES, lambda: kimi_cli_session(0.5, seed=3)),
     "kimi-code": (KIMI_CODE_CASES, lambda: kimi_code_session(0.5, seed=3)),
@@ -411,6 +444,32 @@ def test_a_vscode_chat_log_s_pieces_hold_whole_requests():
     assert len(read) == data.count(b'{"kind":2,"k":["requests"],') + 1  # the session's line alone first
     assert all(piece.text.startswith('{"kind":2,"k":["requests"],') for piece in read[1:])
     assert [piece.lines for piece in read] == [data[:piece.at_byte].count(b"\n") for piece in read]
+
+
+def gemini_cli_rewritten_late() -> bytes:
+    """A Gemini CLI log one of whose responses is written again after the user's next request: its messages go
+    where the last copy stands, after the request's, which a log read a piece at a time has stored by then."""
+    lines = gemini_cli_session(0.1, seed=6).splitlines(keepends=True)
+    responses = [at for at, text in enumerate(lines) if '"type":"gemini"' in text and "toolCalls" not in text]
+    again = responses[len(responses) // 3]
+    after = next(at for at in range(again + 1, len(lines)) if '"type":"user"' in lines[at])
+    return "".join([*lines[:after + 1], lines[again], *lines[after + 1:]]).encode()
+
+
+def gemini_cli_recording() -> bytes:
+    """A whole recording of Gemini CLI before 0.39 (one `ConversationRecord`, pretty-printed), of a log's records."""
+    values = [json.loads(text) for text in gemini_cli_session(0.05, seed=7).splitlines()]
+    records = {value["id"]: value for value in values if "id" in value}  # the last copy of each
+    return json.dumps({**values[0], "messages": list(records.values())}, indent=2).encode()
+
+
+@pytest.mark.parametrize("data", [gemini_cli_rewritten_late, gemini_cli_recording],
+                         ids=["rewritten-late", "whole-recording"])
+def test_a_gemini_cli_log_that_cannot_be_read_in_pieces_is_read_whole(store, small_pieces, data):
+    """A record rewritten after later messages, or a whole recording (pretty-printed: not a log)."""
+    with pytest.raises(pieces.Unstreamable):
+        list(streamed.read_session(io.BytesIO(data()), "gemini-cli"))
+    assert_stored_alike(store, data())
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

@@ -138,11 +138,13 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     """A generated session log of `kind` of about 8 MB and one four times as big (tests/harness/copilot_session.py,
     tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/pi_session.py,
     tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py,
-    tests/harness/antigravity_session.py, tests/harness/vscode_chat_session.py)."""
+    tests/harness/antigravity_session.py, tests/harness/vscode_chat_session.py,
+    tests/harness/gemini_cli_session.py)."""
     from tests.harness.antigravity_session import antigravity_session
     from tests.harness.copilot_session import copilot_session
     from tests.harness.cursor_transcript import cursor_transcript
     from tests.harness.droid_session import droid_session
+    from tests.harness.gemini_cli_session import gemini_cli_session
     from tests.harness.kimi_cli_session import kimi_cli_session
     from tests.harness.kimi_code_session import kimi_code_session
     from tests.harness.pi_session import pi_session
@@ -151,7 +153,8 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
     made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "pi": pi_session,
             "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session,
-            "antigravity": antigravity_session, "vscode-chat": vscode_chat_session}[kind]
+            "antigravity": antigravity_session, "vscode-chat": vscode_chat_session,
+            "gemini-cli": gemini_cli_session}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -160,7 +163,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
 @pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code",
-                                  "antigravity", "vscode-chat"])
+                                  "antigravity", "vscode-chat", "gemini-cli"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -180,11 +183,13 @@ GROWING = {
                  "(the header's totals), each call's time",
 }
 """Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's, a
-Kimi CLI wire's, a Copilot CLI log's, an Antigravity transcript's and a VS Code chat log's peak at four times the
-size is 0 to 5 MB above the small one's from run to run, about the limit (4 MB), so none is tested either way:
-what is left to grow is a byte a message, a call's id where a sub-agent names its call by it (Droid, Kimi CLI,
-VS Code), Kimi CLI's bookkeeping lines and the members of Copilot's events that no reader reads (an agent's
-mode) in the header, and a slot a VS Code request."""
+Kimi CLI wire's, a Copilot CLI log's, an Antigravity transcript's, a VS Code chat log's and a Gemini CLI log's
+peak at four times the size is 0 to 5 MB above the small one's from run to run, about the limit (4 MB), so none
+is tested either way: what is left to grow is a byte a message, a call's id where a sub-agent names its call
+by it (Droid, Kimi CLI, VS Code), Kimi CLI's bookkeeping lines and the members of Copilot's events that no
+reader reads (an agent's mode) in the header, a slot a VS Code request, and a Gemini CLI record's id (a
+later record may rewrite it, a rewind set it aside) and answered call's id (a user record of the calls'
+results is frame when it repeats them)."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")

@@ -500,6 +500,7 @@ DIALECTS: tuple[Dialect, ...] = (
         # The recording's first member names the project by its hash: no other format has that key.
         detection=(JsonKeys(keys=("sessionId", "projectHash", "startTime")),),
         reader="viewer.parse.agents.gemini_cli:parse_gemini_cli",
+        lines="viewer.parse.agents.gemini_cli:GeminiCliReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json",

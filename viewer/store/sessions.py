@@ -265,6 +265,7 @@ class Amending:
         search.reindex_messages(self.conn, self.rows.id, indices)
         if shown_changed:
             self._ranks()
+            self._snippet()
 
     def _table(self, table, indices: list[int]) -> bool:
         """Store the changed messages of `table` again; whether what the default view shows of any changed."""
@@ -307,6 +308,18 @@ class Amending:
                 .where(table.c.transcript_id == self.rows.id, table.c.idx.in_(chunk)))
             found += [rows.entry(row) for row in self.conn.execute(query)]
         return found
+
+    def _snippet(self) -> None:
+        """The record's snippet again: the user message it quotes may be set aside now (a rewind to the first
+        prompt), so that it quotes the first one the default view shows in full, as the whole parse's does."""
+        query = (select(*rows.entry_columns(messages)).select_from(messages.join(
+            message_kinds, (message_kinds.c.transcript_id == messages.c.transcript_id)
+            & (message_kinds.c.number == messages.c.kind)))
+            .where(messages.c.transcript_id == self.rows.id, message_kinds.c.role == "user",
+                   message_kinds.c.show_as.in_(SHOWN_IN_FULL))
+            .order_by(messages.c.idx).limit(1))
+        row = self.conn.execute(query).first()
+        self.rows.snippet = rows.bound(rows.entry(row).message.content[:SNIPPET_CHARS]) if row is not None else None
 
     def _ranks(self) -> None:
         """Every row's default-view rank again (hidden: None), and which of its images the default view shows."""

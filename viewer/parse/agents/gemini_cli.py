@@ -21,24 +21,37 @@ when the record calls tools; `toolCalls[{id, name, args, result, status}]` the c
 of `error` W-TOOL-ERROR and `cancelled` W-SESSION-INTERRUPTED; `tokens` and `model`), `info`, `warning` and
 `error` (the CLI's notes: hidden system messages; "Request cancelled." is W-SESSION-INTERRUPTED, an error
 W-API-ERROR). No system prompt is recorded.
+
+A log is read a line at a time by `GeminiCliReader` (viewer/parse/agents/online.py): whole by `parse_gemini_cli`,
+and a big upload a piece at a time, in memory that follows the piece. What a line does to the records is replayed
+when it is read; a record's messages are made once the next record with another id is read (the CLI rewrites a
+response when its calls end), and the records a rewind sets aside are amended so. A record rewritten after later
+records' messages were made (its messages go where its last copy stands) is read whole again with every line held
+to the end (`Reread`; a big upload is then parsed whole), as is a whole recording (the `.json` form).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
-from viewer.model import Diagnostic, Meta, Thread, Transcript, make_diagnostic
+from msgspec.structs import replace as replace_fields
+
+from viewer.model import Diagnostic, Message, Meta, Transcript, Usage, make_diagnostic
 from viewer.model.collector import collector_paused
-from viewer.parse.agents.lines import Line, claims, claims_by, read_lines
-from viewer.parse.agents.meta import between, usage_totals
+from viewer.parse.agents.lines import Line, claims, claims_by
+from viewer.parse.agents.meta import between, summed_totals
+from viewer.parse.agents.online import Ended, Reread, read_whole
 from viewer.parse.agents.records import (
-    details, finished, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of, threads_of)
+    details, gemini_parts, gemini_usage, item_objects, read_record, record_line, text_of)
 from viewer.parse.agents.session import Session
+from viewer.parse.agents.thread_calls import ThreadedReader
 from viewer.parse.common import Pending, qualified_tool_name, shown_json
 from viewer.parse.json import drafts
 from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 from viewer.parse.json.source import Draft, JsonObject, type_phrase
+from viewer.parse.pieces import Piece
 from viewer.parse.options import ParseOptions
 
 INJECTED_OPENINGS = ("<session_context>", "<hook_context>", "<state_snapshot>")
@@ -66,45 +79,56 @@ METADATA_CLAIMS = claims("sessionId", "projectHash", "startTime", "lastUpdated",
                          "messages")
 """What it reads of a metadata record (its messages are records of their own)."""
 PATCH_CLAIMS = claims("$set.summary", "$set.lastUpdated", "$set.messages", "$rewindTo")
+UNNAMED = ("This sub-agent's recording names no call of the session that started it; it is kept, hidden from the "
+           "default view.")
 
 
 @dataclass(slots=True)
 class _Record:
     """One message record as it stands in the file, and what became of it."""
 
-    line: Line
+    line: Line | None
+    """Its line, until its messages are made."""
     scope: str | None
     """The sub-agent whose log holds it (None: the session's own)."""
     checkpoint: bool = False
     """Written inside a `$set` of `messages`: the model's context after a compression."""
-    status: str = "live"
-    """`live`, `superseded` (a later record with its id replaced it) or `rewound`."""
-    first: int | None = None
-    """The index of its first message, once read."""
+    superseded: bool = False
+    """A later record with its id replaced it (before its messages were made): it gives none, it is frame."""
+    first: int = -1
+    """The index of its first message, once its messages are made (-1: not yet)."""
+    end: int = -1
+    """The index after its last message, once made."""
 
 
 @dataclass(slots=True)
-class _Rewind:
+class _Entry:
+    """A line read whose messages are not made yet, with what the replay of the log found of it when it was read."""
+
     line: Line
-    removed: list[_Record] = field(default_factory=list)
+    scope: str | None
+    records: list[_Record] | None = None
+    """The message records it holds (a message record's line, a checkpoint's, a whole record's `messages`)."""
+    removed: list[_Record] | None = None
+    """A `$rewindTo`: the records it set aside, in the CLI's order."""
+
+    @property
+    def waits(self) -> bool:
+        """Whether a later line may still replace its records (a line holding message records)."""
+        return self.records is not None
 
 
 def parse_gemini_cli(text: str, options: ParseOptions) -> Transcript:
     """Read a Gemini CLI recording, whole file or log. Never raises on user input."""
-    with collector_paused:
-        problems: list[Diagnostic] = []
-        entries = _document_entries(text, problems) if _is_document(text) else _log_entries(text, problems)
-        reader = _Reader(Session(text))
-        reader.replay(entries)
-        for number, entry in enumerate(entries):
-            reader.entry(number, entry)
-        session = reader.session
-        messages = finished(session.messages, reader.metas, reader.thread_of, reader.aside)
-        threads, unnamed = reader.threads()
-        diagnostics = [*problems, *session.diagnostics, *reader.rewinds(), *unnamed]
-        return Transcript(dialect="gemini-cli", source=text, messages=messages, diagnostics=tuple(diagnostics),
-                          header=session.with_unread(reader.header | usage_totals(reader.usages, reader.models)),
-                          threads=threads, frame=session.frame(reader.quiet, diagnostics))
+    if _is_document(text):
+        with collector_paused:
+            problems: list[Diagnostic] = []
+            entries = _document_entries(text, problems)
+        return read_whole(GeminiCliReader(held=True), text, (entries, problems))
+    try:
+        return read_whole(GeminiCliReader(), text)
+    except Reread:  # a record rewritten after later messages were made: read with every line held to the end
+        return read_whole(GeminiCliReader(held=True), text)
 
 
 # ---- the file's entries, in order ---------------------------------------------------------------------------------
@@ -120,13 +144,6 @@ def _is_document(text: str) -> bool:
     except JsonError:
         return True
     return False
-
-
-def _log_entries(text: str, problems: list[Diagnostic]) -> list[Line]:
-    lines, unreadable = read_lines(text)
-    found = list(lines)
-    problems.extend(unreadable)
-    return found
 
 
 def _document_entries(text: str, problems: list[Diagnostic]) -> list[Line]:
@@ -161,59 +178,124 @@ def _document_entries(text: str, problems: list[Diagnostic]) -> list[Line]:
 
 # ---- reading ------------------------------------------------------------------------------------------------------
 
-class _Reader:
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.header: dict[str, Any] = {"producer": "gemini-cli"}
-        self.quiet: list[tuple[int, int]] = []
-        self.metas: dict[int, Meta] = {}
-        self.thread_of: dict[int, str] = {}
-        self.aside: set[int] = set()
-        self.usages: list = []
-        self.models: list[str] = []
-        self._records: dict[int, list[_Record]] = {}
-        """Entry number -> the records it holds."""
-        self._rewinds: dict[int, _Rewind] = {}
-        self._scopes: dict[int, str | None] = {}
-        """Entry number -> the sub-agent whose log it belongs to."""
+class GeminiCliReader(ThreadedReader):
+    """Reads a log's lines in order, replaying what each does to the records as the CLI's loader does when it is
+    read (`_replay`), and makes the messages of each line once no later line can replace its records (`_made`).
+
+    A message record is held until the next record with another id (a note, `info` `warning` or `error`, after a
+    response leaves the response held: the CLI rewrites a response when its tool calls end); what comes with the
+    same id replaces it, and it gives no message. A record rewritten after its messages were made raises `Reread`
+    (the file is read whole, with every line `held` to the end: the messages of a record replaced stand where the
+    record replacing it does, which renumbers those between). A log that does not begin on its first line (a
+    whole recording, pretty-printed) raises `Reread` too."""
+
+    dialect = "gemini-cli"
+
+    def __init__(self, session: Session | None = None, held: bool = False) -> None:
+        super().__init__(session, UNNAMED)
+        self.held = held
+        """Every line held until all are read (the whole parse of a log whose records are rewritten late)."""
+        self._set: dict[str, Any] = {}
+        """The header's facts the `$set` lines gave (after the metadata's)."""
+        self._usage, self._responses = Usage(), 0
+        self._models: dict[str, None] = {}
+        self._main: str | None = None
+        self._scope: str | None = None
+        """The sub-agent whose log the lines now read belong to (None: the session's own)."""
+        self._live: dict[str | None, dict[str, _Record]] = {}
+        """Per log: its records by id, in the CLI's order (what a later record replaces, what a rewind removes)."""
+        self._waiting: deque[_Entry] = deque()
+        """The lines read whose messages are not made yet."""
         self._answered: set[str] = set()
         """Call ids whose replies were read from a `toolCalls` result."""
         self._agent_calls: dict[str, int] = {}
         """A sub-agent's id -> the index of the call that started it."""
-        self._main: str | None = None
+        self._aside: set[int] = set()
+        self._late: list[tuple[str, list[Diagnostic]]] = []
+        """The diagnostics of lines whose messages were made while a later piece was read, with their piece's text."""
+        self._started = False
 
-    # ---- pass 1: what became of each record, as the CLI replays the log
+    def _call_of(self, thread: str) -> int | None:
+        return self._agent_calls.get(thread)
 
-    def replay(self, entries: list[Line]) -> None:
-        live: dict[str | None, dict[str, _Record]] = {}
-        scope: str | None = None
-        for number, line in enumerate(entries):
-            value = line.value
-            if isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str) \
-                    and not isinstance(value.get("id"), str):
-                scope = self._metadata(value)
-            self._scopes[number] = scope
-            current = live.setdefault(scope, {})
-            if isinstance(value.get("$rewindTo"), str):
-                rewind = self._rewinds[number] = _Rewind(line)
-                ids = list(current)
-                target = value["$rewindTo"]
-                for id in ids[ids.index(target):] if target in ids else ids:
-                    record = current.pop(id)
-                    record.status = "rewound"
-                    rewind.removed.append(record)
-            elif isinstance(value.get("$set"), dict) and isinstance(value["$set"].get("messages"), list):
-                current.clear()
-                self._records[number] = self._held(line, ("$set", "messages"), scope, current, checkpoint=True)
-            elif isinstance(value.get("messages"), list) and not isinstance(value.get("id"), str):
-                self._records[number] = self._held(line, ("messages",), scope, current)
-            elif isinstance(value.get("id"), str):
-                record = _Record(line, scope)
-                earlier = current.get(value["id"])
-                if earlier is not None:
-                    earlier.status = "superseded"
-                current[value["id"]] = record
-                self._records[number] = [record]
+    def totals(self) -> dict[str, Any]:
+        return summed_totals(self._usage, self._responses, self._models)
+
+    def line(self, line: Line) -> None:
+        if not self._started:
+            self._started = True
+            if not self.held and line.number != 1:
+                raise Reread("the recording does not begin with a line of its log")
+        entry = self._replay(line)
+        waiting = self._waiting
+        waiting.append(entry)
+        if self.held:
+            return
+        if entry.records is not None:
+            if not (_is_note(line.value) and _is_response(waiting[0])):
+                self._make(len(waiting) - 1)
+        elif not (waiting[0].waits and _is_patch(line.value)):
+            self._make(len(waiting))
+
+    def waits_from(self) -> int | None:
+        return self._waiting[0].line.number if self._waiting else None
+
+    def all_read(self) -> None:
+        self._begun()
+        self._make(len(self._waiting))
+
+    def finish(self, messages: list[Message], lines: list[Line]) -> list[Message]:
+        self._begun()  # the first piece (a whole recording's lines are no log's: none of the first piece is read)
+        return super().finish(messages, lines)
+
+    def _begun(self) -> None:
+        if not self._started and not self.held:
+            raise Reread("the recording has no line of a log")
+
+    def late(self, piece: Piece) -> list[Diagnostic]:
+        found = [diagnostic for text, made in self._late if text is piece.text for diagnostic in made]
+        self._late = [(text, made) for text, made in self._late if text is not piece.text]
+        return found
+
+    def header_now(self) -> dict[str, Any]:
+        return {**self.header, **self._set}
+
+    def end(self) -> Ended:
+        threads, notes = self.threads.ended(self.session)
+        return Ended(self.session.with_unread(self.header_now() | self.totals()), threads, notes,
+                     frozenset(self._aside))
+
+    # ---- what a line does to the records, when it is read (as the CLI replays the log)
+
+    def _replay(self, line: Line) -> _Entry:
+        value = line.value
+        if _is_metadata(value) and not isinstance(value.get("id"), str):
+            self._scope = self._metadata(value)
+        scope = self._scope
+        entry = _Entry(line, scope)
+        current = self._live.setdefault(scope, {})
+        if isinstance(value.get("$rewindTo"), str):
+            ids = list(current)
+            target = value["$rewindTo"]
+            entry.removed = [current.pop(id) for id in (ids[ids.index(target):] if target in ids else ids)]
+        elif isinstance(value.get("$set"), dict) and isinstance(value["$set"].get("messages"), list):
+            current.clear()
+            entry.records = self._held(line, ("$set", "messages"), scope, current, checkpoint=True)
+        elif isinstance(value.get("messages"), list) and not isinstance(value.get("id"), str):
+            entry.records = self._held(line, ("messages",), scope, current)
+        elif isinstance(value.get("id"), str):
+            record = _Record(line, scope)
+            self._replace(current, value["id"], record)
+            entry.records = [record]
+        return entry
+
+    def _replace(self, current: dict[str, _Record], id: str, record: _Record) -> None:
+        earlier = current.get(id)
+        if earlier is not None:
+            if earlier.first >= 0:
+                raise Reread("a message record rewritten after later messages")
+            earlier.superseded = True
+        current[id] = record
 
     def _metadata(self, value: dict[str, Any]) -> str | None:
         """The facts of the first metadata record; a later one starts a sub-agent's log."""
@@ -240,27 +322,36 @@ class _Reader:
             held = held.node.members.get(key) if held is not None else None
         items = held.node.items if held is not None else ()
         records = []
-        for at, item in enumerate(items):
+        for item in items:
             if isinstance(item.value, dict) and isinstance(item.value.get("id"), str):
                 record = _Record(record_line(line.text, item, line.number), scope, checkpoint)
-                earlier = current.get(item.value["id"])
-                if earlier is not None:
-                    earlier.status = "superseded"
-                current[item.value["id"]] = record
+                self._replace(current, item.value["id"], record)
                 records.append(record)
         return records
 
-    # ---- pass 2: the messages, in the file's order
+    # ---- the messages, in the file's order
 
-    def entry(self, number: int, line: Line) -> None:
-        value = line.value
-        records = self._records.get(number)
+    def _make(self, upto: int) -> None:
+        """The messages of the first `upto` lines waiting."""
+        session = self.session
+        for _ in range(upto):
+            entry = self._waiting.popleft()
+            late = entry.line.text is not session.text  # a line of an earlier piece: its diagnostics are its piece's
+            mark = len(session.diagnostics)
+            self._entry(entry)
+            if late and len(session.diagnostics) > mark:
+                self._late.append((entry.line.text, session.taken_since(mark)))
+
+    def _entry(self, entry: _Entry) -> None:
+        line, value = entry.line, entry.line.value
+        records = entry.records
         if "$set" in value or "$rewindTo" in value:
             self.session.account(line, PATCH_CLAIMS)
-        elif isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str):
+        elif _is_metadata(value):
             self.session.account(line, METADATA_CLAIMS)
-        if number in self._rewinds:
+        if entry.removed is not None:
             self.quiet.append(line.span)
+            self._rewound(entry)
         elif records is not None:
             for record in records:
                 self._record(record)
@@ -272,12 +363,12 @@ class _Reader:
             if not records and "messages" not in value and "$set" not in value:
                 self.quiet.append(line.span)
         elif isinstance(value.get("$set"), dict):
-            if self._scopes.get(number) is None:
+            if entry.scope is None:
                 for key, name in (("summary", "session_title"), ("lastUpdated", "last_updated")):
                     if text_of(value["$set"].get(key)):
-                        self.header[name] = value["$set"][key]
+                        self._set[name] = value["$set"][key]
             self.quiet.append(line.span)
-        elif isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str):
+        elif _is_metadata(value):
             self.quiet.append(line.span)
         else:
             what = f"A line {type_phrase(value.get('type'), value)}"
@@ -285,40 +376,54 @@ class _Reader:
             self.session.add_line(line, [drafts.unclassified("unknown", value.get("type"), value, line.span,
                                                              "W-JSON-UNKNOWN-ITEM", what)], self.session.next_turn())
 
+    def _rewound(self, entry: _Entry) -> None:
+        """A rewind: the messages of the records it removed (all made by now) aside."""
+        removed = entry.removed or []
+        for record in removed:
+            for index in range(record.first, record.end):
+                self.session.amend(index, _aside)
+                self._aside.add(index)
+        line = entry.line
+        self.session.diagnostics.append(make_diagnostic(
+            "W-SESSION-FORK", line.span,
+            f"The user rewound the chat here to message {line.value.get('$rewindTo')!s:.60}: it and the "
+            "messages after it are kept, hidden from the default view, which follows what came next.",
+            removed[0].first if removed else None))
+
     def _record(self, record: _Record) -> None:
-        line, value = record.line, record.line.value
-        if record.status == "superseded":
+        line = record.line
+        assert line is not None  # a record's messages are made once
+        value = line.value
+        record.line = None
+        if record.superseded:
             self.quiet.append(line.span)
             return
         self.session.account(line, MESSAGE_CLAIMS(line))
-        first = len(self.session.messages)
-        record.first = first
+        first = record.first = len(self.session.messages)
         if record.checkpoint:
             self.session.add_line(line, [_checkpointed(value)], self.session.next_turn())
         else:
             kind = value.get("type")
             if kind == "gemini":
-                self._response(record)
+                self._response(line, value)
             elif kind == "user":
-                self._user(record)
+                self._user(line, value)
             elif kind in NOTE_TYPES:
-                self._note(record, kind)
+                self._note(line, value, kind)
             else:
                 what = f"A message record {type_phrase(kind, value)}"
                 self.session.shown_whole(line)
                 self.session.add_line(line, [drafts.unclassified("unknown", kind, value, line.span,
                                                                  "W-JSON-UNKNOWN-ITEM", what)],
                                       self.session.next_turn())
+        record.end = len(self.session.messages)
         timestamp = text_of(value.get("timestamp"))
-        for index in range(first, len(self.session.messages)):
+        for index in range(first, record.end):
             self.metas.setdefault(index, Meta(timestamp=timestamp))
             if record.scope is not None:
                 self.thread_of[index] = record.scope
-            if record.status == "rewound":
-                self.aside.add(index)
 
-    def _response(self, record: _Record) -> None:
-        line, value = record.line, record.line.value
+    def _response(self, line: Line, value: dict[str, Any]) -> None:
         source, found = read_record(line.text, line, lambda source: _response_pieces(source, self.session))
         first = len(self.session.messages)
         self.session.add_line(line, found, self.session.next_turn(), source.problems)
@@ -327,9 +432,9 @@ class _Reader:
         usage = gemini_usage(tokens.get("input"), tokens.get("cached"), tokens.get("output"), tokens.get("thoughts"),
                              tokens.get("tool")) if isinstance(tokens, dict) else None
         if usage is not None:
-            self.usages.append(usage)
+            self._usage, self._responses = self._usage + usage, self._responses + 1
         if model:
-            self.models.append(model)
+            self._models[model] = None
         timestamp = text_of(value.get("timestamp"))
         calls = {call.get("id"): call for call in item_objects(source, "toolCalls")}
         last = len(self.session.messages) - 1
@@ -348,10 +453,8 @@ class _Reader:
             self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None,
                                      details=details(call, CALL_DETAILS) if message.is_call and call else None)
 
-    def _user(self, record: _Record) -> None:
-        line, value = record.line, record.line.value
-        content = value.get("content")
-        responses = _response_ids(content)
+    def _user(self, line: Line, value: dict[str, Any]) -> None:
+        responses = _response_ids(value.get("content"))
         if responses and responses <= self._answered:
             self.quiet.append(line.span)  # the tool calls' results again, as the model got them
             return
@@ -360,8 +463,7 @@ class _Reader:
         if not found:
             self.quiet.append(line.span)
 
-    def _note(self, record: _Record, kind: str) -> None:
-        line, value = record.line, record.line.value
+    def _note(self, line: Line, value: dict[str, Any], kind: str) -> None:
         text = flat_text(value.get("content"))
         problems = []
         if kind == "error":
@@ -371,22 +473,28 @@ class _Reader:
         self.session.add_line(line, [Draft(dict(role="system", name=kind, channel="final", content=text, end="end"),
                                            None)], self.session.next_turn(), problems)
 
-    # ---- after
 
-    def rewinds(self) -> list[Diagnostic]:
-        found = []
-        for rewind in self._rewinds.values():
-            first = next((record.first for record in rewind.removed if record.first is not None), None)
-            found.append(make_diagnostic(
-                "W-SESSION-FORK", rewind.line.span,
-                f"The user rewound the chat here to message {rewind.line.value.get('$rewindTo')!s:.60}: it and the "
-                "messages after it are kept, hidden from the default view, which follows what came next.", first))
-        return found
+def _is_metadata(value: dict[str, Any]) -> bool:
+    return isinstance(value.get("sessionId"), str) and isinstance(value.get("projectHash"), str)
 
-    def threads(self) -> tuple[tuple[Thread, ...], list[Diagnostic]]:
-        return threads_of(self.session.messages, self.thread_of, self._agent_calls.get,
-                          "This sub-agent's recording names no call of the session that started it; it is kept, "
-                          "hidden from the default view.")
+
+def _is_note(value: dict[str, Any]) -> bool:
+    return value.get("type") in NOTE_TYPES and isinstance(value.get("id"), str)
+
+
+def _is_response(entry: _Entry) -> bool:
+    """A response's record, waiting (the CLI may yet rewrite it)."""
+    return entry.records is not None and entry.line.value.get("type") == "gemini" \
+        and isinstance(entry.line.value.get("id"), str)
+
+
+def _is_patch(value: dict[str, Any]) -> bool:
+    """A `$set` of the metadata (no checkpoint): frame, which waits with the record before it."""
+    return isinstance(value.get("$set"), dict) and "$rewindTo" not in value and not _is_metadata(value)
+
+
+def _aside(message: Message) -> Message:
+    return replace_fields(message, aside=True)
 
 
 def _response_pieces(source: JsonObject, session: Session) -> list[Draft]:

@@ -90,6 +90,11 @@ class LineReader(ABC):
     def all_read(self) -> None:
         """Every line is read: what waited for a later line is decided now."""
 
+    def late(self, piece: Piece) -> list[Diagnostic]:
+        """The diagnostics found about lines of `piece` once a later piece was being read (lines its reader held
+        until a later line decided them), taken; those `all_read` finds belong to the last piece."""
+        return []
+
     def header_now(self) -> dict[str, Any]:
         """The header's facts known so far (what a batch's analysis may read: the session's working folder)."""
         return {"producer": self.dialect}
@@ -105,11 +110,13 @@ class LineReader(ABC):
         notes); called once, after the last `finish`."""
 
 
-def read_whole(reader: LineReader, text: str) -> Transcript:
-    """The transcript of a whole text read by `reader`: every message finished at the end."""
+def read_whole(reader: LineReader, text: str,
+               read: tuple[Iterable[Line], list[Diagnostic]] | None = None) -> Transcript:
+    """The transcript of a whole text read by `reader`: every message finished at the end. `read`: its lines and
+    the diagnostics of what could not be read, when they are not the text's lines (`read_lines`)."""
     with collector_paused:  # see viewer/model/collector.py
         reader.session.text = text  # what the frame is cut from
-        lines, unreadable = read_lines(text)
+        lines, unreadable = read_lines(text) if read is None else read
         for line in lines:
             reader.line(line)
         reader.all_read()
@@ -173,6 +180,8 @@ def read_pieces(reader: LineReader, pieces: Iterable[Piece]) -> Iterator[Batch |
             yield _batch(reader, *waiting.popleft(), upto)
     with collector_paused:
         reader.all_read()
+    if waiting:
+        waiting[-1][1].extend(session.taken_diagnostics())  # what deciding the last lines found: the last piece's
     while waiting:
         upto = session.through_line(_last_line(waiting)) if len(waiting) > 1 else len(session.messages)
         yield _batch(reader, *waiting.popleft(), upto)
@@ -198,6 +207,7 @@ def _batch(reader: LineReader, piece: Piece, found: list[Diagnostic], upto: int)
     with collector_paused, piece.reading():
         messages = reader.finish(*session.hand_on(upto))
         found += session.taken_diagnostics()  # what finishing found about this batch's messages
+        found += reader.late(piece)
         # No frame: nothing stored reads it (the whole parse's, for the lossless check, has one).
         transcript = Transcript(dialect=reader.dialect, source=piece.text, messages=tuple(messages),
                                 diagnostics=tuple(found), header=reader.header_now(), cuts=piece.cuts)
