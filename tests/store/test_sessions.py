@@ -33,6 +33,7 @@ from viewer.ingest import sessions as session_ingest
 from viewer.parse import pieces, streamed, thinning
 from viewer.parse.agents.vscode_chat import VSCodeChatReader
 from viewer.store import Store
+from viewer.store import sessions as store_sessions
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_transcripts"
 GITHUB = next(canary.secret for canary in canaries(seed=5) if canary.secret.startswith("ghp_"))
@@ -470,6 +471,19 @@ def test_a_gemini_cli_log_that_cannot_be_read_in_pieces_is_read_whole(store, sma
     with pytest.raises(pieces.Unstreamable):
         list(streamed.read_session(io.BytesIO(data()), "gemini-cli"))
     assert_stored_alike(store, data())
+
+
+@pytest.mark.parametrize("case", ["rewound", "pi-generated", "pi-late"])
+def test_what_the_end_changes_is_stored_again_a_few_rows_at_a_time(store, small_pieces, monkeypatch, case):
+    """The rows of the messages the end changed (a branch set aside) are read back and written again a bounded
+    number at a time: a session with many keeps no more of them in memory at once."""
+    monkeypatch.setattr(store_sessions, "AMENDED_AT_ONCE", 3)
+    batches = []
+    rows_of = store_sessions.Amending._rows
+    monkeypatch.setattr(store_sessions.Amending, "_rows",
+                        lambda self, table, indices: batches.append(len(indices)) or rows_of(self, table, indices))
+    assert_stored_alike(store, {**CASES, **PI_CASES}[case]())
+    assert len(batches) > 2 and max(batches) == 3
 
 
 def test_the_spool_is_read_in_pieces_and_never_whole(store, small_pieces, monkeypatch):

@@ -175,30 +175,30 @@ def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(
 
 
 GROWING = {
-    "qwen": "the reader's tree keeps an id a record, its turns and usage one a response",
-    "pi": "the header's `unread` holds what pi's bookkeeping lines say beside what is read (a thinking level, a "
-          "provider, a label, an extension's state, a summary's files); and the reader's tree keeps an id an entry, "
-          "and each call's time for its reply",
-    "kimi-code": "the reader keeps each step's uuid, turn and answers, each answer's model and each response's usage "
-                 "(the header's totals), each call's time",
+    "kimi-code": "the header's `unread` holds what each step's usage record says beside its counts (the scope, the "
+                 "model's alias); and the reader keeps each step's uuid, turn and answers, each answer's model and "
+                 "each response's usage (the header's totals), each call's time",
 }
-"""Why what a log of each kind keeps to its end grows with it. A Factory Droid session's, a Cursor transcript's, a
-Kimi CLI wire's, a Copilot CLI log's, an Antigravity transcript's, a VS Code chat log's and a Gemini CLI log's
-peak at four times the size is 0 to 5 MB above the small one's from run to run, about the limit (4 MB), so none
-is tested either way: what is left to grow is a byte a message, a call's id where a sub-agent names its call
-by it (Droid, Kimi CLI, VS Code), Kimi CLI's bookkeeping lines and the members of Copilot's events that no
-reader reads (an agent's mode) in the header, a slot a VS Code request, and a Gemini CLI record's id (a
-later record may rewrite it, a rewind set it aside) and answered call's id (a user record of the calls'
-results is frame when it repeats them)."""
+"""Why what a log of each kind keeps to its end grows with it."""
+ABOUT_THE_LIMIT = ["droid", "cursor", "kimi-cli", "copilot", "antigravity", "vscode-chat", "gemini-cli", "pi", "qwen"]
+"""The kinds whose peak at four times the size is 0 to 5 MB above the small one's from run to run, about the limit
+(4 MB): each is held to twice the limit instead (the small file's size), which a log kept whole, or the text of the
+messages the end changes, goes well past (pi's grew by 13 MB and Qwen's by 7 MB before those were stored again a
+bounded number at a time). What is left to grow is a byte a message, a call's id where a sub-agent names its call by
+it (Droid, Kimi CLI, VS Code), Kimi CLI's and pi's bookkeeping lines and the members of Copilot's events that no
+reader reads (an agent's mode) in the header, a slot a VS Code request, a Gemini CLI record's id (a later record may
+rewrite it, a rewind set it aside) and answered call's id (a user record of the calls' results is frame when it
+repeats them), and the trees of pi and Qwen Code (an id an entry)."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
 @pytest.mark.parametrize("kind", [*(pytest.param(kind, marks=pytest.mark.xfail(strict=True, reason=reason))
-                                    for kind, reason in GROWING.items())])
+                                    for kind, reason in GROWING.items()), *ABOUT_THE_LIMIT])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_the_same_at_four_times_the_size(tmp_path, kind):
     small, big = agent_logs(tmp_path, kind)
     size = small.stat().st_size
     _, streamed_small = peak_growth(small, streamed=True)
     _, streamed_big = peak_growth(big, streamed=True)
     figures = {"size": size, "streamed": streamed_small, "streamed at 4×": streamed_big}
-    assert streamed_big < streamed_small + size / 2, figures  # four times the file, about the same peak
+    limit = size if kind in ABOUT_THE_LIMIT else size / 2
+    assert streamed_big < streamed_small + limit, figures  # four times the file, about the same peak

@@ -246,6 +246,10 @@ class SessionRows:
         _in_source_order(conn, self.id)
 
 
+AMENDED_AT_ONCE = 500
+"""Messages the end changed that are read back and stored again at a time (their text with them)."""
+
+
 class Amending:
     """The messages the end changed, stored again: their kind (and so their rule), their thread's call, their
     metadata and branch; their search rows; and when what the default view shows changed, its ranks."""
@@ -268,10 +272,16 @@ class Amending:
             self._snippet()
 
     def _table(self, table, indices: list[int]) -> bool:
-        """Store the changed messages of `table` again; whether what the default view shows of any changed."""
-        entries = self._entries(table, indices)
+        """Store the changed messages of `table` again, a bounded number at a time (a session with its branches
+        aside has as many as it has messages); whether what the default view shows of any changed."""
+        changed = False
+        for start in range(0, len(indices), AMENDED_AT_ONCE):
+            changed |= self._rows(table, indices[start:start + AMENDED_AT_ONCE])
+        return changed
+
+    def _rows(self, table, indices: list[int]) -> bool:
         changed, updates, new_kinds = False, [], []
-        for entry in entries:
+        for entry in self._entries(table, indices):
             message = entry.message
             for change in self.end.amendments[message.index]:
                 message = change(message)
@@ -297,17 +307,13 @@ class Amending:
                               .values(kind=bindparam("kind"), agent=bindparam("agent")), updates)
         return changed
 
-    def _entries(self, table, indices: list[int]):
-        found = []
-        columns = rows.entry_columns(table)
-        for start in range(0, len(indices), 500):
-            chunk = indices[start:start + 500]
-            query = (select(*columns).select_from(table.join(
-                message_kinds, (message_kinds.c.transcript_id == table.c.transcript_id)
-                & (message_kinds.c.number == table.c.kind)))
-                .where(table.c.transcript_id == self.rows.id, table.c.idx.in_(chunk)))
-            found += [rows.entry(row) for row in self.conn.execute(query)]
-        return found
+    def _entries(self, table, indices: list[int]) -> list:
+        """The stored entries of messages `indices` (at most `AMENDED_AT_ONCE`)."""
+        query = (select(*rows.entry_columns(table)).select_from(table.join(
+            message_kinds, (message_kinds.c.transcript_id == table.c.transcript_id)
+            & (message_kinds.c.number == table.c.kind)))
+            .where(table.c.transcript_id == self.rows.id, table.c.idx.in_(indices)))
+        return [rows.entry(row) for row in self.conn.execute(query)]
 
     def _snippet(self) -> None:
         """The record's snippet again: the user message it quotes may be set aside now (a rewind to the first
