@@ -21,7 +21,9 @@ def test_sigterm_stops_viewer_serve_and_hands_back_the_upload_it_processes(tmp_p
     port = _free_port()
     server = _serve(port, database, log)
     try:
-        status, body = request("POST", port, "/api/transcripts", generate(megabytes=12).encode())
+        # Big enough that its processing outlasts the stop (serve_forever notices a shutdown within half a second):
+        # a 12 MB one is now stored in about a second, and was sometimes done before the stop.
+        status, body = request("POST", port, "/api/transcripts", generate(megabytes=48).encode())
         assert status == 202, body[:300]
         os.killpg(server.pid, signal.SIGTERM)
         assert server.wait(timeout=60) == 0, log.read_text()[-2000:]
