@@ -137,6 +137,22 @@ def test_a_response_s_usage_counts_cached_input_apart_and_thoughts_as_output():
     assert transcript.header["models"] == ["gemini-3-pro-preview"]
 
 
+def test_a_response_that_calls_tools_has_its_usage_on_its_last_call_not_on_a_result():
+    tokens = {"input": 1000, "output": 50, "cached": 0, "thoughts": 0, "tool": 0, "total": 1050}
+    transcript = parse(log(user("u1", "go"), gemini("g1", "Reading.", [call("c1"), call("c2")], tokens=tokens)))
+    used = [message for message in transcript.messages if message.meta and message.meta.usage]
+    assert [(message.is_call, message.call_id) for message in used] == [(True, "c2")]
+    assert transcript.messages[-1].is_reply  # the results come after the calls in the record
+
+
+def test_every_response_s_usage_is_on_a_message_as_the_header_counts_it():
+    for name in (LOG, WHOLE):
+        transcript = sample(name)
+        used = [message.meta.usage for message in transcript.messages if message.meta and message.meta.usage]
+        assert len(used) == transcript.header["responses"], name
+        assert sum(usage.output for usage in used) == transcript.header["usage"]["output"], name
+
+
 def test_a_cancelled_call_a_cancelled_request_and_an_error_are_reported():
     transcript = sample(WHOLE)
     assert {"W-SESSION-INTERRUPTED"} <= set(codes(transcript))

@@ -437,7 +437,11 @@ class GeminiCliReader(ThreadedReader):
             self._models[model] = None
         timestamp = text_of(value.get("timestamp"))
         calls = {call.get("id"): call for call in item_objects(source, "toolCalls")}
+        # The response's usage goes on the last message the model wrote: the calls' results the record holds after
+        # it are the tools', and a usage on one of them would count for no response.
         last = len(self.session.messages) - 1
+        written = next((index for index in range(last, first - 1, -1) if not self.session.messages[index].is_reply),
+                       last)
         for index in range(first, last + 1):
             message = self.session.messages[index]
             call = calls.get(message.call_id) if message.call_id else None
@@ -450,7 +454,7 @@ class GeminiCliReader(ThreadedReader):
                 continue
             if message.is_call and call is not None and text_of(call.get("agentId")):
                 self._agent_calls.setdefault(call.get("agentId"), index)
-            self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == last else None,
+            self.metas[index] = Meta(timestamp=timestamp, model=model, usage=usage if index == written else None,
                                      details=details(call, CALL_DETAILS) if message.is_call and call else None)
 
     def _user(self, line: Line, value: dict[str, Any]) -> None:
