@@ -94,13 +94,7 @@ def _read_pieces(file: BinaryIO, size: int) -> Iterator[tuple[Piece, int]]:
     while data := file.read(size):
         if not data.endswith(b"\n"):
             data += file.readline()  # on to the end of the line, however long
-        _check_start(data, at_byte)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _unclean() from None
-        yield (Piece(text, 0, 0, size=len(text), at_byte=at_byte, end_byte=at_byte + len(data),
-                     escapes=_SURROGATE_ESCAPE.search(data) is not None), data.count(b"\n"))
+        yield _whole_piece(data, at_byte)
         at_byte += len(data)
 
 
@@ -122,14 +116,19 @@ def _started_pieces(file: BinaryIO, size: int, starts: re.Pattern[bytes]) -> Ite
                 carried = line
                 break
             data += line
-        _check_start(data, at_byte)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _unclean() from None
-        yield (Piece(text, 0, 0, size=len(text), at_byte=at_byte, end_byte=at_byte + len(data),
-                     escapes=_SURROGATE_ESCAPE.search(data) is not None), data.count(b"\n"))
+        yield _whole_piece(data, at_byte)
         at_byte += len(data)
+
+
+def _whole_piece(data: bytes, at_byte: int) -> tuple[Piece, int]:
+    """Whole lines read from byte `at_byte` of the file, decoded, with their line breaks."""
+    _check_start(data, at_byte)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _unclean() from None
+    return (Piece(text, 0, 0, size=len(text), at_byte=at_byte, end_byte=at_byte + len(data),
+                  escapes=_SURROGATE_ESCAPE.search(data) is not None), data.count(b"\n"))
 
 
 def _cut_pieces(file: BinaryIO, size: int, big: re.Pattern[bytes]) -> Iterator[tuple[Piece, int]]:
