@@ -290,3 +290,54 @@ def test_a_kimi_code_message_s_origin_beyond_its_kind_is_its_details():
     transcript = parse(wire(context("user", "<system-reminder>lint</system-reminder>", kind="injection",
                                     variant="reminder", hook="post-edit")))
     assert transcript.messages[0].meta.details == {"origin": {"hook": "post-edit"}}
+
+
+USAGE = {"inputOther": 3, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0}
+
+
+def test_a_kimi_code_usage_record_s_scope_and_a_turn_s_end_are_their_messages_details_not_the_header_s():
+    transcript = parse(wire(
+        context("user", "hi"), record("llm.request", model="kimi-k2.6", messageCount=1, toolsHash="sha256:ab"),
+        loop("step.begin"), loop("content.part", part={"type": "text", "text": "hello"}),
+        loop("step.end", uuid="s1", finishReason="end_turn", usage=USAGE),
+        record("usage.record", model="kimi-k2.6", usage=USAGE, usageScope="turn"),
+        record("turn.ended", turnId=0, reason="completed", durationMs=4200)))
+    question, answer = transcript.messages
+    assert question.meta.details == {"llm.request": {"messageCount": 1, "toolsHash": "sha256:ab"}}
+    assert answer.meta.details == {"usage.record": {"usageScope": "turn"},
+                                   "turn.ended": {"reason": "completed", "durationMs": 4200}}
+    assert "unread" not in transcript.header and "W-JSON-UNREAD" not in codes(transcript)
+
+
+def test_a_kimi_code_usage_record_whose_counts_are_not_its_step_s_keeps_them_in_the_details():
+    other = {**USAGE, "output": 9}
+    transcript = parse(wire(
+        context("user", "hi"), loop("step.begin"), loop("content.part", part={"type": "text", "text": "hello"}),
+        loop("step.end", uuid="s1", finishReason="end_turn", usage=USAGE),
+        record("usage.record", model="kimi-k2.6", usage=other, usageScope="turn")))
+    assert transcript.messages[1].meta.usage.output == 1
+    assert transcript.messages[1].meta.details == {"usage.record": {"usage": other, "usageScope": "turn"}}
+
+
+def test_a_kimi_code_bookkeeping_line_with_nothing_to_go_on_stays_in_the_header_s_unread():
+    transcript = parse(wire(record("turn.ended", turnId=0, reason="completed"), context("user", "hi"),
+                            record("llm.request", model="k", messageCount=1),
+                            record("llm.request", model="k", messageCount=2)))
+    assert transcript.messages[0].meta.details == {"llm.request": {"messageCount": 1}}
+    assert transcript.header["unread"] == [{"line": 2, "members": {"reason": "completed"}},
+                                           {"line": 5, "members": {"messageCount": 2}}]
+
+
+def test_a_kimi_code_wire_of_more_steps_than_the_reader_keeps_counts_every_step_s_usage(monkeypatch):
+    from viewer.parse.agents import kimi_code
+    monkeypatch.setattr(kimi_code, "STEPS_KEPT", 3)
+    steps = [line for number in range(10) for line in (
+        loop("step.begin", step=f"s{number}"),
+        loop("content.part", step=f"s{number}", part={"type": "text", "text": f"step {number}"}),
+        loop("step.end", step=f"s{number}", uuid=f"s{number}", finishReason="end_turn", usage=USAGE),
+        record("usage.record", model=f"kimi-{number % 2}", usage=USAGE, usageScope="turn"))]
+    transcript = parse(wire(context("user", "hi"), *steps))
+    assert transcript.header["responses"] == 10 and transcript.header["usage"]["input"] == 30
+    assert transcript.header["models"] == ["kimi-0", "kimi-1"]
+    assert [message.meta.model for message in transcript.messages[1:]] == ["kimi-0", "kimi-1"] * 5
+    assert len({message.turn for message in transcript.messages[1:]}) == 10

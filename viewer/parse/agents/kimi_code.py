@@ -15,12 +15,17 @@ dialect `kimi-code`), flat records `{"type": "<dotted.name>", "agentId", …, "t
   `context.apply_compaction` is W-SESSION-COMPACTED with its summary as context. Everything else (prompts echoed
   by `turn.prompt`, requests, permissions, tasks, cancellations) is bookkeeping (frame); `task.started` names the
   sub-agent an `Agent` call started (its own wire is `agents/<agentId>/wire.jsonl`: read alone, it is its own
-  conversation, whose header names it), recorded in the header.
+  conversation, whose header names it), recorded in the header. What a usage record says beside the step's
+  model and counts (its scope) is its step's last message's details, and so is what a request (`llm.request`: the
+  prompt's hashes, how many messages it sent) or a turn's end (its reason, duration) says, on the message read
+  last before it: one of each a turn, they would otherwise pile up in the header's `unread`.
 No cost is recorded.
 
 A wire is read a line at a time by `KimiCodeReader` (viewer/parse/agents/online.py): whole by `parse_kimi_code`,
 and a big upload a piece at a time, in memory that follows the piece. A step's end and the usage record after it,
 which may come after messages of the step were handed on, amend them (usage, response id, finish reason, model).
+The reader keeps the last STEPS_KEPT steps (an event names its step by uuid; a step's events come together), and
+of every message only the number of its model (the header's list of models).
 """
 from __future__ import annotations
 
@@ -32,8 +37,8 @@ from typing import Any
 from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Meta, Transcript, Usage, make_diagnostic
-from viewer.parse.agents.lines import Claims, Line, claims, claims_by
-from viewer.parse.agents.meta import NOTHING, between, usage_totals
+from viewer.parse.agents.lines import Claims, Line, claims, claims_by, unclaimed
+from viewer.parse.agents.meta import NOTHING, between, summed_totals
 from viewer.parse.agents.online import Ended, LineReader, read_whole
 from viewer.parse.agents.records import rest_details
 from viewer.parse.agents.session import Change, Session
@@ -52,6 +57,15 @@ IMAGE_PARTS = {"image_url": "image_url", "audio_url": "input_audio", "video_url"
 
 
 _ENVELOPE = ("type", "time", "agentId")
+STEPS_KEPT = 256
+"""How many of the last steps the reader knows by uuid: a step's events come together, before the next step
+begins (a sub-agent's steps are in its own wire)."""
+ATTACHED = ("llm.request", "turn.ended", "usage.record")
+"""Bookkeeping lines whose unread members are a message's details (one of each a turn or a step)."""
+USAGE_READ = claims(*_ENVELOPE, "model", *(f"usage.{key}" for key in ("inputOther", "output", "inputCacheRead",
+                                                                        "inputCacheCreation")))
+"""What is read of a usage record whose counts are its step's (read there)."""
+ALL = {"*": True}
 _BOOKKEEPING = claims_by("type", {
     "metadata": ("protocol_version", "created_at"),
     "config.update": ("modelAlias", "profileName", "systemPrompt"),
@@ -124,12 +138,21 @@ def _kept(value: dict[str, Any]) -> dict[str, Any]:
     return {"time": value["time"]} if "time" in value else {}
 
 
+@dataclasses.dataclass(slots=True)
+class _Step:
+    """A model response the reader still knows: its turn, its messages that are the model's, its usage."""
+
+    turn: int
+    messages: array[int] = dataclasses.field(default_factory=lambda: array("i"))
+    usage: Usage | None = None
+
+
 class KimiCodeReader(LineReader):
     """Reads a wire's records in order into the session. What a record says of its messages is held until they are
     finished; a step's end (its usage, response id, finish reason) and the usage record after it (its model) may
-    come after messages of the step were finished: an amendment to each. Kept to the end: each step's turn and
-    its model's messages (by index), each response's usage and each answer's model (the header's totals), each
-    call's time (a reply's duration)."""
+    come after messages of the step were finished: an amendment to each. Kept to the end: the usage of the steps
+    forgotten and the number of each answer's model (the header's totals); until its reply, each call's time (a
+    reply's duration)."""
 
     dialect = DIALECT
 
@@ -137,14 +160,21 @@ class KimiCodeReader(LineReader):
         # The session keeps nothing of a line once read but its time: what later lines need is kept here.
         super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": DIALECT, "agent": "Kimi Code"}
-        self.steps: dict[str, int] = {}
-        """A step's uuid -> its turn."""
-        self.step_messages: dict[str, array[int]] = {}
-        """A step's uuid -> its messages that are the model's."""
+        self.steps: dict[str, _Step] = {}
+        """The last STEPS_KEPT steps by uuid, oldest first."""
+        self.forgotten_usage, self.forgotten_responses = Usage(), 0
+        """The usage of the steps no longer kept, summed, and how many they were."""
         self.last_step: str | None = None
         self.model: str | None = None
-        self.models: dict[int, str] = {}
+        self.models: list[str] = []
+        self.model_numbers: dict[str, int] = {}
+        """A model's name -> its place in `models`."""
+        self.model_of = array("i")
+        """Message index -> the place of its model in `models` (-1: none)."""
         self.usage: dict[int, Usage] = {}
+        """Message index -> its step's usage, until it is finished (as `responses`, `stops`, `details`)."""
+        self.attached: dict[str, int] = {}
+        """A bookkeeping line's type -> the message its members were last attached to."""
         self.responses: dict[int, str] = {}
         """Message index -> its response's id, until it is finished (as `stops`, `details`)."""
         self.stops: dict[int, str] = {}
@@ -155,8 +185,11 @@ class KimiCodeReader(LineReader):
         """A call id -> when it was first made (a reply's duration is counted from it)."""
 
     def line(self, line: Line) -> None:
-        self.session.account(line, _claims(line))
         kind = line.get("type")
+        attachment = self._attachment(line) if kind in ATTACHED else None
+        self.session.account(line, ALL if attachment else _claims(line))
+        if attachment:
+            self._attach(kind, *attachment)
         if kind == "metadata":
             if isinstance(line.get("protocol_version"), str):
                 self.header.setdefault("protocol_version", line.get("protocol_version"))
@@ -229,8 +262,7 @@ class KimiCodeReader(LineReader):
         step = event.get("stepUuid") if isinstance(event, dict) and isinstance(event.get("stepUuid"), str) else None
         if kind == "step.begin":
             uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else f"line {line.number}"
-            self.steps[uuid] = self.session.next_turn()
-            self.step_messages[uuid] = array("i")
+            self._begin(uuid, self.session.next_turn())
             self.last_step = uuid
             self.quiet.append(line.span)
             return
@@ -244,29 +276,31 @@ class KimiCodeReader(LineReader):
                       self.session.next_turn())
             return
         step = step or self.last_step  # a result names its call's event (`parentUuid`), not its step
-        turn = self.steps.get(step) if step is not None else None
-        if turn is None:
-            turn = self.session.next_turn()
+        known = self.steps.get(step) if step is not None else None
+        turn = known.turn if known is not None else self.session.next_turn()
         source, found = self.session.read(line, "event", lambda source: _loop_event(source, self.session))
         first = len(self.session.messages)
         self._add(line, found, turn, source.problems)
         answers = [index for index in range(first, len(self.session.messages))
                    if self.session.messages[index].role == "assistant"]
         if step is not None:
-            self.step_messages.setdefault(step, array("i")).extend(answers)
+            (known or self._begin(step, turn)).messages.extend(answers)  # a step whose beginning was not read
             if self.model:
                 for index in answers:
-                    self.models[index] = self.model
+                    self._name_model(index, self.model)
 
     def _step_end(self, line: Line, event: dict[str, Any]) -> None:
         uuid = event.get("uuid") if isinstance(event.get("uuid"), str) else self.last_step
-        said = self._messages_of(uuid)
+        step = self.steps.get(uuid) if uuid is not None else None
+        said = step.messages if step is not None else ()
         usage = kimi_usage(event.get("usage"))
         reason = event.get("finishReason")
-        if said:
+        if step is not None and said:
             last = said[-1]
             if usage is not None:
-                self.usage[last] = usage
+                step.usage = usage
+                if self.session.messages.holds(last):
+                    self.usage[last] = usage
             ended = rest_details(event, STEP_DETAILS, {})
             response = event["messageId"] if isinstance(event.get("messageId"), str) else None
             stop = reason if isinstance(reason, str) else None
@@ -296,13 +330,72 @@ class KimiCodeReader(LineReader):
         if not isinstance(model, str) or not model:
             return
         for index in self._messages_of(self.last_step):
-            self.models[index] = model
+            self._name_model(index, model)
             if not self.session.messages.holds(index):
                 self.session.amend(index, _with_meta(model=model))
 
     def _messages_of(self, step: str | None) -> array[int] | tuple[()]:
         """The model's messages of a step; none when no step is known."""
-        return self.step_messages.get(step, ()) if step is not None else ()
+        known = self.steps.get(step) if step is not None else None
+        return known.messages if known is not None else ()
+
+    def _begin(self, uuid: str, turn: int) -> _Step:
+        """A new step known by its uuid; the one it replaces, and the oldest known past STEPS_KEPT, are forgotten
+        (their usage summed)."""
+        self._forget(self.steps.pop(uuid, None))
+        step = self.steps[uuid] = _Step(turn)
+        if len(self.steps) > STEPS_KEPT:
+            self._forget(self.steps.pop(next(iter(self.steps))))
+        return step
+
+    def _forget(self, step: _Step | None) -> None:
+        if step is not None and step.usage is not None:
+            self.forgotten_usage += step.usage
+            self.forgotten_responses += 1
+
+    def _name_model(self, index: int, model: str) -> None:
+        if model not in self.model_numbers:
+            self.model_numbers[model] = len(self.models)
+            self.models.append(model)
+        if index >= len(self.model_of):
+            self.model_of.extend([-1] * (index + 1 - len(self.model_of)))
+        self.model_of[index] = self.model_numbers[model]
+
+    def _model(self, index: int) -> str | None:
+        number = self.model_of[index] if index < len(self.model_of) else -1
+        return self.models[number] if number >= 0 else None
+
+    def _models_named(self) -> list[str]:
+        """The models that answered, in the order they were first named."""
+        named = set(self.model_of)
+        return [model for number, model in enumerate(self.models) if number in named]
+
+    def _attachment(self, line: Line) -> tuple[int, dict[str, Any]] | None:
+        """The message a bookkeeping line's unread members are attached to, and those members: a usage record's on
+        its step's last message (its counts read there when they are the step's), a request's or a turn's end on
+        the message read last. None when there is no such message, nothing is left, or the message has that type's
+        members already (they stay the header's `unread`)."""
+        kind = line.get("type")
+        if kind == "usage.record":
+            said = self._messages_of(self.last_step)
+            target = said[-1] if said else None
+            step = self.steps.get(self.last_step) if self.last_step is not None else None
+            same = step is not None and step.usage is not None and kimi_usage(line.get("usage")) == step.usage
+            read = USAGE_READ if same else _claims(line)
+        else:
+            target = len(self.session.messages) - 1 if len(self.session.messages) else None
+            read = _claims(line)
+        if target is None or self.attached.get(kind) == target:
+            return None
+        members = unclaimed(line.value, read)
+        return (target, members) if members else None
+
+    def _attach(self, kind: str, index: int, members: dict[str, Any]) -> None:
+        self.attached[kind] = index
+        if self.session.messages.holds(index):
+            self.details[index] = {**self.details.get(index, {}), kind: members}
+        else:
+            self.session.amend(index, _with_meta(ended={kind: members}))
 
     def _compaction(self, line: Line) -> None:
         summary = line.get("summary")
@@ -331,10 +424,10 @@ class KimiCodeReader(LineReader):
             timestamp = milliseconds(line.get("time"))
             if message.is_call and message.call_id and timestamp:
                 self.called.setdefault(message.call_id, timestamp)
-            duration = between(self.called.get(message.call_id), timestamp) \
+            duration = between(self.called.pop(message.call_id, None), timestamp) \
                 if message.is_reply and message.call_id else None
             index = message.index
-            meta = Meta(timestamp=timestamp, model=self.models.get(index), usage=self.usage.get(index),
+            meta = Meta(timestamp=timestamp, model=self._model(index), usage=self.usage.pop(index, None),
                         response=self.responses.pop(index, None), stop_reason=self.stops.pop(index, None),
                         duration_ms=duration, details=self.details.pop(index, None))
             done.append(message if meta == NOTHING else replace_fields(message, meta=meta))
@@ -344,8 +437,10 @@ class KimiCodeReader(LineReader):
         return dict(self.header)
 
     def end(self) -> Ended:
-        return Ended(self.session.with_unread(self.header | usage_totals(self.usage.values(),
-                                                                         self.models.values())))
+        kept = [step.usage for step in self.steps.values() if step.usage is not None]
+        totals = summed_totals(sum(kept, self.forgotten_usage), self.forgotten_responses + len(kept),
+                               self._models_named())
+        return Ended(self.session.with_unread(self.header | totals))
 
 
 def _with_meta(usage: Usage | None = None, model: str | None = None, response: str | None = None,
