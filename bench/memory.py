@@ -43,6 +43,7 @@ from tests.harness.copilot_session import copilot_lines  # noqa: E402
 from tests.harness.cursor_transcript import cursor_lines  # noqa: E402
 from tests.harness.droid_session import droid_lines  # noqa: E402
 from tests.harness.gemini_cli_session import gemini_cli_lines  # noqa: E402
+from tests.harness.event_log import event_log_lines  # noqa: E402
 from tests.harness.pi_session import pi_lines  # noqa: E402
 from tests.harness.kimi_cli_session import kimi_cli_lines  # noqa: E402
 from tests.harness.kimi_code_session import kimi_code_lines  # noqa: E402
@@ -240,6 +241,12 @@ def kimi_code_wire_lines(rng: random.Random) -> Iterator[str]:
     return kimi_code_lines(float("inf"), seed=rng.randrange(1 << 30))
 
 
+def event_log_lines_of(rng: random.Random) -> Iterator[str]:
+    """A streaming event log without end (tests/harness/event_log.py): a token slice a line, reasoning, calls and
+    the tools' results (module reads, test runs), two answers streamed at once now and then."""
+    return event_log_lines(float("inf"), seed=rng.randrange(1 << 30))
+
+
 KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session_lines, "text": text_session_lines,
                                                               "samples": sample_session_lines,
                                                               "dataset": dataset_lines, "codex": codex_lines,
@@ -250,7 +257,8 @@ KINDS: dict[str, Callable[[random.Random], Iterator[str]]] = {"session": session
                                                               "kimi-code": kimi_code_wire_lines,
                                                               "antigravity": antigravity_transcript_lines,
                                                               "vscode-chat": vscode_chat_log_lines,
-                                                              "gemini-cli": gemini_cli_log_lines}
+                                                              "gemini-cli": gemini_cli_log_lines,
+                                                              "events": event_log_lines_of}
 WHOLE = {"harmony": generate, "chatml": chatml}
 """Whole-text formats, generated at once (tests/harness/gen.py, and the same conversations as ChatML:
 tests/harness/formats.py): read whole, they must peak at ≤ 6× their size."""

@@ -186,12 +186,23 @@ def test_line_that_is_not_json_is_w_json_syntax_and_the_rest_is_read():
     assert only(transcript, "W-JSON-SYNTAX").span == line_span(text, 2)
 
 
-@pytest.mark.parametrize("line", ['[1, 2]', '{"delta": "no type"}', '{"type": 5}',
-                                  '{"type": "response.delta", "delta": 3}'])
+@pytest.mark.parametrize("line", ['{"delta": "no type"}', '{"type": 5}', '{"type": "response.delta", "delta": 3}'])
 def test_line_without_a_usable_event_is_w_event_shape(line):
     transcript = parse(line + "\n", "events")
     assert transcript.messages == ()
     assert codes(transcript) == ["W-EVENT-SHAPE"]
+
+
+def test_line_that_is_no_object_is_w_json_shape_as_in_an_agent_s_log():
+    transcript = parse('[1, 2]\n{"type": "response.delta", "delta": "a"}\n{"type": "response.done"}\n', "events")
+    assert [message.content for message in transcript.messages] == ["a"]
+    assert codes(transcript) == ["W-JSON-SHAPE"]
+
+
+def test_a_last_line_cut_mid_json_says_the_log_was_cut_short():
+    transcript = parse('{"type": "response.delta", "delta": "a"}\n{"type": "response.de', "events")
+    assert transcript.messages[0].end == "eof"
+    assert sorted(codes(transcript)) == ["E-STREAM-TRUNCATED", "E-STREAM-TRUNCATED"]
 
 
 def test_deeply_nested_line_is_a_diagnostic_not_an_exception():

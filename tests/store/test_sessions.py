@@ -19,6 +19,7 @@ from tests.harness.qwen_session import session as qwen_session
 from tests.harness.copilot_session import copilot_session
 from tests.harness.cursor_transcript import cursor_transcript
 from tests.harness.droid_session import droid_session
+from tests.harness.event_log import event_log
 from tests.harness.gemini_cli_session import gemini_cli_session
 from tests.harness.pi_session import pi_session
 from tests.harness.kimi_cli_session import kimi_cli_session
@@ -31,7 +32,9 @@ from tests.store.test_live import snapshot
 from viewer import ingest
 from viewer.ingest import sessions as session_ingest
 from viewer.parse import pieces, streamed, thinning
+from viewer.parse.agents import online
 from viewer.parse.agents.vscode_chat import VSCodeChatReader
+from viewer.parse.events.reader import EventsReader
 from viewer.store import Store
 from viewer.store import sessions as store_sessions
 
@@ -321,6 +324,16 @@ ANTIGRAVITY_CASES = {
 (tests/harness/antigravity_session.py), one cut short, one with results left out."""
 
 
+EVENT_SAMPLES = sorted(path.name for path in SAMPLES.glob("events-*.jsonl"))
+EVENT_CASES = {
+    **{name: lambda name=name: (SAMPLES / name).read_bytes() for name in EVENT_SAMPLES},
+    "events-generated": lambda: event_log(0.3).encode(),
+    "events-unfinished": lambda: event_log(0.05, seed=2).encode()[:-40],
+}
+"""Streaming event logs: every sample, a generated one whose messages span many lines and, now and then, overlap
+(tests/harness/event_log.py), one cut short mid-line."""
+
+
 def assert_stored_alike(store, data: bytes) -> None:
     """`data` stored from a spool (a piece at a time, when it streams) stores what it stores parsed whole."""
     ingest.store_upload(store, data, id="whole")  # bytes in memory: parsed whole
@@ -349,6 +362,7 @@ LOGS = {
     "codex": (CODEX_CASES, lambda: rollout(0.5, seed=3)),
     "copilot-cli": (COPILOT_CASES, lambda: copilot_session(0.5, seed=3)),
     "cursor-agent": (CURSOR_CASES, lambda: cursor_transcript(0.5, seed=3)),
+    "events": (EVENT_CASES, lambda: event_log(0.5, seed=3)),
     "factory-droid": (DROID_CASES, lambda: droid_session(0.5, seed=3)),
     "gemini-cli": (GEMINI_CLI_CASES, lambda: gemini_cli_session(0.5, seed=3)),
     "pi": (PI_CASES, lambda: pi_session(0.5, seed=3)),
@@ -357,8 +371,8 @@ LOGS = {
     "qwen-code": (QWEN_CASES, lambda: qwen_session(0.5, seed=3)),
     "vscode-chat": (VSCODE_CASES, lambda: vscode_chat_session(0.5, seed=3)),
 }
-"""The agents' logs read a piece at a time beside Claude Code's, by dialect: their cases, and a generated log of
-about half a megabyte."""
+"""The agents' logs and event logs read a piece at a time beside Claude Code's, by dialect: their cases, and a
+generated log of about half a megabyte."""
 ONE_PIECE = {path.name for path in SAMPLES.glob("*.jsonl") if path.stat().st_size < 700}
 """The samples smaller than one of `small_pieces`' pieces (a sub-agent's wire of one answer)."""
 READ_IN_PIECES = [(dialect, case) for dialect, (cases, _) in LOGS.items() for case in sorted(cases)
@@ -445,6 +459,44 @@ def test_a_vscode_chat_log_s_pieces_hold_whole_requests():
     assert len(read) == data.count(b'{"kind":2,"k":["requests"],') + 1  # the session's line alone first
     assert all(piece.text.startswith('{"kind":2,"k":["requests"],') for piece in read[1:])
     assert [piece.lines for piece in read] == [data[:piece.at_byte].count(b"\n") for piece in read]
+
+
+def test_an_event_log_s_pieces_end_after_a_response_s_end():
+    data = event_log(0.1, seed=6).encode()
+    read = list(pieces.pieces(io.BytesIO(data), piece_bytes=100, ends=EventsReader.ends))
+    assert "".join(piece.text for piece in read).encode() == data
+    ends = ('"type": "response.done"', '"type": "response.completed"', '"type": "response.cancel"',
+            '"type": "tool.result"')
+    assert all(any(end in piece.text.splitlines()[-1] for end in ends) for piece in read)
+    assert [piece.lines for piece in read] == [data[:piece.at_byte].count(b"\n") for piece in read]
+
+
+def interleaved_past_the_ends() -> bytes:
+    """An event log whose every fifth answer streams beside another and ends first: a piece that ends after its end
+    has the other still open."""
+    lines = []
+    for number in range(300):
+        streams = (f"m{number}a", f"m{number}b") if number % 5 == 0 else (f"m{number}",)
+        for word in range(4):
+            lines += [{"type": "response.output_text.delta", "message_id": stream, "delta": f"{stream} {word} "}
+                      for stream in streams]
+        lines.append({"type": "response.done", "message_id": streams[0]})
+        if len(streams) > 1:
+            lines += [{"type": "response.output_text.delta", "message_id": streams[1], "delta": "late"},
+                      {"type": "response.done", "message_id": streams[1]}]
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+
+def test_an_event_log_piece_that_ends_inside_a_message_has_the_next_joined_to_it(store, small_pieces, monkeypatch):
+    joined = []
+    monkeypatch.setattr(online, "joined", lambda first, then: joined.append(1) or online_joined(first, then))
+    items = list(streamed.read_session(io.BytesIO(interleaved_past_the_ends()), "events", piece_bytes=500))
+    assert joined and len(items) > 2
+    assert sum(len(item.transcript.messages) for item in items[:-1]) == 360
+    assert_stored_alike(store, interleaved_past_the_ends())
+
+
+online_joined = online.joined
 
 
 def gemini_cli_rewritten_late() -> bytes:

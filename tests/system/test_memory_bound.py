@@ -2,10 +2,10 @@
 memory: the peak resident memory (Linux `VmHWM`) of a fresh process storing a dataset or a rollout a piece at a
 time, or a session from its thin text (viewer/parse/thinning.py), does not grow with the file, while the same file
 parsed whole needs many times its size. A big log of every agent read a piece at a time (Copilot CLI, Factory
-Droid, Qwen Code, pi, Cursor, Kimi CLI, Kimi Code, Antigravity, VS Code chat, Gemini CLI) peaks well below its whole
-parse, and about the same at four times its size. Each store runs in a process of its own, so that its peak is its
-own; pieces, raw chunks and SQLite's bulk page cache are made small, so that a few megabytes show what a gigabyte
-would. The full-size figures are bench/memory.py's."""
+Droid, Qwen Code, pi, Cursor, Kimi CLI, Kimi Code, Antigravity, VS Code chat, Gemini CLI), and a streaming event
+log, peaks well below its whole parse, and about the same at four times its size. Each store runs in a process
+of its own, so that its peak is its own; pieces, raw chunks and SQLite's bulk page cache are made small, so that a
+few megabytes show what a gigabyte would. The full-size figures are bench/memory.py's."""
 from __future__ import annotations
 
 import base64
@@ -139,11 +139,12 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     tests/harness/droid_session.py, tests/harness/qwen_session.py, tests/harness/pi_session.py,
     tests/harness/cursor_transcript.py, tests/harness/kimi_cli_session.py, tests/harness/kimi_code_session.py,
     tests/harness/antigravity_session.py, tests/harness/vscode_chat_session.py,
-    tests/harness/gemini_cli_session.py)."""
+    tests/harness/gemini_cli_session.py), or a streaming event log (tests/harness/event_log.py)."""
     from tests.harness.antigravity_session import antigravity_session
     from tests.harness.copilot_session import copilot_session
     from tests.harness.cursor_transcript import cursor_transcript
     from tests.harness.droid_session import droid_session
+    from tests.harness.event_log import event_log
     from tests.harness.gemini_cli_session import gemini_cli_session
     from tests.harness.kimi_cli_session import kimi_cli_session
     from tests.harness.kimi_code_session import kimi_code_session
@@ -154,7 +155,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     made = {"copilot": copilot_session, "droid": droid_session, "qwen": qwen_session, "pi": pi_session,
             "cursor": cursor_transcript, "kimi-cli": kimi_cli_session, "kimi-code": kimi_code_session,
             "antigravity": antigravity_session, "vscode-chat": vscode_chat_session,
-            "gemini-cli": gemini_cli_session}[kind]
+            "gemini-cli": gemini_cli_session, "events": event_log}[kind]
     small, big = tmp_path / "small.jsonl", tmp_path / "big.jsonl"
     small.write_text(made(8))
     big.write_text(made(32))
@@ -163,7 +164,7 @@ def agent_logs(tmp_path: Path, kind: str) -> tuple[Path, Path]:
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")
 @pytest.mark.parametrize("kind", ["copilot", "droid", "qwen", "pi", "cursor", "kimi-cli", "kimi-code",
-                                  "antigravity", "vscode-chat", "gemini-cli"])
+                                  "antigravity", "vscode-chat", "gemini-cli", "events"])
 def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(tmp_path, kind):
     _, big = agent_logs(tmp_path, kind)
     whole_messages, whole = peak_growth(big, streamed=False)
@@ -174,7 +175,8 @@ def test_an_agent_log_stored_a_piece_at_a_time_peaks_well_below_its_whole_parse(
     assert streamed_big < 0.75 * whole, figures  # read whole, it would peak as the whole parse does
 
 
-ABOUT_THE_LIMIT = ["droid", "cursor", "kimi-cli", "copilot", "antigravity", "vscode-chat", "gemini-cli", "pi", "qwen"]
+ABOUT_THE_LIMIT = ["droid", "cursor", "kimi-cli", "copilot", "antigravity", "vscode-chat", "gemini-cli", "pi", "qwen",
+                   "events"]
 """The kinds whose peak at four times the size is 0 to 5 MB above the small one's from run to run, about the limit
 (4 MB): each is held to twice the limit instead (the small file's size), which a log kept whole, or the text of the
 messages the end changes, goes well past (pi's grew by 13 MB and Qwen's by 7 MB before those were stored again a
@@ -182,7 +184,9 @@ bounded number at a time). What is left to grow is a byte a message, a call's id
 it (Droid, Kimi CLI, VS Code), Kimi CLI's and pi's bookkeeping lines and the members of Copilot's events that no
 reader reads (an agent's mode) in the header, a slot a VS Code request, a Gemini CLI record's id (a later record may
 rewrite it, a rewind set it aside) and answered call's id (a user record of the calls' results is frame when it
-repeats them), and the trees of pi and Qwen Code (an id an entry)."""
+repeats them), the trees of pi and Qwen Code (an id an entry), and an event log's calls (their index and tool by
+id: a cancel or a result may name one). An event log's Python objects peaked lower at 32 MB than at 8 (18 against
+24 MB, `tracemalloc`): what is left above is the process's, not the reader's."""
 
 
 @pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc peak RSS reset")

@@ -246,6 +246,7 @@ DIALECTS: tuple[Dialect, ...] = (
         samples=("events-*",),
         detection=(JsonLines((Line(type_prefixes=("response.", "tool.")),)),),
         reader="viewer.parse.events:parse_events",
+        lines="viewer.parse.events.reader:EventsReader",
         writer=None,
         prompt=OPENAI_CHAT,
         source_lexer="json", tail=True, json_escapes=True),

@@ -32,12 +32,12 @@ class LineIndex:
         return line + 1, offset - self.starts[line] + 1
 
 
-def line_spans(text: str) -> Iterator[tuple[int, int, int]]:
+def line_spans(text: str, start: int = 0) -> Iterator[tuple[int, int, int]]:
     """`(line number from 1, start, end)` of every line that is not blank, trimmed of surrounding whitespace
-    (JSON Lines and event logs are read a line at a time)."""
+    (JSON Lines and event logs are read a line at a time); `start`: where to begin (a line's start), counted
+    there from 1."""
     length = len(text)
     number = 0
-    start = 0
     while start < length:
         number += 1
         stop = text.find("\n", start)

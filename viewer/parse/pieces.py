@@ -65,19 +65,23 @@ class Piece:
 
 
 def pieces(file: BinaryIO, *, cut: bool = False, piece_bytes: int | None = None,
-           cut_from: int | None = None, starts: re.Pattern[bytes] | None = None) -> Iterator[Piece]:
+           cut_from: int | None = None, starts: re.Pattern[bytes] | None = None,
+           ends: re.Pattern[bytes] | None = None) -> Iterator[Piece]:
     """The file from its start, a piece of whole lines at a time; with `cut`, each big image payload cut out
     (strings of at least `cut_from` base64 characters under a media member: thinning.CUT_FROM) as each line is
     read, so that a piece holds its thin text, never its bytes: those of a session of screenshots are nearly all
     payloads. With `starts`, a piece ends only before a line that matches it (a log whose records span lines,
-    each starting at such a line: a piece holds whole records)."""
+    each starting at such a line: a piece holds whole records); with `ends`, only after a line that matches it
+    (an event log, after a line that ends a response: its messages seldom reach past it)."""
     size = PIECE_BYTES if piece_bytes is None else piece_bytes
     file.seek(0)
     chars = lines = 0
+    if (starts is not None or ends is not None) and cut:
+        raise ValueError("pieces cut at their payloads end where their size says")
     if starts is not None:
-        if cut:
-            raise ValueError("pieces cut at their payloads end where their size says")
         made = _started_pieces(file, size, starts)
+    elif ends is not None:
+        made = _ended_pieces(file, size, ends)
     else:
         made = _cut_pieces(file, size, big_strings(cut_from)) if cut else _read_pieces(file, size)
     for piece, breaks in made:
@@ -110,12 +114,30 @@ def _started_pieces(file: BinaryIO, size: int, starts: re.Pattern[bytes]) -> Ite
         if not data.endswith(b"\n"):
             data += file.readline()
         carried = b""
-        while data.endswith(b"\n"):  # on to the next line that starts a record
+        lines = [data]
+        while lines[-1].endswith(b"\n"):  # on to the next line that starts a record
             line = file.readline()
             if not line or starts.match(line):
                 carried = line
                 break
-            data += line
+            lines.append(line)
+        data = b"".join(lines)
+        yield _whole_piece(data, at_byte)
+        at_byte += len(data)
+
+
+def _ended_pieces(file: BinaryIO, size: int, ends: re.Pattern[bytes]) -> Iterator[tuple[Piece, int]]:
+    """Pieces of at least `size` bytes (but the last), each ending after a line that matches `ends`, decoded whole,
+    each with its line breaks."""
+    at_byte = 0
+    while data := file.read(size):
+        if not data.endswith(b"\n"):
+            data += file.readline()
+        lines = [data]
+        last = data[data.rfind(b"\n", 0, len(data) - 1) + 1:]
+        while not ends.match(last) and (last := file.readline()):  # on to a line that ends a record
+            lines.append(last)
+        data = b"".join(lines)
         yield _whole_piece(data, at_byte)
         at_byte += len(data)
 

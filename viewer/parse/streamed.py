@@ -104,7 +104,8 @@ def read_session(file: BinaryIO, dialect: str, *, piece_bytes: int | None = None
     escapes = False
     cut = record.session is not None and record.session.thinned
     try:
-        read = pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from, starts=reader.starts)
+        read = pieces(file, cut=cut, piece_bytes=piece_bytes, cut_from=cut_from, starts=reader.starts,
+                      ends=reader.ends)
         for item in read_pieces(reader, read):
             if isinstance(item, Ending):
                 yield _end(item, pairing, cancelled, messages, escapes)

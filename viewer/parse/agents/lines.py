@@ -57,19 +57,20 @@ class Line:
         return None if key not in self.value else Node(value, self.span)
 
 
-def read_lines(text: str, before: int = 0) -> tuple[Iterator[Line], list[Diagnostic]]:
+def read_lines(text: str, before: int = 0, start: int = 0) -> tuple[Iterator[Line], list[Diagnostic]]:
     """Every line that is a JSON object, in order, one at a time (a reader keeps what it needs of each, not every
     decoded line at once), and the list that receives a diagnostic for each line that is not, as they are met.
-    `before`: lines of the file before `text` (a piece of it read alone), which the line numbers count."""
+    `before`: lines of the file before `text` (a piece of it read alone), or before `start`, where reading starts
+    (a piece joined to the one before it), which the line numbers count."""
     problems: list[Diagnostic] = []
-    return _lines(text, problems, before), problems
+    return _lines(text, problems, before, start), problems
 
 
 _DECODE = msgspec.json.Decoder().decode
 
 
-def _lines(text: str, problems: list[Diagnostic], before: int) -> Iterator[Line]:
-    for number, start, end in line_spans(text):
+def _lines(text: str, problems: list[Diagnostic], before: int, begin: int) -> Iterator[Line]:
+    for number, start, end in line_spans(text, begin):
         number += before
         try:
             # msgspec reads a line about twice as fast as the standard scanner and to the same value; what it

@@ -61,6 +61,8 @@ class LineReader(ABC):
     """Where a piece may start, for a log whose records span lines (VS Code's chat log: a request and the changes
     that answer it): a piece then ends only before a line that matches (viewer/parse/pieces.py), so that it holds
     whole records; None: at any line."""
+    ends: re.Pattern[bytes] | None = None
+    """After which line a piece may end (an event log: after a line that ends a response), as `starts`."""
 
     @classmethod
     def reads(cls, head: str) -> bool:
@@ -81,6 +83,11 @@ class LineReader(ABC):
         """The messages of a batch (every message before them finished already) with what the log says about
         each; a change to a message of an earlier batch goes through `session.amend`."""
         return messages
+
+    def open_at_end(self) -> bool:
+        """Whether a message read is still open, its span to reach into the next piece (an event log's streamed
+        message): the next piece is then joined to this one, so that each message lies inside one piece."""
+        return False
 
     def waits_from(self) -> int | None:
         """The number of the first line read whose messages wait for a later line to be decided (None: no line
@@ -168,12 +175,17 @@ def read_pieces(reader: LineReader, pieces: Iterable[Piece]) -> Iterator[Batch |
     waiting: deque[tuple[Piece, list[Diagnostic]]] = deque()
     """The pieces read whose messages are not handed on yet, with the diagnostics found reading each."""
     for piece in pieces:
+        before, start = piece.lines, 0
+        found: list[Diagnostic] = []
+        if waiting and reader.open_at_end():
+            held, found = waiting.pop()
+            piece, start = joined(held, piece), len(held.text)
         with collector_paused, piece.reading():
             session.text = piece.text
-            lines, unreadable = read_lines(piece.text, piece.lines)
+            lines, unreadable = read_lines(piece.text, before, start)
             for line in lines:
                 reader.line(line)
-        waiting.append((piece, [*unreadable, *session.taken_diagnostics()]))
+        waiting.append((piece, [*found, *unreadable, *session.taken_diagnostics()]))
         reader.quiet = []  # the frame: only the whole parse's reads it
         while len(waiting) > 1 and _decided(reader, _last_line(waiting)):
             upto = session.through_line(_last_line(waiting))
@@ -188,6 +200,14 @@ def read_pieces(reader: LineReader, pieces: Iterable[Piece]) -> Iterator[Batch |
     with collector_paused:
         ended = reader.end()
     yield Ending(ended, session.amended)
+
+
+def joined(first: Piece, then: Piece) -> Piece:
+    """Two pieces that follow each other in the file, as one (neither has payloads cut out)."""
+    if first.cuts is not None or then.cuts is not None:
+        raise Reread("a message spans pieces whose payloads are cut out")
+    return Piece(first.text + then.text, first.chars, first.lines, size=first.size + then.size,
+                 at_byte=first.at_byte, end_byte=then.end_byte, escapes=first.escapes or then.escapes)
 
 
 def _last_line(waiting: deque[tuple[Piece, list[Diagnostic]]]) -> int:

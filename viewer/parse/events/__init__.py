@@ -28,26 +28,27 @@ A flush does not change the text (producers put their own newlines in the deltas
 gets `text` segments, one per flushed piece, each spanning its delta lines.
 
 Spans run from a message's first event line to its last, so interleaved streams overlap (allowed for event
-logs only). A message still open at the end of the log ends `eof` with E-STREAM-TRUNCATED. Lines that are not
-JSON are W-JSON-SYNTAX; objects without a usable type or text are W-EVENT-SHAPE; unknown types are kept as an
-info W-UNKNOWN-EVENT; a done event whose text differs from the streamed deltas is W-EVENT-TEXT-MISMATCH (the
-deltas are kept).
+logs only). A message still open at the end of the log ends `eof` with E-STREAM-TRUNCATED. The lines are read
+as an agent's log's are (viewer/parse/agents/lines.py): one that is not JSON is W-JSON-SYNTAX (a last line cut
+mid-JSON E-STREAM-TRUNCATED), one that is not an object W-JSON-SHAPE. Objects without a usable type or text are
+W-EVENT-SHAPE; unknown types are kept as an info W-UNKNOWN-EVENT; a done event whose text differs from the
+streamed deltas is W-EVENT-TEXT-MISMATCH (the deltas are kept); a `tool.cancel` is E-TOOL-CANCELLED on the last
+call before it with its id.
+
+A big log is read a piece at a time (reader.py), a message handed on once it and those begun before it are
+closed.
 """
 from __future__ import annotations
 
 from viewer.model import Transcript
-from viewer.model.lines import line_spans
-from viewer.parse.events.log import Log
+from viewer.parse.events.reader import EventsReader
 from viewer.parse.options import ParseOptions
 
 
 def parse_events(text: str, options: ParseOptions) -> Transcript:
     """Reassemble an event log (log.py reads the events, building.py holds the messages being built). Never
     raises on user input."""
-    log = Log()
-    for number, start, end in line_spans(text):
-        log.read_line(text[start:end], number, (start, end))
-    return log.transcript(text)
+    return EventsReader.whole(text)
 
 
 __all__ = ["parse_events"]

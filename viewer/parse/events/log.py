@@ -1,7 +1,7 @@
 """Reading an event log line by line: what each event does to the messages being built."""
 from __future__ import annotations
 
-import json
+from collections import deque
 from typing import Any
 
 from viewer.model import Diagnostic, Message, Segment, Span, Transcript, make_diagnostic
@@ -11,31 +11,28 @@ from viewer.parse.events.building import (ALL_STREAMS, DELTAS, DONES, END_BY_KIN
 
 
 class Log:
-    """The state of the log read so far: open messages by stream, turns, and what each line meant."""
+    """The state of the log read so far: open messages by stream, turns, and what each line meant. A message is
+    taken (`take_finished`) once it and every message begun before it are closed: what is kept of the log read
+    is the messages not taken yet, each call's index by its id and each stream's turn."""
 
     def __init__(self) -> None:
-        self.built: list[Building] = []
+        self.begun = 0
+        """How many messages have begun (the next one's index)."""
+        self.waiting: deque[Building] = deque()
+        """The messages begun and not taken yet, in the order they began."""
+        self.calls: dict[str, int] = {}
+        """A call's id -> the index of the last call with it."""
         self.open: dict[tuple[Any, str, Any], Building] = {}
         self.turns: dict[Any, int] = {}
         self.next_turn = 0
         self.diagnostics: list[Diagnostic] = []
         self.frame: list[Segment] = []
         self.call_names: dict[str, str] = {}
-        self.cancelled_calls: list[tuple[str, Any, Span]] = []
 
     # -- reading -------------------------------------------------------------------------------------------
 
-    def read_line(self, line: str, number: int, span: Span) -> None:
-        """Read one non-blank line of the log (`number` from 1, `span` its place in the source)."""
-        try:
-            event = json.loads(line)
-        except (ValueError, RecursionError) as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else "values nest too deeply"
-            self._diagnose("W-JSON-SYNTAX", f"Line {number} is not valid JSON: {reason}; it was skipped.", span)
-            return
-        if not isinstance(event, dict):
-            self._diagnose("W-EVENT-SHAPE", f"Line {number} is not an event object; it was skipped.", span)
-            return
+    def read_event(self, event: dict[str, Any], number: int, span: Span) -> None:
+        """Read the event of one line of the log (`number` from 1, `span` its place in the source)."""
         kind = event.get("type", event.get("event"))
         if not isinstance(kind, str):
             self._diagnose("W-EVENT-SHAPE", f"Line {number} has no event type; it was skipped.", span)
@@ -126,9 +123,15 @@ class Log:
         reply.end = "end"
 
     def _tool_cancel(self, event: dict[str, Any], span: Span) -> None:
-        call_id = text_of(event.get("call_id"))
+        call_id = text_of(event.get("call_id")) or ""
         reason = event.get("reason")
-        self.cancelled_calls.append((call_id or "", reason, span))
+        because = f" ({reason})" if isinstance(reason, str) and reason else ""
+        index = self.calls.get(call_id)
+        if index is None:
+            message = f"The runtime cancelled tool call {call_id!r}{because}, which no call before it in this log has."
+        else:
+            message = f"The runtime cancelled this tool call{because}."
+        self._diagnose("E-TOOL-CANCELLED", message, span, index)
 
     # -- building ------------------------------------------------------------------------------------------
 
@@ -142,13 +145,17 @@ class Log:
             turn = self.turns[stream] = self._new_turn()
         building = self._start(turn, kind, span, message_fields(kind, event))
         self.open[key] = building
-        if kind == "call" and building.fields["call_id"] and building.fields["recipient"]:
-            self.call_names.setdefault(building.fields["call_id"], building.fields["recipient"])
+        call_id = building.fields["call_id"] if kind == "call" else None
+        if call_id is not None:
+            self.calls[call_id] = building.order
+            if building.fields["recipient"]:
+                self.call_names.setdefault(call_id, building.fields["recipient"])
         return building
 
     def _start(self, turn: int, kind: str, span: Span, fields: dict[str, Any]) -> Building:
-        building = Building(order=len(self.built), turn=turn, kind=kind, span=span, fields=fields)
-        self.built.append(building)
+        building = Building(order=self.begun, turn=turn, kind=kind, span=span, fields=fields)
+        self.begun += 1
+        self.waiting.append(building)
         return building
 
     def _close(self, building: Building, end: str, span: Span) -> None:
@@ -165,29 +172,28 @@ class Log:
 
     # -- result --------------------------------------------------------------------------------------------
 
+    def take_finished(self) -> list[Message]:
+        """The messages closed that no open message began before, taken in order; their diagnostics join the
+        log's."""
+        taken = []
+        while self.waiting and self.waiting[0].end is not None:
+            building = self.waiting.popleft()
+            taken.append(Message.drafted(building.text, building.span, index=building.order, turn=building.turn,
+                                         end=building.end, segments=building.segments(), **building.fields))
+            self.diagnostics.extend(note.at(building.order) for note in building.notes)
+        return taken
+
+    def close_open(self) -> None:
+        """The log has ended: each message still open ends `eof`, E-STREAM-TRUNCATED."""
+        for building in self.open.values():
+            building.end = "eof"
+            building.notes.append(Pending("E-STREAM-TRUNCATED", "The stream ended before this message was done.",
+                                          building.span))
+        self.open = {}
+
     def transcript(self, text: str) -> Transcript:
-        """The messages built, in the order they began, with every diagnostic; open ones end `eof`."""
-        messages = []
-        for index, building in enumerate(self.built):
-            end = building.end
-            if end is None:
-                end = "eof"
-                building.notes.append(Pending("E-STREAM-TRUNCATED", "The stream ended before this message was "
-                                                                    "done.", building.span))
-            messages.append(Message.drafted(building.text, building.span, index=index, turn=building.turn, end=end,
-                                            segments=building.segments(), **building.fields))
-            self.diagnostics.extend(note.at(index) for note in building.notes)
-        self._tool_cancellations()
+        """The messages of the whole log, in the order they began, with every diagnostic; open ones end `eof`."""
+        self.close_open()
+        messages = self.take_finished()
         return Transcript(dialect="events", source=text, messages=tuple(messages),
                           diagnostics=tuple(self.diagnostics), frame=tuple(self.frame))
-
-    def _tool_cancellations(self) -> None:
-        calls = {b.fields.get("call_id"): b.order for b in self.built if b.kind == "call"}
-        for call_id, reason, span in self.cancelled_calls:
-            because = f" ({reason})" if isinstance(reason, str) and reason else ""
-            index = calls.get(call_id)
-            if index is None:
-                message = f"The runtime cancelled tool call {call_id!r}{because}, which no call in this log has."
-            else:
-                message = f"The runtime cancelled this tool call{because}."
-            self._diagnose("E-TOOL-CANCELLED", message, span, index)
