@@ -32,10 +32,11 @@ class EventsReader(LineReader):
         self.began_at: deque[int] = deque()
         """The line each message not handed on yet began at, in the order they began."""
 
-    @classmethod
-    def whole(cls, text: str) -> Transcript:
-        """The transcript of a whole log, with its frame (what carries no message, for the lossless check)."""
-        log = cls().log
+    @staticmethod
+    def whole(text: str) -> Transcript:
+        """The transcript of a whole log, with its frame (what carries no message, for the lossless check): its
+        lines read as a piece's are, into the same `Log`."""
+        log = Log()
         lines, unreadable = read_lines(text)
         for line in lines:
             log.read_event(line.value, line.number, line.span)
