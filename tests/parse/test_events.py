@@ -143,6 +143,15 @@ def test_tool_cancel_for_an_unknown_call_is_still_reported():
     assert cancelled.message_index is None and "'zz'" in cancelled.message
 
 
+def test_tool_cancel_is_on_the_last_call_before_it_with_that_id():
+    call = [delta("{}", "response.function_call_arguments.delta", call_id="c9", name="f"),
+            {"type": "response.function_call_arguments.done", "call_id": "c9"}, {"type": "response.done"}]
+    cancel = {"type": "tool.cancel", "call_id": "c9"}
+    before, after = parse(log(cancel, *call), "events"), parse(log(*call, *call, cancel), "events")
+    assert only(before, "E-TOOL-CANCELLED").message_index is None
+    assert only(after, "E-TOOL-CANCELLED").message_index == 1
+
+
 # -- streams and spans ------------------------------------------------------------------------------------
 
 

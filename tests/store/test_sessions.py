@@ -488,15 +488,12 @@ def interleaved_past_the_ends() -> bytes:
 
 
 def test_an_event_log_piece_that_ends_inside_a_message_has_the_next_joined_to_it(store, small_pieces, monkeypatch):
-    joined = []
-    monkeypatch.setattr(online, "joined", lambda first, then: joined.append(1) or online_joined(first, then))
+    joined, join = [], online.joined
+    monkeypatch.setattr(online, "joined", lambda first, then: joined.append(1) or join(first, then))
     items = list(streamed.read_session(io.BytesIO(interleaved_past_the_ends()), "events", piece_bytes=500))
     assert joined and len(items) > 2
     assert sum(len(item.transcript.messages) for item in items[:-1]) == 360
     assert_stored_alike(store, interleaved_past_the_ends())
-
-
-online_joined = online.joined
 
 
 def gemini_cli_rewritten_late() -> bytes:
