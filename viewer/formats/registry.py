@@ -321,13 +321,16 @@ DIALECTS: tuple[Dialect, ...] = (
         source_lexer=None),
     Dialect(
         name="claude-code",
-        title="A Claude Code session (~/.claude/projects/…/<session>.jsonl): sub-agents, compaction, rewinds",
-        written_by="Claude Code (`~/.claude/projects/<project>/<session>.jsonl`)",
+        title="A Claude Code session (~/.claude/projects/…/<session>.jsonl, or Claude Code on the web's session "
+              "document `{\"loglines\": [...]}`): sub-agents, compaction, rewinds",
+        written_by="Claude Code (`~/.claude/projects/<project>/<session>.jsonl`); Claude Code on the web's session "
+                   "API (`claude-code-transcripts web --json`)",
         example='{"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s1", '
                 '"message": {"role": "user", "content": "What is 2+2?"}}',
         samples=("claude-code-*",),
         detection=(JsonLines((Line(with_any=CLAUDE_CODE_KEYS, without=("role",)),
                               Line(types=("file-history-snapshot",), with_all=("snapshot",)))),
+                   JsonKeys(arrays=("loglines",), patterns=(JSON_OBJECT,)),
                    Members((r"(?:^|/)subagents/agent-[^/]+\.jsonl$",))),
         reader="viewer.parse.agents:parse_claude_code_files",
         lines="viewer.parse.agents.claude_code:ClaudeCodeReader",

@@ -113,6 +113,13 @@ class ClaudeCodeReader(LineReader):
 
     dialect = "claude-code"
 
+    @classmethod
+    def reads(cls, head: str) -> bool:
+        """A log, not the web's session document (one JSON object: read whole)."""
+        from viewer.parse.agents.claude_code_web import is_document  # that module reads with this class
+
+        return not is_document(head)
+
     def __init__(self, session: Session | None = None) -> None:
         super().__init__(session or Session("", kept=_kept))
         self.header: dict[str, Any] = {"producer": "claude-code"}
