@@ -255,3 +255,23 @@ def test_a_queued_input_is_kept_in_the_header():
     transcript = parse(log(user("u1", None, "hi"), queued), "claude-code")
     assert transcript.header["bookkeeping"] == [{"line": 2, "type": "queue-operation", "operation": "enqueue",
                                                   "content": "also check the docs"}]
+
+
+@pytest.mark.parametrize("order", ["last", "first", "named-again-after"])
+def test_a_tool_result_s_copy_is_kept_where_it_stands_wherever_the_line_writes_it(order):
+    """`toolUseResult` is looked for from the line's end, where Claude Code writes it: written before the message,
+    or named again inside a later member, it is still the line's own member that is kept."""
+    note = "what the tool printed beside its reply " * 40
+    call = assistant("a1", None, "m1", {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}})
+    reply = user("u1", "a1", [{"type": "tool_result", "tool_use_id": "t1", "content": "done"}])
+    result = {"stdout": "done", "note": note}
+    if order == "first":
+        reply = {"toolUseResult": result, **reply}
+    else:
+        reply["toolUseResult"] = result
+    if order == "named-again-after":
+        reply["extra"] = {"toolUseResult": {"note": "another"}}
+    text = log(call, reply)
+    kept = parse(text).messages[-1].meta.details["toolUseResult"]
+    start, end = kept["note"]["$source"]  # the member as written, its key with it
+    assert json.loads("{" + text[start:end] + "}") == {"note": note}

@@ -26,6 +26,7 @@ header's `unread`.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from msgspec.structs import replace as replace_fields
@@ -47,10 +48,11 @@ from viewer.parse.json.content_text import flat_text
 from viewer.parse.json.elements import read_message
 from viewer.parse.json.media import MEDIA_PARTS, placeholder
 from viewer.parse.json.parts import text_pieces
-from viewer.parse.json.positions import read_value
+from viewer.parse.json.positions import JsonError, Member, read_value
 from viewer.parse.json.source import JsonObject, Draft, empty, type_phrase
 from viewer.parse.options import ParseOptions
 
+_RESULT_KEY = re.compile(r'"toolUseResult"[ \t\n\r]*:[ \t\n\r]*')
 QUIET_LINES = ("file-history-snapshot", "queue-operation")
 """Line types that record the agent's bookkeeping (file backups, queued input), no conversation."""
 HEADER_KEYS = {"sessionId": "session_id", "cwd": "cwd", "gitBranch": "git_branch", "version": "version",
@@ -275,19 +277,37 @@ def _result_left(line: Line, found: list[Draft]) -> Any:
     edit's `structuredPatch` and `originalFile`, a read's `file`) holds that the text of its replies does not: a
     member whose text a reply holds is left out; a long one is kept as its span in the source, never copied (a
     big session's file copies would be held twice). None when the replies hold it all."""
-    said = "\n".join(piece.fields.get("content") or "" for piece in found if piece.fields.get("role") == "tool")
-    result, member = line.get("toolUseResult"), line.member("toolUseResult")
-    if member is None:  # the line has none
+    if "toolUseResult" not in line.value:
         return None
+    said = "\n".join(piece.fields.get("content") or "" for piece in found if piece.fields.get("role") == "tool")
+    result = line.value["toolUseResult"]
     if not isinstance(result, dict):
-        kept = None if _held(result, said) else details(JsonObject({"result": result}, line.span,
-                                                                   {"result": member}), ("result",))
+        kept = None if _held(result, said) else details(JsonObject({"result": result}, line.span, {
+            "result": _result_member(line, 0)}), ("result",))
         return kept["result"] if kept else None
     keys = [key for key, value in result.items() if not empty(value) and not _held(value, said)]
     if not keys:
         return None
-    node = read_value(line.text, member.node.span[0], 1)
+    node = _result_member(line, 1).node
     return details(JsonObject(result, node.span, dict(node.members)), keys)
+
+
+def _result_member(line: Line, depth: int) -> Member:
+    """A line's `toolUseResult` member, read `depth` levels down with spans. Claude Code writes it last, so it is
+    looked for from the line's end: the members before it (the reply's text again, in `message`) are not read a
+    second time. Read from the line's start when what stands there is not it."""
+    text, (start, end) = line.text, line.span
+    at = text.rfind('"toolUseResult"', start, end)
+    key = _RESULT_KEY.match(text, at) if at > start and text[at - 1] != "\\" else None
+    if key is not None:
+        try:
+            node = read_value(text, key.end(), depth)
+        except JsonError:  # a string's text, not the member
+            node = None
+        if node is not None and node.value == line.value["toolUseResult"]:
+            return Member(node, (at, node.span[1]))
+    member = line.members()["toolUseResult"]
+    return Member(read_value(text, member.node.span[0], depth), member.span)
 
 
 def _held(value: Any, said: str) -> bool:
