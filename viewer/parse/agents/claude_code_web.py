@@ -31,8 +31,8 @@ _MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw]).decode
 
 def is_document(text: str) -> bool:
     """Whether a Claude Code upload (or the head of one) is the web's session document, not a log: a JSON object
-    with a `loglines` array. A log's first line is a whole entry; a document's is the whole document (a line of
-    its own only when it is short) or just its opening brace."""
+    with a `loglines` array. A log's first line is a whole entry; a document's first line is the whole document
+    (written on one line) or its opening brace (written indented)."""
     start = skip_blank(text, 0)
     head = text[start:start + HEAD_CHARS]
     if not head.startswith("{") or _ENTRIES_KEY.search(head) is None:
@@ -48,7 +48,6 @@ def is_document(text: str) -> bool:
 def parse_claude_code_document(text: str) -> Transcript:
     """Read the web's session document. Never raises on user input."""
     reader = ClaudeCodeReader()
-    reader.session.text = text
     entries, problems = _entries(text, reader.session)
     return read_whole(reader, text, (entries, problems))
 
