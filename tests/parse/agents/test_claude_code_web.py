@@ -83,3 +83,12 @@ def test_a_big_session_document_is_read_whole_not_a_piece_at_a_time(monkeypatch)
     monkeypatch.setattr(streamed, "STREAM_FROM", 0)
     assert session_ingest.streams(io.BytesIO(SAMPLE.read_bytes())) is None
     assert session_ingest.streams(io.BytesIO(as_log(entries()).encode())) == "claude-code"
+
+
+def test_a_document_cut_after_its_entries_keeps_them_all_and_says_where_it_breaks_off():
+    text = json.dumps({"loglines": entries(), "next_cursor": "c_0042"}, indent=2)
+    transcript = parse(text[:text.index('"c_0042"') + 3])
+    truncated = [d for d in transcript.diagnostics if d.code == "E-STREAM-TRUNCATED"]
+    assert len(truncated) == 1 and "the 14 entries before the cut are read" in truncated[0].message
+    assert truncated[0].span[0] > text.index("next_cursor") - 10
+    assert read(transcript) == read(parse(SAMPLE.read_bytes()))

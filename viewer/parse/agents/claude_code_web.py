@@ -61,13 +61,14 @@ def _entries(text: str, session: Session) -> tuple[list[Line], list[Diagnostic]]
     try:
         document = read_value(text, start, 2, into=partial)
     except JsonError as error:
-        ends = [item.span[1] for item in partial.items] or [member.span[1] for member in partial.members.values()]
-        cut = max(ends, default=start)
+        cut = max([item.span[1] for item in partial.items] + [member.span[1] for member in partial.members.values()],
+                  default=start)
         reason = error.reason.removesuffix(" at").removesuffix(" starting")
+        count = len(partial.items)
         problems.append(make_diagnostic(
             "E-STREAM-TRUNCATED", (cut, len(text.rstrip())),
             f"The session document breaks off mid-JSON ({reason}): it was cut short while it was saved; the "
-            f"{len(partial.items)} entries before the cut are read."))
+            f"{count} entr{'y' if count == 1 else 'ies'} before the cut {'is' if count == 1 else 'are'} read."))
         items, members = partial.items, partial.members
     else:
         after = skip_blank(text, document.span[1])
