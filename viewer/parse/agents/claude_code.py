@@ -33,6 +33,7 @@ from msgspec.structs import replace as replace_fields
 
 from viewer.model import Message, Meta, Thread, Transcript, make_diagnostic
 from viewer.model.branches import FORKS_KEY
+from viewer.parse.agents.claude_code_web import document_lines, is_document
 from viewer.parse.agents.lines import Line, claims, claims_by
 from viewer.parse.agents.meta import ClaudeMeta
 from viewer.parse.agents.online import Ended, LineReader, read_whole
@@ -85,8 +86,12 @@ USER_INTENTS = {"typed": None, "command": None, "injected": "context", "interrup
 
 
 def parse_claude_code(text: str, options: ParseOptions) -> Transcript:
-    """Read a Claude Code session log. Never raises on user input."""
-    return read_whole(ClaudeCodeReader(), text)
+    """Read a Claude Code session: a log, or the web's session document (its entries read as a log's lines).
+    Never raises on user input."""
+    if not is_document(text):
+        return read_whole(ClaudeCodeReader(), text)
+    reader = ClaudeCodeReader()
+    return read_whole(reader, text, document_lines(text, reader.session))
 
 
 KEPT_KEYS = ("type", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "isSidechain", "agentId")
@@ -118,8 +123,6 @@ class ClaudeCodeReader(LineReader):
     @classmethod
     def reads(cls, head: str) -> bool:
         """A log, not the web's session document (one JSON object: read whole)."""
-        from viewer.parse.agents.claude_code_web import is_document  # that module reads with this class
-
         return not is_document(head)
 
     def __init__(self, session: Session | None = None) -> None:

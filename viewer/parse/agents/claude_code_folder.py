@@ -20,7 +20,6 @@ from typing import Any
 from viewer.bundles import Bundle, Member, read_bundle
 from viewer.model import Diagnostic, Thread, Transcript, make_diagnostic
 from viewer.parse.agents.claude_code import parse_claude_code
-from viewer.parse.agents.claude_code_web import is_document, parse_claude_code_document
 from viewer.parse.agents.records import text_of
 from viewer.parse.bundles import TITLE_CHARS, blanked, finished, rehomed, titled
 from viewer.parse.bundles.threads import THREAD_HEADERS
@@ -39,7 +38,7 @@ def parse_claude_code_files(text: str, options: ParseOptions) -> Transcript:
     project's) files."""
     bundle = read_bundle(text)
     if bundle is None:  # no bundle: one session file
-        return parse_claude_code_document(text) if is_document(text) else parse_claude_code(text, options)
+        return parse_claude_code(text, options)
     groups = _sessions(text, bundle)
     metas = {found[1]: member for member in bundle.members if member.readable
              and (found := SUBAGENT_META.search(member.path))}

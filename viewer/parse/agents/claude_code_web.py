@@ -4,9 +4,9 @@ the object the CLI writes as a line of its local log (it sends its entries there
 to resume the session on another machine). `claude-code-transcripts web --json` saves that answer as it came,
 indented; saved with curl it is one line.
 
-The entries are read in order as a log's lines are (claude_code.py), each numbered by its place in the array; the
-document's other members are kept in the header's `unread`. A document cut short keeps every entry before the cut
-(E-STREAM-TRUNCATED).
+The entries are read in order as a log's lines are, by the same reader (claude_code.py, `parse_claude_code`), each
+numbered by its place in the array; the document's other members are kept in the header's `unread`. A document cut
+short keeps every entry before the cut (E-STREAM-TRUNCATED).
 """
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ import re
 
 import msgspec
 
-from viewer.model import Diagnostic, Transcript, make_diagnostic
-from viewer.parse.agents.claude_code import ClaudeCodeReader
+from viewer.model import Diagnostic, make_diagnostic
 from viewer.parse.agents.lines import Line
-from viewer.parse.agents.online import read_whole
 from viewer.parse.agents.session import Session, unread_names
 from viewer.parse.json.positions import JsonError, Member, Node, Partial, read_value, skip_blank
 
@@ -45,16 +43,9 @@ def is_document(text: str) -> bool:
     return ENTRIES in members
 
 
-def parse_claude_code_document(text: str) -> Transcript:
-    """Read the web's session document. Never raises on user input."""
-    reader = ClaudeCodeReader()
-    entries, problems = _entries(text, reader.session)
-    return read_whole(reader, text, (entries, problems))
-
-
-def _entries(text: str, session: Session) -> tuple[list[Line], list[Diagnostic]]:
+def document_lines(text: str, session: Session) -> tuple[list[Line], list[Diagnostic]]:
     """The document's entries that are objects, as lines numbered by their place, and the diagnostics of what
-    could not be read; the document's other members are kept unread in `session`."""
+    could not be read; the document's other members are kept unread in `session` (the reader's)."""
     start = skip_blank(text, 0)
     partial = Partial((ENTRIES,))
     problems: list[Diagnostic] = []
