@@ -3,13 +3,16 @@ literal), what each view may find and count, datasets, paging, and the index row
 through reparse and delete. Tests that use the `store` fixture run on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from types import SimpleNamespace
 
 import hashlib
 import json
 
+import psycopg
+import psycopg.errors
 import pytest
-from sqlalchemy import bindparam, text
+from sqlalchemy import bindparam, exc, text
 
 from tests.web.conftest import HIDDEN_CANARIES, WEATHER, harmony
 from viewer import ingest
@@ -17,6 +20,7 @@ from viewer.ingest import STORED_VERSION
 from viewer.store import Store, migrate, raw, rows, search, summaries
 from viewer.policy.personal import Choices
 from viewer.store.engine import open_engine
+from viewer.store.faults import UNAVAILABLE, storage_fault
 from viewer.store.search import BadQuery, Query, parse_query
 
 ID = "abcdefghijklmnopqrstuv"
@@ -313,3 +317,32 @@ def test_transcripts_stored_before_the_index_are_indexed_when_parsed_again(fresh
         assert found(store, "tokyo") == ([2, 7], 2)
     finally:
         store.engine.dispose()
+
+
+class _CleaningFails:
+    """A connection whose cleaning of the search indexes' pending entries fails with `error`."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def begin_nested(self):
+        return nullcontext()
+
+    def exec_driver_sql(self, statement: str) -> None:
+        raise self.error
+
+
+def test_an_index_cleaning_the_app_s_role_may_not_do_is_skipped():
+    not_owner = exc.ProgrammingError("SELECT gin_clean_pending_list(…)", {},
+                                     psycopg.errors.InsufficientPrivilege("must be owner of index"))
+    search._pg_clean_pending(_CleaningFails(not_owner))  # logged, and the upload goes on
+
+
+def test_a_connection_lost_while_the_index_is_cleaned_fails_the_upload_as_the_database_s_fault():
+    """Swallowed, it left the transaction unusable, and its commit failed with an error no one took for the
+    database's: the upload was answered 500 instead of 503."""
+    lost = exc.OperationalError("SELECT gin_clean_pending_list(…)", {}, psycopg.OperationalError("server closed the "
+                                "connection unexpectedly"), connection_invalidated=True)
+    with pytest.raises(exc.OperationalError) as raised:
+        search._pg_clean_pending(_CleaningFails(lost))
+    assert storage_fault(raised.value).kind == UNAVAILABLE

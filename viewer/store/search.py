@@ -23,6 +23,7 @@ from sqlalchemy.exc import DBAPIError
 
 from viewer.model.words import DEBUG, VIEWS, View
 from viewer.policy import SHOWN_IN_FULL, Projection
+from viewer.store.faults import storage_fault
 from viewer.store.rows import search_rows
 from viewer.store.schema import message_kinds, messages, transcripts
 
@@ -218,12 +219,15 @@ def _sqlite_index(conn: Connection, indexed: list[tuple[str, int, Projection]]) 
 def _pg_clean_pending(conn: Connection) -> None:
     """Move the GIN indexes' pending entries (the last few MB an upload adds, unsorted) into the indexes proper:
     every query reads the pending list whole, which slowed every search until autovacuum came; this costs a
-    little at upload. Only the indexes' owner may: skipped for another role."""
+    little at upload. Only the indexes' owner may: skipped for another role. A failure of the database itself (a
+    lost connection, a server shutting down) is raised: the upload's transaction cannot go on without it."""
     try:
         with conn.begin_nested():
             conn.exec_driver_sql("SELECT gin_clean_pending_list('message_search_words'), "
                                  "gin_clean_pending_list('message_search_shown')")
-    except DBAPIError:
+    except DBAPIError as error:
+        if storage_fault(error) is not None:
+            raise
         log.info("search index: pending entries left to autovacuum (the app's role does not own the index)")
 
 
